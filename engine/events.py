@@ -1,0 +1,160 @@
+"""Typed training events and their JSON-lines codec.
+
+This is the only thing that crosses the seam between the trainer process and
+its watchers (the GUI runner, the CLI progress bar, events.jsonl). It imports
+no TensorFlow. Every event carries `type` and a wall-clock `time`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Union
+
+
+def _now() -> float:
+    return time.time()
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunStarted:
+    type: ClassVar[str] = "run_started"
+    strategy: str
+    num_replicas: int
+    devices: list[str]
+    global_batch_size: int
+    per_replica_batch_size: int
+    loop: str
+    epochs: int
+    steps_per_epoch: int
+    steps_per_execution: int
+    run_dir: str
+    start_epoch: int = 0
+    start_step: int = 0
+    num_workers: int = 1
+    task: str = ""
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BatchEnd:
+    """One training step, or (fit loop) the mean over one `steps_per_execution` call."""
+
+    type: ClassVar[str] = "batch_end"
+    epoch: int
+    step: int
+    loss: float
+    accuracy: float
+    examples_per_sec: float
+    steps: int = 1
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class EpochEnd:
+    type: ClassVar[str] = "epoch_end"
+    epoch: int
+    loss: float
+    accuracy: float
+    seconds: float
+    examples_per_sec: float
+    val_loss: float | None = None
+    val_accuracy: float | None = None
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckpointSaved:
+    type: ClassVar[str] = "checkpoint_saved"
+    path: str
+    epoch: int
+    step: int
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Log:
+    type: ClassVar[str] = "log"
+    level: str
+    message: str
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunFinished:
+    type: ClassVar[str] = "run_finished"
+    status: str  # "completed" or "stopped"
+    epochs_completed: int
+    run_dir: str
+    model_path: str = ""
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunFailed:
+    type: ClassVar[str] = "run_failed"
+    message: str
+    error_type: str = ""
+    epochs_completed: int = 0
+    run_dir: str = ""
+    time: float = field(default_factory=_now)
+
+
+Event = Union[RunStarted, BatchEnd, EpochEnd, CheckpointSaved, Log, RunFinished, RunFailed]
+EVENT_TYPES: dict[str, type] = {
+    cls.type: cls for cls in (RunStarted, BatchEnd, EpochEnd, CheckpointSaved, Log, RunFinished, RunFailed)
+}
+
+
+class EventDecodeError(ValueError):
+    """A line on the event channel that is not a known event."""
+
+
+def _plain(value: Any) -> Any:
+    """JSON has no NaN; numpy scalars are not JSON (cf. tf-keras RemoteMonitor)."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # "nan", "inf": kept readable, decoded back to float
+    return value
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    d = {"type": event.type}
+    d.update({k: _plain(v) for k, v in dataclasses.asdict(event).items()})
+    return d
+
+
+def encode(event: Event) -> str:
+    """One JSON line, without the newline."""
+    return json.dumps(to_dict(event), separators=(",", ":"))
+
+
+def from_dict(raw: dict[str, Any]) -> Event:
+    cls = EVENT_TYPES.get(raw.get("type", ""))
+    if cls is None:
+        raise EventDecodeError(f"unknown event type {raw.get('type')!r}")
+    names = {f.name: f for f in dataclasses.fields(cls)}
+    kwargs = {}
+    for k, v in raw.items():
+        if k in names:
+            if isinstance(v, str) and v in ("nan", "inf", "-inf") and "float" in str(names[k].type):
+                v = float(v)
+            kwargs[k] = v
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise EventDecodeError(f"bad {cls.type} event: {exc}") from None
+
+
+def decode(line: str) -> Event:
+    """Parse one line; EventDecodeError for anything that is not an event."""
+    try:
+        raw = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise EventDecodeError(f"not JSON: {line[:80]!r} ({exc})") from None
+    if not isinstance(raw, dict):
+        raise EventDecodeError(f"not an event object: {line[:80]!r}")
+    return from_dict(raw)
