@@ -43,19 +43,20 @@ class BatchEnd:
     """One training step, or (fit loop) the mean over one `steps_per_execution` call."""
 
     type: ClassVar[str] = "batch_end"
-    epoch: int
-    step: int
+    epoch: int  # 1-based
+    step: int  # 1-based step within the epoch
+    global_step: int  # 1-based step since the run began; a monotonic x-axis
     loss: float
     accuracy: float
     examples_per_sec: float
-    steps: int = 1
+    steps: int = 1  # how many steps this event averages
     time: float = field(default_factory=_now)
 
 
 @dataclass(frozen=True, kw_only=True)
 class EpochEnd:
     type: ClassVar[str] = "epoch_end"
-    epoch: int
+    epoch: int  # 1-based
     loss: float
     accuracy: float
     seconds: float

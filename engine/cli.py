@@ -1,0 +1,127 @@
+"""Headless commands: how other machines of a cluster run the engine.
+
+    python main.py train --config run.json [--run-dir DIR]
+    python main.py train --resume RUN_DIR
+    python main.py devices [--json]
+    python main.py cluster {validate,export,launch} ...
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+
+from engine import events as ev
+from engine.config import ConfigError
+
+EXIT_OK, EXIT_FAILED, EXIT_CONFIG, EXIT_STOPPED = 0, 1, 2, 130
+
+
+class ConsoleProgress:
+    """A terminal progress bar fed by events (tqdm writes to stderr)."""
+
+    def __init__(self) -> None:
+        self._bar = None
+        self._epochs = 0
+
+    def __call__(self, event: ev.Event) -> None:
+        from tqdm import tqdm
+
+        if isinstance(event, ev.RunStarted):
+            self._epochs = event.epochs
+            tqdm.write(f"{event.strategy}: {event.num_replicas} replica(s) on {', '.join(event.devices)}; "
+                       f"global batch {event.global_batch_size} = {event.per_replica_batch_size} per replica; "
+                       f"{event.loop} loop; run dir {event.run_dir}", file=sys.stderr)
+            self._bar = tqdm(total=event.epochs * event.steps_per_epoch, unit="step", dynamic_ncols=True,
+                             initial=event.start_epoch * event.steps_per_epoch + event.start_step, file=sys.stderr)
+        elif isinstance(event, ev.BatchEnd) and self._bar is not None:
+            self._bar.update(event.global_step - self._bar.n)
+            self._bar.set_postfix_str(f"epoch {event.epoch}/{self._epochs} loss {event.loss:.4f} "
+                                      f"acc {event.accuracy:.3f} {event.examples_per_sec:,.0f} ex/s", refresh=False)
+        elif isinstance(event, ev.EpochEnd):
+            val = f", val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}" if event.val_loss is not None else ""
+            tqdm.write(f"epoch {event.epoch}/{self._epochs}: loss {event.loss:.4f}, acc {event.accuracy:.4f}{val}, "
+                       f"{event.seconds:.1f} s, {event.examples_per_sec:,.0f} ex/s", file=sys.stderr)
+        elif isinstance(event, ev.Log):
+            tqdm.write(f"[{event.level}] {event.message}", file=sys.stderr)
+        elif isinstance(event, (ev.RunFinished, ev.RunFailed)) and self._bar is not None:
+            self._bar.close()
+
+
+def _train(args: argparse.Namespace) -> int:
+    from engine.progress import StopSignal
+    from engine.rundir import open_run
+
+    try:
+        config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
+    except ConfigError as exc:
+        print(f"error: the run config has problems:\n{exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    stop = StopSignal()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.request("interrupted (Ctrl-C)"))
+    try:
+        from engine.trainer import Trainer
+
+        trainer = Trainer(config, run_dir, [ConsoleProgress()], stop, resume=resume,
+                          print_tracebacks=args.verbose)
+        outcome = trainer.run()
+    except ConfigError as exc:  # TF_CONFIG problems
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if outcome.status == "failed":
+        print(f"error: {outcome.message}", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"{outcome.status}: {run_dir}", file=sys.stderr)
+    return EXIT_STOPPED if outcome.status == "stopped" else EXIT_OK
+
+
+def _devices(args: argparse.Namespace) -> int:
+    from engine.devices import format_table, probe
+
+    info = probe()
+    print(json.dumps(info, indent=2) if args.json else format_table(info))
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python main.py",
+        description="TensorFlow distributed training dashboard. With no command, opens the window.",
+    )
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--verbose", action="store_true", help="show tracebacks of failures")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("gui", help="open the dashboard window (the default)")
+    train = commands.add_parser("train", parents=[common], help="run training headless, with a progress bar")
+    source = train.add_mutually_exclusive_group(required=True)
+    source.add_argument("--config", help="RunConfig JSON file")
+    source.add_argument("--resume", metavar="RUN_DIR", help="continue a stopped or killed run from its checkpoint")
+    train.add_argument("--run-dir", help="where the run's files go (default: a new folder under $TFDD_RUNS_DIR "
+                                         "or ~/tfdd-runs)")
+    train.set_defaults(handler=_train)
+    devices = commands.add_parser("devices", parents=[common], help="list the GPUs and the CPU TensorFlow sees")
+    devices.add_argument("--json", action="store_true", help="machine-readable output (used by the window)")
+    devices.set_defaults(handler=_devices)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return EXIT_OK
+    try:
+        return args.handler(args)
+    except Exception as exc:  # one clear line unless --verbose
+        if getattr(args, "verbose", False):
+            raise
+        print(f"error: {type(exc).__name__}: {exc} (run with --verbose for the traceback)", file=sys.stderr)
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

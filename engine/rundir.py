@@ -1,0 +1,158 @@
+"""What a run leaves on disk, and how it survives being stopped or killed.
+
+    RUN_DIR/config.json      the RunConfig
+    RUN_DIR/events.jsonl     every event, appended (a resumed run appends)
+    RUN_DIR/metrics.csv      one row per finished epoch, flushed and fsynced
+    RUN_DIR/tensorboard/     TensorBoard event files (written by the trainer)
+    RUN_DIR/checkpoints/     tf.train.CheckpointManager files (atomic index)
+    RUN_DIR/model.keras      the trained model
+
+No TensorFlow here: the GUI and the run history read run directories too.
+"""
+from __future__ import annotations
+
+import csv
+import os
+import time
+from pathlib import Path
+from typing import IO
+
+from engine import events as ev
+from engine.config import RunConfig
+
+METRIC_COLUMNS = ["epoch", "loss", "accuracy", "examples_per_sec", "seconds"]
+VALIDATION_COLUMNS = ["val_loss", "val_accuracy"]
+
+
+def runs_root() -> Path:
+    """Where runs go unless told otherwise: $TFDD_RUNS_DIR, else ~/tfdd-runs."""
+    return Path(os.environ.get("TFDD_RUNS_DIR") or Path.home() / "tfdd-runs")
+
+
+def new_run_dir(config: RunConfig, root: Path | None = None) -> Path:
+    """A fresh, readable, unique directory name: date-time-strategy-loop."""
+    root = root or runs_root()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    base = f"{stamp}-{config.name + '-' if config.name else ''}{config.strategy}-{config.loop}"
+    path, n = root / base, 1
+    while path.exists():
+        n += 1
+        path = root / f"{base}-{n}"
+    return path
+
+
+class RunDir:
+    """Owns a run directory's files; also an event sink (call it with events)."""
+
+    def __init__(self, path: Path, validation: bool):
+        self.path = Path(path)
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.checkpoints.mkdir(exist_ok=True)
+        self.columns = METRIC_COLUMNS + (VALIDATION_COLUMNS if validation else [])
+        self._events: IO[str] = open(self.events_path, "a", encoding="utf-8")
+
+    # paths
+    @property
+    def config_path(self) -> Path:
+        return self.path / "config.json"
+
+    @property
+    def events_path(self) -> Path:
+        return self.path / "events.jsonl"
+
+    @property
+    def metrics_path(self) -> Path:
+        return self.path / "metrics.csv"
+
+    @property
+    def checkpoints(self) -> Path:
+        return self.path / "checkpoints"
+
+    @property
+    def tensorboard(self) -> Path:
+        return self.path / "tensorboard"
+
+    @property
+    def model_path(self) -> Path:
+        return self.path / "model.keras"
+
+    def write_config(self, config: RunConfig) -> None:
+        config.save(self.config_path)
+
+    def keep_epochs_before(self, epoch: int) -> None:
+        """On resume: drop metric rows of epochs that will be trained again.
+
+        A row is written before its epoch's checkpoint, so a kill between the
+        two leaves a row the checkpoint does not cover; that epoch is redone
+        and must appear once.
+        """
+        rows = read_metrics(self.metrics_path)
+        kept = [r for r in rows if int(float(r["epoch"])) < epoch]
+        with open(self.metrics_path, "w", newline="", encoding="utf-8") as f:
+            writer = csv.DictWriter(f, fieldnames=self.columns, extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(kept)
+            _sync(f)
+
+    def __call__(self, event: ev.Event) -> None:
+        self._events.write(ev.encode(event) + "\n")
+        if isinstance(event, ev.EpochEnd):
+            self._append_metrics(event)
+        if not isinstance(event, ev.BatchEnd):
+            _sync(self._events)
+
+    def _append_metrics(self, e: ev.EpochEnd) -> None:
+        new = not self.metrics_path.exists() or self.metrics_path.stat().st_size == 0
+        with open(self.metrics_path, "a", newline="", encoding="utf-8") as f:
+            writer = csv.DictWriter(f, fieldnames=self.columns, extrasaction="ignore")
+            if new:
+                writer.writeheader()
+            writer.writerow({k: ("" if v is None else v) for k, v in ev.to_dict(e).items()})
+            _sync(f)
+
+    def close(self) -> None:
+        if not self._events.closed:
+            _sync(self._events)
+            self._events.close()
+
+
+def _sync(f: IO[str]) -> None:
+    f.flush()
+    os.fsync(f.fileno())
+
+
+def read_metrics(path: Path) -> list[dict[str, str]]:
+    if not Path(path).exists():
+        return []
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def read_events(path: Path) -> list[ev.Event]:
+    """Events of a run directory; a torn last line (killed mid-write) is skipped."""
+    out = []
+    events_path = Path(path) / "events.jsonl" if Path(path).is_dir() else Path(path)
+    if not events_path.exists():
+        return out
+    for line in events_path.read_text(encoding="utf-8").splitlines():
+        try:
+            out.append(ev.decode(line))
+        except ev.EventDecodeError:
+            continue
+    return out
+
+
+def open_run(config_path: str | None, run_dir: str | None, resume_dir: str | None) -> tuple[RunConfig, Path, bool]:
+    """(config, run directory, resume?) for the `train` command and the worker.
+
+    Raises ConfigError with every problem of the config file.
+    """
+    if resume_dir:
+        path = Path(resume_dir)
+        if not (path / "config.json").is_file():
+            from engine.config import ConfigError, Problem
+
+            raise ConfigError([Problem("--resume", resume_dir, "not a run directory (it has no config.json)")])
+        return RunConfig.load(path / "config.json"), path, True
+    config = RunConfig.load(str(config_path))
+    return config, Path(run_dir) if run_dir else new_run_dir(config), False

@@ -1,0 +1,30 @@
+"""RunConfig + DevicePlan -> a tf.distribute.Strategy."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.config import RunConfig
+from engine.devices import DevicePlan
+
+
+def cross_device_ops(plan: DevicePlan, tf: Any) -> Any:
+    """The all-reduce the plan chose (NCCL between Linux GPUs, see devices.choose_all_reduce)."""
+    return {
+        "nccl": tf.distribute.NcclAllReduce,
+        "hierarchical_copy": tf.distribute.HierarchicalCopyAllReduce,
+        "reduction_to_one_device": tf.distribute.ReductionToOneDevice,
+    }[plan.all_reduce]()
+
+
+def make_strategy(config: RunConfig, plan: DevicePlan, tf: Any) -> Any:
+    if config.strategy == "default":
+        return tf.distribute.get_strategy()
+    if config.strategy == "one_device":
+        return tf.distribute.OneDeviceStrategy(plan.strategy_devices[0])
+    if config.strategy == "mirrored":
+        return tf.distribute.MirroredStrategy(list(plan.strategy_devices), cross_device_ops=cross_device_ops(plan, tf))
+    implementation = (tf.distribute.experimental.CommunicationImplementation.NCCL if plan.all_reduce == "nccl"
+                      else tf.distribute.experimental.CommunicationImplementation.RING)
+    return tf.distribute.MultiWorkerMirroredStrategy(
+        communication_options=tf.distribute.experimental.CommunicationOptions(implementation=implementation)
+    )

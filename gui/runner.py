@@ -1,0 +1,254 @@
+"""TrainingRunner: one trainer child process per run, relayed as Qt signals.
+
+TensorFlow fixes devices and collective ops at process start (FACTS.md 3), so
+every run is a fresh process. This QThread owns that process and nothing else
+in the GUI knows it exists. The worker protocol: stdout carries only JSON
+lines (one event each), stderr everything else, `stop` on stdin (or EOF)
+asks for a clean stop, exit code 0 means completed or stopped.
+
+Events and log lines are batched and emitted at most every ~33 ms: one queued
+signal per batch would cost the GUI thread seconds per run (FACTS.md 13).
+"""
+from __future__ import annotations
+
+import atexit
+import datetime as dt
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import IO
+
+from PySide6.QtCore import QObject, QThread, Signal
+
+from engine import events as ev
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+EMIT_INTERVAL_S = 0.033
+LOG_TAIL_LINES = 40
+STREAM_DRAIN_S = 2.0
+
+_live_processes: set[subprocess.Popen] = set()
+_live_lock = threading.Lock()
+
+
+def kill_live_processes() -> None:
+    """Last resort on exit paths (atexit, aboutToQuit): no trainer outlives the GUI."""
+    with _live_lock:
+        procs = list(_live_processes)
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+atexit.register(kill_live_processes)
+
+
+def worker_command(config_path: Path, run_dir: Path) -> list[str]:
+    """The engine's worker entry point, as the protocol defines it."""
+    return [sys.executable, "-m", "engine.worker", "--config", str(config_path), "--run-dir", str(run_dir)]
+
+
+def default_runs_root() -> Path:
+    """Where run directories go unless the user says otherwise."""
+    return Path.home() / "tfdd-runs"
+
+
+def new_run_dir(root: Path, strategy: str, loop: str, now: dt.datetime | None = None) -> Path:
+    """Create `root/YYYYmmdd-HHMMSS-<strategy>-<loop>`, suffixed if that second is taken."""
+    stamp = (now or dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    base = f"{stamp}-{strategy}-{loop}"
+    root.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 1000):
+        candidate = root / (base if n == 1 else f"{base}-{n}")
+        try:
+            candidate.mkdir()
+            return candidate
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free run directory name under {root} for {base}")
+
+
+class TrainingRunner(QThread):
+    """Runs one trainer command to its end; stop is cooperative first, forced second."""
+
+    process_started = Signal(int)
+    """The child process is running; carries its pid."""
+    events_ready = Signal(list)
+    """A batch of decoded engine events (list of engine.events.Event), in order."""
+    log_lines = Signal(list)
+    """A batch of log lines (str): the trainer's stderr and undecodable stdout."""
+    run_finished = Signal(str, str)
+    """The run ended cleanly: status ("completed", "stopped" or "killed") and the run dir."""
+    run_failed = Signal(str, str)
+    """The run failed: a message a person can act on, and the tail of the trainer's log."""
+
+    def __init__(
+        self,
+        command: list[str],
+        *,
+        cwd: Path = REPO_ROOT,
+        env: dict[str, str] | None = None,
+        grace_seconds: float = 10.0,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._command = list(command)
+        self._cwd = cwd
+        self._env = dict(os.environ if env is None else env, PYTHONUNBUFFERED="1")
+        self._grace_seconds = grace_seconds
+        self._stop_requested = threading.Event()
+        self._tail: deque[str] = deque(maxlen=LOG_TAIL_LINES)
+
+    def request_stop(self) -> None:
+        """Ask the trainer to checkpoint and stop; safe to call from any thread."""
+        self._stop_requested.set()
+
+    # ---- the thread ---------------------------------------------------------
+    def run(self) -> None:
+        try:
+            proc = subprocess.Popen(
+                self._command, cwd=self._cwd, env=self._env, text=True, bufsize=1,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            )
+        except OSError as exc:
+            self.run_failed.emit(f"Could not start the trainer: {exc}", "")
+            return
+        with _live_lock:
+            _live_processes.add(proc)
+        try:
+            self.process_started.emit(proc.pid)
+            self._supervise(proc)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            _close_pipes(proc)
+            with _live_lock:
+                _live_processes.discard(proc)
+
+    def _supervise(self, proc: subprocess.Popen) -> None:
+        inbox: queue.SimpleQueue[tuple[str, str | None]] = queue.SimpleQueue()
+        readers = [
+            threading.Thread(target=_pump, args=(proc.stdout, "out", inbox), daemon=True),
+            threading.Thread(target=_pump, args=(proc.stderr, "err", inbox), daemon=True),
+        ]
+        for reader in readers:
+            reader.start()
+        events: list[ev.Event] = []
+        logs: list[str] = []
+        last: dict[str, ev.Event] = {}
+        open_streams, kill_at, killed, exited_at = 2, None, False, None
+        next_emit = time.monotonic() + EMIT_INTERVAL_S
+        while open_streams:
+            now = time.monotonic()
+            if self._stop_requested.is_set() and kill_at is None:
+                kill_at = now + self._grace_seconds
+                _send_stop(proc)
+            if kill_at is not None and now > kill_at and proc.poll() is None:
+                logs.append(f"[dashboard] the trainer did not stop within {self._grace_seconds:g} s; killed it")
+                proc.kill()
+                killed = True
+            if proc.poll() is not None:
+                exited_at = exited_at or now
+                if now - exited_at > STREAM_DRAIN_S:
+                    break  # a grandchild holds the pipes open; the trainer itself is gone
+            try:
+                stream, line = inbox.get(timeout=max(0.001, next_emit - now))
+                while True:  # take what is queued, but never past the next emit time
+                    if line is None:
+                        open_streams -= 1
+                    elif stream == "out":
+                        self._take_stdout(line, events, logs, last)
+                    else:
+                        logs.append(line)
+                    if time.monotonic() >= next_emit:
+                        break
+                    stream, line = inbox.get_nowait()
+            except queue.Empty:
+                pass
+            if time.monotonic() >= next_emit:
+                self._flush(events, logs)
+                next_emit = time.monotonic() + EMIT_INTERVAL_S
+        proc.wait()
+        for reader in readers:
+            reader.join(timeout=1)
+        self._flush(events, logs)
+        self._report_end(proc.returncode, last, killed)
+
+    def _take_stdout(self, line: str, events: list, logs: list, last: dict) -> None:
+        if not line.strip():
+            return
+        try:
+            event = ev.decode(line)
+        except ev.EventDecodeError as exc:
+            logs.append(f"[dashboard] garbage on the event channel ignored: {exc}")
+            return
+        events.append(event)
+        if isinstance(event, ev.Log):
+            logs.append(f"{event.level.upper()}: {event.message}")
+        if isinstance(event, (ev.RunStarted, ev.RunFinished, ev.RunFailed)):
+            last[event.type] = event
+
+    def _flush(self, events: list, logs: list) -> None:
+        if events:
+            self.events_ready.emit(list(events))
+            events.clear()
+        if logs:
+            self._tail.extend(logs)
+            self.log_lines.emit(list(logs))
+            logs.clear()
+
+    def _report_end(self, code: int, last: dict[str, ev.Event], killed: bool) -> None:
+        tail = "\n".join(self._tail)
+        finished = last.get(ev.RunFinished.type)
+        failed = last.get(ev.RunFailed.type)
+        run_dir = getattr(finished or failed or last.get(ev.RunStarted.type), "run_dir", "")
+        if killed:
+            self.run_finished.emit("killed", run_dir)
+        elif code == 0 and isinstance(finished, ev.RunFinished):
+            self.run_finished.emit(finished.status, run_dir)
+        elif isinstance(failed, ev.RunFailed):
+            self.run_failed.emit(failed.message, tail)
+        elif code < 0:
+            self.run_failed.emit(f"The trainer was ended by signal {-code} (a crash, or killed from outside).", tail)
+        elif code == 0 and self._stop_requested.is_set():
+            self.run_finished.emit("stopped", run_dir)
+        else:
+            self.run_failed.emit(f"The trainer exited with code {code} without reporting the end of the run.", tail)
+
+
+def _pump(stream: IO[str], name: str, inbox: queue.SimpleQueue) -> None:
+    """Forward lines of one pipe to the supervisor; None marks end of stream."""
+    try:
+        for line in stream:
+            inbox.put((name, line.rstrip("\r\n")))
+    except (OSError, ValueError):
+        pass
+    finally:
+        inbox.put((name, None))
+
+
+def _send_stop(proc: subprocess.Popen) -> None:
+    """`stop` then EOF: the worker honours either; a dead pipe means it is already gone."""
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write("stop\n")
+        proc.stdin.flush()
+        proc.stdin.close()
+    except (BrokenPipeError, OSError, ValueError):
+        pass
+
+
+def _close_pipes(proc: subprocess.Popen) -> None:
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        try:
+            if pipe is not None:
+                pipe.close()
+        except OSError:
+            pass

@@ -1,0 +1,79 @@
+"""What the dashboard remembers between launches: the last run config and the window layout.
+
+The config is stored as the engine's own JSON. It is restored leniently: a
+form left in an invalid state (a batch size not divisible yet, a CSV file
+since moved) must come back as it was, with its problems shown, rather than
+be thrown away by strict parsing.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from engine.config import ConfigError, RunConfig
+
+ORGANIZATION = "tfdd"
+APPLICATION = "dashboard"
+CONFIG_KEY = "run/last_config"
+GEOMETRY_KEY = "window/geometry"
+STATE_KEY = "window/state"
+
+
+def _settings() -> QSettings:
+    """INI files in the user scope (tests redirect them with QSettings.setPath)."""
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
+
+
+def save_last_config(config: RunConfig) -> None:
+    _settings().setValue(CONFIG_KEY, config.to_json())
+
+
+def load_last_config() -> RunConfig | None:
+    """The config of the last session, or None when there is none usable."""
+    text = _settings().value(CONFIG_KEY)
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        return RunConfig.from_json(text)
+    except ConfigError:
+        try:
+            return lenient_config(json.loads(text))
+        except (ValueError, TypeError):
+            return None
+
+
+def lenient_config(raw: Any) -> RunConfig:
+    """Build a RunConfig from known keys without validating values (the form shows problems)."""
+    if not isinstance(raw, dict):
+        raise TypeError("a config must be a JSON object")
+    sections = {f.name: f.default_factory for f in dataclasses.fields(RunConfig)
+                if f.default_factory is not dataclasses.MISSING}
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(RunConfig):
+        if f.name not in raw:
+            continue
+        value = raw[f.name]
+        if f.name in sections and isinstance(value, dict):
+            section = sections[f.name]
+            known = {g.name for g in dataclasses.fields(section)}
+            value = section(**{k: tuple(v) if isinstance(v, list) else v for k, v in value.items() if k in known})
+        elif isinstance(value, list):
+            value = tuple(value)
+        kwargs[f.name] = value
+    return RunConfig(**kwargs)
+
+
+def save_window(geometry: QByteArray, state: QByteArray) -> None:
+    s = _settings()
+    s.setValue(GEOMETRY_KEY, geometry)
+    s.setValue(STATE_KEY, state)
+
+
+def load_window() -> tuple[QByteArray | None, QByteArray | None]:
+    s = _settings()
+    geometry, state = s.value(GEOMETRY_KEY), s.value(STATE_KEY)
+    return (geometry if isinstance(geometry, QByteArray) else None,
+            state if isinstance(state, QByteArray) else None)

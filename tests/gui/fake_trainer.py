@@ -1,0 +1,79 @@
+"""A tiny stand-in for `engine.worker` that speaks the worker protocol in milliseconds.
+
+Modes (first argument): normal, ignore_stop, crash, garbage, fail, flood.
+`flood` prints batch events as fast as it can (for the event-loop stall benchmark).
+It imports only engine.events (no TensorFlow), so it starts fast.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from engine import events as ev  # noqa: E402
+
+
+def emit(event: ev.Event) -> None:
+    sys.stdout.write(ev.encode(event) + "\n")
+    sys.stdout.flush()
+
+
+def watch_stdin(stop: threading.Event) -> None:
+    """A `stop` line or EOF on stdin asks for a stop, as in the real worker."""
+    for line in sys.stdin:
+        if line.strip() == "stop":
+            break
+    stop.set()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode")
+    parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--steps", type=int, default=5)
+    parser.add_argument("--delay", type=float, default=0.01, help="seconds per step")
+    parser.add_argument("--run-dir", default="/tmp/fake-run")
+    args = parser.parse_args()
+    stop = threading.Event()
+    if args.mode != "ignore_stop":
+        threading.Thread(target=watch_stdin, args=(stop,), daemon=True).start()
+    print("fake trainer: starting (this line goes to stderr)", file=sys.stderr, flush=True)
+    emit(ev.RunStarted(strategy="mirrored", num_replicas=2, devices=["CPU:0", "CPU:1"], global_batch_size=64,
+                       per_replica_batch_size=32, loop="custom", epochs=args.epochs, steps_per_epoch=args.steps,
+                       steps_per_execution=1, run_dir=args.run_dir))
+    if args.mode == "garbage":
+        print("this is not JSON", flush=True)
+        print('{"type": "no_such_event"}', flush=True)
+    global_step = 0
+    for epoch in range(1, args.epochs + 1):
+        for step in range(1, args.steps + 1):
+            if stop.is_set():
+                emit(ev.CheckpointSaved(path=f"{args.run_dir}/checkpoints/ckpt-1", epoch=epoch, step=step))
+                emit(ev.RunFinished(status="stopped", epochs_completed=epoch - 1, run_dir=args.run_dir))
+                return 0
+            if args.mode == "crash" and epoch == 1 and step == 3:
+                print("Traceback (most recent call last):\nRuntimeError: fake crash", file=sys.stderr, flush=True)
+                sys.stdout.flush()
+                os.abort()
+            if args.mode == "fail" and epoch == 1 and step == 3:
+                emit(ev.RunFailed(message="Out of memory on GPU:0; lower the batch size", error_type="ResourceExhaustedError"))
+                return 1
+            global_step += 1
+            loss = 1.0 / global_step
+            emit(ev.BatchEnd(epoch=epoch, step=step, global_step=global_step, loss=loss, accuracy=1 - loss / 2, examples_per_sec=1000.0 + step))
+            if args.delay:
+                time.sleep(args.delay)
+        emit(ev.EpochEnd(epoch=epoch, loss=loss, accuracy=1 - loss / 2, seconds=0.1, examples_per_sec=1000.0,
+                         val_loss=loss * 1.1, val_accuracy=1 - loss))
+        emit(ev.Log(level="info", message=f"epoch {epoch} done"))
+    emit(ev.RunFinished(status="completed", epochs_completed=args.epochs, run_dir=args.run_dir))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""TrainingRunner against a fake trainer: normal run, stop, kill after grace, crash, garbage."""
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from engine import events as ev
+from gui.runner import TrainingRunner, new_run_dir, worker_command
+
+
+class Recorder:
+    """Collects everything a runner emits (slots run in the GUI thread)."""
+
+    def __init__(self, runner: TrainingRunner) -> None:
+        self.events: list[ev.Event] = []
+        self.logs: list[str] = []
+        self.batches = 0
+        self.end: tuple[str, str, str] | None = None
+        runner.events_ready.connect(self.on_events)
+        runner.log_lines.connect(self.logs.extend)
+        runner.run_finished.connect(lambda status, run_dir: self.set_end("finished", status, run_dir))
+        runner.run_failed.connect(lambda message, tail: self.set_end("failed", message, tail))
+
+    def on_events(self, batch: list) -> None:
+        self.batches += 1
+        self.events.extend(batch)
+
+    def set_end(self, kind: str, a: str, b: str) -> None:
+        self.end = (kind, a, b)
+
+    def of_type(self, cls: type) -> list:
+        return [e for e in self.events if isinstance(e, cls)]
+
+
+def run_to_end(qtbot, runner: TrainingRunner, timeout: int = 30_000) -> None:
+    with qtbot.waitSignal(runner.finished, timeout=timeout):
+        runner.start()
+
+
+def test_normal_run_relays_all_events_in_batches(qtbot, fake_trainer_command):
+    runner = TrainingRunner(fake_trainer_command("normal", "--epochs", "2", "--steps", "20", "--delay", "0"))
+    rec = Recorder(runner)
+    run_to_end(qtbot, runner)
+    qtbot.waitUntil(lambda: rec.end is not None)
+    assert rec.end == ("finished", "completed", "/tmp/fake-run")
+    assert len(rec.of_type(ev.BatchEnd)) == 40
+    assert len(rec.of_type(ev.EpochEnd)) == 2
+    assert isinstance(rec.events[0], ev.RunStarted)
+    assert isinstance(rec.events[-1], ev.RunFinished)
+    assert rec.batches < len(rec.events), "events must arrive batched, not one signal each"
+    assert any("goes to stderr" in line for line in rec.logs)
+    assert any("epoch 1 done" in line for line in rec.logs), "log events are shown in the log"
+
+
+def test_stop_is_cooperative(qtbot, fake_trainer_command):
+    runner = TrainingRunner(fake_trainer_command("normal", "--epochs", "100", "--steps", "100", "--delay", "0.01"))
+    rec = Recorder(runner)
+    runner.events_ready.connect(lambda _batch: runner.request_stop())
+    run_to_end(qtbot, runner)
+    qtbot.waitUntil(lambda: rec.end is not None)
+    assert rec.end[:2] == ("finished", "stopped")
+    assert rec.of_type(ev.CheckpointSaved), "a stop leaves a checkpoint"
+
+
+def test_trainer_ignoring_stop_is_killed_after_grace(qtbot, fake_trainer_command):
+    runner = TrainingRunner(fake_trainer_command("ignore_stop", "--epochs", "1000", "--steps", "100", "--delay", "0.01"),
+                            grace_seconds=0.5)
+    rec = Recorder(runner)
+    runner.events_ready.connect(lambda _batch: runner.request_stop())
+    run_to_end(qtbot, runner)
+    qtbot.waitUntil(lambda: rec.end is not None)
+    assert rec.end[:2] == ("finished", "killed")
+    assert any("killed it" in line for line in rec.logs)
+
+
+def test_crash_reports_failure_with_log_tail(qtbot, fake_trainer_command):
+    runner = TrainingRunner(fake_trainer_command("crash"))
+    rec = Recorder(runner)
+    run_to_end(qtbot, runner)
+    qtbot.waitUntil(lambda: rec.end is not None)
+    kind, message, tail = rec.end
+    assert kind == "failed"
+    assert "signal" in message
+    assert "fake crash" in tail
+
+
+def test_reported_failure_uses_the_engine_message(qtbot, fake_trainer_command):
+    runner = TrainingRunner(fake_trainer_command("fail"))
+    rec = Recorder(runner)
+    run_to_end(qtbot, runner)
+    qtbot.waitUntil(lambda: rec.end is not None)
+    assert rec.end[:2] == ("failed", "Out of memory on GPU:0; lower the batch size")
+
+
+def test_garbage_on_stdout_is_logged_not_fatal(qtbot, fake_trainer_command):
+    runner = TrainingRunner(fake_trainer_command("garbage"))
+    rec = Recorder(runner)
+    run_to_end(qtbot, runner)
+    qtbot.waitUntil(lambda: rec.end is not None)
+    assert rec.end[:2] == ("finished", "completed")
+    garbage = [line for line in rec.logs if "garbage" in line]
+    assert len(garbage) == 2
+
+
+def test_missing_executable_fails_cleanly(qtbot):
+    runner = TrainingRunner(["/nonexistent/python", "-c", "pass"])
+    rec = Recorder(runner)
+    run_to_end(qtbot, runner)
+    qtbot.waitUntil(lambda: rec.end is not None)
+    assert rec.end[0] == "failed" and "Could not start" in rec.end[1]
+
+
+def test_run_dir_names_are_unique_and_readable(tmp_path: Path):
+    now = dt.datetime(2025, 1, 2, 3, 4, 5)
+    first = new_run_dir(tmp_path, "mirrored", "fit", now)
+    second = new_run_dir(tmp_path, "mirrored", "fit", now)
+    assert first.name == "20250102-030405-mirrored-fit"
+    assert second.name == "20250102-030405-mirrored-fit-2"
+    assert worker_command(Path("c.json"), first)[1:4] == ["-m", "engine.worker", "--config"]
