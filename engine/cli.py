@@ -73,7 +73,7 @@ def _train(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, previous)
     if outcome.status == "failed":
         print(f"error: {outcome.message}", file=sys.stderr)
-        return EXIT_FAILED
+        return EXIT_CONFIG if outcome.config_error else EXIT_FAILED
     print(f"{outcome.status}: {run_dir}", file=sys.stderr)
     return EXIT_STOPPED if outcome.status == "stopped" else EXIT_OK
 

@@ -158,8 +158,8 @@ def _type_ok(value: Any, annotation: str) -> bool:
     """Loose JSON type check driven by the dataclass annotation string."""
     if value is None:
         return "None" in annotation
-    if isinstance(value, bool):
-        return annotation.startswith("bool")
+    if isinstance(value, bool) or annotation.startswith("bool"):
+        return isinstance(value, bool) and annotation.startswith("bool")
     if annotation.startswith("int"):
         return isinstance(value, int)
     if annotation.startswith("float"):
@@ -173,7 +173,7 @@ def _type_ok(value: Any, annotation: str) -> bool:
 
 def _build(cls: type, raw: Any, prefix: str, problems: list[Problem]) -> Any:
     if not isinstance(raw, dict):
-        problems.append(Problem(prefix or "(document)", raw, "must be a JSON object"))
+        problems.append(Problem(prefix.rstrip(".") or "(document)", raw, "must be a JSON object"))
         return cls()
     fields = {f.name: f for f in dataclasses.fields(cls)}
     kwargs: dict[str, Any] = {}

@@ -31,6 +31,12 @@ Sink = Callable[[ev.Event], None]
 class Outcome:
     status: str  # "completed", "stopped" or "failed"
     message: str = ""
+    error_type: str = ""
+
+    @property
+    def config_error(self) -> bool:
+        """The config (or TF_CONFIG, or the device choice) cannot work on this machine."""
+        return self.error_type in ("ConfigError", "DeviceError")
 
 
 @dataclass(frozen=True)
@@ -139,7 +145,7 @@ class Trainer:
     def _fail(self, message: str, error_type: str) -> Outcome:
         self.emit(ev.RunFailed(message=message, error_type=error_type, epochs_completed=self.epochs_completed,
                                run_dir=str(self.run_dir.path)))
-        return Outcome("failed", message)
+        return Outcome("failed", message, error_type)
 
     def _run(self) -> Outcome:
         config = self.config

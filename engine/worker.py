@@ -88,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
         sink(ev.RunFailed(message=str(exc), error_type="ConfigError"))
         return EXIT_CONFIG
     outcome = trainer.run()
-    return EXIT_FAILED if outcome.status == "failed" else EXIT_OK
+    if outcome.status == "failed":
+        return EXIT_CONFIG if outcome.config_error else EXIT_FAILED
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -1,0 +1,81 @@
+"""The headless command line, as another machine of a cluster runs it."""
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from engine import events as ev
+from engine.rundir import read_events, read_metrics
+from tests.engine.worker_process import REPO, base_config, env, write_config
+
+
+def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, env=env(), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_help_lists_the_commands():
+    out = cli("--help")
+    assert out.returncode == 0
+    for command in ("train", "devices", "gui"):
+        assert command in out.stdout
+
+
+def test_bad_config_is_one_clear_error_without_traceback(tmp_path):
+    config = write_config(tmp_path, {"strategy": "mirrored", "global_batch_size": "big"})
+    out = cli("train", "--config", str(config))
+    assert out.returncode == 2
+    assert "global_batch_size" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_missing_config_file(tmp_path):
+    out = cli("train", "--config", str(tmp_path / "nope.json"))
+    assert out.returncode == 2 and "no such config file" in out.stderr
+
+
+@pytest.mark.slow
+def test_devices_json_lists_the_cpu_with_details():
+    out = cli("devices", "--json")
+    assert out.returncode == 0, out.stderr
+    info = json.loads(out.stdout)
+    cpu = info["devices"][0]
+    assert cpu["type"] == "CPU" and cpu["cores"] >= 1 and cpu["model"]
+    assert info["nvml"]["available"] in (True, False) and info["tensorflow"].startswith("2.")
+    table = cli("devices")
+    assert "CPU:0" in table.stdout and table.returncode == 0
+
+
+@pytest.mark.slow
+def test_train_succeeds_with_progress_and_run_dir(tmp_path):
+    config = write_config(tmp_path, base_config(virtual_devices=2))
+    out = cli("train", "--config", str(config), "--run-dir", str(tmp_path / "run"))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "2 replica(s)" in out.stderr and "epoch 2/2" in out.stderr
+    assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 2
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_gracefully_with_a_checkpoint(tmp_path):
+    config = write_config(tmp_path, base_config(epochs=50, global_batch_size=32, data={"num_samples": 20000}))
+    run_dir = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "main.py", "train", "--config", str(config), "--run-dir", str(run_dir)],
+                            cwd=REPO, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not any(isinstance(e, ev.BatchEnd) for e in read_events(run_dir)):
+            assert time.monotonic() < deadline and proc.poll() is None, "training never started"
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err[-2000:]
+    events = read_events(run_dir)
+    assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
+    assert any(isinstance(e, ev.CheckpointSaved) for e in events)
+    assert "Traceback" not in err
