@@ -113,7 +113,9 @@ def apply_plan(plan: DevicePlan, tf: Any) -> None:
                 tf.config.experimental.set_memory_growth(gpu, True)
     if not plan.uses_gpu and plan.split > 1:
         cpu = tf.config.list_physical_devices("CPU")[0]
-        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * plan.split)
+        wanted = [tf.config.LogicalDeviceConfiguration()] * plan.split
+        if tf.config.get_logical_device_configuration(cpu) != wanted:  # a second run in one process may match
+            tf.config.set_logical_device_configuration(cpu, wanted)
 
 
 # ---- probe ---------------------------------------------------------------------

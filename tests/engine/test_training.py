@@ -36,6 +36,7 @@ def runs(tmp_path_factory):
         "custom-2": {"virtual_devices": 2},
         "custom-4": {"virtual_devices": 4},
         "fit-2": {"virtual_devices": 2, "loop": "fit"},
+        "custom-2-float16": {"virtual_devices": 2, "mixed_precision": "float16"},
     }.items():
         out[name] = train(tmp, base_config(**overrides, validation_split=0.25), name)
         assert out[name].returncode == 0, out[name].stderr[-3000:]
@@ -87,3 +88,9 @@ def test_run_directory_holds_everything(runs):
     assert isinstance(finished.events[0], ev.RunStarted)
     assert finished.events[-1] == finished.of(ev.RunFinished)[0]
     assert finished.of(ev.RunFinished)[0].status == "completed"
+
+
+def test_float16_custom_loop_scales_the_loss_and_tracks_float32(runs):
+    """The custom loop wraps the optimizer in a LossScaleOptimizer under float16;
+    the losses follow float32 to float16's precision (about 1e-3 relative)."""
+    assert epoch_losses(runs["custom-2-float16"]) == pytest.approx(epoch_losses(runs["custom-2"]), rel=2e-2)
