@@ -105,6 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     devices = commands.add_parser("devices", parents=[common], help="list the GPUs and the CPU TensorFlow sees")
     devices.add_argument("--json", action="store_true", help="machine-readable output (used by the window)")
     devices.set_defaults(handler=_devices)
+    from engine import cluster_cli
+
+    cluster_cli.register(commands)
     return parser
 
 

@@ -246,7 +246,7 @@ def _stop_agreement(tf: Any, strategy: Any) -> Callable[[bool], bool]:
 
     @tf.function
     def any_worker(local: Any) -> Any:
-        return strategy.reduce("MAX", strategy.run(lambda: tf.identity(local)), axis=None)
+        return strategy.reduce("SUM", strategy.run(lambda: tf.identity(local)), axis=None)
 
     def agreed(local: bool) -> bool:
         return float(any_worker(tf.constant(1.0 if local else 0.0))) > 0
