@@ -86,6 +86,20 @@ def _devices(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _export_script(args: argparse.Namespace) -> int:
+    from engine.config import RunConfig
+    from engine.script_export import export_script
+
+    try:
+        config = RunConfig.load(args.config)
+    except ConfigError as exc:
+        print(f"error: the run config has problems:\n{exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    path = export_script(config, args.out)
+    print(f"wrote {path}; run it with: python {path}")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python main.py",
@@ -105,6 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
     devices = commands.add_parser("devices", parents=[common], help="list the GPUs and the CPU TensorFlow sees")
     devices.add_argument("--json", action="store_true", help="machine-readable output (used by the window)")
     devices.set_defaults(handler=_devices)
+    script = commands.add_parser("export-script", parents=[common],
+                                 help="write a standalone TensorFlow script that reproduces a run config")
+    script.add_argument("--config", required=True, help="RunConfig JSON file")
+    script.add_argument("--out", required=True, help="the Python file to write, e.g. train.py")
+    script.set_defaults(handler=_export_script)
     from engine import cluster_cli
 
     cluster_cli.register(commands)
