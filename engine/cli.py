@@ -100,6 +100,25 @@ def _export_script(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _scaling(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from engine.config import RunConfig
+    from engine.scaling import format_table, run_study
+
+    try:
+        config = RunConfig.load(args.config)
+    except ConfigError as exc:
+        print(f"error: the run config has problems:\n{exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    points = run_study(config, args.replicas, Path(args.out) if args.out else None,
+                       on_point=lambda p: print(f"{p.replicas} replica(s): "
+                                                f"{p.error or f'{p.examples_per_sec:,.0f} examples/s'}",
+                                                file=sys.stderr))
+    print(format_table(points))
+    return EXIT_FAILED if any(p.error for p in points) else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python main.py",
@@ -124,6 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
     script.add_argument("--config", required=True, help="RunConfig JSON file")
     script.add_argument("--out", required=True, help="the Python file to write, e.g. train.py")
     script.set_defaults(handler=_export_script)
+    scaling = commands.add_parser("scaling", parents=[common],
+                                  help="run a config with 1, 2, 4 ... replicas and report examples/s and efficiency")
+    scaling.add_argument("--config", required=True, help="RunConfig JSON file")
+    scaling.add_argument("--replicas", type=int, nargs="+", default=[1, 2, 4], help="replica counts (default 1 2 4)")
+    scaling.add_argument("--out", help="folder for the study's runs (default: a temporary folder)")
+    scaling.set_defaults(handler=_scaling)
     from engine import cluster_cli
 
     cluster_cli.register(commands)
