@@ -1,5 +1,7 @@
 """The TensorFlow side of the dashboard: config, events, trainer, CLI. No Qt here.
 
-Modules that the GUI may import (config, events, cluster, paths) import no
-TensorFlow; the rest import it lazily, inside the trainer process.
+Only tf_runtime imports TensorFlow, and only the trainer process imports
+tf_runtime: the modules that describe runs (config, events, rundir, history,
+cluster, cluster_export, script_export, nvml) are safe for the GUI, and an
+import-linter contract in pyproject.toml keeps it that way.
 """

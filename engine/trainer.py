@@ -190,6 +190,9 @@ class Trainer:
             steps_per_execution=session.steps_per_execution, run_dir=str(self.run_dir.path),
             start_epoch=start_epoch, start_step=start_step, num_workers=self.role.num_workers, task=self.role.task,
         ))
+        self.log(f"{type(strategy).__name__} on {', '.join(plan.strategy_devices)}; all-reduce: {plan.all_reduce}; "
+                 f"memory growth: {'on' if plan.memory_growth and plan.uses_gpu else 'off'}; "
+                 f"mixed precision: {config.mixed_precision}; {self.role.num_workers} worker(s)")
         from engine.loops import CustomLoop, FitLoop
 
         loop = FitLoop(session) if config.loop == "fit" else CustomLoop(session)

@@ -21,6 +21,7 @@ NO_GPU_EXPLANATION = (
     "<i>mirrored</i> runs N replicas: practise all-reduce, per-replica batches and sharding "
     "without a GPU (it is not faster: the replicas share the same cores)."
 )
+MAX_LIST_HEIGHT = 260
 
 
 def _gib(mb: int | None) -> str:
@@ -81,8 +82,10 @@ class DevicesPanel(QWidget):
             item = QListWidgetItem(text)
             item.setToolTip(text)
             self.list.addItem(item)
-            if device.is_gpu and device.nvml_index is not None:
+            if device.is_gpu and device.nvml_index is not None and result.nvml_available:
                 self._items[device.nvml_index] = (item, text)
+                item.setText(f"{text}\nlive figures: waiting for NVML…")
+        self._fit_list_height()
         version = f"TensorFlow {result.tensorflow}" if result.tensorflow else "TensorFlow"
         gpus = len(result.gpus)
         found = f"{gpus} GPU{'s' if gpus != 1 else ''}" if gpus else "no GPU"
@@ -92,9 +95,14 @@ class DevicesPanel(QWidget):
         self.status.setText(" ".join(lines))
         self.explanation.setVisible(not gpus)
 
+    def _fit_list_height(self) -> None:
+        """As tall as its rows (up to a limit): one CPU should not leave a tall empty box."""
+        rows = sum(self.list.sizeHintForRow(i) for i in range(self.list.count()))
+        self.list.setFixedHeight(min(max(rows, 24) + 2 * self.list.frameWidth() + 4, MAX_LIST_HEIGHT))
+
     def set_nvml_unavailable(self, reason: str) -> None:
         for item, text in self._items.values():
-            item.setText(text)
+            item.setText(f"{text}\nno live figures")
         self.status.setText(f"{self.status.text()} {self._nvml_missing_text(reason)}")
 
     def update_samples(self, samples: list[GpuSample]) -> None:

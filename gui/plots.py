@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 
 from engine import events as ev
 
-REDRAW_INTERVAL_MS = 50
-EMA_ALPHA = 0.05  # about a 40-event window: smooth, yet follows a falling loss
+REDRAW_INTERVAL_MS = 33
+EMA_ALPHA_PER_STEP = 0.02  # about a 50-step window: smooth, yet follows a falling loss
 
 pg.setConfigOptions(antialias=False, background="w", foreground="#333")
 
@@ -34,12 +34,17 @@ class GrowableSeries:
         return self._n
 
     def append(self, x: float, y: float) -> None:
-        if self._n == len(self._x):
-            self._x = np.resize(self._x, 2 * self._n)
-            self._y = np.resize(self._y, 2 * self._n)
-        self._x[self._n] = x
-        self._y[self._n] = y
-        self._n += 1
+        self.extend(np.array([x], dtype=float), np.array([y], dtype=float))
+
+    def extend(self, x: np.ndarray, y: np.ndarray) -> None:
+        end = self._n + len(x)
+        if end > len(self._x):
+            capacity = max(end, 2 * len(self._x))
+            self._x = np.resize(self._x, capacity)
+            self._y = np.resize(self._y, capacity)
+        self._x[self._n:end] = x
+        self._y[self._n:end] = y
+        self._n = end
 
     @property
     def x(self) -> np.ndarray:
@@ -54,16 +59,26 @@ class GrowableSeries:
 
 
 class Ema:
-    """Exponential moving average that skips non-finite values (a NaN loss must not poison it)."""
+    """Exponential moving average over steps, skipping non-finite values (a NaN must not poison it).
 
-    def __init__(self, alpha: float = EMA_ALPHA) -> None:
-        self.alpha = alpha
+    An event may average several steps (the fit loop reports once per
+    `steps_per_execution`), so it weighs as much as that many single steps:
+    the smoothing window is the same in steps whichever loop ran.
+    """
+
+    def __init__(self, alpha_per_step: float = EMA_ALPHA_PER_STEP) -> None:
+        self.alpha_per_step = alpha_per_step
         self.value = math.nan
 
-    def update(self, value: float) -> float:
+    def update(self, value: float, steps: int = 1) -> float:
         if math.isfinite(value):
-            self.value = value if math.isnan(self.value) else self.value + self.alpha * (value - self.value)
+            alpha = 1.0 - (1.0 - self.alpha_per_step) ** max(steps, 1)
+            self.value = value if math.isnan(self.value) else self.value + alpha * (value - self.value)
         return self.value
+
+    def smooth(self, values: list[float], steps: list[int]) -> np.ndarray:
+        """The smoothed value after each of `values` (one event each)."""
+        return np.fromiter((self.update(v, n) for v, n in zip(values, steps)), dtype=float, count=len(values))
 
 
 class MetricPlot(pg.PlotWidget):
@@ -71,14 +86,15 @@ class MetricPlot(pg.PlotWidget):
 
     STYLES = {
         "batch": dict(pen=pg.mkPen("#9ecae1", width=1), name="per batch"),
-        "smoothed": dict(pen=pg.mkPen("#08519c", width=2), name="smoothed (EMA)"),
+        "smoothed": dict(pen=pg.mkPen("#08519c", width=1), name="smoothed (EMA)"),
         "epoch": dict(pen=pg.mkPen("#d95f02", width=2), symbol="o", symbolSize=6,
                       symbolBrush="#d95f02", symbolPen=None, name="epoch (train)"),
         "val": dict(pen=pg.mkPen("#1b9e77", width=2, style=pg.QtCore.Qt.PenStyle.DashLine), symbol="s",
                     symbolSize=6, symbolBrush="#1b9e77", symbolPen=None, name="epoch (validation)"),
     }
 
-    def __init__(self, title: str, y_label: str, series: tuple[str, ...], parent: QWidget | None = None) -> None:
+    def __init__(self, title: str, y_label: str, series: tuple[str, ...], legend_at_bottom: bool = False,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         item = self.getPlotItem()
         item.setTitle(title, size="10pt")
@@ -87,7 +103,10 @@ class MetricPlot(pg.PlotWidget):
         item.showGrid(x=True, y=True, alpha=0.25)
         item.setDownsampling(auto=True, mode="peak")
         item.setClipToView(True)
-        item.addLegend(offset=(-10, 10), labelTextSize="8pt")
+        for axis in ("left", "bottom"):  # "loss (x0.001)" confuses; re-labelling each frame costs
+            item.getAxis(axis).enableAutoSIPrefix(False)
+        item.addLegend(offset=(-10, -10 if legend_at_bottom else 10), labelTextSize="8pt",
+                       brush=pg.mkBrush(255, 255, 255, 210), pen=pg.mkPen("#d5d9e0"))
         self.series = {name: GrowableSeries() for name in series}
         self._curves = {name: item.plot(connect="finite", **self.STYLES[name]) for name in series}
         self._dirty: set[str] = set()
@@ -99,6 +118,13 @@ class MetricPlot(pg.PlotWidget):
         self.series[name].append(x, y)
         self._dirty.add(name)
 
+    def extend(self, name: str, x: np.ndarray, y: np.ndarray) -> None:
+        self.series[name].extend(x, y)
+        self._dirty.add(name)
+
+    def has_new_data(self) -> bool:
+        return bool(self._dirty)
+
     def redraw(self) -> None:
         for name in self._dirty:
             s = self.series[name]
@@ -106,6 +132,12 @@ class MetricPlot(pg.PlotWidget):
         self._dirty.clear()
 
     def plotted_points(self, name: str) -> int:
+        """Points handed to the curve (before the PlotItem downsamples them for display)."""
+        x = self._curves[name].xData
+        return 0 if x is None else len(x)
+
+    def displayed_points(self, name: str) -> int:
+        """Points the curve actually draws after downsampling and clipping."""
         x, _ = self._curves[name].getData()
         return 0 if x is None else len(x)
 
@@ -124,9 +156,10 @@ class TrainingPlots(QWidget):
         all_series = ("batch", "smoothed", "epoch", "val")
         self.loss = MetricPlot("Loss", "loss", all_series)
         self.loss.setObjectName("lossPlot")
-        self.accuracy = MetricPlot("Accuracy", "accuracy", all_series)
+        self.accuracy = MetricPlot("Accuracy", "accuracy", all_series, legend_at_bottom=True)
         self.accuracy.setObjectName("accuracyPlot")
-        self.throughput = MetricPlot("Throughput", "examples / s", ("batch", "smoothed", "epoch"))
+        self.throughput = MetricPlot("Throughput", "examples / s", ("batch", "smoothed", "epoch"),
+                                     legend_at_bottom=True)
         self.throughput.setObjectName("throughputPlot")
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -136,6 +169,7 @@ class TrainingPlots(QWidget):
         self._plots = (self.loss, self.accuracy, self.throughput)
         self._emas: dict[MetricPlot, Ema] = {}
         self._last_step = 0.0
+        self._next = 0
         self.reset()
         self._timer = QTimer(self)
         self._timer.setInterval(REDRAW_INTERVAL_MS)
@@ -150,23 +184,51 @@ class TrainingPlots(QWidget):
         self._last_step = 0.0
 
     def add_events(self, events: list[ev.Event]) -> None:
-        """Take a batch of events; the curves catch up at the next redraw."""
+        """Take a batch of events; the curves catch up at the next redraw.
+
+        Runs of batch events are appended as arrays: at full speed a trainer
+        sends thousands per second and per-point Python would starve the GUI.
+        """
+        run: list[ev.BatchEnd] = []
         for event in events:
-            if isinstance(event, ev.BatchEnd):
-                self._last_step = float(event.global_step)
-                for plot, value in ((self.loss, event.loss), (self.accuracy, event.accuracy),
-                                    (self.throughput, event.examples_per_sec)):
-                    plot.append("batch", self._last_step, value)
-                    plot.append("smoothed", self._last_step, self._emas[plot].update(value))
+            if type(event) is ev.BatchEnd:
+                run.append(event)
             elif isinstance(event, ev.EpochEnd):
-                # placed at the step where the epoch ended, so both scales share one x-axis
-                self.loss.append("epoch", self._last_step, event.loss)
-                self.loss.append("val", self._last_step, event.val_loss)
-                self.accuracy.append("epoch", self._last_step, event.accuracy)
-                self.accuracy.append("val", self._last_step, event.val_accuracy)
-                self.throughput.append("epoch", self._last_step, event.examples_per_sec)
+                self._add_batches(run)
+                run = []
+                self._add_epoch(event)
+        self._add_batches(run)
+
+    def _add_batches(self, batches: list[ev.BatchEnd]) -> None:
+        if not batches:
+            return
+        x = np.fromiter((b.global_step for b in batches), dtype=float, count=len(batches))
+        steps = [b.steps for b in batches]
+        for plot, values in ((self.loss, [b.loss for b in batches]), (self.accuracy, [b.accuracy for b in batches]),
+                             (self.throughput, [b.examples_per_sec for b in batches])):
+            plot.extend("batch", x, np.asarray(values, dtype=float))
+            plot.extend("smoothed", x, self._emas[plot].smooth(values, steps))
+        self._last_step = float(x[-1])
+
+    def _add_epoch(self, event: ev.EpochEnd) -> None:
+        """Placed at the step where the epoch ended, so both scales share one x-axis."""
+        self.loss.append("epoch", self._last_step, event.loss)
+        self.loss.append("val", self._last_step, event.val_loss)
+        self.accuracy.append("epoch", self._last_step, event.accuracy)
+        self.accuracy.append("val", self._last_step, event.val_accuracy)
+        self.throughput.append("epoch", self._last_step, event.examples_per_sec)
 
     def redraw(self) -> None:
+        """Redraw the next plot with new data (round robin): each frame stays short even
+        with a million points per curve, and every plot still refreshes at ~10 Hz."""
+        for _ in self._plots:
+            plot = self._plots[self._next]
+            self._next = (self._next + 1) % len(self._plots)
+            if plot.has_new_data():
+                plot.redraw()
+                return
+
+    def redraw_all(self) -> None:
         for plot in self._plots:
             plot.redraw()
 

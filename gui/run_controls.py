@@ -35,16 +35,21 @@ class RunProgress:
     def total_steps(self) -> int:
         return self.epochs * self.steps_per_epoch
 
-    def update(self, event: ev.Event) -> None:
-        if isinstance(event, ev.RunStarted):
-            self.epochs, self.steps_per_epoch = event.epochs, event.steps_per_epoch
-            self.epoch = self.step = self.global_step = 0
-            self._first = None
-        elif isinstance(event, ev.BatchEnd):
-            self.epoch, self.step, self.global_step = event.epoch, event.step, event.global_step
-            self._last_time = event.time
-            if self._first is None:
-                self._first = (event.time, event.global_step)
+    def update(self, events: list[ev.Event]) -> None:
+        """Take a batch of events; only the run start and the first and last batch matter."""
+        last: ev.BatchEnd | None = None
+        for event in events:
+            if type(event) is ev.BatchEnd:
+                last = event
+                if self._first is None:
+                    self._first = (event.time, event.global_step)
+            elif isinstance(event, ev.RunStarted):
+                self.epochs, self.steps_per_epoch = event.epochs, event.steps_per_epoch
+                self.epoch = self.step = self.global_step = 0
+                self._first, last = None, None
+        if last is not None:
+            self.epoch, self.step, self.global_step = last.epoch, last.step, last.global_step
+            self._last_time = last.time
 
     def eta_seconds(self) -> float | None:
         if self._first is None or self.global_step <= self._first[1] or not self.total_steps:
@@ -109,8 +114,7 @@ class RunControls(QWidget):
         self.stop.setText("Stopping…")
 
     def add_events(self, events: list[ev.Event]) -> None:
-        for event in events:
-            self.progress.update(event)
+        self.progress.update(events)
         p = self.progress
         if p.total_steps:
             self.progress_bar.setValue(int(self.PROGRESS_SCALE * min(p.global_step / p.total_steps, 1.0)))

@@ -12,7 +12,7 @@ import dataclasses
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
+                               QGridLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
 from engine.config import (ACTIVATIONS, LOOPS, OPTIMIZERS, STRATEGIES, CheckpointConfig, ModelConfig, Problem,
                            RunConfig, replicas_from_config, validate)
@@ -26,6 +26,7 @@ STRATEGY_HINTS = {
     "mirrored": "One replica per ticked device (times virtual devices); gradients averaged by all-reduce.",
     "multi_worker_mirrored": "Mirrored across worker processes; the count here is per worker.",
 }
+DEVICE_COLUMNS = 3
 
 
 def replica_count(config: RunConfig, gpu_count: int | None) -> int | None:
@@ -92,11 +93,14 @@ class RunForm(QWidget):
         self.batch_size = _spin(1, 10_000_000, "batchSizeSpin")
         self.per_replica = QLabel()
         self.per_replica.setObjectName("perReplicaLabel")
+        self.per_replica.setProperty("role", "hint")
+        self.per_replica.setWordWrap(True)
         batch_row = QWidget()
-        row = QHBoxLayout(batch_row)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.batch_size)
-        row.addWidget(self.per_replica, 1)
+        column = QVBoxLayout(batch_row)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(self.batch_size)
+        column.addWidget(self.per_replica)
         self.loop = QComboBox(objectName="loopCombo")
         self.loop.addItems(LOOPS)
         self.learning_rate = QDoubleSpinBox(objectName="learningRateSpin")
@@ -128,11 +132,11 @@ class RunForm(QWidget):
         self.strategy_hint.setWordWrap(True)
         self.strategy_hint.setProperty("role", "hint")
         self.devices = QWidget(objectName="deviceChecks")
-        self.devices_layout = QHBoxLayout(self.devices)
+        self.devices_layout = QGridLayout(self.devices)
         self.devices_layout.setContentsMargins(0, 0, 0, 0)
         self.devices_waiting = QLabel("waiting for the device list…")
-        self.devices_layout.addWidget(self.devices_waiting)
-        self.devices_layout.addStretch(1)
+        self.devices_waiting.setWordWrap(True)
+        self.devices_layout.addWidget(self.devices_waiting, 0, 0, 1, DEVICE_COLUMNS)
         self.virtual = _spin(1, 64, "virtualDevicesSpin")
         self.every_epoch = QCheckBox("every epoch", objectName="checkpointEpochCheck")
         self.every_steps = _spin(0, 10_000_000, "checkpointStepsSpin")
@@ -140,10 +144,10 @@ class RunForm(QWidget):
         self.every_steps.setPrefix("every ")
         self.every_steps.setSuffix(" steps")
         checkpoints = QWidget()
-        row = QHBoxLayout(checkpoints)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.every_epoch)
-        row.addWidget(self.every_steps, 1)
+        column = QVBoxLayout(checkpoints)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.every_epoch)
+        column.addWidget(self.every_steps)
         self.labels.add_row(form, "Strategy", self.strategy, "strategy")
         form.addRow("", self.strategy_hint)
         self.labels.add_row(form, "Devices", self.devices, "devices")
@@ -208,7 +212,7 @@ class RunForm(QWidget):
             box = QCheckBox(device.name, objectName=f"device_{device.name.replace(':', '_')}")
             box.setToolTip(f"{device.name} {device.model}".strip())
             box.toggled.connect(self._emit_changed)
-            self.devices_layout.insertWidget(i, box)
+            self.devices_layout.addWidget(box, 1 + i // DEVICE_COLUMNS, i % DEVICE_COLUMNS)
             self._device_boxes[device.name] = box
         self._tick_devices(wanted)
         self._emit_changed()

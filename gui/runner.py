@@ -14,14 +14,13 @@ from __future__ import annotations
 import atexit
 import datetime as dt
 import os
-import queue
+import selectors
 import subprocess
 import sys
 import threading
 import time
 from collections import deque
 from pathlib import Path
-from typing import IO
 
 from PySide6.QtCore import QObject, QThread, Signal
 
@@ -29,6 +28,8 @@ from engine import events as ev
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EMIT_INTERVAL_S = 0.033
+WORK_BUDGET_S = 0.010
+READ_CHUNK = 16384
 LOG_TAIL_LINES = 40
 STREAM_DRAIN_S = 2.0
 
@@ -55,8 +56,8 @@ def worker_command(config_path: Path, run_dir: Path) -> list[str]:
 
 
 def default_runs_root() -> Path:
-    """Where run directories go unless the user says otherwise."""
-    return Path.home() / "tfdd-runs"
+    """$TFDD_RUNS_DIR, else ~/tfdd-runs: the same rule as the headless CLI."""
+    return Path(os.environ.get("TFDD_RUNS_DIR") or Path.home() / "tfdd-runs")
 
 
 def new_run_dir(root: Path, strategy: str, loop: str, now: dt.datetime | None = None) -> Path:
@@ -113,7 +114,7 @@ class TrainingRunner(QThread):
     def run(self) -> None:
         try:
             proc = subprocess.Popen(
-                self._command, cwd=self._cwd, env=self._env, text=True, bufsize=1,
+                self._command, cwd=self._cwd, env=self._env, bufsize=0,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             )
         except OSError as exc:
@@ -133,52 +134,44 @@ class TrainingRunner(QThread):
                 _live_processes.discard(proc)
 
     def _supervise(self, proc: subprocess.Popen) -> None:
-        inbox: queue.SimpleQueue[tuple[str, str | None]] = queue.SimpleQueue()
-        readers = [
-            threading.Thread(target=_pump, args=(proc.stdout, "out", inbox), daemon=True),
-            threading.Thread(target=_pump, args=(proc.stderr, "err", inbox), daemon=True),
-        ]
-        for reader in readers:
-            reader.start()
+        """Read both pipes, decode, emit every ~33 ms, enforce the stop grace period.
+
+        One thread reads both pipes (a selector), so only one Python thread
+        competes with the GUI thread for the GIL, and it works at most
+        WORK_BUDGET_S of each interval: a trainer printing faster than that
+        is slowed by the full pipe instead of freezing the window.
+        """
+        streams = _LineStreams(proc)
         events: list[ev.Event] = []
         logs: list[str] = []
         last: dict[str, ev.Event] = {}
-        open_streams, kill_at, killed, exited_at = 2, None, False, None
-        next_emit = time.monotonic() + EMIT_INTERVAL_S
-        while open_streams:
-            now = time.monotonic()
+        kill_at, killed, exited_at = None, False, None
+        while streams.open or proc.poll() is None:
+            interval_start = time.monotonic()
             if self._stop_requested.is_set() and kill_at is None:
-                kill_at = now + self._grace_seconds
+                kill_at = interval_start + self._grace_seconds
                 _send_stop(proc)
-            if kill_at is not None and now > kill_at and proc.poll() is None:
+            if kill_at is not None and interval_start > kill_at and proc.poll() is None:
                 logs.append(f"[dashboard] the trainer did not stop within {self._grace_seconds:g} s; killed it")
                 proc.kill()
                 killed = True
             if proc.poll() is not None:
-                exited_at = exited_at or now
-                if now - exited_at > STREAM_DRAIN_S:
+                exited_at = exited_at or interval_start
+                if interval_start - exited_at > STREAM_DRAIN_S:
                     break  # a grandchild holds the pipes open; the trainer itself is gone
-            try:
-                stream, line = inbox.get(timeout=max(0.001, next_emit - now))
-                while True:  # take what is queued, but never past the next emit time
-                    if line is None:
-                        open_streams -= 1
-                    elif stream == "out":
+            work_until = interval_start + WORK_BUDGET_S
+            while streams.open and time.monotonic() < work_until:
+                for name, line in streams.read(timeout=max(0.0, work_until - time.monotonic())):
+                    if name == "out":
                         self._take_stdout(line, events, logs, last)
                     else:
                         logs.append(line)
-                    if time.monotonic() >= next_emit:
-                        break
-                    stream, line = inbox.get_nowait()
-            except queue.Empty:
-                pass
-            if time.monotonic() >= next_emit:
-                self._flush(events, logs)
-                next_emit = time.monotonic() + EMIT_INTERVAL_S
-        proc.wait()
-        for reader in readers:
-            reader.join(timeout=1)
+            self._flush(events, logs)
+            rest = interval_start + EMIT_INTERVAL_S - time.monotonic()
+            if rest > 0:
+                time.sleep(rest)  # the GUI thread's share of the GIL
         self._flush(events, logs)
+        proc.wait()
         self._report_end(proc.returncode, last, killed)
 
     def _take_stdout(self, line: str, events: list, logs: list, last: dict) -> None:
@@ -223,22 +216,11 @@ class TrainingRunner(QThread):
             self.run_failed.emit(f"The trainer exited with code {code} without reporting the end of the run.", tail)
 
 
-def _pump(stream: IO[str], name: str, inbox: queue.SimpleQueue) -> None:
-    """Forward lines of one pipe to the supervisor; None marks end of stream."""
-    try:
-        for line in stream:
-            inbox.put((name, line.rstrip("\r\n")))
-    except (OSError, ValueError):
-        pass
-    finally:
-        inbox.put((name, None))
-
-
 def _send_stop(proc: subprocess.Popen) -> None:
     """`stop` then EOF: the worker honours either; a dead pipe means it is already gone."""
     try:
         assert proc.stdin is not None
-        proc.stdin.write("stop\n")
+        proc.stdin.write(b"stop\n")
         proc.stdin.flush()
         proc.stdin.close()
     except (BrokenPipeError, OSError, ValueError):
@@ -252,3 +234,38 @@ def _close_pipes(proc: subprocess.Popen) -> None:
                 pipe.close()
         except OSError:
             pass
+
+
+class _LineStreams:
+    """Non-blocking line reader over the trainer's stdout and stderr."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self._selector = selectors.DefaultSelector()
+        self._pending: dict[str, bytes] = {}
+        for name, pipe in (("out", proc.stdout), ("err", proc.stderr)):
+            assert pipe is not None
+            os.set_blocking(pipe.fileno(), False)
+            self._selector.register(pipe.fileno(), selectors.EVENT_READ, name)
+            self._pending[name] = b""
+
+    @property
+    def open(self) -> bool:
+        return bool(self._selector.get_map())
+
+    def read(self, timeout: float) -> list[tuple[str, str]]:
+        """Complete lines that arrived within `timeout`, as (stream name, text)."""
+        lines: list[tuple[str, str]] = []
+        for key, _ in self._selector.select(timeout):
+            name = key.data
+            try:
+                data = os.read(key.fd, READ_CHUNK)
+            except BlockingIOError:
+                continue
+            if not data:  # end of stream: an unterminated last line still counts
+                self._selector.unregister(key.fd)
+                complete = [self._pending[name]] if self._pending[name] else []
+                self._pending[name] = b""
+            else:
+                *complete, self._pending[name] = (self._pending[name] + data).split(b"\n")
+            lines += [(name, raw.decode("utf-8", "replace").rstrip("\r")) for raw in complete]
+        return lines

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QSettings, QThread
 
 FAKE_TRAINER = Path(__file__).with_name("fake_trainer.py")
@@ -50,10 +51,14 @@ def no_dangling_threads_or_processes(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(QThread, "start", tracking_start)
     before = set(child_pids())
     yield
+
+    def still_running() -> list[QThread]:
+        return [t for t in started if shiboken6.isValid(t) and t.isRunning()]
+
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and (any(t.isRunning() for t in started) or set(child_pids()) - before):
+    while time.monotonic() < deadline and (still_running() or set(child_pids()) - before):
         time.sleep(0.05)
-    running = [t for t in started if t.isRunning()]
+    running = still_running()
     leaked = set(child_pids()) - before
     for pid in leaked:
         os.kill(pid, 9)
@@ -71,3 +76,24 @@ def fake_trainer_command():
         return [sys.executable, str(FAKE_TRAINER), mode, *extra]
 
     return command
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path: Path, fake_trainer_command):
+    """A MainWindow that runs the fake trainer in `mode` (no device probe); closed after the test."""
+    from gui.main_window import MainWindow
+
+    windows = []
+
+    def make(mode: str = "normal", *extra: str, grace_seconds: float = 10.0, **kwargs) -> MainWindow:
+        window = MainWindow(start_probe=False, grace_seconds=grace_seconds, runs_dir=tmp_path / "runs",
+                            command_for=lambda config, run_dir: fake_trainer_command(mode, "--run-dir",
+                                                                                     str(run_dir), *extra),
+                            **kwargs)
+        qtbot.addWidget(window)
+        windows.append(window)
+        return window
+
+    yield make
+    for window in windows:
+        window.shutdown()

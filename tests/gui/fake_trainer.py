@@ -1,7 +1,7 @@
 """A tiny stand-in for `engine.worker` that speaks the worker protocol in milliseconds.
 
-Modes (first argument): normal, ignore_stop, crash, garbage, fail, flood.
-`flood` prints batch events as fast as it can (for the event-loop stall benchmark).
+Modes (first argument): normal, ignore_stop, crash, garbage, fail. With
+`--delay 0` it prints events as fast as it can (the event-loop stall benchmark).
 It imports only engine.events (no TensorFlow), so it starts fast.
 """
 from __future__ import annotations

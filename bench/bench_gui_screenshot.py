@@ -1,0 +1,60 @@
+"""Screenshot of the dashboard mid-run on the real engine (not a timing benchmark).
+
+    Xvfb :99 -screen 0 1400x900x24 &
+    DISPLAY=:99 python bench/bench_gui_screenshot.py resources/screenshot.png
+
+Runs resources/examples/mirrored_large_synthetic.json (Mirrored on 2 virtual
+CPU devices, 20 epochs, 100000 synthetic samples), grabs the window once a
+few epochs are plotted, then stops the run cleanly.
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PySide6.QtCore import QTimer  # noqa: E402
+
+from engine.config import RunConfig  # noqa: E402
+from gui.app import create_application  # noqa: E402
+from gui.main_window import MainWindow  # noqa: E402
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "resources" / "examples" / "mirrored_large_synthetic.json"
+
+
+def main(out: str, epochs_before_shot: int = 4) -> int:
+    app = create_application([])
+    window = MainWindow(runs_dir=Path(tempfile.mkdtemp(prefix="tfdd-shot-")))
+    window.form.set_config(RunConfig.load(EXAMPLE))
+    window.show()
+
+    def start_when_probed() -> None:
+        if window.probe.is_running():
+            QTimer.singleShot(200, start_when_probed)
+            return
+        window.start_run()
+        QTimer.singleShot(500, shoot_when_ready)
+
+    def shoot_when_ready() -> None:
+        if window.runner is None or window.controls.progress.epoch <= epochs_before_shot:
+            if window.runner is None:
+                print("the run ended before the screenshot:\n" + window.log.tail(), file=sys.stderr)
+                app.exit(1)
+                return
+            QTimer.singleShot(250, shoot_when_ready)
+            return
+        window.grab().save(out)
+        print(f"saved {out} at {window.controls.progress.text()}")
+        window.stop_run()
+        window.runner.finished.connect(app.quit)
+
+    QTimer.singleShot(100, start_when_probed)
+    code = app.exec()
+    window.shutdown()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "screenshot.png"))

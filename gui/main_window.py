@@ -1,0 +1,315 @@
+"""The main window: assembles the panels and drives one run at a time.
+
+Data flows one way: form → RunConfig → trainer process → events → plots,
+progress, log and status bar. The window owns the lifecycle of a run
+(start, stop, close during a run); the panels only show what they are given.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (QFileDialog, QGroupBox, QLabel, QMainWindow, QMessageBox, QScrollArea, QSplitter,
+                               QVBoxLayout, QWidget)
+
+from engine import events as ev
+from engine.config import ConfigError, RunConfig
+from gui import settings
+from gui.device_probe import DeviceProbe, ProbeResult
+from gui.devices_panel import DevicesPanel
+from gui.gpu_monitor import GpuMonitor
+from gui.log_view import LogView
+from gui.plots import TrainingPlots
+from gui.run_controls import RunControls
+from gui.run_form import RunForm
+from gui.runner import TrainingRunner, default_runs_root, kill_live_processes, new_run_dir, worker_command
+
+CommandFactory = Callable[[Path, Path], list[str]]
+
+
+class MainWindow(QMainWindow):
+    """Devices and run form on the left; controls, plots and log on the right."""
+
+    def __init__(self, *, start_probe: bool = True, command_for: CommandFactory = worker_command,
+                 grace_seconds: float = 10.0, runs_dir: Path | None = None) -> None:
+        super().__init__()
+        self.setWindowTitle("TensorFlow Distributed Training Dashboard")
+        self._command_for = command_for
+        self._grace_seconds = grace_seconds
+        self._runs_dir = runs_dir
+        self.runner: TrainingRunner | None = None
+        self._config_file: Path | None = None
+        self._close_when_done = False
+        self.last_dialog: QMessageBox | None = None
+
+        self.devices = DevicesPanel()
+        self.form = RunForm()
+        self.controls = RunControls()
+        self.plots = TrainingPlots()
+        self.log = LogView()
+        self._build_layout()
+        self._build_menus()
+        self._build_status_bar()
+
+        self.form.changed.connect(self._on_form_changed)
+        self.controls.start.clicked.connect(self.start_run)
+        self.controls.stop.clicked.connect(self.ask_stop)
+        self.gpu_monitor = GpuMonitor(parent=self)
+        self.gpu_monitor.samples_ready.connect(self.devices.update_samples)
+        self.gpu_monitor.unavailable.connect(self.devices.set_nvml_unavailable)
+        self.probe = DeviceProbe(parent=self)
+        self.probe.probe_ready.connect(self.apply_probe)
+        self.probe.probe_failed.connect(self.devices.set_probe_failed)
+
+        self._restore()
+        if start_probe:
+            self.probe.start()
+
+    # ---- assembly -------------------------------------------------------------
+    def _build_layout(self) -> None:
+        devices_box = QGroupBox("Devices")
+        QVBoxLayout(devices_box).addWidget(self.devices)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.addWidget(devices_box)
+        left_layout.addWidget(self.form, 1)
+        scroll = QScrollArea()
+        scroll.setWidget(left)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(380)
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 6, 0)
+        top_layout.addWidget(self.controls)
+        top_layout.addWidget(self.plots, 1)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(top)
+        right.addWidget(self.log)
+        right.setSizes([640, 220])
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mainSplitter")
+        self.splitter.addWidget(scroll)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([440, 960])
+        self.setCentralWidget(self.splitter)
+        self.resize(1400, 900)
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        for text, shortcut, slot in (("&Open config…", QKeySequence.StandardKey.Open, self._open_config_dialog),
+                                     ("&Save config as…", QKeySequence.StandardKey.Save, self._save_config_dialog),
+                                     ("&Quit", QKeySequence.StandardKey.Quit, self.close)):
+            action = QAction(text, self, shortcut=shortcut)
+            action.triggered.connect(slot)
+            file_menu.addAction(action)
+        help_menu = self.menuBar().addMenu("&Help")
+        about = QAction("&About", self)
+        about.triggered.connect(lambda: QMessageBox.about(self, "About", __doc__ or ""))
+        help_menu.addAction(about)
+
+    def _build_status_bar(self) -> None:
+        self.status_labels = {key: QLabel(objectName=f"status_{key}")
+                              for key in ("strategy", "replicas", "per_replica", "state")}
+        for label in self.status_labels.values():
+            self.statusBar().addPermanentWidget(label)
+        self._set_state("idle")
+
+    def _restore(self) -> None:
+        config = settings.load_last_config()
+        if config is not None:
+            try:
+                self.form.set_config(config)
+            except (TypeError, ValueError):  # a stored value of the wrong type: start from defaults
+                self.form.set_config(RunConfig())
+        self._on_form_changed()
+        geometry, state = settings.load_window()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    # ---- form and devices -----------------------------------------------------------
+    def apply_probe(self, result: ProbeResult) -> None:
+        """Show probed devices, offer them in the form and watch GPUs with NVML."""
+        self.devices.set_probe(result)
+        self.form.set_probe(result)
+        if self.devices.nvml_indices():
+            self.gpu_monitor.watch(self.devices.nvml_indices())
+
+    def _on_form_changed(self) -> None:
+        config, replicas = self._refresh_start()
+        if self.runner is None:
+            self._show_plan(config.strategy, replicas, config.global_batch_size)
+
+    def _refresh_start(self) -> tuple[RunConfig, int | None]:
+        """Show the form's problems and enable Start only when there are none (saying why not)."""
+        config, replicas, problems = self.form.evaluate()
+        self.form.show_problems(problems)
+        self.form.show_per_replica(config, replicas)
+        if self.runner is not None:
+            self.controls.set_start_allowed(False)  # Stop is the action now; nothing to explain
+            return config, replicas
+        reason = ""
+        if problems:
+            fields = ", ".join(dict.fromkeys(p.field for p in problems))
+            reason = f"Fix {len(problems)} problem{'s' if len(problems) > 1 else ''} first ({fields})."
+        self.controls.set_start_allowed(not reason, reason)
+        return config, replicas
+
+    def _show_plan(self, strategy: str, replicas: int | None, global_batch: int) -> None:
+        self.status_labels["strategy"].setText(f"strategy: {strategy}")
+        self.status_labels["replicas"].setText(f"replicas: {replicas if replicas else '?'}")
+        per = global_batch // replicas if replicas and global_batch % replicas == 0 else "?"
+        self.status_labels["per_replica"].setText(f"per-replica batch: {per}")
+
+    def _set_state(self, state: str) -> None:
+        self.status_labels["state"].setText(f"state: {state}")
+
+    # ---- config files -----------------------------------------------------------
+    def open_config(self, path: str | Path) -> bool:
+        try:
+            config = RunConfig.load(path)
+        except ConfigError as exc:
+            self._message(QMessageBox.Icon.Warning, "Cannot open config",
+                          f"{path} has {len(exc.problems)} problem(s):",
+                          "\n".join(f"• {p}" for p in exc.problems))
+            return False
+        self.form.set_config(config)
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def save_config(self, path: str | Path) -> None:
+        config, _, problems = self.form.evaluate()
+        config.save(path)
+        note = f" (it still has {len(problems)} problem(s))" if problems else ""
+        self.statusBar().showMessage(f"Saved {path}{note}", 5000)
+
+    def _open_config_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open run config", "", "Run configs (*.json);;All files (*)")
+        if path:
+            self.open_config(path)
+
+    def _save_config_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save run config", "run.json", "Run configs (*.json)")
+        if path:
+            self.save_config(path)
+
+    # ---- a run ----------------------------------------------------------------
+    def start_run(self) -> None:
+        """Write the config, start a trainer process and wire its signals to the views."""
+        config, _, problems = self.form.evaluate()
+        if problems or self.runner is not None:
+            return
+        try:
+            run_dir = new_run_dir(self._runs_dir or default_runs_root(), config.strategy, config.loop)
+            fd, name = tempfile.mkstemp(prefix="tfdd-config-", suffix=".json")
+            os.close(fd)
+            self._config_file = Path(name)
+            config.save(self._config_file)
+        except OSError as exc:
+            self._message(QMessageBox.Icon.Critical, "Cannot start the run", str(exc))
+            return
+        settings.save_last_config(config)
+        runner = TrainingRunner(self._command_for(self._config_file, run_dir),
+                                grace_seconds=self._grace_seconds, parent=self)
+        runner.events_ready.connect(self._on_events)
+        runner.log_lines.connect(self.log.append_lines)
+        runner.run_finished.connect(self._on_run_finished)
+        runner.run_failed.connect(self._on_run_failed)
+        runner.finished.connect(self._on_runner_done)
+        self.runner = runner
+        self.plots.reset()
+        self.log.append_lines([f"[dashboard] starting run in {run_dir}"])
+        self.form.setEnabled(False)
+        self.controls.set_running(True)
+        self._set_state("starting")
+        self._on_form_changed()
+        runner.start()
+
+    def ask_stop(self) -> None:
+        answer = QMessageBox.question(self, "Stop the run?",
+                                      "The trainer saves a checkpoint and stops. Stop now?")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.stop_run()
+
+    def stop_run(self) -> None:
+        if self.runner is not None:
+            self.runner.request_stop()
+            self.controls.set_stopping()
+            self._set_state("stopping")
+
+    def _on_events(self, events: list[ev.Event]) -> None:
+        self.plots.add_events(events)
+        self.controls.add_events(events)
+        for event in events:
+            if isinstance(event, ev.RunStarted):  # the engine's numbers replace the form's plan
+                self._show_plan(event.strategy, event.num_replicas * event.num_workers, event.global_batch_size)
+                self.status_labels["per_replica"].setText(f"per-replica batch: {event.per_replica_batch_size}")
+                self._set_state("running")
+
+    def _on_run_finished(self, status: str, run_dir: str) -> None:
+        self._set_state(status)
+        self.controls.show_end(f"run {status}" + (f" — {run_dir}" if run_dir else ""))
+        self.statusBar().showMessage(f"Run {status}. Results in {run_dir or 'the run directory'}", 10000)
+
+    def _on_run_failed(self, message: str, log_tail: str) -> None:
+        self._set_state("failed")
+        self.controls.show_end("run failed")
+        self.statusBar().showMessage(f"Run failed: {message}", 10000)
+        if not self._close_when_done:
+            self._message(QMessageBox.Icon.Critical, "The run failed", message, log_tail)
+
+    def _on_runner_done(self) -> None:
+        """The thread and its process are gone: clean up and make the window ready again."""
+        if self.runner is not None:
+            self.runner.deleteLater()
+        self.runner = None
+        if self._config_file is not None:
+            self._config_file.unlink(missing_ok=True)
+            self._config_file = None
+        self.form.setEnabled(True)
+        self.controls.set_running(False)
+        self._refresh_start()  # the status bar keeps the finished run's numbers until the form changes
+        if self._close_when_done:
+            self.close()
+
+    def _message(self, icon: QMessageBox.Icon, title: str, text: str, details: str = "") -> None:
+        """A window-modal message that does not block the event loop (plots keep drawing)."""
+        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
+        if details:
+            box.setDetailedText(details)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.open()
+        self.last_dialog = box
+
+    # ---- closing ---------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.runner is not None:
+            event.ignore()
+            if self._close_when_done:
+                return  # already stopping; the window closes when the trainer has gone
+            answer = QMessageBox.question(self, "A run is in progress",
+                                          "Stop the run (it saves a checkpoint) and close the window?")
+            if answer == QMessageBox.StandardButton.Yes:
+                self._close_when_done = True
+                self.stop_run()
+            return
+        self.shutdown()
+        settings.save_last_config(self.form.evaluate()[0])
+        settings.save_window(self.saveGeometry(), self.saveState())
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """End every child process and thread now; the app's last word (aboutToQuit, close)."""
+        self.probe.cancel()
+        self.gpu_monitor.stop()
+        if self.runner is not None:
+            self.runner.request_stop()
+            if not self.runner.wait(int((self._grace_seconds + 5) * 1000)):
+                kill_live_processes()
+                self.runner.wait(5000)
