@@ -121,13 +121,18 @@ class RunConfig:
         Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
 
     @classmethod
-    def from_dict(cls, raw: Any) -> "RunConfig":
-        """Build a config and validate it; raise ConfigError with every problem."""
+    def from_dict(cls, raw: Any, check: bool = True) -> "RunConfig":
+        """Build a config and validate it; raise ConfigError with every problem.
+
+        check=False keeps what can be read and drops keys of the wrong type,
+        for a form that must come back as it was left, problems and all.
+        """
         config, problems = _from_dict(raw)
-        problems += validate(config) if config is not None else []
+        if not check:
+            return config
+        problems += validate(config)
         if problems:
             raise ConfigError(problems)
-        assert config is not None
         return config
 
     @classmethod
@@ -195,7 +200,7 @@ def _build(cls: type, raw: Any, prefix: str, problems: list[Problem]) -> Any:
     return cls(**kwargs)
 
 
-def _from_dict(raw: Any) -> tuple[RunConfig | None, list[Problem]]:
+def _from_dict(raw: Any) -> tuple[RunConfig, list[Problem]]:
     problems: list[Problem] = []
     config = _build(RunConfig, raw, "", problems)
     return config, problems

@@ -1,8 +1,9 @@
 """NVIDIA's management library (NVML), when it is there.
 
-No TensorFlow and no Qt: the device probe uses it for memory sizes, and the
-GUI polls `utilisation()` for live figures. Where the library or the driver
-is missing, `status()` says why instead of anyone showing zeros.
+No TensorFlow and no Qt: the device probe uses it for names and memory sizes
+(the window's GpuMonitor polls live utilisation itself, in the GUI process).
+Where the library or the driver is missing, `status()` says why instead of
+anyone showing zeros.
 """
 from __future__ import annotations
 
@@ -41,20 +42,4 @@ def gpu_list() -> list[dict[str, Any]]:
         mem = pynvml.nvmlDeviceGetMemoryInfo(h)
         out.append({"index": i, "name": name if isinstance(name, str) else name.decode(),
                     "memory_total_mb": int(mem.total / 2**20)})
-    return out
-
-
-def utilisation() -> list[dict[str, Any]]:
-    """Live figures per GPU: utilisation % and memory used; [] without NVML."""
-    if not status()["available"]:
-        return []
-    import pynvml
-
-    out = []
-    for i in range(pynvml.nvmlDeviceGetCount()):
-        h = pynvml.nvmlDeviceGetHandleByIndex(i)
-        util = pynvml.nvmlDeviceGetUtilizationRates(h)
-        mem = pynvml.nvmlDeviceGetMemoryInfo(h)
-        out.append({"index": i, "gpu_percent": int(util.gpu),
-                    "memory_used_mb": int(mem.used / 2**20), "memory_total_mb": int(mem.total / 2**20)})
     return out

@@ -29,16 +29,24 @@ def runs_root() -> Path:
     return Path(os.environ.get("TFDD_RUNS_DIR") or Path.home() / "tfdd-runs")
 
 
-def new_run_dir(config: RunConfig, root: Path | None = None) -> Path:
-    """A fresh, readable, unique directory name: date-time-strategy-loop."""
+def new_run_dir(config: RunConfig, root: Path | None = None, now: float | None = None) -> Path:
+    """Create `root/YYYYmmdd-HHMMSS[-name]-<strategy>-<loop>`, suffixed -2, -3 … if taken.
+
+    mkdir is the claim, so two runs started in the same second (the window
+    and a terminal) cannot share a directory.
+    """
     root = root or runs_root()
-    stamp = time.strftime("%Y%m%d-%H%M%S")
+    root.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
     base = f"{stamp}-{config.name + '-' if config.name else ''}{config.strategy}-{config.loop}"
-    path, n = root / base, 1
-    while path.exists():
-        n += 1
-        path = root / f"{base}-{n}"
-    return path
+    for n in range(1, 1000):
+        candidate = root / (base if n == 1 else f"{base}-{n}")
+        try:
+            candidate.mkdir()
+            return candidate
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free run directory name under {root} for {base}")
 
 
 class RunDir:

@@ -26,7 +26,8 @@ from gui.log_view import LogView
 from gui.plots import TrainingPlots
 from gui.run_controls import RunControls
 from gui.run_form import RunForm
-from gui.runner import TrainingRunner, default_runs_root, kill_live_processes, new_run_dir, worker_command
+from engine.rundir import new_run_dir, runs_root
+from gui.runner import TrainingRunner, kill_live_processes, worker_command
 
 CommandFactory = Callable[[Path, Path], list[str]]
 
@@ -206,7 +207,7 @@ class MainWindow(QMainWindow):
         if problems or self.runner is not None:
             return
         try:
-            run_dir = new_run_dir(self._runs_dir or default_runs_root(), config.strategy, config.loop)
+            run_dir = new_run_dir(config, self._runs_dir or runs_root())
             fd, name = tempfile.mkstemp(prefix="tfdd-config-", suffix=".json")
             os.close(fd)
             self._config_file = Path(name)

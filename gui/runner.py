@@ -12,7 +12,6 @@ signal per batch would cost the GUI thread seconds per run (FACTS.md 13).
 from __future__ import annotations
 
 import atexit
-import datetime as dt
 import os
 import selectors
 import subprocess
@@ -53,26 +52,6 @@ atexit.register(kill_live_processes)
 def worker_command(config_path: Path, run_dir: Path) -> list[str]:
     """The engine's worker entry point, as the protocol defines it."""
     return [sys.executable, "-m", "engine.worker", "--config", str(config_path), "--run-dir", str(run_dir)]
-
-
-def default_runs_root() -> Path:
-    """$TFDD_RUNS_DIR, else ~/tfdd-runs: the same rule as the headless CLI."""
-    return Path(os.environ.get("TFDD_RUNS_DIR") or Path.home() / "tfdd-runs")
-
-
-def new_run_dir(root: Path, strategy: str, loop: str, now: dt.datetime | None = None) -> Path:
-    """Create `root/YYYYmmdd-HHMMSS-<strategy>-<loop>`, suffixed if that second is taken."""
-    stamp = (now or dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
-    base = f"{stamp}-{strategy}-{loop}"
-    root.mkdir(parents=True, exist_ok=True)
-    for n in range(1, 1000):
-        candidate = root / (base if n == 1 else f"{base}-{n}")
-        try:
-            candidate.mkdir()
-            return candidate
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"no free run directory name under {root} for {base}")
 
 
 class TrainingRunner(QThread):

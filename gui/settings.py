@@ -7,9 +7,7 @@ be thrown away by strict parsing.
 """
 from __future__ import annotations
 
-import dataclasses
 import json
-from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
@@ -40,30 +38,9 @@ def load_last_config() -> RunConfig | None:
         return RunConfig.from_json(text)
     except ConfigError:
         try:
-            return lenient_config(json.loads(text))
-        except (ValueError, TypeError):
+            return RunConfig.from_dict(json.loads(text), check=False)
+        except ValueError:
             return None
-
-
-def lenient_config(raw: Any) -> RunConfig:
-    """Build a RunConfig from known keys without validating values (the form shows problems)."""
-    if not isinstance(raw, dict):
-        raise TypeError("a config must be a JSON object")
-    sections = {f.name: f.default_factory for f in dataclasses.fields(RunConfig)
-                if f.default_factory is not dataclasses.MISSING}
-    kwargs: dict[str, Any] = {}
-    for f in dataclasses.fields(RunConfig):
-        if f.name not in raw:
-            continue
-        value = raw[f.name]
-        if f.name in sections and isinstance(value, dict):
-            section = sections[f.name]
-            known = {g.name for g in dataclasses.fields(section)}
-            value = section(**{k: tuple(v) if isinstance(v, list) else v for k, v in value.items() if k in known})
-        elif isinstance(value, list):
-            value = tuple(value)
-        kwargs[f.name] = value
-    return RunConfig(**kwargs)
 
 
 def save_window(geometry: QByteArray, state: QByteArray) -> None:

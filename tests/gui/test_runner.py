@@ -1,13 +1,12 @@
 """TrainingRunner against a fake trainer: normal run, stop, kill after grace, crash, garbage."""
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import pytest
 
 from engine import events as ev
-from gui.runner import TrainingRunner, new_run_dir, worker_command
+from gui.runner import TrainingRunner, worker_command
 
 
 class Recorder:
@@ -112,10 +111,5 @@ def test_missing_executable_fails_cleanly(qtbot):
     assert rec.end[0] == "failed" and "Could not start" in rec.end[1]
 
 
-def test_run_dir_names_are_unique_and_readable(tmp_path: Path):
-    now = dt.datetime(2025, 1, 2, 3, 4, 5)
-    first = new_run_dir(tmp_path, "mirrored", "fit", now)
-    second = new_run_dir(tmp_path, "mirrored", "fit", now)
-    assert first.name == "20250102-030405-mirrored-fit"
-    assert second.name == "20250102-030405-mirrored-fit-2"
-    assert worker_command(Path("c.json"), first)[1:4] == ["-m", "engine.worker", "--config"]
+def test_worker_command_follows_the_protocol(tmp_path: Path):
+    assert worker_command(Path("c.json"), tmp_path)[1:4] == ["-m", "engine.worker", "--config"]
