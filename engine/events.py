@@ -80,6 +80,20 @@ class Log:
     type: ClassVar[str] = "log"
     level: str
     message: str
+    source: str = ""  # e.g. "worker-1" when a cluster launcher relays a worker's line
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorkerState:
+    """A cluster launcher's view of one worker process (local multi-worker runs)."""
+
+    type: ClassVar[str] = "worker_state"
+    worker: str  # "worker-0", "chief-0", ...
+    state: str  # starting, waiting_for_peers, training, finished, stopped, failed
+    pid: int | None = None
+    message: str = ""  # why it failed or stopped
+    log_path: str = ""
     time: float = field(default_factory=_now)
 
 
@@ -103,9 +117,9 @@ class RunFailed:
     time: float = field(default_factory=_now)
 
 
-Event = Union[RunStarted, BatchEnd, EpochEnd, CheckpointSaved, Log, RunFinished, RunFailed]
+Event = Union[RunStarted, BatchEnd, EpochEnd, CheckpointSaved, Log, WorkerState, RunFinished, RunFailed]
 EVENT_TYPES: dict[str, type] = {
-    cls.type: cls for cls in (RunStarted, BatchEnd, EpochEnd, CheckpointSaved, Log, RunFinished, RunFailed)
+    cls.type: cls for cls in (RunStarted, BatchEnd, EpochEnd, CheckpointSaved, Log, WorkerState, RunFinished, RunFailed)
 }
 
 

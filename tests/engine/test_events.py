@@ -16,6 +16,8 @@ SAMPLES = [
                 val_accuracy=0.79),
     ev.CheckpointSaved(path="/tmp/r/checkpoints/ckpt-1", epoch=1, step=0),
     ev.Log(level="info", message="hello"),
+    ev.Log(level="info", message="from a worker", source="worker-1"),
+    ev.WorkerState(worker="worker-1", state="failed", pid=42, message="exit code -9", log_path="/tmp/w1.log"),
     ev.RunFinished(status="completed", epochs_completed=3, run_dir="/tmp/r"),
     ev.RunFailed(message="boom", error_type="ValueError"),
 ]
