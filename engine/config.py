@@ -337,8 +337,8 @@ def replicas_from_config(config: RunConfig, gpu_count: int | None = None) -> int
     return max(gpu_count, 1) * max(split, 1)
 
 
-def resolve_steps_per_execution(config: RunConfig, steps_per_epoch: int) -> int:
-    """"auto" means 32 steps per call: measured best-of-range on the tutorial's MLP
-    (BENCHMARKS.md); never more than an epoch."""
-    spe = 32 if config.steps_per_execution == "auto" else int(config.steps_per_execution)
-    return max(1, min(spe, steps_per_epoch))
+def fixed_steps_per_execution(config: RunConfig, steps_per_epoch: int) -> int | None:
+    """The configured steps per call, capped at an epoch; None for "auto" (tuned while training)."""
+    if config.steps_per_execution == "auto":
+        return None
+    return max(1, min(int(config.steps_per_execution), steps_per_epoch))

@@ -29,7 +29,7 @@ class RunStarted:
     loop: str
     epochs: int
     steps_per_epoch: int
-    steps_per_execution: int
+    steps_per_execution: int  # 0: "auto", tuned while training
     run_dir: str
     start_epoch: int = 0
     start_step: int = 0

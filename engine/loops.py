@@ -1,9 +1,11 @@
 """The two training loops: Keras `model.fit` and a custom `strategy.run` loop.
 
 Both receive the same `Session` (strategy, model, optimizer, data, progress)
-and differ only in how steps run. Both run `steps_per_execution` steps per
-`tf.function` call (Python overhead dominates small models: FACTS.md 6) and
-look at the stop request between calls. Each returns "completed" or "stopped".
+and differ only in how steps run. Both run several steps per `tf.function`
+call (Python overhead dominates small models: FACTS.md 6) and look at the
+stop request between calls. Each returns "completed" or "stopped".
+With steps_per_execution "auto", the custom loop sizes its calls itself
+(`CallSizer`) and fit uses tf-keras's own tuner.
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ class Session:
     arrays: Arrays
     datasets: Datasets
     progress: Progress
-    steps_per_execution: int
+    steps_per_execution: int | None  # None: "auto"
     start_epoch: int
     start_step: int
 
@@ -40,6 +42,38 @@ class Session:
 
 
 # ---- custom loop ------------------------------------------------------------------
+
+
+class CallSizer:
+    """How many steps the next call runs: fixed, or "auto".
+
+    Auto grows the call while calls are short and shrinks it when they are
+    long, aiming at TARGET_S per call: long enough that Python's per-call
+    overhead vanishes for a tiny model, short enough that the plots move and
+    a stop is honoured within a fraction of a second for a big one. The first
+    call of a run is not measured: it holds the tracing.
+    """
+
+    TARGET_S = 0.1
+    START, LIMIT = 4, 1024
+
+    def __init__(self, fixed: int | None):
+        self.fixed = fixed
+        self.size = fixed or self.START
+        self._first = True
+
+    def next(self, remaining: int) -> int:
+        return min(self.size, remaining)
+
+    def observe(self, steps: int, seconds: float) -> None:
+        if self.fixed or self._first:
+            self._first = False
+            return
+        if seconds < self.TARGET_S / 2 and steps == self.size:
+            self.size = min(self.size * 2, self.LIMIT)
+        elif seconds > self.TARGET_S * 2 and self.size > 1:
+            self.size //= 2
+
 
 
 def _correct_count(tf: Any, binary: bool, labels: Any, logits: Any) -> Any:
@@ -118,7 +152,7 @@ class CustomLoop:
 
     def run(self) -> str:
         s, tf, p = self.s, self.s.tf, self.s.progress
-        k = s.steps_per_execution
+        sizer = CallSizer(s.steps_per_execution)
         for epoch in range(s.start_epoch, s.config.epochs):
             first = s.start_step if epoch == s.start_epoch else 0
             p.begin_epoch(epoch, first)
@@ -126,11 +160,13 @@ class CustomLoop:
             while p.step < p.steps_per_epoch:
                 if p.should_stop():
                     return "stopped"
-                n = min(k, p.steps_per_epoch - p.step)
+                n = sizer.next(p.steps_per_epoch - p.step)
                 t0 = time.perf_counter()
                 losses, accuracies = self._train_steps(iterator, tf.constant(n))
                 losses, accuracies = losses.numpy(), accuracies.numpy()  # waits for the call
-                p.after_steps(losses, accuracies, time.perf_counter() - t0)
+                seconds = time.perf_counter() - t0
+                sizer.observe(n, seconds)
+                p.after_steps(losses, accuracies, seconds)
             val_loss, val_accuracy = self.evaluate()
             p.end_epoch(val_loss=val_loss, val_accuracy=val_accuracy)
         return "completed"
@@ -174,7 +210,7 @@ class FitLoop:
         with s.strategy.scope():
             loss, metric = build_loss_and_metric(s.arrays.num_classes, s.keras)
             s.model.compile(optimizer=s.optimizer, loss=loss, metrics=[metric],
-                            steps_per_execution=s.steps_per_execution)
+                            steps_per_execution=s.steps_per_execution or "auto")
         self._bridge = _fit_bridge(s)
 
     def run(self) -> str:

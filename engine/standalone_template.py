@@ -185,7 +185,7 @@ def main(config):
     base = tf.data.Dataset.from_tensor_slices((x_train, as_labels(y_train, num_classes)))
     steps = len(x_train) // config["global_batch_size"]
     spe = config["steps_per_execution"]
-    spe = max(1, min(32 if spe == "auto" else int(spe), steps))
+    spe = max(1, min(32 if spe == "auto" else int(spe), steps))  # the dashboard tunes "auto" as it trains
     if config["loop"] == "fit":
         fit_loop(config, strategy, model, optimizer, base, spe, num_classes)
     else:

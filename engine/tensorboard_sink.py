@@ -1,8 +1,8 @@
 """Writes the event stream as TensorBoard scalars under RUN_DIR/tensorboard/.
 
 A sink like any other, so both loops get the same TensorBoard output. Batch
-scalars are written once per `steps_per_execution` call, not per step: each
-write is an eager op, and per step they would cost more than a small step.
+scalars are thinned to one every BATCH_INTERVAL_S: each write is an eager op,
+and per step they would cost more than a small model's step.
 """
 from __future__ import annotations
 
@@ -11,25 +11,24 @@ from typing import Any
 
 from engine import events as ev
 
+BATCH_INTERVAL_S = 0.25
+
 
 class TensorBoardSink:
     def __init__(self, directory: Path):
         self._directory = directory
         self._writer: Any = None
-        self._every = 1
-        self._last_step = 0
+        self._last_time = 0.0
 
     def __call__(self, event: ev.Event) -> None:
         if isinstance(event, ev.RunStarted):
             from engine.tf_runtime import tf
 
             self._writer = self._writer or tf.summary.create_file_writer(str(self._directory))
-            self._every = event.steps_per_execution
-            self._last_step = event.start_epoch * event.steps_per_epoch + event.start_step
         if self._writer is None:
             return
-        if isinstance(event, ev.BatchEnd) and event.global_step - self._last_step >= self._every:
-            self._last_step = event.global_step
+        if isinstance(event, ev.BatchEnd) and event.time - self._last_time >= BATCH_INTERVAL_S:
+            self._last_time = event.time
             self._scalars("batch", event.global_step, loss=event.loss, accuracy=event.accuracy,
                           examples_per_sec=event.examples_per_sec)
         elif isinstance(event, ev.EpochEnd):

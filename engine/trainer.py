@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from engine import events as ev
-from engine.config import ConfigError, Problem, RunConfig, batch_problem, resolve_steps_per_execution
+from engine.config import ConfigError, Problem, RunConfig, batch_problem, fixed_steps_per_execution
 from engine.data import Arrays, DataError, Datasets, load_arrays, steps_per_epoch
 from engine.devices import DeviceError, apply_plan, plan_devices
 from engine.progress import NonFiniteLoss, Progress, StopSignal
@@ -187,7 +187,7 @@ class Trainer:
             strategy=config.strategy, num_replicas=replicas, devices=list(plan.strategy_devices),
             global_batch_size=config.global_batch_size, per_replica_batch_size=replica_batches[0],
             loop=config.loop, epochs=config.epochs, steps_per_epoch=session.progress.steps_per_epoch,
-            steps_per_execution=session.steps_per_execution, run_dir=str(self.run_dir.path),
+            steps_per_execution=session.steps_per_execution or 0, run_dir=str(self.run_dir.path),
             start_epoch=start_epoch, start_step=start_step, num_workers=self.role.num_workers, task=self.role.task,
         ))
         self.log(f"{type(strategy).__name__} on {', '.join(plan.strategy_devices)}; all-reduce: {plan.all_reduce}; "
@@ -230,7 +230,7 @@ class Trainer:
         progress.epochs_completed = start_epoch
         return Session(config=config, tf=tf, keras=keras, strategy=strategy, model=model, optimizer=optimizer,
                        arrays=arrays, datasets=Datasets(arrays, config, tf), progress=progress,
-                       steps_per_execution=resolve_steps_per_execution(config, per_epoch),
+                       steps_per_execution=fixed_steps_per_execution(config, per_epoch),
                        start_epoch=start_epoch, start_step=start_step)
 
     def _finish(self, status: str, model: Any, save_model: bool) -> Outcome:
