@@ -88,16 +88,10 @@ class ClusterSpec:
     def addresses(self, job: str) -> tuple[str, ...]:
         return dict(self.jobs).get(job, ())
 
-    def tasks(self, jobs: tuple[str, ...] = JOBS) -> list[Task]:
-        """Every task of `jobs`; ValueError on an address that does not parse."""
-        return [
-            Task(job, index, *parse_address(address))
-            for job in jobs
-            for index, address in enumerate(self.addresses(job))
-        ]
-
     def training_tasks(self) -> list[Task]:
-        return self.tasks(TRAINING_JOBS)
+        """The chief and worker tasks, chief first; ValueError on an address that does not parse."""
+        return [Task(job, index, *parse_address(address))
+                for job in TRAINING_JOBS for index, address in enumerate(self.addresses(job))]
 
     def chief(self) -> Task:
         """The task that writes results: the chief job, else worker 0 (as TensorFlow decides)."""
@@ -196,11 +190,16 @@ def parse_tf_config(source: str | dict[str, Any]) -> TFConfig:
         try:
             raw = json.loads(source)
         except json.JSONDecodeError as exc:
-            raise ClusterError([ClusterProblem("error", "(document)", source[:40], f"not valid JSON: {exc}")]) from None
+            raise ClusterError([ClusterProblem("error", "(document)", source[:40], f"not JSON: {exc}")]) from None
     if not isinstance(raw, dict):
-        raise ClusterError([ClusterProblem("error", "(document)", raw, 'must be a JSON object {"cluster": ..., "task": ...}')])
-    for key in raw.keys() - {"cluster", "task"}:
-        bad(key, raw[key], "unknown key; a TF_CONFIG here has only \"cluster\" and \"task\"")
+        raise ClusterError([ClusterProblem("error", "(document)", raw,
+                                           'must be a JSON object {"cluster": ..., "task": ...}')])
+    unknown = [key for key in raw if key not in ("cluster", "task")]
+    if unknown and len(unknown) == len(raw):
+        raise ClusterError([ClusterProblem("error", "(document)", unknown, 'not a TF_CONFIG: it has neither '
+                                           '"cluster" nor "task" (is it a run config?)')])
+    for key in unknown:
+        bad(key, raw[key], 'unknown key; a TF_CONFIG here has only "cluster" and "task"')
     jobs: dict[str, list[str]] = {}
     cluster = raw.get("cluster", {})
     if not isinstance(cluster, dict):
@@ -273,7 +272,8 @@ def validate(tf_config: TFConfig, strategy: str | None = None) -> list[ClusterPr
     if cluster.jobs and not any(cluster.addresses(job) for job in TRAINING_JOBS):
         add("error", "cluster", cluster.to_dict(), "has no chief or worker task: nothing would train")
     problems += _address_problems(tasks)
-    problems += _task_problems(tf_config)
+    if cluster.jobs:  # without a cluster the task cannot be judged; one error is enough
+        problems += _task_problems(tf_config)
     problems += _strategy_problems(cluster, strategy)
     return problems
 
@@ -363,12 +363,8 @@ def local_cluster(n_workers: int, ports: list[int] | None = None) -> ClusterSpec
 
 
 def free_loopback_ports(n: int) -> list[int]:
-    """`n` distinct ports the OS reports free on 127.0.0.1.
-
-    The sockets are closed before returning, so another program could take a
-    port before the worker binds it; port_in_use() right before launch and the
-    worker's own failure message cover that race.
-    """
+    """`n` distinct ports free on 127.0.0.1 now; another program may still take one before
+    a worker binds it, and then that worker fails by name ("Could not start gRPC server")."""
     sockets = [socket.socket(socket.AF_INET, socket.SOCK_STREAM) for _ in range(n)]
     try:
         for s in sockets:

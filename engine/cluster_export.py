@@ -130,9 +130,11 @@ def _readme(tasks: list[Task], name: str) -> str:
    notice a dead peer only after a heartbeat timeout, or not at all.
 4. `{chief.job}-{chief.index}` is the chief: it writes the results (metrics, TensorBoard
    logs, checkpoints, the model) to its run directory, `runs/{name}` under the
-   project unless given as the second argument or `TFDD_RUN_DIR`. To resume
-   after a crash, all tasks must reach the chief's checkpoints: use one shared
-   folder (e.g. NFS) as the run directory on every machine.
+   project unless given as the second argument or `TFDD_RUN_DIR`. Starting
+   again starts afresh. To continue from the chief's checkpoints instead,
+   every task must reach them: use one shared folder (e.g. NFS) as the run
+   directory, and start each task with its TF_CONFIG (`tf_config.json`) and
+   `python main.py train --resume RUN_DIR`.
 
 `tfjob.yaml` runs the same cluster on Kubernetes with the Kubeflow training
 operator, which writes TF_CONFIG itself: build an image with this project in
@@ -169,7 +171,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
     config_map = {
         "apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": f"{name}-config"},
-        "data": {"run.json": run_config.to_json() + "\n"},
+        "data": {"run.json": json.dumps(run_config.to_dict())},
     }
     tfjob = {
         "apiVersion": "kubeflow.org/v1", "kind": "TFJob",
