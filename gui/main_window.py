@@ -14,13 +14,15 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (QFileDialog, QGroupBox, QLabel, QMainWindow, QMessageBox, QScrollArea, QSplitter,
-                               QVBoxLayout, QWidget)
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from engine import events as ev
 from engine.config import ConfigError, RunConfig
+from engine.script_export import export_script
 from gui import settings
 from gui.device_probe import DeviceProbe, ProbeResult
 from gui.devices_panel import DevicesPanel
+from gui.exports import add_export_action, save_as
 from gui.gpu_monitor import GpuMonitor
 from gui.log_view import LogView
 from gui.plots import TrainingPlots
@@ -28,18 +30,23 @@ from gui.run_controls import RunControls
 from gui.run_form import RunForm
 from engine.rundir import new_run_dir, runs_root
 from gui.runner import TrainingRunner, kill_live_processes, worker_command
+from gui.runs_panel import RunsPanel, resume_command
+from gui.scaling_dialog import ScalingDialog
 
 CommandFactory = Callable[[Path, Path], list[str]]
+ResumeCommandFactory = Callable[[Path], list[str]]
 
 
 class MainWindow(QMainWindow):
-    """Devices and run form on the left; controls, plots and log on the right."""
+    """Devices and run form on the left; tabs on the right: the live run (controls, plots, log) and past runs."""
 
     def __init__(self, *, start_probe: bool = True, command_for: CommandFactory = worker_command,
+                 resume_command_for: ResumeCommandFactory = resume_command,
                  grace_seconds: float = 10.0, runs_dir: Path | None = None) -> None:
         super().__init__()
         self.setWindowTitle("TensorFlow Distributed Training Dashboard")
         self._command_for = command_for
+        self._resume_command_for = resume_command_for
         self._grace_seconds = grace_seconds
         self._runs_dir = runs_dir
         self.runner: TrainingRunner | None = None
@@ -52,6 +59,8 @@ class MainWindow(QMainWindow):
         self.controls = RunControls()
         self.plots = TrainingPlots()
         self.log = LogView()
+        self.runs = RunsPanel(self._runs_root())
+        self.scaling_dialog: ScalingDialog | None = None
         self._build_layout()
         self._build_menus()
         self._build_status_bar()
@@ -59,6 +68,11 @@ class MainWindow(QMainWindow):
         self.form.changed.connect(self._on_form_changed)
         self.controls.start.clicked.connect(self.start_run)
         self.controls.stop.clicked.connect(self.ask_stop)
+        self.runs.reopen_requested.connect(self.reopen_config)
+        self.runs.resume_requested.connect(self.resume_run)
+        self.runs.scaling_requested.connect(self.open_scaling_study)
+        for plot in (self.plots.loss, self.plots.accuracy, self.plots.throughput):
+            add_export_action(plot)
         self.gpu_monitor = GpuMonitor(parent=self)
         self.gpu_monitor.samples_ready.connect(self.devices.update_samples)
         self.gpu_monitor.unavailable.connect(self.devices.set_nvml_unavailable)
@@ -92,9 +106,13 @@ class MainWindow(QMainWindow):
         right.addWidget(top)
         right.addWidget(self.log)
         right.setSizes([640, 220])
+        self.tabs = QTabWidget(objectName="mainTabs")
+        self.live_tab = right
+        self.tabs.addTab(right, "Live")
+        self.tabs.addTab(self.runs, "Runs")
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mainSplitter")
         self.splitter.addWidget(scroll)
-        self.splitter.addWidget(right)
+        self.splitter.addWidget(self.tabs)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([440, 960])
         self.setCentralWidget(self.splitter)
@@ -108,6 +126,14 @@ class MainWindow(QMainWindow):
             action = QAction(text, self, shortcut=shortcut)
             action.triggered.connect(slot)
             file_menu.addAction(action)
+        run_menu = self.menuBar().addMenu("&Run")
+        for text, slot in (("&Scaling study…", self.open_scaling_study),
+                           ("&Export form as script…", self.export_form_script)):
+            action = QAction(text, self)
+            action.triggered.connect(slot)
+            run_menu.addAction(action)
+        run_menu.addSeparator()
+        run_menu.addAction(self.runs.refresh_action)
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About", self)
         about.triggered.connect(lambda: QMessageBox.about(self, "About", __doc__ or ""))
@@ -207,7 +233,7 @@ class MainWindow(QMainWindow):
         if problems or self.runner is not None:
             return
         try:
-            run_dir = new_run_dir(config, self._runs_dir or runs_root())
+            run_dir = new_run_dir(config, self._runs_root())
             fd, name = tempfile.mkstemp(prefix="tfdd-config-", suffix=".json")
             os.close(fd)
             self._config_file = Path(name)
@@ -216,8 +242,17 @@ class MainWindow(QMainWindow):
             self._message(QMessageBox.Icon.Critical, "Cannot start the run", str(exc))
             return
         settings.save_last_config(config)
-        runner = TrainingRunner(self._command_for(self._config_file, run_dir),
-                                grace_seconds=self._grace_seconds, parent=self)
+        self._launch(self._command_for(self._config_file, run_dir), run_dir, "starting run")
+
+    def resume_run(self, run_dir: Path) -> None:
+        """Continue a stopped or killed run from its checkpoint, by the same path as a fresh run."""
+        if self.runner is None:
+            self.tabs.setCurrentWidget(self.live_tab)
+            self._launch(self._resume_command_for(run_dir), run_dir, "resuming run")
+
+    def _launch(self, command: list[str], run_dir: Path, what: str) -> None:
+        """Start a trainer process for `run_dir` and wire its signals to the views."""
+        runner = TrainingRunner(command, grace_seconds=self._grace_seconds, parent=self)
         runner.events_ready.connect(self._on_events)
         runner.log_lines.connect(self.log.append_lines)
         runner.run_finished.connect(self._on_run_finished)
@@ -225,7 +260,8 @@ class MainWindow(QMainWindow):
         runner.finished.connect(self._on_runner_done)
         self.runner = runner
         self.plots.reset()
-        self.log.append_lines([f"[dashboard] starting run in {run_dir}"])
+        self.runs.set_active_run(run_dir)
+        self.log.append_lines([f"[dashboard] {what} in {run_dir}"])
         self.form.setEnabled(False)
         self.controls.set_running(True)
         self._set_state("starting")
@@ -275,9 +311,35 @@ class MainWindow(QMainWindow):
             self._config_file = None
         self.form.setEnabled(True)
         self.controls.set_running(False)
+        self.runs.set_active_run(None)
+        self.runs.refresh()
         self._refresh_start()  # the status bar keeps the finished run's numbers until the form changes
         if self._close_when_done:
             self.close()
+
+    # ---- runs, scaling, scripts -------------------------------------------------------
+    def _runs_root(self) -> Path:
+        return self._runs_dir or runs_root()
+
+    def reopen_config(self, config: RunConfig) -> None:
+        """A past run's config in the form, to run again with changes."""
+        self.form.set_config(config)
+        self.tabs.setCurrentWidget(self.live_tab)
+        self.statusBar().showMessage("Loaded the run's config into the form", 5000)
+
+    def open_scaling_study(self) -> None:
+        if self.scaling_dialog is None:
+            self.scaling_dialog = ScalingDialog(self._runs_root(), parent=self)
+        self.scaling_dialog.set_config(self.form.evaluate()[0])
+        self.scaling_dialog.show()
+        self.scaling_dialog.activateWindow()
+
+    def export_form_script(self) -> None:
+        config = self.form.evaluate()[0]
+        outcome = save_as(self, "Export as script", "train.py", "Python scripts (*.py)",
+                          lambda path: export_script(config, path))
+        if outcome is not None:
+            self.statusBar().showMessage(outcome[0], 10000)
 
     def _message(self, icon: QMessageBox.Icon, title: str, text: str, details: str = "") -> None:
         """A window-modal message that does not block the event loop (plots keep drawing)."""
@@ -309,6 +371,8 @@ class MainWindow(QMainWindow):
         """End every child process and thread now; the app's last word (aboutToQuit, close)."""
         self.probe.cancel()
         self.gpu_monitor.stop()
+        if self.scaling_dialog is not None:
+            self.scaling_dialog.shutdown()
         if self.runner is not None:
             self.runner.request_stop()
             if not self.runner.wait(int((self._grace_seconds + 5) * 1000)):

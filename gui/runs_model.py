@@ -1,0 +1,182 @@
+"""The runs table's data: run summaries read from disk, and the Qt model that shows them.
+
+`RunHistory` asks engine.history for summaries and curves, and keeps each
+until the run's files change: summarizing reads a run's whole events.jsonl,
+so re-reading every run on every periodic refresh would stall the window
+once runs are long. A refresh of unchanged runs costs a few stat() calls.
+"""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from engine.history import Curves, RunSummary, is_run_dir, load_curves, summarize
+from gui.run_controls import format_duration
+
+COLUMNS = ("Run", "Status", "Started", "Strategy", "Replicas", "Loop", "Epochs", "Loss", "Accuracy", "Val loss",
+           "Val accuracy", "Duration")
+METRIC_COLUMNS = {"Loss": "loss", "Accuracy": "accuracy", "Val loss": "val_loss", "Val accuracy": "val_accuracy"}
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+STATUS_COLOURS = {"completed": "#1a7f37", "stopped": "#9a6700", "failed": "#b00020", "interrupted": "#5a6372",
+                  "running": "#1f6feb"}
+STATUS_HINTS = {
+    "completed": "trained every planned epoch",
+    "stopped": "stopped on request; it left a checkpoint",
+    "failed": "the trainer reported a failure",
+    "interrupted": "ended without a word (killed or crashed), or still running in another process",
+    "running": "running in this window",
+}
+_STAMP_PREFIX = re.compile(r"^\d{8}-\d{6}-")
+
+Stamp = tuple[tuple[int, int] | None, ...]
+
+
+def _stamp(run_dir: Path) -> Stamp:
+    """What changes when a run's history changes: its files' times and sizes."""
+    out = []
+    for name in ("events.jsonl", "metrics.csv", "config.json", "checkpoints"):
+        try:
+            st = (run_dir / name).stat()
+            out.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
+def display_name(run: RunSummary) -> str:
+    """The directory name without its time stamp (the Started column shows it)."""
+    return _STAMP_PREFIX.sub("", run.name) or run.name
+
+
+class RunHistory:
+    """Summaries and curves of the runs directly under `root`, cached per run until its files change."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._summaries: dict[Path, tuple[Stamp, RunSummary]] = {}
+        self._curves: dict[Path, tuple[Stamp, Curves]] = {}
+
+    def scan(self) -> list[RunSummary]:
+        """Like engine.history.list_runs (newest first), re-reading only runs that changed."""
+        seen = [p for p in self.root.iterdir() if p.is_dir() and is_run_dir(p)] if self.root.is_dir() else []
+        runs = [s for s in (self._summary(p) for p in seen) if s is not None]
+        for gone in set(self._summaries) - set(seen):
+            del self._summaries[gone]
+            self._curves.pop(gone, None)
+        return sorted(runs, key=lambda r: (r.started, r.name), reverse=True)
+
+    def curves(self, run_dir: Path) -> Curves:
+        stamp = _stamp(run_dir)
+        cached = self._curves.get(run_dir)
+        if cached is None or cached[0] != stamp:
+            cached = (stamp, load_curves(run_dir))
+            self._curves[run_dir] = cached
+        return cached[1]
+
+    def _summary(self, run_dir: Path) -> RunSummary | None:
+        stamp = _stamp(run_dir)
+        cached = self._summaries.get(run_dir)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        try:
+            summary = summarize(run_dir)
+        except (OSError, ValueError):  # caught mid-write (a torn metrics row): the next refresh reads it again
+            return cached[1] if cached else None
+        self._summaries[run_dir] = (stamp, summary)
+        return summary
+
+
+class RunsTableModel(QAbstractTableModel):
+    """One row per run; SORT_ROLE gives raw values so columns sort as numbers and dates."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs: list[RunSummary] = []
+        self._active: Path | None = None
+        self._colours: dict[Path, QColor] = {}
+
+    def set_runs(self, runs: list[RunSummary]) -> None:
+        self.beginResetModel()
+        self.runs = list(runs)
+        self.endResetModel()
+
+    def set_active(self, run_dir: Path | None) -> None:
+        """Mark the run this window is training: its files say "interrupted" until it ends."""
+        self._active = run_dir
+        self._changed_column(COLUMNS.index("Status"))
+
+    def set_colours(self, colours: dict[Path, QColor]) -> None:
+        """Swatches next to the runs shown in the compare plots, in their curves' colours."""
+        self._colours = colours
+        self._changed_column(0)
+
+    def status(self, run: RunSummary) -> str:
+        return "running" if self._active is not None and run.path == self._active else run.status
+
+    def _changed_column(self, column: int) -> None:
+        if self.runs:
+            self.dataChanged.emit(self.index(0, column), self.index(len(self.runs) - 1, column))
+
+    # ---- QAbstractTableModel ------------------------------------------------
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.runs)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        run, column = self.runs[index.row()], COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(run, column)
+        if role == SORT_ROLE:
+            return self._sort_key(run, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(run, column)
+        if role == Qt.ItemDataRole.ForegroundRole and column == "Status":
+            return QColor(STATUS_COLOURS.get(self.status(run), "#333333"))
+        if role == Qt.ItemDataRole.DecorationRole and column == "Run":
+            return self._colours.get(run.path)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column not in ("Run", "Strategy", "Loop", "Status"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _text(self, run: RunSummary, column: str) -> str:
+        if column in METRIC_COLUMNS:
+            value = run.final.get(METRIC_COLUMNS[column])
+            return "" if value is None else f"{value:.4f}"
+        texts = {
+            "Run": display_name(run),
+            "Started": time.strftime("%Y-%m-%d %H:%M", time.localtime(run.started)) if run.started else "—",
+            "Strategy": run.strategy, "Replicas": str(run.replicas) if run.replicas else "—", "Loop": run.loop,
+            "Epochs": f"{run.epochs_completed}/{run.epochs_planned}", "Status": self.status(run),
+            "Duration": format_duration(run.duration),
+        }
+        return texts[column]
+
+    def _sort_key(self, run: RunSummary, column: str) -> Any:
+        if column in METRIC_COLUMNS:
+            return run.final.get(METRIC_COLUMNS[column], float("-inf"))
+        keys = {"Run": display_name(run).lower(), "Started": run.started, "Strategy": run.strategy,
+                "Replicas": run.replicas, "Loop": run.loop, "Epochs": run.epochs_completed,
+                "Status": self.status(run), "Duration": run.duration}
+        return keys[column]
+
+    def _tooltip(self, run: RunSummary, column: str) -> str:
+        status = self.status(run)
+        if status == "failed" and run.message:
+            return f"Failed: {run.message}"
+        if column == "Status":
+            return f"{status}: {STATUS_HINTS.get(status, '')}"
+        return str(run.path)
