@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 
@@ -58,7 +59,11 @@ def _train(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"error: the run config has problems:\n{exc}", file=sys.stderr)
         return EXIT_CONFIG
-    stop = StopSignal()
+    def stop_before_training(reason: str) -> None:
+        print(f"stopped before training began ({reason})", file=sys.stderr)
+        os._exit(EXIT_STOPPED)  # blocked in TensorFlow start-up, nothing to save
+
+    stop = StopSignal(on_early_stop=stop_before_training)
     previous = signal.signal(signal.SIGINT, lambda *_: stop.request("interrupted (Ctrl-C)"))
     try:
         from engine.trainer import Trainer

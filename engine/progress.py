@@ -17,16 +17,29 @@ from engine import events as ev
 
 
 class StopSignal:
-    """A stop request from a Stop button, Ctrl-C or the stdin channel; thread-safe."""
+    """A stop request from a Stop button, Ctrl-C or the stdin channel; thread-safe.
 
-    def __init__(self) -> None:
+    Until training is reached the trainer may be blocked inside TensorFlow (a
+    multi-worker strategy waits for its peers) and has nothing to save, so an
+    early request goes to `on_early_stop`, which ends the process at once.
+    """
+
+    def __init__(self, on_early_stop: Callable[[str], None] | None = None) -> None:
         self._event = threading.Event()
+        self._reached = threading.Event()
+        self._on_early_stop = on_early_stop
         self.reason = ""
+
+    def training_reached(self) -> None:
+        """From here on a stop is honoured between steps, with a checkpoint."""
+        self._reached.set()
 
     def request(self, reason: str = "stop requested") -> None:
         if not self._event.is_set():
             self.reason = reason
         self._event.set()
+        if self._on_early_stop and not self._reached.is_set():
+            self._on_early_stop(reason)
 
     @property
     def requested(self) -> bool:

@@ -160,11 +160,12 @@ class Trainer:
             keras.mixed_precision.set_global_policy(f"mixed_{config.mixed_precision}")
         from engine.strategies import make_strategy
 
+        # checked before the strategy too: a cluster's workers block in its constructor until all have joined
+        _check_batch(config, plan.num_local_replicas * self.role.num_workers)
         strategy = make_strategy(config, plan, tf)
+        self.stop.training_reached()
         replicas = strategy.num_replicas_in_sync
-        problem = batch_problem(config.global_batch_size, replicas)
-        if problem:
-            raise ConfigError([problem])
+        _check_batch(config, replicas)
         keras.utils.set_random_seed(config.seed)
         with strategy.scope():
             from engine.models import build_model, build_optimizer
@@ -243,6 +244,12 @@ class Trainer:
         return Outcome(status)
 
 
+def _check_batch(config: RunConfig, replicas: int) -> None:
+    problem = batch_problem(config.global_batch_size, replicas)
+    if problem:
+        raise ConfigError([problem])
+
+
 def _stop_agreement(tf: Any, strategy: Any) -> Callable[[bool], bool]:
     """Multi-worker: stop only when all agree to (any one asked), or workers would hang
     waiting for a peer that left the collective."""
@@ -260,7 +267,9 @@ def _stop_agreement(tf: Any, strategy: Any) -> Callable[[bool], bool]:
 def _explain(exc: BaseException) -> str:
     """Turn TensorFlow's errors into what a person can do about them."""
     name = type(exc).__name__
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    # errors raised inside a tf.function start with "in user code:" and end with the cause
+    text = (lines[-1] if lines[0].startswith("in user code") else lines[0]) if lines else name
     if name == "ResourceExhaustedError":
         return f"Out of device memory ({text}). Lower global_batch_size, use mixed precision, or fewer virtual devices."
     if name in ("UnavailableError", "DeadlineExceededError"):

@@ -7,7 +7,9 @@ The protocol with the GUI runner and the cluster launcher:
   the stream;
 - stderr carries everything else (logs, tracebacks);
 - the line "stop" on stdin, or stdin closing (the parent died), asks for a
-  graceful stop: checkpoint, run_finished(stopped), exit 0;
+  graceful stop: checkpoint, run_finished(stopped), exit 0; before training
+  has begun it exits at once, and on Linux it dies with its parent even
+  while TensorFlow blocks (see die_with_parent);
 - exit codes: 0 completed or stopped, 1 failed, 2 bad config or arguments;
   a run_failed event always comes first.
 """
@@ -63,17 +65,40 @@ def watch_stdin(stop: StopSignal) -> None:
     threading.Thread(target=read, name="stop-listener", daemon=True).start()
 
 
+def die_with_parent() -> None:
+    """Linux: have the kernel end this process when its parent dies.
+
+    The stdin EOF rule cannot help while TensorFlow holds the GIL, which it
+    does while a multi-worker strategy waits for its peers; without this, a
+    worker whose window or launcher was killed could wait there for an hour.
+    SIGKILL because a Python-level handler would need the GIL too.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent died before prctl took effect
+        os._exit(EXIT_FAILED)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.worker", description=__doc__.splitlines()[0])
     parser.add_argument("--config", help="RunConfig JSON file")
     parser.add_argument("--run-dir", help="directory for this run's files")
     parser.add_argument("--resume", metavar="RUN_DIR", help="continue a stopped or killed run")
     args = parser.parse_args(argv)
+    die_with_parent()
     sink = ChannelSink(protect_stdout())
     if not args.config and not args.resume:
         sink(ev.RunFailed(message="give --config FILE or --resume RUN_DIR", error_type="UsageError"))
         return EXIT_CONFIG
-    stop = StopSignal()
+    def stop_before_training(reason: str) -> None:
+        sink(ev.RunFinished(status="stopped", epochs_completed=0, run_dir=args.run_dir or args.resume or ""))
+        os._exit(EXIT_OK)  # blocked in TensorFlow start-up, nothing to save
+
+    stop = StopSignal(on_early_stop=stop_before_training)
     watch_stdin(stop)
     signal.signal(signal.SIGINT, lambda *_: stop.request("interrupted (Ctrl-C)"))
     if hasattr(signal, "SIGTERM"):

@@ -1,6 +1,8 @@
 """Stopped, killed, diverged and noisy runs: the user sees why, and nothing is lost."""
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -9,7 +11,7 @@ import pytest
 
 from engine import events as ev
 from engine.rundir import read_events, read_metrics
-from tests.engine.worker_process import LiveWorker, base_config, run_worker, write_config
+from tests.engine.worker_process import REPO, LiveWorker, base_config, env, run_worker, write_config
 
 pytestmark = pytest.mark.slow
 
@@ -144,3 +146,57 @@ def test_indivisible_global_batch_names_replicas_and_sizes(tmp_path):
     assert finished.returncode == 2
     message = finished.of(ev.RunFailed)[0].message
     assert "3 replicas" in message and "63 or 66" in message
+
+
+ORPHANING_PARENT = """
+import os, subprocess, sys, time
+worker = subprocess.Popen([sys.executable, "-m", "engine.worker", *sys.argv[1:]], stdin=subprocess.PIPE,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(worker.pid, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux-only")
+def test_a_worker_waiting_for_cluster_peers_dies_with_its_parent(tmp_path):
+    """A worker blocked in MultiWorkerMirroredStrategy's constructor (its peer never comes)
+    holds the GIL, so neither "stop" nor stdin EOF can reach it; when its parent (a
+    window or a launcher) is killed, it must not be left waiting for an hour."""
+    import os
+    import time
+
+    from engine.cluster import free_loopback_ports
+
+    ports = free_loopback_ports(2)
+    tf_config = {"cluster": {"worker": [f"127.0.0.1:{p}" for p in ports]}, "task": {"type": "worker", "index": 0}}
+    config = write_config(tmp_path, base_config(strategy="multi_worker_mirrored"))
+    parent = subprocess.Popen([sys.executable, "-c", ORPHANING_PARENT, "--config", str(config),
+                               "--run-dir", str(tmp_path / "run")], cwd=REPO, stdout=subprocess.PIPE, text=True,
+                              env={**env(), "TF_CONFIG": json.dumps(tf_config)})
+    worker_pid = int(parent.stdout.readline())
+    try:
+        deadline = time.monotonic() + 120
+        while not (tmp_path / "run").exists():
+            assert time.monotonic() < deadline, "the worker never started"
+            time.sleep(0.2)
+        time.sleep(8)  # TensorFlow's start-up: by then the worker waits for its peer inside the strategy
+        assert _alive(worker_pid)
+        parent.kill()
+        parent.wait(timeout=30)
+        gone_by = time.monotonic() + 30
+        while _alive(worker_pid):
+            assert time.monotonic() < gone_by, "the orphaned worker is still running"
+            time.sleep(0.2)
+    finally:
+        parent.kill()
+        if _alive(worker_pid):
+            os.kill(worker_pid, 9)
+
+
+def _alive(pid: int) -> bool:
+    """True while `pid` runs (a zombie of a dead parent is reaped by init quickly)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
