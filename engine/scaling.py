@@ -15,6 +15,8 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -23,6 +25,7 @@ from engine import events as ev
 from engine.config import RunConfig
 
 REPO = Path(__file__).resolve().parents[1]
+POLL_S = 0.2
 
 
 @dataclass(frozen=True)
@@ -45,42 +48,78 @@ def variant(config: RunConfig, replicas: int) -> RunConfig:
     return base.replace(devices=None, virtual_devices=replicas)
 
 
-def measure(config: RunConfig, run_dir: Path, python: str = sys.executable) -> tuple[float, str]:
-    """Train one variant in a fresh worker; (examples/s after epoch 1, error message)."""
+def measure(config: RunConfig, run_dir: Path, python: str = sys.executable,
+            should_stop: Callable[[], bool] = lambda: False, grace_s: float = 10.0) -> tuple[float, str]:
+    """Train one variant in a fresh worker; (examples/s after epoch 1, error message).
+
+    `should_stop` is polled while the worker trains: when it turns true the
+    worker is asked to stop (the protocol's "stop" line) and killed after
+    `grace_s` if it has not ended; the error then says the count was cancelled.
+    """
     run_dir.mkdir(parents=True, exist_ok=True)
     config_path = run_dir.parent / f"{run_dir.name}.json"
     config.save(config_path)
-    control_read, control_write = os.pipe()  # stdin open for the whole run: its EOF means "stop"
+    proc = subprocess.Popen([python, "-m", "engine.worker", "--config", str(config_path), "--run-dir", str(run_dir)],
+                            cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout or []), daemon=True)
+    reader.start()
+    cancelled_at = None
     try:
-        proc = subprocess.run([python, "-m", "engine.worker", "--config", str(config_path), "--run-dir", str(run_dir)],
-                              cwd=REPO, stdin=control_read, capture_output=True, text=True,
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        while proc.poll() is None:
+            if cancelled_at is None and should_stop():
+                cancelled_at = time.monotonic()
+                _send_stop(proc)
+            if cancelled_at is not None and time.monotonic() - cancelled_at > grace_s:
+                proc.kill()
+            time.sleep(POLL_S)
     finally:
-        os.close(control_read)
-        os.close(control_write)
-    rates, error = [], ""
-    for line in proc.stdout.splitlines():
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        reader.join(timeout=5)
+    rates, error = [], "cancelled" if cancelled_at is not None else ""
+    for line in lines:
         try:
             event = ev.decode(line)
         except ev.EventDecodeError:
             continue
         if isinstance(event, ev.EpochEnd) and event.epoch > 1:
             rates.append(event.examples_per_sec)
-        elif isinstance(event, ev.RunFailed):
+        elif isinstance(event, ev.RunFailed) and not error:
             error = event.message
     if not rates and not error:
         error = f"the trainer exited with code {proc.returncode} before finishing an epoch after the first"
     return (sum(rates) / len(rates) if rates else 0.0), error
 
 
+def _send_stop(proc: subprocess.Popen[str]) -> None:
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write("stop\n")
+        proc.stdin.close()
+    except OSError:
+        pass  # already gone
+
+
 def run_study(config: RunConfig, replica_counts: list[int], root: Path | None = None,
-              on_point: Callable[[ScalingPoint], None] | None = None) -> list[ScalingPoint]:
-    """Measure each count in turn; a count that fails is reported, the others still run."""
+              on_point: Callable[[ScalingPoint], None] | None = None,
+              should_stop: Callable[[], bool] = lambda: False) -> list[ScalingPoint]:
+    """Measure each count in turn; a count that fails is reported, the others still run.
+
+    When `should_stop` turns true the count in flight is stopped and no
+    further count starts; the points measured so far are returned.
+    """
     root = root or Path(tempfile.mkdtemp(prefix="tfdd-scaling-"))
     points: list[ScalingPoint] = []
     reference: tuple[int, float] | None = None  # (replicas, examples/s) of the smallest count that worked
     for replicas in sorted(replica_counts):
-        rate, error = measure(variant(config, replicas), root / f"replicas-{replicas}")
+        if should_stop():
+            break
+        rate, error = measure(variant(config, replicas), root / f"replicas-{replicas}", should_stop=should_stop)
+        if should_stop():
+            break  # a count cut short measured nothing
         if reference is None and rate:
             reference = (replicas, rate)
         speedup = rate / reference[1] if reference else 0.0

@@ -126,7 +126,7 @@ class ScalingDialog(QDialog):
         self.start_button = QPushButton("Start study", objectName="startStudyButton")
         self.start_button.setProperty("role", "primary")
         self.cancel_button = QPushButton("Cancel", objectName="cancelStudyButton")
-        self.cancel_button.setToolTip("Stop the study now; the count in training is killed")
+        self.cancel_button.setToolTip("Stop the study now: the count in training is stopped and no other starts")
         self.progress = QProgressBar(objectName="scalingProgress")
         self.progress.setTextVisible(True)
         self.progress.setValue(0)

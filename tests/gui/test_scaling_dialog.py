@@ -4,8 +4,7 @@ The fast tests inject the study function; the slow ones run engine.scaling.run_s
 """
 from __future__ import annotations
 
-import subprocess
-import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,6 @@ import pyqtgraph as pg
 from engine.config import DataConfig, RunConfig
 from engine.scaling import ScalingPoint
 from gui.scaling_dialog import ScalingDialog, count_problems, device_note, parse_counts, verdict
-from gui.scaling_study import study_workers
 
 TINY = RunConfig(strategy="mirrored", loop="custom", epochs=2, global_batch_size=64, steps_per_execution=4,
                  data=DataConfig(num_samples=512))
@@ -26,7 +24,7 @@ def point(replicas: int, rate: float, base: float = 1000.0, error: str = "") -> 
                         f"/study/replicas-{replicas}", error)
 
 
-def fake_study(config: RunConfig, counts: list[int], root: Path, on_point=None) -> list[ScalingPoint]:
+def fake_study(config: RunConfig, counts: list[int], root: Path, on_point=None, should_stop=None) -> list[ScalingPoint]:
     """1 replica 1000/s, 2 replicas 1500/s, 4 replicas fail: what run_study reports, without training."""
     results = {1: point(1, 1000.0), 2: point(2, 1500.0), 4: point(4, 0, error="the trainer ran out of memory")}
     out = []
@@ -36,14 +34,20 @@ def fake_study(config: RunConfig, counts: list[int], root: Path, on_point=None) 
     return out
 
 
-def sleepy_study(config: RunConfig, counts: list[int], root: Path, on_point=None) -> list[ScalingPoint]:
-    """Blocks in subprocess.run like run_study does, in a process that looks like one of its workers."""
-    for replicas in counts:
-        run_dir = root / f"replicas-{replicas}"
-        code = subprocess.run([sys.executable, "-c", "import time; time.sleep(120)", "engine.worker",
-                               "--run-dir", str(run_dir)]).returncode
-        on_point(ScalingPoint(replicas, 0.0, 0.0, 0.0, str(run_dir), f"exited with code {code}"))
-    return []
+class BlockingStudy:
+    """Stands in for run_study: blocks in each count until told to stop, like a long training."""
+
+    def __init__(self) -> None:
+        self.in_count = threading.Event()
+
+    def __call__(self, config: RunConfig, counts: list[int], root: Path, on_point=None,
+                 should_stop=lambda: False) -> list[ScalingPoint]:
+        for replicas in counts:
+            self.in_count.set()
+            while not should_stop():
+                threading.Event().wait(0.01)
+            return []  # like run_study: a count cut short is not reported
+        return []
 
 
 def make_dialog(qtbot, tmp_path: Path, counts: str = "1, 2, 4", **kwargs) -> ScalingDialog:
@@ -110,17 +114,16 @@ def test_a_study_charts_every_count_and_shows_the_failed_one(qtbot, tmp_path: Pa
     assert len(study_dirs) == 1 and str(study_dirs[0]) in dialog.folder.text()
 
 
-def test_cancel_kills_the_count_in_training_and_starts_no_other(qtbot, tmp_path: Path):
-    dialog = make_dialog(qtbot, tmp_path, counts="1, 2", study=sleepy_study)
+def test_cancel_stops_the_count_in_training_and_starts_no_other(qtbot, tmp_path: Path):
+    study = BlockingStudy()
+    dialog = make_dialog(qtbot, tmp_path, counts="1, 2", study=study)
     dialog.start()
-    root = dialog.thread.root
-    qtbot.waitUntil(lambda: bool(study_workers(root)), timeout=10_000)
+    qtbot.waitUntil(study.in_count.is_set, timeout=10_000)
     assert "training with 1 replica " in dialog.progress.text()
     dialog.cancel()
     qtbot.waitUntil(lambda: not dialog.running, timeout=10_000)
-    assert not study_workers(root)
-    assert [p.replicas for p in dialog.points] == [1]
-    assert dialog.progress.text() == "cancelled after 1 of 2 counts measured"
+    assert dialog.points == []
+    assert dialog.progress.text() == "cancelled after 0 of 2 counts measured"
 
 
 def test_the_window_opens_it_with_the_forms_config_and_cancels_it_on_shutdown(qtbot, make_window):
@@ -132,10 +135,10 @@ def test_the_window_opens_it_with_the_forms_config_and_cancels_it_on_shutdown(qt
     assert dialog is not None and dialog.isVisible() and dialog.config.epochs == 4
     window.open_scaling_study()  # a second time: the same dialog, brought forward
     assert window.scaling_dialog is dialog
-    dialog.study = sleepy_study
+    dialog.study = study = BlockingStudy()
     dialog.counts.setText("1")
     dialog.start()
-    qtbot.waitUntil(lambda: bool(study_workers(dialog.thread.root)), timeout=10_000)
+    qtbot.waitUntil(study.in_count.is_set, timeout=10_000)
     window.shutdown()
     assert not dialog.running or not dialog.thread.isRunning()
 
@@ -154,10 +157,11 @@ def test_a_real_study_of_one_and_two_replicas(qtbot, tmp_path: Path):
 
 @pytest.mark.slow
 def test_cancelling_a_real_study_leaves_no_trainer(qtbot, tmp_path: Path):
+    """The conftest fixture fails the test if a trainer process is left behind."""
     dialog = make_dialog(qtbot, tmp_path, counts="1, 2")
     dialog.start()
     root = dialog.thread.root
-    qtbot.waitUntil(lambda: bool(study_workers(root)), timeout=30_000)
+    qtbot.waitUntil(lambda: (root / "replicas-1" / "events.jsonl").is_file(), timeout=60_000)
     dialog.cancel()
     qtbot.waitUntil(lambda: not dialog.running, timeout=30_000)
-    assert not study_workers(root) and len(dialog.points) <= 1
+    assert dialog.points == [] and not (root / "replicas-2").exists()
