@@ -3,6 +3,9 @@
 Read-only and TensorFlow-free, so the window's runs panel and the command
 line see the same history, including runs started on the command line. Every
 number here comes from a run's own events.jsonl and metrics.csv.
+`RunHistory` keeps each summary until the run's files change: summarizing
+reads a run's whole events.jsonl, so the window's periodic refresh of
+unchanged runs costs only a few stat() calls.
 """
 from __future__ import annotations
 
@@ -14,6 +17,9 @@ from pathlib import Path
 from engine import events as ev
 from engine.config import ConfigError, RunConfig
 from engine.rundir import read_events, read_metrics
+
+
+Stamp = tuple[tuple[int, int] | None, ...]
 
 
 @dataclass(frozen=True)
@@ -85,10 +91,7 @@ def summarize(path: Path) -> RunSummary:
 
 def list_runs(root: Path) -> list[RunSummary]:
     """Every run directory directly under `root`, newest first."""
-    if not root.is_dir():
-        return []
-    runs = [summarize(p) for p in root.iterdir() if p.is_dir() and is_run_dir(p)]
-    return sorted(runs, key=lambda r: (r.started, r.name), reverse=True)
+    return RunHistory(root).scan()
 
 
 def load_curves(path: Path) -> Curves:
@@ -124,3 +127,53 @@ def tensorboard_command(run_dirs: list[Path]) -> str:
         return f"tensorboard --logdir {shlex.quote(str(run_dirs[0] / 'tensorboard'))}"
     spec = ",".join(f"{p.name}:{p / 'tensorboard'}" for p in run_dirs)
     return f"tensorboard --logdir_spec {shlex.quote(spec)}"
+
+
+def _stamp(run_dir: Path) -> Stamp:
+    """What changes when a run's history changes: its files' times and sizes."""
+    out = []
+    for name in ("events.jsonl", "metrics.csv", "config.json", "checkpoints"):
+        try:
+            st = (run_dir / name).stat()
+            out.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
+class RunHistory:
+    """Summaries and curves of the runs directly under `root`, cached per run until its files change."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._summaries: dict[Path, tuple[Stamp, RunSummary]] = {}
+        self._curves: dict[Path, tuple[Stamp, Curves]] = {}
+
+    def scan(self) -> list[RunSummary]:
+        """Every run directory directly under the root, newest first, re-reading only runs that changed."""
+        seen = [p for p in self.root.iterdir() if p.is_dir() and is_run_dir(p)] if self.root.is_dir() else []
+        runs = [s for s in (self._summary(p) for p in seen) if s is not None]
+        for gone in set(self._summaries) - set(seen):
+            del self._summaries[gone]
+            self._curves.pop(gone, None)
+        return sorted(runs, key=lambda r: (r.started, r.name), reverse=True)
+
+    def curves(self, run_dir: Path) -> Curves:
+        stamp = _stamp(run_dir)
+        cached = self._curves.get(run_dir)
+        if cached is None or cached[0] != stamp:
+            cached = (stamp, load_curves(run_dir))
+            self._curves[run_dir] = cached
+        return cached[1]
+
+    def _summary(self, run_dir: Path) -> RunSummary | None:
+        stamp = _stamp(run_dir)
+        cached = self._summaries.get(run_dir)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        try:
+            summary = summarize(run_dir)
+        except (OSError, ValueError):  # caught mid-write (a torn metrics row): the next refresh reads it again
+            return cached[1] if cached else None
+        self._summaries[run_dir] = (stamp, summary)
+        return summary

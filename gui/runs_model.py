@@ -1,10 +1,4 @@
-"""The runs table's data: run summaries read from disk, and the Qt model that shows them.
-
-`RunHistory` asks engine.history for summaries and curves, and keeps each
-until the run's files change: summarizing reads a run's whole events.jsonl,
-so re-reading every run on every periodic refresh would stall the window
-once runs are long. A refresh of unchanged runs costs a few stat() calls.
-"""
+"""The Qt model of the runs table; the summaries come from engine.history.RunHistory."""
 from __future__ import annotations
 
 import re
@@ -15,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from engine.history import Curves, RunSummary, is_run_dir, load_curves, summarize
+from engine.history import RunSummary
 from gui.run_controls import format_duration
 
 COLUMNS = ("Run", "Status", "Started", "Strategy", "Replicas", "Loop", "Epochs", "Loss", "Accuracy", "Val loss",
@@ -33,62 +27,9 @@ STATUS_HINTS = {
 }
 _STAMP_PREFIX = re.compile(r"^\d{8}-\d{6}-")
 
-Stamp = tuple[tuple[int, int] | None, ...]
-
-
-def _stamp(run_dir: Path) -> Stamp:
-    """What changes when a run's history changes: its files' times and sizes."""
-    out = []
-    for name in ("events.jsonl", "metrics.csv", "config.json", "checkpoints"):
-        try:
-            st = (run_dir / name).stat()
-            out.append((st.st_mtime_ns, st.st_size))
-        except OSError:
-            out.append(None)
-    return tuple(out)
-
-
 def display_name(run: RunSummary) -> str:
     """The directory name without its time stamp (the Started column shows it)."""
     return _STAMP_PREFIX.sub("", run.name) or run.name
-
-
-class RunHistory:
-    """Summaries and curves of the runs directly under `root`, cached per run until its files change."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._summaries: dict[Path, tuple[Stamp, RunSummary]] = {}
-        self._curves: dict[Path, tuple[Stamp, Curves]] = {}
-
-    def scan(self) -> list[RunSummary]:
-        """Like engine.history.list_runs (newest first), re-reading only runs that changed."""
-        seen = [p for p in self.root.iterdir() if p.is_dir() and is_run_dir(p)] if self.root.is_dir() else []
-        runs = [s for s in (self._summary(p) for p in seen) if s is not None]
-        for gone in set(self._summaries) - set(seen):
-            del self._summaries[gone]
-            self._curves.pop(gone, None)
-        return sorted(runs, key=lambda r: (r.started, r.name), reverse=True)
-
-    def curves(self, run_dir: Path) -> Curves:
-        stamp = _stamp(run_dir)
-        cached = self._curves.get(run_dir)
-        if cached is None or cached[0] != stamp:
-            cached = (stamp, load_curves(run_dir))
-            self._curves[run_dir] = cached
-        return cached[1]
-
-    def _summary(self, run_dir: Path) -> RunSummary | None:
-        stamp = _stamp(run_dir)
-        cached = self._summaries.get(run_dir)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        try:
-            summary = summarize(run_dir)
-        except (OSError, ValueError):  # caught mid-write (a torn metrics row): the next refresh reads it again
-            return cached[1] if cached else None
-        self._summaries[run_dir] = (stamp, summary)
-        return summary
 
 
 class RunsTableModel(QAbstractTableModel):

@@ -21,7 +21,8 @@ from engine.history import Curves, RunSummary, export_metrics
 from engine.script_export import export_script
 from gui.compare_plots import ComparedRun, ComparePlots, colour
 from gui.exports import TensorBoardCommand, export_run_config, load_run_config, save_as
-from gui.runs_model import COLUMNS, SORT_ROLE, RunHistory, RunsTableModel, display_name
+from engine.history import RunHistory
+from gui.runs_model import COLUMNS, SORT_ROLE, RunsTableModel, display_name
 
 AUTO_REFRESH_MS = 3000
 MAX_NAME_WIDTH = 280

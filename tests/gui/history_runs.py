@@ -1,6 +1,6 @@
 """Run directories for the GUI's history tests, written by the engine's own RunDir sink and event types.
 
-The writer is tests/engine/test_history.write_run, imported rather than copied.
+The writer is tests/run_fixtures.write_run, shared with the engine's history tests.
 Run as a script (`python history_runs.py RUN_DIR`), it is a trainer stand-in
 that leaves a completed run in RUN_DIR and reports its end on stdout, as the
 worker protocol does.
@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine import events as ev  # noqa: E402
-from tests.engine.test_history import write_run  # noqa: E402
+from tests.run_fixtures import write_run  # noqa: E402
 
 NAMES = {"done": "20240101-100000-done-mirrored-fit", "stopped": "20240101-110000-stopped-mirrored-fit",
          "failed": "20240101-120000-failed-mirrored-fit", "killed": "20240101-130000-killed-mirrored-fit"}

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from engine import events as ev
 from gui.runner import TrainingRunner, worker_command

@@ -115,7 +115,7 @@ def test_reopen_emits_the_runs_config(qtbot, panel: RunsPanel, runs):
 def test_the_window_has_live_and_runs_tabs(make_window):
     window = make_window()
     tabs = window.findChild(QTabWidget, "mainTabs")
-    assert [tabs.tabText(i) for i in range(tabs.count())] == ["Live", "Runs"]
+    assert [tabs.tabText(i) for i in range(tabs.count())][:2] == ["Live", "Runs"]
     assert window.findChild(QTableView, "runsTable") is window.runs.table
 
 
