@@ -24,6 +24,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal
 
 from engine import events as ev
+from engine.launcher import STOP_GRACE_S
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 EMIT_INTERVAL_S = 0.033
@@ -31,6 +32,9 @@ WORK_BUDGET_S = 0.010
 READ_CHUNK = 16384
 LOG_TAIL_LINES = 40
 STREAM_DRAIN_S = 2.0
+CLUSTER_CHIEF = "worker-0"  # a local cluster's chief: the launcher relays its log events untagged
+# the launcher stops its workers gracefully within its own grace period; killed sooner, it cuts their checkpoint short
+CLUSTER_GRACE_S = STOP_GRACE_S + 10
 
 _live_processes: set[subprocess.Popen] = set()
 _live_lock = threading.Lock()
@@ -54,6 +58,27 @@ def worker_command(config_path: Path, run_dir: Path) -> list[str]:
     return [sys.executable, "-m", "engine.worker", "--config", str(config_path), "--run-dir", str(run_dir)]
 
 
+def cluster_command(config_path: Path, run_dir: Path, workers: int) -> list[str]:
+    """A local N-worker cluster on 127.0.0.1 that speaks the same protocol as one worker."""
+    return [sys.executable, "main.py", "cluster", "launch", "--workers", str(workers), "--config", str(config_path),
+            "--run-dir", str(run_dir), "--events"]
+
+
+def source_tag(source: str) -> str:
+    """How the log marks a cluster worker's lines, e.g. "[worker-1]"; what a per-worker filter looks for."""
+    return f"[{source}]"
+
+
+def log_line(event: ev.Log | ev.WorkerState, default_source: str = "") -> str:
+    """A relayed log event or worker state change as one line of the log view."""
+    if isinstance(event, ev.WorkerState):
+        detail = f" (pid {event.pid})" if event.state == "starting" and event.pid else ""
+        text = f"{event.state.replace('_', ' ')}{detail}" + (f": {event.message}" if event.message else "")
+        return f"{source_tag(event.worker)} {text}"
+    source = event.source or default_source
+    return (f"{source_tag(source)} " if source else "") + f"{event.level.upper()}: {event.message}"
+
+
 class TrainingRunner(QThread):
     """Runs one trainer command to its end; stop is cooperative first, forced second."""
 
@@ -62,7 +87,7 @@ class TrainingRunner(QThread):
     events_ready = Signal(list)
     """A batch of decoded engine events (list of engine.events.Event), in order."""
     log_lines = Signal(list)
-    """A batch of log lines (str): the trainer's stderr and undecodable stdout."""
+    """A batch of log lines (str): the trainer's stderr, log events, worker state changes, undecodable stdout."""
     run_finished = Signal(str, str)
     """The run ended cleanly: status ("completed", "stopped" or "killed") and the run dir."""
     run_failed = Signal(str, str)
@@ -75,13 +100,16 @@ class TrainingRunner(QThread):
         cwd: Path = REPO_ROOT,
         env: dict[str, str] | None = None,
         grace_seconds: float = 10.0,
+        log_source: str = "",
         parent: QObject | None = None,
     ) -> None:
+        """`log_source` tags log events that name no source (a local cluster's chief relays its own untagged)."""
         super().__init__(parent)
         self._command = list(command)
         self._cwd = cwd
         self._env = dict(os.environ if env is None else env, PYTHONUNBUFFERED="1")
-        self._grace_seconds = grace_seconds
+        self.grace_seconds = grace_seconds
+        self._log_source = log_source
         self._stop_requested = threading.Event()
         self._tail: deque[str] = deque(maxlen=LOG_TAIL_LINES)
 
@@ -116,9 +144,10 @@ class TrainingRunner(QThread):
         """Read both pipes, decode, emit every ~33 ms, enforce the stop grace period.
 
         One thread reads both pipes (a selector), so only one Python thread
-        competes with the GUI thread for the GIL, and it works at most
-        WORK_BUDGET_S of each interval: a trainer printing faster than that
-        is slowed by the full pipe instead of freezing the window.
+        competes with the GUI thread for the GIL. Each interval it takes what
+        has arrived, at most WORK_BUDGET_S of work, and sleeps the rest: a
+        trainer printing faster than that is slowed by the full pipe instead
+        of freezing the window, and a steady stream costs a few % of a core.
         """
         streams = _LineStreams(proc)
         events: list[ev.Event] = []
@@ -128,10 +157,10 @@ class TrainingRunner(QThread):
         while streams.open or proc.poll() is None:
             interval_start = time.monotonic()
             if self._stop_requested.is_set() and kill_at is None:
-                kill_at = interval_start + self._grace_seconds
+                kill_at = interval_start + self.grace_seconds
                 _send_stop(proc)
             if kill_at is not None and interval_start > kill_at and proc.poll() is None:
-                logs.append(f"[dashboard] the trainer did not stop within {self._grace_seconds:g} s; killed it")
+                logs.append(f"[dashboard] the trainer did not stop within {self.grace_seconds:g} s; killed it")
                 proc.kill()
                 killed = True
             if proc.poll() is not None:
@@ -140,7 +169,10 @@ class TrainingRunner(QThread):
                     break  # a grandchild holds the pipes open; the trainer itself is gone
             work_until = interval_start + WORK_BUDGET_S
             while streams.open and time.monotonic() < work_until:
-                for name, line in streams.read(timeout=max(0.0, work_until - time.monotonic())):
+                lines = streams.read(timeout=0)  # what has arrived; waiting for more would spin the CPU
+                if not lines:
+                    break
+                for name, line in lines:
                     if name == "out":
                         self._take_stdout(line, events, logs, last)
                     else:
@@ -162,8 +194,8 @@ class TrainingRunner(QThread):
             logs.append(f"[dashboard] garbage on the event channel ignored: {exc}")
             return
         events.append(event)
-        if isinstance(event, ev.Log):
-            logs.append(f"{event.level.upper()}: {event.message}")
+        if isinstance(event, (ev.Log, ev.WorkerState)):
+            logs.append(log_line(event, self._log_source))
         if isinstance(event, (ev.RunStarted, ev.RunFinished, ev.RunFailed)):
             last[event.type] = event
 

@@ -1,0 +1,108 @@
+"""Training throughput with the window attached against the same run headless.
+
+    QT_QPA_PLATFORM=offscreen python bench/bench_gui_throughput.py [--rounds 3]
+
+The same config (Mirrored, 2 virtual CPUs, custom loop, per-step events) runs
+alternately as a bare worker process whose events are read and dropped, and
+from the window (runner, plots, log). Throughput is the engine's own measure:
+mean examples/s of the epochs after the first, from metrics.csv. While the
+window run streams, a 10 ms QTimer measures the GUI's event-loop stall with
+the real engine at full speed. Target: window / headless >= 0.95.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from bench_gui_helpers import REPO, table
+from bench_gui_stream import make_window, spin_until
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+
+from engine.config import CheckpointConfig, DataConfig, RunConfig
+from engine.rundir import read_metrics
+from gui.app import create_application
+from gui.runner import worker_command
+
+CONFIG = RunConfig(strategy="mirrored", virtual_devices=2, loop="custom", epochs=4, global_batch_size=64,
+                   data=DataConfig(num_samples=50_000), checkpoint=CheckpointConfig(every_epoch=False))
+
+
+def steady_rate(run_dir: Path) -> float:
+    rows = read_metrics(run_dir / "metrics.csv")
+    return statistics.mean(float(r["examples_per_sec"]) for r in rows[1:])
+
+
+def headless(root: Path) -> float:
+    run_dir = root / f"headless-{time.monotonic_ns()}"
+    config_path = root / "config.json"
+    CONFIG.save(config_path)
+    control_read, control_write = os.pipe()  # stdin stays open: EOF would mean "stop"
+    try:
+        subprocess.run(worker_command(config_path, run_dir), cwd=REPO, stdin=control_read,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    finally:
+        os.close(control_read)
+        os.close(control_write)
+    return steady_rate(run_dir)
+
+
+def in_window() -> tuple[float, np.ndarray]:
+    run_dirs: list[Path] = []
+
+    def command_for(config_path: Path, run_dir: Path) -> list[str]:
+        run_dirs.append(run_dir)
+        return worker_command(config_path, run_dir)
+
+    window = make_window(command_for)
+    window.form.set_config(CONFIG)
+    intervals: list[float] = []
+    clock = QElapsedTimer()
+    timer = QTimer(timerType=Qt.TimerType.PreciseTimer, interval=10)
+
+    def tick() -> None:
+        intervals.append(clock.nsecsElapsed() / 1e6)
+        clock.restart()
+
+    timer.timeout.connect(tick)
+    window.start_run()
+    spin_until(lambda: window.plots.plotted_points() > 0, 300)  # stalls while training, not during start-up
+    clock.start()
+    timer.start()
+    spin_until(lambda: window.runner is None, 900)
+    timer.stop()
+    window.close()
+    return steady_rate(run_dirs[-1]), np.maximum(np.array(intervals[1:]) - 10.0, 0.0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    create_application([])
+    root = Path(tempfile.mkdtemp(prefix="tfdd-bench-throughput-"))
+    bare, attached, lateness = [], [], []
+    for _ in range(args.rounds):
+        bare.append(headless(root))
+        rate, late = in_window()
+        attached.append(rate)
+        lateness.append(late)
+    late = np.concatenate(lateness)
+    ratio = statistics.median(a / b for a, b in zip(attached, bare))
+    print(table(("measure", "value"), [
+        ("headless examples/s, median of rounds", f"{statistics.median(bare):,.0f}"),
+        ("window examples/s, median of rounds", f"{statistics.median(attached):,.0f}"),
+        ("window / headless, median of per-round ratios (target >= 0.95)", f"{ratio:.2f}"),
+        ("10 ms QTimer lateness during real training: median / p99 / max (ms)",
+         f"{np.median(late):.1f} / {np.percentile(late, 99):.1f} / {late.max():.1f}"),
+    ]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
