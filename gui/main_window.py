@@ -17,9 +17,12 @@ from PySide6.QtWidgets import (QFileDialog, QGroupBox, QLabel, QMainWindow, QMes
                                QTabWidget, QVBoxLayout, QWidget)
 
 from engine import events as ev
+from engine.cluster import TRAINING_JOBS
 from engine.config import ConfigError, RunConfig
 from engine.script_export import export_script
 from gui import settings
+from gui.cluster_editor import ClusterEditor
+from gui.cluster_export_dialog import ClusterExportDialog
 from gui.device_probe import DeviceProbe, ProbeResult
 from gui.devices_panel import DevicesPanel
 from gui.exports import add_export_action, save_as
@@ -27,25 +30,31 @@ from gui.gpu_monitor import GpuMonitor
 from gui.log_view import LogView
 from gui.plots import TrainingPlots
 from gui.run_controls import RunControls
-from gui.run_form import RunForm
+from gui.run_form import MULTI_WORKER, RunForm
 from engine.rundir import new_run_dir, runs_root
-from gui.runner import TrainingRunner, kill_live_processes, worker_command
+from gui.runner import (CLUSTER_CHIEF, CLUSTER_GRACE_S, TrainingRunner, cluster_command, kill_live_processes,
+                        source_tag, worker_command)
 from gui.runs_panel import RunsPanel, resume_command
 from gui.scaling_dialog import ScalingDialog
+from gui.workers_panel import WorkersPanel
 
 CommandFactory = Callable[[Path, Path], list[str]]
+ClusterCommandFactory = Callable[[Path, Path, int], list[str]]
 ResumeCommandFactory = Callable[[Path], list[str]]
 
 
 class MainWindow(QMainWindow):
-    """Devices and run form on the left; tabs on the right: the live run (controls, plots, log) and past runs."""
+    """Devices and run form on the left; tabs on the right: the live run (controls, plots, workers, log),
+    past runs, and the cluster editor."""
 
     def __init__(self, *, start_probe: bool = True, command_for: CommandFactory = worker_command,
+                 cluster_command_for: ClusterCommandFactory = cluster_command,
                  resume_command_for: ResumeCommandFactory = resume_command,
                  grace_seconds: float = 10.0, runs_dir: Path | None = None) -> None:
         super().__init__()
         self.setWindowTitle("TensorFlow Distributed Training Dashboard")
         self._command_for = command_for
+        self._cluster_command_for = cluster_command_for
         self._resume_command_for = resume_command_for
         self._grace_seconds = grace_seconds
         self._runs_dir = runs_dir
@@ -59,8 +68,11 @@ class MainWindow(QMainWindow):
         self.controls = RunControls()
         self.plots = TrainingPlots()
         self.log = LogView()
+        self.workers = WorkersPanel()
         self.runs = RunsPanel(self._runs_root())
+        self.cluster = ClusterEditor()
         self.scaling_dialog: ScalingDialog | None = None
+        self.export_dialog: ClusterExportDialog | None = None
         self._build_layout()
         self._build_menus()
         self._build_status_bar()
@@ -71,6 +83,8 @@ class MainWindow(QMainWindow):
         self.runs.reopen_requested.connect(self.reopen_config)
         self.runs.resume_requested.connect(self.resume_run)
         self.runs.scaling_requested.connect(self.open_scaling_study)
+        self.cluster.export_requested.connect(self.export_cluster)
+        self.workers.worker_chosen.connect(lambda worker: self.log.filter.setText(source_tag(worker)))
         for plot in (self.plots.loss, self.plots.accuracy, self.plots.throughput):
             add_export_action(plot)
         self.gpu_monitor = GpuMonitor(parent=self)
@@ -104,12 +118,14 @@ class MainWindow(QMainWindow):
         top_layout.addWidget(self.plots, 1)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(top)
+        right.addWidget(self.workers)
         right.addWidget(self.log)
-        right.setSizes([640, 220])
+        right.setSizes([560, 130, 200])
         self.tabs = QTabWidget(objectName="mainTabs")
         self.live_tab = right
         self.tabs.addTab(right, "Live")
         self.tabs.addTab(self.runs, "Runs")
+        self.tabs.addTab(self.cluster, "Cluster")
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mainSplitter")
         self.splitter.addWidget(scroll)
         self.splitter.addWidget(self.tabs)
@@ -128,7 +144,8 @@ class MainWindow(QMainWindow):
             file_menu.addAction(action)
         run_menu = self.menuBar().addMenu("&Run")
         for text, slot in (("&Scaling study…", self.open_scaling_study),
-                           ("&Export form as script…", self.export_form_script)):
+                           ("&Export form as script…", self.export_form_script),
+                           ("Export &cluster for other machines…", self.export_cluster)):
             action = QAction(text, self)
             action.triggered.connect(slot)
             run_menu.addAction(action)
@@ -170,8 +187,10 @@ class MainWindow(QMainWindow):
 
     def _on_form_changed(self) -> None:
         config, replicas = self._refresh_start()
+        self.cluster.set_strategy(config.strategy)
         if self.runner is None:
             self._show_plan(config.strategy, replicas, config.global_batch_size)
+            self.workers.setVisible(config.strategy == MULTI_WORKER or bool(self.workers.workers()))
 
     def _refresh_start(self) -> tuple[RunConfig, int | None]:
         """Show the form's problems and enable Start only when there are none (saying why not)."""
@@ -242,7 +261,12 @@ class MainWindow(QMainWindow):
             self._message(QMessageBox.Icon.Critical, "Cannot start the run", str(exc))
             return
         settings.save_last_config(config)
-        self._launch(self._command_for(self._config_file, run_dir), run_dir, "starting run")
+        if config.strategy == MULTI_WORKER:
+            workers = self.form.workers.value()
+            self._launch(self._cluster_command_for(self._config_file, run_dir, workers), run_dir,
+                         f"starting a local cluster of {workers} workers", workers=workers)
+        else:
+            self._launch(self._command_for(self._config_file, run_dir), run_dir, "starting run")
 
     def resume_run(self, run_dir: Path) -> None:
         """Continue a stopped or killed run from its checkpoint, by the same path as a fresh run."""
@@ -250,9 +274,10 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.live_tab)
             self._launch(self._resume_command_for(run_dir), run_dir, "resuming run")
 
-    def _launch(self, command: list[str], run_dir: Path, what: str) -> None:
-        """Start a trainer process for `run_dir` and wire its signals to the views."""
-        runner = TrainingRunner(command, grace_seconds=self._grace_seconds, parent=self)
+    def _launch(self, command: list[str], run_dir: Path, what: str, workers: int = 0) -> None:
+        """Start a trainer process (or a local cluster of `workers`) for `run_dir`; wire its signals to the views."""
+        grace = max(self._grace_seconds, CLUSTER_GRACE_S) if workers else self._grace_seconds
+        runner = TrainingRunner(command, grace_seconds=grace, log_source=CLUSTER_CHIEF if workers else "", parent=self)
         runner.events_ready.connect(self._on_events)
         runner.log_lines.connect(self.log.append_lines)
         runner.run_finished.connect(self._on_run_finished)
@@ -260,6 +285,8 @@ class MainWindow(QMainWindow):
         runner.finished.connect(self._on_runner_done)
         self.runner = runner
         self.plots.reset()
+        self.workers.reset(expected=workers)
+        self.workers.setVisible(bool(workers))
         self.runs.set_active_run(run_dir)
         self.log.append_lines([f"[dashboard] {what} in {run_dir}"])
         self.form.setEnabled(False)
@@ -283,9 +310,10 @@ class MainWindow(QMainWindow):
     def _on_events(self, events: list[ev.Event]) -> None:
         self.plots.add_events(events)
         self.controls.add_events(events)
+        self.workers.add_events(events)
         for event in events:
-            if isinstance(event, ev.RunStarted):  # the engine's numbers replace the form's plan
-                self._show_plan(event.strategy, event.num_replicas * event.num_workers, event.global_batch_size)
+            if isinstance(event, ev.RunStarted):  # the engine's numbers replace the form's plan (in sync, all workers)
+                self._show_plan(event.strategy, event.num_replicas, event.global_batch_size)
                 self.status_labels["per_replica"].setText(f"per-replica batch: {event.per_replica_batch_size}")
                 self._set_state("running")
 
@@ -334,6 +362,17 @@ class MainWindow(QMainWindow):
         self.scaling_dialog.show()
         self.scaling_dialog.activateWindow()
 
+    def export_cluster(self) -> ClusterExportDialog:
+        """The Cluster tab's cluster with the form's config, as a bundle for other machines."""
+        cluster = self.cluster.cluster()
+        config, _, problems = self.form.evaluate(workers=sum(len(cluster.addresses(j)) for j in TRAINING_JOBS))
+        if self.export_dialog is not None:
+            self.export_dialog.deleteLater()
+        self.export_dialog = ClusterExportDialog(cluster, config, problems,
+                                                 self._runs_root().parent / "tfdd-cluster-bundle", parent=self)
+        self.export_dialog.open()
+        return self.export_dialog
+
     def export_form_script(self) -> None:
         config = self.form.evaluate()[0]
         outcome = save_as(self, "Export as script", "train.py", "Python scripts (*.py)",
@@ -375,6 +414,6 @@ class MainWindow(QMainWindow):
             self.scaling_dialog.shutdown()
         if self.runner is not None:
             self.runner.request_stop()
-            if not self.runner.wait(int((self._grace_seconds + 5) * 1000)):
+            if not self.runner.wait(int((self.runner.grace_seconds + 5) * 1000)):
                 kill_live_processes()
                 self.runner.wait(5000)

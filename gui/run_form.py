@@ -14,7 +14,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
                                QGridLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget)
 
-from engine.config import (ACTIVATIONS, LOOPS, OPTIMIZERS, STRATEGIES, CheckpointConfig, ModelConfig, Problem,
+from engine.config import (ACTIVATIONS, LOOPS, OPTIMIZERS, STRATEGIES, Problem,
                            RunConfig, replicas_from_config, validate)
 from gui.data_source_form import DataSourceForm
 from gui.device_probe import ProbeResult
@@ -24,14 +24,25 @@ STRATEGY_HINTS = {
     "default": "No distribution: one replica on the first GPU, else the CPU.",
     "one_device": "Everything on the one device you tick.",
     "mirrored": "One replica per ticked device (times virtual devices); gradients averaged by all-reduce.",
-    "multi_worker_mirrored": "Mirrored across worker processes; the count here is per worker.",
+    "multi_worker_mirrored": "Mirrored across worker processes: Start runs the local workers on 127.0.0.1, "
+                             "one replica per ticked device each (the CPU is one device). "
+                             "The Cluster tab exports a cluster for other machines.",
 }
+MULTI_WORKER = "multi_worker_mirrored"
+VIRTUAL_TIP = "Split each device into N logical devices (N replicas with mirrored)"
 DEVICE_COLUMNS = 3
 
 
-def replica_count(config: RunConfig, gpu_count: int | None) -> int | None:
-    """Replicas of one worker: ticked devices × virtual devices for the mirrored strategies."""
-    if config.strategy in ("mirrored", "multi_worker_mirrored") and config.devices:
+def replica_count(config: RunConfig, gpu_count: int | None, workers: int | None = None) -> int | None:
+    """Replicas in sync: ticked devices × virtual devices (mirrored); workers × devices per worker
+    (multi-worker, where the engine ignores the virtual split); None while unknown."""
+    if config.strategy == MULTI_WORKER:
+        if config.devices:  # the GPUs ticked, else the CPU as one device
+            per_worker: int | None = sum(d.upper().startswith("GPU") for d in config.devices) or 1
+        else:  # the engine's default: every GPU, else the CPU
+            per_worker = None if gpu_count is None else max(gpu_count, 1)
+        return None if workers is None or per_worker is None else workers * per_worker
+    if config.strategy == "mirrored" and config.devices:
         return len(config.devices) * max(config.virtual_devices, 1)
     return replicas_from_config(config, gpu_count)
 
@@ -138,6 +149,8 @@ class RunForm(QWidget):
         self.devices_waiting.setWordWrap(True)
         self.devices_layout.addWidget(self.devices_waiting, 0, 0, 1, DEVICE_COLUMNS)
         self.virtual = _spin(1, 64, "virtualDevicesSpin")
+        self.workers = _spin(1, 32, "workersSpin")
+        self.workers.setValue(2)
         self.every_epoch = QCheckBox("every epoch", objectName="checkpointEpochCheck")
         self.every_steps = _spin(0, 10_000_000, "checkpointStepsSpin")
         self.every_steps.setSpecialValueText("never by steps")
@@ -151,8 +164,13 @@ class RunForm(QWidget):
         self.labels.add_row(form, "Strategy", self.strategy, "strategy")
         form.addRow("", self.strategy_hint)
         self.labels.add_row(form, "Devices", self.devices, "devices")
-        self.labels.add_row(form, "Virtual devices", self.virtual, "virtual_devices",
-                            tooltip="Split each device into N logical devices (N replicas with mirrored)")
+        self.labels.add_row(form, "Virtual devices", self.virtual, "virtual_devices", tooltip=VIRTUAL_TIP)
+        self._workers_row = self.labels.add_row(
+            form, "Local workers", self.workers, "workers",
+            tooltip="Worker processes Start launches on this machine (127.0.0.1), worker 0 the chief")
+        self._distribution_form = form
+        self.strategy.currentTextChanged.connect(self._on_strategy)
+        self._on_strategy(self.strategy.currentText())
         self.labels.add_row(form, "Checkpoints", checkpoints, "checkpoint.every_steps", "checkpoint.every_epoch",
                             tooltip="A stop always leaves a checkpoint")
         return box
@@ -167,7 +185,7 @@ class RunForm(QWidget):
         self.labels.add_row(form, "Hidden layers", self.hidden, "model.hidden_units",
                             tooltip="Units of each Dense layer, comma-separated")
         self.labels.add_row(form, "Activation", self.activation, "model.activation")
-        for w in (self.epochs, self.batch_size, self.virtual, self.every_steps):
+        for w in (self.epochs, self.batch_size, self.virtual, self.workers, self.every_steps):
             w.valueChanged.connect(self._emit_changed)
         for w in (self.learning_rate, self.validation):
             w.valueChanged.connect(self._emit_changed)
@@ -228,8 +246,12 @@ class RunForm(QWidget):
             box.setChecked(name in names)
             box.blockSignals(False)
 
-    def evaluate(self) -> tuple[RunConfig, int | None, list[Problem]]:
-        """The form's RunConfig, its replica count (None: not known yet) and all its problems."""
+    def evaluate(self, workers: int | None = None) -> tuple[RunConfig, int | None, list[Problem]]:
+        """The form's RunConfig, its replica count (None: not known yet) and all its problems.
+
+        `workers` counts a multi-worker run's replicas for that many workers
+        (an exported cluster's) instead of the local workers box.
+        """
         hidden, hidden_problem = parse_hidden_units(self.hidden.text())
         devices = (tuple(n for n, b in self._device_boxes.items() if b.isChecked())
                    if self._device_boxes else self._base.devices)
@@ -246,7 +268,7 @@ class RunForm(QWidget):
                                            every_steps=self.every_steps.value()),
         )
         gpu_count = len(self._probe.gpus) if self._probe else None
-        replicas = replica_count(config, gpu_count)
+        replicas = replica_count(config, gpu_count, workers or self.workers.value())
         problems = [p for p in (hidden_problem,) if p] + self.data_source.problems()
         if self._device_boxes and not devices:
             problems.append(Problem("devices", [], "tick at least one device"))
@@ -263,9 +285,19 @@ class RunForm(QWidget):
         elif config.global_batch_size % replicas:
             self.per_replica.setText(f"not divisible by {replicas} replicas")
         else:
-            worker = " per worker" if config.strategy == "multi_worker_mirrored" else ""
+            workers = self.workers.value()
+            # non-breaking spaces: a wrapped line never splits the parenthesis
+            split = f" ({replicas // workers}\u00a0per\u00a0worker)" if config.strategy == MULTI_WORKER else ""
             self.per_replica.setText(f"= {config.global_batch_size // replicas} per replica "
-                                     f"× {replicas} replica{'s' if replicas != 1 else ''}{worker}")
+                                     f"× {replicas} replica{'s' if replicas != 1 else ''}{split}")
+
+    def _on_strategy(self, strategy: str) -> None:
+        """Multi-worker: a workers box instead of the virtual split, which the engine ignores there."""
+        multi_worker = strategy == MULTI_WORKER
+        self._distribution_form.setRowVisible(self._workers_row, multi_worker)
+        self.virtual.setEnabled(not multi_worker)
+        self.virtual.setToolTip("multi_worker_mirrored runs one replica per device in each worker; add local "
+                                "workers instead" if multi_worker else VIRTUAL_TIP)
 
     def _emit_changed(self) -> None:
         if not self._loading:
