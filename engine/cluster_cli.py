@@ -163,7 +163,7 @@ def _relay(args: argparse.Namespace) -> int:
                 return
             if isinstance(event, ev.EpochEnd):
                 epochs[0] = event.epoch
-            emit(event)
+            emit(dataclasses.replace(event, source=source) if isinstance(event, ev.Log) else event)
         elif isinstance(event, ev.Log):
             emit(dataclasses.replace(event, source=source))
         elif isinstance(event, ev.RunFailed):

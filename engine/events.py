@@ -22,8 +22,8 @@ def _now() -> float:
 class RunStarted:
     type: ClassVar[str] = "run_started"
     strategy: str
-    num_replicas: int
-    devices: list[str]
+    num_replicas: int  # replicas in sync across all workers of a cluster
+    devices: list[str]  # this worker's devices
     global_batch_size: int
     per_replica_batch_size: int
     loop: str

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import signal
 import socket
 import subprocess
@@ -40,6 +41,9 @@ FAILURE_GRACE_S = 5.0  # peers of a dead worker hang in a collective; they canno
 STOP_GRACE_S = 30.0  # a requested stop checkpoints and saves the model first
 FINISH_TIMEOUT_S = 120.0  # once one worker has finished, the others must follow
 _POLL_S = 0.1
+# TensorFlow's start-up chatter on every worker's stderr: never the reason a worker failed
+_STARTUP_NOISE = re.compile(r"absl::InitializeLog|oneDNN custom operations|cuda drivers|cuInit|cpu_feature_guard|"
+                            r"rebuild TensorFlow with the appropriate|To enable the following instructions")
 
 
 @dataclass(frozen=True)
@@ -174,7 +178,7 @@ class _Worker:
                 text = f.read().decode("utf-8", "replace")
         except OSError:
             return []
-        return [line for line in text.splitlines() if line.strip()][-lines:]
+        return [line for line in text.splitlines() if line.strip() and not _STARTUP_NOISE.search(line)][-lines:]
 
 
 class _Group:

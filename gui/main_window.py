@@ -32,7 +32,7 @@ from gui.plots import TrainingPlots
 from gui.run_controls import RunControls
 from gui.run_form import MULTI_WORKER, RunForm
 from engine.rundir import new_run_dir, runs_root
-from gui.runner import (CLUSTER_CHIEF, CLUSTER_GRACE_S, TrainingRunner, cluster_command, kill_live_processes,
+from gui.runner import (CLUSTER_GRACE_S, TrainingRunner, cluster_command, kill_live_processes,
                         source_tag, worker_command)
 from gui.runs_panel import RunsPanel, resume_command
 from gui.scaling_dialog import ScalingDialog
@@ -277,7 +277,7 @@ class MainWindow(QMainWindow):
     def _launch(self, command: list[str], run_dir: Path, what: str, workers: int = 0) -> None:
         """Start a trainer process (or a local cluster of `workers`) for `run_dir`; wire its signals to the views."""
         grace = max(self._grace_seconds, CLUSTER_GRACE_S) if workers else self._grace_seconds
-        runner = TrainingRunner(command, grace_seconds=grace, log_source=CLUSTER_CHIEF if workers else "", parent=self)
+        runner = TrainingRunner(command, grace_seconds=grace, parent=self)
         runner.events_ready.connect(self._on_events)
         runner.log_lines.connect(self.log.append_lines)
         runner.run_finished.connect(self._on_run_finished)

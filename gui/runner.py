@@ -32,7 +32,6 @@ WORK_BUDGET_S = 0.010
 READ_CHUNK = 16384
 LOG_TAIL_LINES = 40
 STREAM_DRAIN_S = 2.0
-CLUSTER_CHIEF = "worker-0"  # a local cluster's chief: the launcher relays its log events untagged
 # the launcher stops its workers gracefully within its own grace period; killed sooner, it cuts their checkpoint short
 CLUSTER_GRACE_S = STOP_GRACE_S + 10
 
@@ -69,14 +68,13 @@ def source_tag(source: str) -> str:
     return f"[{source}]"
 
 
-def log_line(event: ev.Log | ev.WorkerState, default_source: str = "") -> str:
+def log_line(event: ev.Log | ev.WorkerState) -> str:
     """A relayed log event or worker state change as one line of the log view."""
     if isinstance(event, ev.WorkerState):
         detail = f" (pid {event.pid})" if event.state == "starting" and event.pid else ""
         text = f"{event.state.replace('_', ' ')}{detail}" + (f": {event.message}" if event.message else "")
         return f"{source_tag(event.worker)} {text}"
-    source = event.source or default_source
-    return (f"{source_tag(source)} " if source else "") + f"{event.level.upper()}: {event.message}"
+    return (f"{source_tag(event.source)} " if event.source else "") + f"{event.level.upper()}: {event.message}"
 
 
 class TrainingRunner(QThread):
@@ -100,16 +98,13 @@ class TrainingRunner(QThread):
         cwd: Path = REPO_ROOT,
         env: dict[str, str] | None = None,
         grace_seconds: float = 10.0,
-        log_source: str = "",
         parent: QObject | None = None,
     ) -> None:
-        """`log_source` tags log events that name no source (a local cluster's chief relays its own untagged)."""
         super().__init__(parent)
         self._command = list(command)
         self._cwd = cwd
         self._env = dict(os.environ if env is None else env, PYTHONUNBUFFERED="1")
         self.grace_seconds = grace_seconds
-        self._log_source = log_source
         self._stop_requested = threading.Event()
         self._tail: deque[str] = deque(maxlen=LOG_TAIL_LINES)
 
@@ -195,7 +190,7 @@ class TrainingRunner(QThread):
             return
         events.append(event)
         if isinstance(event, (ev.Log, ev.WorkerState)):
-            logs.append(log_line(event, self._log_source))
+            logs.append(log_line(event))
         if isinstance(event, (ev.RunStarted, ev.RunFinished, ev.RunFailed)):
             last[event.type] = event
 

@@ -65,7 +65,6 @@ def test_reset_empties_and_double_click_names_the_worker(qtbot):
 
 def test_log_lines_carry_the_worker():
     assert log_line(ev.Log(level="info", message="hi", source="worker-1")) == "[worker-1] INFO: hi"
-    assert log_line(ev.Log(level="info", message="hi"), default_source="worker-0") == "[worker-0] INFO: hi"
     assert log_line(ev.Log(level="warning", message="hi")) == "WARNING: hi"
     assert log_line(state("worker-1", "starting", 12)) == "[worker-1] starting (pid 12)"
     assert log_line(state("worker-1", "failed", 12, "killed")) == "[worker-1] failed: killed"
