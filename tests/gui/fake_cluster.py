@@ -35,7 +35,7 @@ def main() -> int:
     emit(ev.RunStarted(strategy="multi_worker_mirrored", num_replicas=args.workers, devices=["/cpu:0"],
                        global_batch_size=64, per_replica_batch_size=64 // args.workers, loop="custom", epochs=1,
                        steps_per_epoch=4, steps_per_execution=1, run_dir=args.run_dir, num_workers=args.workers))
-    emit(ev.Log(level="info", message="CollectiveAllReduceStrategy on /cpu:0"))
+    emit(ev.Log(level="info", message="CollectiveAllReduceStrategy on /cpu:0", source="worker-0"))
     emit(ev.Log(level="info", message="CollectiveAllReduceStrategy on /cpu:0", source="worker-1"))
     for step in range(1, 5):
         emit(ev.BatchEnd(epoch=1, step=step, global_step=step, loss=1 / step, accuracy=0.5, examples_per_sec=900.0))

@@ -108,7 +108,7 @@ def test_start_launches_the_workers_and_shows_each_one(qtbot, cluster_window):
     assert "completed" in window.status_labels["state"].text()
     assert window.status_labels["replicas"].text() == "replicas: 4", "num_replicas counts all workers already"
     log = window.log.shown_text()
-    assert "[worker-0] INFO: CollectiveAllReduceStrategy" in log, "the chief's own lines are tagged too"
+    assert "[worker-0] INFO: CollectiveAllReduceStrategy" in log, "the relay tags the chief's lines too"
     assert "[worker-1] INFO: CollectiveAllReduceStrategy" in log
     assert "[worker-3] finished" in log
     assert window.plots.plotted_points() == 4
