@@ -5,6 +5,9 @@ import statistics
 import sys
 from pathlib import Path
 
+import numpy as np
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+
 REPO = Path(__file__).resolve().parents[1]
 FAKE_TRAINER = REPO / "tests" / "gui" / "fake_trainer.py"
 sys.path.insert(0, str(REPO))
@@ -23,3 +26,30 @@ def table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+class LatenessProbe:
+    """A 10 ms timer in the GUI thread; how late it fires is the stall a user feels."""
+
+    INTERVAL_MS = 10
+
+    def __init__(self) -> None:
+        self.intervals: list[float] = []
+        self._clock = QElapsedTimer()
+        self._timer = QTimer(timerType=Qt.TimerType.PreciseTimer, interval=self.INTERVAL_MS)
+        self._timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        self.intervals.append(self._clock.nsecsElapsed() / 1e6)
+        self._clock.restart()
+
+    def start(self) -> None:
+        self._clock.start()
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    def lateness(self) -> np.ndarray:
+        """Milliseconds late of each tick after the first."""
+        return np.maximum(np.array(self.intervals[1:]) - self.INTERVAL_MS, 0.0)

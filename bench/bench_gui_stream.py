@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_gui_helpers import fake_command, summary, table
-from PySide6.QtCore import QElapsedTimer, QEventLoop, Qt, QTimer
+from bench_gui_helpers import LatenessProbe, fake_command, summary, table
+from PySide6.QtCore import QEventLoop, QTimer
 
 from engine.config import DataConfig, RunConfig
 from gui.app import create_application
@@ -67,26 +67,17 @@ def stall_during_flood(events: int, delay: float = 0.0) -> dict[str, float]:
                                                    "--delay", str(delay), "--run-dir", str(d)))
     settle_until = time.perf_counter() + 1.0  # the window's first paint is not a run's stall
     spin_until(lambda: time.perf_counter() > settle_until, 10)
-    intervals: list[float] = []
-    clock = QElapsedTimer()
-    timer = QTimer(timerType=Qt.TimerType.PreciseTimer, interval=10)
-
-    def tick() -> None:
-        intervals.append(clock.nsecsElapsed() / 1e6)
-        clock.restart()
-
-    timer.timeout.connect(tick)
+    probe = LatenessProbe()
     t0 = time.perf_counter()
     window.start_run()
-    clock.start()
-    timer.start()
+    probe.start()
     spin_until(lambda: window.runner is None, 600)
-    timer.stop()
+    probe.stop()
     seconds = time.perf_counter() - t0
     spin_until(lambda: window.plots.plotted_points() == events, 10)
-    late = np.maximum(np.array(intervals[1:]) - 10.0, 0.0)
+    late = probe.lateness()
     if os.environ.get("TFDD_BENCH_TRACE"):
-        ends = np.cumsum(intervals[1:])
+        ends = np.cumsum(probe.intervals[1:])
         print("worst stalls (ms, at ms):", [(round(late[i]), round(ends[i])) for i in np.argsort(late)[-8:]])
     window.close()
     return {"events": events, "seconds": seconds, "max": float(late.max()), "p99": float(np.percentile(late, 99)),

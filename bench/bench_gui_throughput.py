@@ -21,9 +21,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_gui_helpers import REPO, table
+from bench_gui_helpers import REPO, LatenessProbe, table
 from bench_gui_stream import make_window, spin_until
-from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 
 from engine.config import CheckpointConfig, DataConfig, RunConfig
 from engine.rundir import read_metrics
@@ -62,23 +61,14 @@ def in_window() -> tuple[float, np.ndarray]:
 
     window = make_window(command_for)
     window.form.set_config(CONFIG)
-    intervals: list[float] = []
-    clock = QElapsedTimer()
-    timer = QTimer(timerType=Qt.TimerType.PreciseTimer, interval=10)
-
-    def tick() -> None:
-        intervals.append(clock.nsecsElapsed() / 1e6)
-        clock.restart()
-
-    timer.timeout.connect(tick)
+    probe = LatenessProbe()
     window.start_run()
     spin_until(lambda: window.plots.plotted_points() > 0, 300)  # stalls while training, not during start-up
-    clock.start()
-    timer.start()
+    probe.start()
     spin_until(lambda: window.runner is None, 900)
-    timer.stop()
+    probe.stop()
     window.close()
-    return steady_rate(run_dirs[-1]), np.maximum(np.array(intervals[1:]) - 10.0, 0.0)
+    return steady_rate(run_dirs[-1]), probe.lateness()
 
 
 def main() -> None:

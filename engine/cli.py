@@ -14,7 +14,7 @@ import signal
 import sys
 
 from engine import events as ev
-from engine.config import ConfigError
+from engine.config import ConfigError, RunConfig
 
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG, EXIT_STOPPED = 0, 1, 2, 130
 
@@ -91,14 +91,20 @@ def _devices(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _export_script(args: argparse.Namespace) -> int:
-    from engine.config import RunConfig
-    from engine.script_export import export_script
-
+def _load_config(path: str) -> RunConfig | None:
+    """The config file, or None after printing its problems."""
     try:
-        config = RunConfig.load(args.config)
+        return RunConfig.load(path)
     except ConfigError as exc:
         print(f"error: the run config has problems:\n{exc}", file=sys.stderr)
+        return None
+
+
+def _export_script(args: argparse.Namespace) -> int:
+    from engine.script_export import export_script
+
+    config = _load_config(args.config)
+    if config is None:
         return EXIT_CONFIG
     path = export_script(config, args.out)
     print(f"wrote {path}; run it with: python {path}")
@@ -108,13 +114,10 @@ def _export_script(args: argparse.Namespace) -> int:
 def _scaling(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from engine.config import RunConfig
     from engine.scaling import format_table, run_study
 
-    try:
-        config = RunConfig.load(args.config)
-    except ConfigError as exc:
-        print(f"error: the run config has problems:\n{exc}", file=sys.stderr)
+    config = _load_config(args.config)
+    if config is None:
         return EXIT_CONFIG
     points = run_study(config, args.replicas, Path(args.out) if args.out else None,
                        on_point=lambda p: print(f"{p.replicas} replica(s): "

@@ -21,7 +21,7 @@ from typing import Any
 
 from engine import events as ev
 from engine.cluster import ClusterError, ClusterProblem, Task, errors, parse_tf_config, validate
-from engine.config import STRATEGIES, ConfigError, RunConfig
+from engine.config import STRATEGIES, ConfigError, Problem, RunConfig
 
 EXIT_OK, EXIT_FAILED, EXIT_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -39,7 +39,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     export.add_argument("--out", required=True, help="folder to write the bundle to")
     launch = actions.add_parser("launch", help="train with N workers on this machine (127.0.0.1)")
     launch.add_argument("--workers", type=int, required=True, help="number of worker processes")
-    launch.add_argument("--config", required=True, help="RunConfig JSON file (strategy multi_worker_mirrored)")
+    source = launch.add_mutually_exclusive_group(required=True)
+    source.add_argument("--config", help="RunConfig JSON file (strategy multi_worker_mirrored)")
+    source.add_argument("--resume", metavar="RUN_DIR", help="continue a stopped or killed cluster run from its "
+                                                            "latest checkpoint")
     launch.add_argument("--run-dir", help="where the chief writes results (default: a new folder under "
                                           "$TFDD_RUNS_DIR or ~/tfdd-runs)")
     launch.add_argument("--join-timeout", type=float, default=120.0, metavar="S",
@@ -92,15 +95,26 @@ def _export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _launch_paths(args: argparse.Namespace) -> tuple[Path, Path]:
+    """(run config, run directory) of a launch: a new run, or the run `--resume` names."""
+    from engine.rundir import new_run_dir
+
+    if args.resume:
+        run_dir = Path(args.resume)
+        if not (run_dir / "config.json").is_file():
+            raise ConfigError([Problem("--resume", args.resume, "not a run directory (it has no config.json)")])
+        return run_dir / "config.json", run_dir
+    config = RunConfig.load(args.config)
+    return Path(args.config), Path(args.run_dir) if args.run_dir else new_run_dir(config)
+
+
 def _launch(args: argparse.Namespace) -> int:
     if args.events:
         return _relay(args)
     from engine.launcher import WorkerStatus, launch_local_cluster
-    from engine.rundir import new_run_dir
 
-    config = RunConfig.load(args.config)
-    run_dir = Path(args.run_dir) if args.run_dir else new_run_dir(config)
-    epochs = config.epochs
+    config_path, run_dir = _launch_paths(args)
+    epochs = RunConfig.load(config_path).epochs
 
     def on_state(status: WorkerStatus) -> None:
         detail = f": {status.message}" if status.message else ""
@@ -115,8 +129,8 @@ def _launch(args: argparse.Namespace) -> int:
 
     print(f"launching {args.workers} worker(s) on 127.0.0.1; run dir {run_dir}", flush=True)
     try:
-        result = launch_local_cluster(args.config, args.workers, run_dir, join_timeout_s=args.join_timeout,
-                                      on_event=on_event, on_state=on_state)
+        result = launch_local_cluster(config_path, args.workers, run_dir, join_timeout_s=args.join_timeout,
+                                      on_event=on_event, on_state=on_state, resume=bool(args.resume))
     except KeyboardInterrupt:
         print("interrupted: every worker was stopped", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -138,7 +152,6 @@ def _relay(args: argparse.Namespace) -> int:
     """
     from engine.launcher import WorkerStatus, launch_local_cluster
     from engine.progress import StopSignal
-    from engine.rundir import new_run_dir
     from engine.worker import EXIT_CONFIG, EXIT_FAILED, EXIT_OK, ChannelSink, protect_stdout, watch_stdin
 
     emit = ChannelSink(protect_stdout())
@@ -170,10 +183,10 @@ def _relay(args: argparse.Namespace) -> int:
             emit(ev.Log(level="error", message=event.message, source=source))
 
     try:
-        config = RunConfig.load(args.config)
-        run_dir = Path(args.run_dir) if args.run_dir else new_run_dir(config)
-        result = launch_local_cluster(args.config, args.workers, run_dir, join_timeout_s=args.join_timeout,
-                                      on_event=on_event, on_state=on_state, should_stop=lambda: stop.requested)
+        config_path, run_dir = _launch_paths(args)
+        result = launch_local_cluster(config_path, args.workers, run_dir, join_timeout_s=args.join_timeout,
+                                      on_event=on_event, on_state=on_state, should_stop=lambda: stop.requested,
+                                      resume=bool(args.resume))
     except (ClusterError, ConfigError) as exc:
         emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return EXIT_CONFIG

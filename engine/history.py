@@ -38,6 +38,7 @@ class RunSummary:
     duration: float  # seconds from the first to the last event
     final: dict[str, float] = field(default_factory=dict)  # loss, accuracy, val_loss, val_accuracy
     message: str = ""
+    num_workers: int = 1  # a local cluster run is resumed with as many workers
 
     @property
     def resumable(self) -> bool:
@@ -86,6 +87,7 @@ def summarize(path: Path) -> RunSummary:
         epochs_planned=config.epochs, epochs_completed=len(rows), status=status,
         duration=(events[-1].time - events[0].time) if events else 0.0, final=final,
         message=last_end.message if isinstance(last_end, ev.RunFailed) else "",
+        num_workers=started[-1].num_workers if started else 1,
     )
 
 

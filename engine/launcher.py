@@ -78,23 +78,26 @@ StopCheck = Callable[[], bool]  # e.g. threading.Event().is_set, polled from the
 def launch_local_cluster(run_config_path: str | Path, n_workers: int, run_dir: str | Path, *,
                          join_timeout_s: float, python: str = sys.executable,
                          on_event: EventCallback | None = None, on_state: StateCallback | None = None,
-                         should_stop: StopCheck | None = None) -> ClusterResult:
+                         should_stop: StopCheck | None = None, resume: bool = False) -> ClusterResult:
     """`n_workers` workers on free 127.0.0.1 ports; worker 0 is the chief."""
     return launch_cluster(local_cluster(n_workers), run_config_path, run_dir, join_timeout_s=join_timeout_s,
-                          python=python, on_event=on_event, on_state=on_state, should_stop=should_stop)
+                          python=python, on_event=on_event, on_state=on_state, should_stop=should_stop,
+                          resume=resume)
 
 
 def launch_cluster(cluster: ClusterSpec, run_config_path: str | Path, run_dir: str | Path, *,
                    join_timeout_s: float, start_only: Collection[str] | None = None,
                    python: str = sys.executable, on_event: EventCallback | None = None,
                    on_state: StateCallback | None = None, should_stop: StopCheck | None = None,
-                   worker_module: str = "engine.worker") -> ClusterResult:
+                   worker_module: str = "engine.worker", resume: bool = False) -> ClusterResult:
     """Run the cluster's training tasks here and wait for all of them (never unbounded).
 
     `start_only` names the tasks to start ("worker 0"); the others are expected
     to be started elsewhere. Once `should_stop()` is true the group stops gracefully.
     `worker_module` is the program that speaks the protocol (tests use a fake).
-    ConfigError or ClusterError (port in use included) before anything starts.
+    `resume` continues the run in `run_dir` from its latest checkpoint (every
+    worker restores the chief's). ConfigError or ClusterError (port in use
+    included) before anything starts.
     """
     config_path = Path(run_config_path).resolve()
     config = RunConfig.load(config_path)
@@ -104,7 +107,9 @@ def launch_cluster(cluster: ClusterSpec, run_config_path: str | Path, run_dir: s
     _check_ports(tasks)
     group = _Group(cluster, tasks, Path(run_dir).resolve(), on_event, on_state)
     try:
-        group.start([python, "-m", worker_module, "--config", str(config_path), "--run-dir", str(group.run_dir)])
+        source = ["--resume", str(group.run_dir)] if resume else ["--config", str(config_path), "--run-dir",
+                                                                   str(group.run_dir)]
+        group.start([python, "-m", worker_module, *source])
         return group.watch(join_timeout_s, should_stop or (lambda: False))
     finally:
         group.shutdown(STOP_GRACE_S)  # a no-op unless an exception (e.g. Ctrl-C) got here

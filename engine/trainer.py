@@ -67,8 +67,12 @@ class WorkerRole:
 class Checkpointer:
     """Model, optimizer and (epoch, step) in one atomic tf.train checkpoint."""
 
-    def __init__(self, tf: Any, model: Any, optimizer: Any, directory: Path, keep: int, emit: Sink):
+    def __init__(self, tf: Any, model: Any, optimizer: Any, directory: Path, keep: int, emit: Sink,
+                 restore_from: Path | None = None):
+        """Saves to `directory`; restores from `restore_from` (default the same): in a cluster every
+        worker restores the chief's checkpoint, while non-chief workers save to scratch folders."""
         self._tf = tf
+        self._restore_from = restore_from or directory
         self._position = tf.Variable([0, 0], dtype=tf.int64, trainable=False, name="position")
         self._checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer, position=self._position)
         self._manager = tf.train.CheckpointManager(self._checkpoint, str(directory), max_to_keep=keep)
@@ -77,7 +81,7 @@ class Checkpointer:
 
     def restore(self) -> tuple[int, int] | None:
         """(epoch, step) to continue from, or None when there is no checkpoint."""
-        path = self._manager.latest_checkpoint
+        path = self._tf.train.latest_checkpoint(str(self._restore_from))
         if not path:
             return None
         self._checkpoint.restore(path).expect_partial()
@@ -174,9 +178,8 @@ class Trainer:
             optimizer = build_optimizer(config, keras)
             if config.mixed_precision == "float16" and config.loop == "custom":
                 optimizer = keras.mixed_precision.LossScaleOptimizer(optimizer)
-        checkpointer = Checkpointer(tf, model, optimizer,
-                                    self.checkpoint_dir if self.role.is_chief else self.run_dir.checkpoints,
-                                    config.checkpoint.keep, self.emit)
+        checkpointer = Checkpointer(tf, model, optimizer, self.run_dir.checkpoints, config.checkpoint.keep,
+                                    self.emit, restore_from=self.checkpoint_dir)
         start_epoch, start_step = self._restore(checkpointer)
         session = self._session(config, tf, keras, strategy, model, optimizer, arrays, checkpointer,
                                 start_epoch, start_step)

@@ -31,16 +31,17 @@ from gui.log_view import LogView
 from gui.plots import TrainingPlots
 from gui.run_controls import RunControls
 from gui.run_form import MULTI_WORKER, RunForm
+from engine.history import summarize
 from engine.rundir import new_run_dir, runs_root
-from gui.runner import (CLUSTER_GRACE_S, TrainingRunner, cluster_command, kill_live_processes,
+from gui.runner import (CLUSTER_GRACE_S, TrainingRunner, cluster_command, kill_live_processes, resume_command,
                         source_tag, worker_command)
-from gui.runs_panel import RunsPanel, resume_command
+from gui.runs_panel import RunsPanel
 from gui.scaling_dialog import ScalingDialog
 from gui.workers_panel import WorkersPanel
 
 CommandFactory = Callable[[Path, Path], list[str]]
 ClusterCommandFactory = Callable[[Path, Path, int], list[str]]
-ResumeCommandFactory = Callable[[Path], list[str]]
+ResumeCommandFactory = Callable[[Path, int], list[str]]  # (run dir, workers)
 
 
 class MainWindow(QMainWindow):
@@ -272,7 +273,8 @@ class MainWindow(QMainWindow):
         """Continue a stopped or killed run from its checkpoint, by the same path as a fresh run."""
         if self.runner is None:
             self.tabs.setCurrentWidget(self.live_tab)
-            self._launch(self._resume_command_for(run_dir), run_dir, "resuming run")
+            workers = summarize(run_dir).num_workers
+            self._launch(self._resume_command_for(run_dir, workers), run_dir, "resuming run", workers if workers > 1 else 0)
 
     def _launch(self, command: list[str], run_dir: Path, what: str, workers: int = 0) -> None:
         """Start a trainer process (or a local cluster of `workers`) for `run_dir`; wire its signals to the views."""

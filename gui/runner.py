@@ -63,6 +63,14 @@ def cluster_command(config_path: Path, run_dir: Path, workers: int) -> list[str]
             "--run-dir", str(run_dir), "--events"]
 
 
+def resume_command(run_dir: Path, workers: int = 1) -> list[str]:
+    """Continue a run from its checkpoint: one worker, or a local cluster of as many workers as before."""
+    if workers > 1:
+        return [sys.executable, "main.py", "cluster", "launch", "--workers", str(workers), "--resume", str(run_dir),
+                "--events"]
+    return [sys.executable, "-m", "engine.worker", "--resume", str(run_dir)]
+
+
 def source_tag(source: str) -> str:
     """How the log marks a cluster worker's lines, e.g. "[worker-1]"; what a per-worker filter looks for."""
     return f"[{source}]"

@@ -8,7 +8,6 @@ reopening and resuming are requests the main window carries out.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, QSortFilterProxyModel, Qt, QTimer, Signal
@@ -27,11 +26,6 @@ from gui.runs_model import COLUMNS, SORT_ROLE, RunsTableModel, display_name
 AUTO_REFRESH_MS = 3000
 MAX_NAME_WIDTH = 280
 SWATCH_ROOM = 24
-
-
-def resume_command(run_dir: Path) -> list[str]:
-    """The worker protocol's resume entry: same events and stop as a fresh run."""
-    return [sys.executable, "-m", "engine.worker", "--resume", str(run_dir)]
 
 
 class RunsPanel(QWidget):

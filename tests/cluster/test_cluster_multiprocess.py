@@ -22,7 +22,7 @@ from engine.cluster_cli import main as cluster_main
 from engine.cluster_export import export_bundle
 from engine.config import RunConfig
 from engine.launcher import FINISHED, STOPPED, WAITING, launch_cluster, launch_local_cluster
-from engine.rundir import read_metrics
+from engine.rundir import read_events, read_metrics
 
 HAS_TRAINER = (Path(__file__).resolve().parents[2] / "engine" / "worker.py").exists()
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300),
@@ -138,3 +138,25 @@ def test_launch_events_speaks_the_worker_protocol_for_the_cluster(tmp_path, writ
     logs = [e for e in events if isinstance(e, ev.Log)]
     assert logs and all(e.source in ("worker-0", "worker-1") for e in logs)  # every log line names its worker
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
+
+
+def test_a_stopped_cluster_run_resumes_from_its_checkpoint(tmp_path, write_run_config):
+    """Stop a 2-worker run after its first epoch, resume it with 2 workers: every epoch once."""
+    run_dir = tmp_path / "run"
+    first_epoch = threading.Event()
+
+    def on_event(task, event):
+        if task.index == 0 and isinstance(event, ev.EpochEnd):
+            first_epoch.set()
+
+    stopped = launch_local_cluster(write_run_config(num_samples=4096, epochs=3), 2, run_dir, join_timeout_s=120,
+                                   on_event=on_event, should_stop=first_epoch.is_set)
+    assert stopped.status == "stopped", stopped.failure
+    done = [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")]
+    assert 1 <= len(done) < 3
+
+    resumed = launch_local_cluster(run_dir / "config.json", 2, run_dir, join_timeout_s=120, resume=True)
+    assert resumed.status == "completed", resumed.failure
+    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
+    starts = [e for e in read_events(run_dir) if isinstance(e, ev.RunStarted)]
+    assert starts[-1].start_epoch == len(done) and starts[-1].num_workers == 2

@@ -13,7 +13,8 @@ from engine.config import DataConfig, RunConfig
 from gui.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
 from gui.runs_model import COLUMNS, SORT_ROLE
-from gui.runs_panel import RunsPanel, resume_command
+from gui.runner import resume_command
+from gui.runs_panel import RunsPanel
 from tests.gui.history_runs import make_runs, write_run
 
 HISTORY_SCRIPT = Path(__file__).with_name("history_runs.py")
@@ -132,8 +133,8 @@ def test_reopen_loads_the_form_and_shows_the_live_tab(make_window, runs):
 def test_resume_starts_the_worker_with_resume(qtbot, make_window, fake_trainer_command, runs):
     commands: list[list[str]] = []
 
-    def resume_for(run_dir: Path) -> list[str]:
-        commands.append(resume_command(run_dir))
+    def resume_for(run_dir: Path, workers: int) -> list[str]:
+        commands.append(resume_command(run_dir, workers))
         return fake_trainer_command("normal", "--run-dir", str(run_dir), "--delay", "0")
 
     window = make_window(resume_command_for=resume_for)
@@ -176,3 +177,8 @@ def test_a_real_training_run_appears_in_the_table(qtbot, tmp_path: Path):
     assert cell(window.runs, 0, "Status") == "completed"
     assert cell(window.runs, 0, "Epochs") == "1/1" and cell(window.runs, 0, "Loss")
     window.shutdown()
+
+
+def test_a_cluster_run_resumes_as_a_cluster_of_as_many_workers(tmp_path):
+    assert resume_command(tmp_path, 3) == [sys.executable, "main.py", "cluster", "launch", "--workers", "3",
+                                           "--resume", str(tmp_path), "--events"]
