@@ -234,8 +234,17 @@ class Trainer:
         progress.epochs_completed = start_epoch
         return Session(config=config, tf=tf, keras=keras, strategy=strategy, model=model, optimizer=optimizer,
                        arrays=arrays, datasets=Datasets(arrays, config, tf), progress=progress,
-                       steps_per_execution=fixed_steps_per_execution(config, per_epoch),
+                       steps_per_execution=self._steps_per_execution(config, per_epoch),
                        start_epoch=start_epoch, start_step=start_step)
+
+    def _steps_per_execution(self, config: RunConfig, per_epoch: int) -> int | None:
+        """Fixed, or None for "auto" (tuned from each call's duration). Workers of a cluster must run
+        calls of equal size, or their collectives stop matching and they deadlock, so a tuner that
+        listens to each worker's own clock is no good there: "auto" is then a fixed 32."""
+        fixed = fixed_steps_per_execution(config, per_epoch)
+        if fixed is None and self.role.num_workers > 1:
+            return min(32, per_epoch)
+        return fixed
 
     def _finish(self, status: str, model: Any, save_model: bool) -> Outcome:
         model_path = ""

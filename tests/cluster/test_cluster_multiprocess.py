@@ -135,6 +135,8 @@ def test_launch_events_speaks_the_worker_protocol_for_the_cluster(tmp_path, writ
     assert {("worker-0", "training"), ("worker-1", "training"), ("worker-0", "stopped"),
             ("worker-1", "stopped")} <= states
     assert sum(isinstance(e, ev.RunStarted) for e in events) == 1  # the chief's only
+    started = next(e for e in events if isinstance(e, ev.RunStarted))
+    assert started.steps_per_execution == 32  # "auto" is fixed in a cluster: tuned sizes would desync collectives
     logs = [e for e in events if isinstance(e, ev.Log)]
     assert logs and all(e.source in ("worker-0", "worker-1") for e in logs)  # every log line names its worker
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
