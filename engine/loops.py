@@ -5,7 +5,7 @@ and differ only in how steps run. Both run several steps per `tf.function`
 call (Python overhead dominates small models: FACTS.md 6) and look at the
 stop request between calls. Each returns "completed" or "stopped".
 With steps_per_execution "auto", the custom loop sizes its calls itself
-(`CallSizer`) and fit uses tf-keras's own tuner.
+(`CallSizer`); fit and cluster workers get a fixed size (Trainer._steps_per_execution).
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class Session:
     arrays: Arrays
     datasets: Datasets
     progress: Progress
-    steps_per_execution: int | None  # None: "auto"
+    steps_per_execution: int | None  # None: "auto", tuned by the custom loop's CallSizer
     start_epoch: int
     start_step: int
 
@@ -210,7 +210,7 @@ class FitLoop:
         with s.strategy.scope():
             loss, metric = build_loss_and_metric(s.arrays.num_classes, s.keras)
             s.model.compile(optimizer=s.optimizer, loss=loss, metrics=[metric],
-                            steps_per_execution=s.steps_per_execution or "auto")
+                            steps_per_execution=s.steps_per_execution)
         self._bridge = _fit_bridge(s)
 
     def run(self) -> str:

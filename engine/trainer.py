@@ -238,11 +238,14 @@ class Trainer:
                        start_epoch=start_epoch, start_step=start_step)
 
     def _steps_per_execution(self, config: RunConfig, per_epoch: int) -> int | None:
-        """Fixed, or None for "auto" (tuned from each call's duration). Workers of a cluster must run
-        calls of equal size, or their collectives stop matching and they deadlock, so a tuner that
-        listens to each worker's own clock is no good there: "auto" is then a fixed 32."""
+        """Fixed, or None for "auto": the custom loop's CallSizer tunes calls by their duration.
+
+        Elsewhere "auto" is a fixed 32. Workers of a cluster must run calls of equal size, or their
+        collectives stop matching and they deadlock, so a tuner that listens to each worker's own
+        clock is no good there; and tf-keras's own "auto" tuner for fit ran at a quarter of fit's
+        speed at 32 steps per call (BENCHMARKS.md)."""
         fixed = fixed_steps_per_execution(config, per_epoch)
-        if fixed is None and self.role.num_workers > 1:
+        if fixed is None and (self.role.num_workers > 1 or config.loop == "fit"):
             return min(32, per_epoch)
         return fixed
 
