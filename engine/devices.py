@@ -13,15 +13,11 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from engine.config import Problem, RunConfig
+from engine.config import ConfigError, Problem, RunConfig
 
 
-class DeviceError(ValueError):
+class DeviceError(ConfigError):
     """The config asks for devices this machine does not have."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import Any, Callable
 from engine import events as ev
 from engine.config import ConfigError, Problem, RunConfig, batch_problem, fixed_steps_per_execution
 from engine.data import Arrays, DataError, Datasets, load_arrays, steps_per_epoch
-from engine.devices import DeviceError, apply_plan, plan_devices
+from engine.devices import apply_plan, plan_devices
 from engine.progress import NonFiniteLoss, Progress, StopSignal
 from engine.rundir import RunDir
 from engine.tensorboard_sink import TensorBoardSink
@@ -133,7 +133,7 @@ class Trainer:
             return self._run()
         except KeyboardInterrupt:
             return self._fail("Interrupted before training could stop cleanly.", "KeyboardInterrupt")
-        except (ConfigError, DataError, DeviceError) as exc:
+        except (ConfigError, DataError) as exc:  # DeviceError is a ConfigError
             return self._fail(str(exc), type(exc).__name__)
         except NonFiniteLoss as exc:
             return self._fail(str(exc), "NonFiniteLoss")
