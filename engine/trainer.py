@@ -119,7 +119,12 @@ class Trainer:
         self.run_dir = RunDir(self._scratch or run_dir, validation=config.validation_split > 0)
         self.checkpoint_dir = Path(run_dir) / "checkpoints"  # all workers restore the chief's
         self.sinks = [self.run_dir, TensorBoardSink(self.run_dir.tensorboard), *sinks]
-        self.epochs_completed = 0
+        self._progress: Progress | None = None  # exists once training is set up
+
+    @property
+    def epochs_completed(self) -> int:
+        """Finished epochs, restored ones included; what run_failed and run_finished report."""
+        return self._progress.epochs_completed if self._progress else 0
 
     def emit(self, event: ev.Event) -> None:
         for sink in self.sinks:
@@ -201,7 +206,6 @@ class Trainer:
 
         loop = FitLoop(session) if config.loop == "fit" else CustomLoop(session)
         status = loop.run()
-        self.epochs_completed = session.progress.epochs_completed
         if status == "stopped":
             p = session.progress
             checkpointer.save(p.epoch + (1 if p.step >= p.steps_per_epoch else 0), p.step % p.steps_per_epoch)
@@ -217,7 +221,6 @@ class Trainer:
         self.log(f"Resuming at epoch {epoch + 1}, step {step} from {self.checkpoint_dir}.")
         if self.role.is_chief:
             self.run_dir.keep_epochs_before(epoch + 1)
-        self.epochs_completed = epoch
         return epoch, step
 
     def _session(self, config: RunConfig, tf: Any, keras: Any, strategy: Any, model: Any, optimizer: Any,
@@ -232,6 +235,7 @@ class Trainer:
             stop_agreed=_stop_agreement(tf, strategy) if self.role.num_workers > 1 else None,
         )
         progress.epochs_completed = start_epoch
+        self._progress = progress
         return Session(config=config, tf=tf, keras=keras, strategy=strategy, model=model, optimizer=optimizer,
                        arrays=arrays, datasets=Datasets(arrays, config, tf), progress=progress,
                        steps_per_execution=self._steps_per_execution(config, per_epoch),

@@ -93,6 +93,7 @@ def test_nan_loss_fails_the_run_and_keeps_finished_epochs(tmp_path):
     assert failed.returncode == 1
     message = failed.of(ev.RunFailed)[0].message
     assert "loss became" in message and "learning_rate" in message
+    assert failed.of(ev.RunFailed)[0].epochs_completed == 1
     assert metric_epochs(run_dir) == [1]
     assert sorted(p.name for p in (run_dir / "checkpoints").iterdir()) == checkpoints_before
 
