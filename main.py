@@ -3,6 +3,7 @@
 Kept tiny on purpose: the window must appear fast, so nothing here imports
 TensorFlow, and the GUI is imported only when no subcommand is given.
 """
+
 from __future__ import annotations
 
 import sys

@@ -2,13 +2,14 @@
 
     python bench/bench_cluster.py [--workers 1 2 3] [--repeats 1] [--loop custom]
 
-Every number comes from the events of a real launch (engine.launcher): the
+Every number comes from the events of a real launch (engine.cluster.launcher): the
 startup is launch -> the chief's first batch_end (process start, TensorFlow
 import, cluster join, tracing); the throughput is global examples per second
 between the chief's first and last epoch_end (so epoch 1, which holds the
 tracing, is left out). The global batch stays fixed, so N workers share it.
 Prints a markdown table with ratios against the first worker count.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,8 +23,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from engine import events as ev  # noqa: E402
+from engine.cluster.launcher import launch_local_cluster  # noqa: E402
 from engine.config import DataConfig, RunConfig  # noqa: E402
-from engine.launcher import launch_local_cluster  # noqa: E402
 
 
 def measure(config_path: Path, n_workers: int, run_dir: Path) -> tuple[float, float]:
@@ -56,11 +57,15 @@ def main() -> None:
     parser.add_argument("--loop", choices=["custom", "fit"], default="custom")
     parser.add_argument("--samples", type=int, default=32768)
     parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--batch", type=int, default=384,
-                        help="global batch size (divisible by every worker count)")
+    parser.add_argument("--batch", type=int, default=384, help="global batch size (divisible by every worker count)")
     args = parser.parse_args()
-    config = RunConfig(strategy="multi_worker_mirrored", loop=args.loop, epochs=args.epochs,
-                       global_batch_size=args.batch, data=DataConfig(num_samples=args.samples))
+    config = RunConfig(
+        strategy="multi_worker_mirrored",
+        loop=args.loop,
+        epochs=args.epochs,
+        global_batch_size=args.batch,
+        data=DataConfig(num_samples=args.samples),
+    )
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-cluster-") as tmp:
         config_path = Path(tmp) / "run.json"
@@ -70,8 +75,10 @@ def main() -> None:
             rows.append((n, statistics.median(s for s, _ in runs), statistics.median(t for _, t in runs)))
             print(f"{n} worker(s): startup {rows[-1][1]:.1f} s, {rows[-1][2]:,.0f} examples/s", file=sys.stderr)
     base_startup, base_rate = rows[0][1], rows[0][2]
-    print(f"\n{args.loop} loop, {args.samples} samples, global batch {args.batch}, {args.epochs} epochs, "
-          f"median of {args.repeats}\n")
+    print(
+        f"\n{args.loop} loop, {args.samples} samples, global batch {args.batch}, {args.epochs} epochs, "
+        f"median of {args.repeats}\n"
+    )
     print(f"| workers | startup to first step (s) | vs {rows[0][0]} | throughput (examples/s) | vs {rows[0][0]} |")
     print("| ---: | ---: | ---: | ---: | ---: |")
     for n, startup, rate in rows:

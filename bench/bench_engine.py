@@ -10,6 +10,7 @@ start-up) runs, interleaved round by round so machine noise hits all alike:
 Examples/s is the engine's own measure (training time of epochs 2..N; epoch 1
 holds the tracing) and the same for the tutorial loop. Prints a markdown table.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,23 +26,32 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 SPE_VALUES = [1, 8, 32, 128]
-TUTORIAL = {"data": {"kind": "synthetic", "num_samples": 10000, "num_features": 10}, "global_batch_size": 64,
-            "epochs": 4, "shuffle_buffer": 10000, "checkpoint": {"every_epoch": False}}
+TUTORIAL = {
+    "data": {"kind": "synthetic", "num_samples": 10000, "num_features": 10},
+    "global_batch_size": 64,
+    "epochs": 4,
+    "shuffle_buffer": 10000,
+    "checkpoint": {"every_epoch": False},
+}
 
 
 def tutorial_loop(config, tf, keras) -> float:
     """The seed's loop, one step per call, dataset bug fixed; returns examples/s of epochs 2..N."""
-    from engine.data import load_arrays
-    from engine.devices import apply_plan, plan_devices
-    from engine.models import build_model, build_optimizer
-    from engine.strategies import make_strategy
+    from engine.train.data import load_arrays
+    from engine.train.devices import apply_plan, plan_devices
+    from engine.train.models import build_model, build_optimizer
+    from engine.train.strategies import make_strategy
 
     plan = plan_devices(config, [])
     apply_plan(plan, tf)
     strategy = make_strategy(config, plan, tf)
     arrays = load_arrays(config)
-    dataset = (tf.data.Dataset.from_tensor_slices((arrays.x_train, arrays.y_train.astype("float32")[:, None]))
-               .shuffle(10000).batch(config.global_batch_size).prefetch(tf.data.AUTOTUNE))
+    dataset = (
+        tf.data.Dataset.from_tensor_slices((arrays.x_train, arrays.y_train.astype("float32")[:, None]))
+        .shuffle(10000)
+        .batch(config.global_batch_size)
+        .prefetch(tf.data.AUTOTUNE)
+    )
     with strategy.scope():
         model = build_model(config, arrays.num_features, 2, keras)
         optimizer = build_optimizer(config, keras)
@@ -50,10 +60,11 @@ def tutorial_loop(config, tf, keras) -> float:
 
     def step_fn(x, y):
         with tf.GradientTape() as tape:
-            loss = tf.nn.compute_average_loss(loss_object(y, model(x, training=True)),
-                                              global_batch_size=config.global_batch_size)
+            loss = tf.nn.compute_average_loss(
+                loss_object(y, model(x, training=True)), global_batch_size=config.global_batch_size
+            )
         grads = tape.gradient(loss, model.trainable_variables)
-        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))  # noqa: B905 - AutoGraph rejects strict=
         return loss
 
     @tf.function
@@ -73,19 +84,24 @@ def tutorial_loop(config, tf, keras) -> float:
 
 def engine_loop(config) -> float:
     from engine import events as ev
-    from engine.progress import StopSignal
-    from engine.trainer import Trainer
+    from engine.train.progress import StopSignal
+    from engine.train.trainer import Trainer
 
     rates: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
-        Trainer(config, Path(tmp), [lambda e: rates.append(e.examples_per_sec) if isinstance(e, ev.EpochEnd) else None],
-                StopSignal(), print_tracebacks=True).run()
+        Trainer(
+            config,
+            Path(tmp),
+            [lambda e: rates.append(e.examples_per_sec) if isinstance(e, ev.EpochEnd) else None],
+            StopSignal(),
+            print_tracebacks=True,
+        ).run()
     return statistics.mean(rates[1:])
 
 
 def child(replicas: int, rounds: int) -> None:
     from engine.config import RunConfig
-    from engine.tf_runtime import keras, tf
+    from engine.train.tf_runtime import keras, tf
 
     base = RunConfig.from_dict({**TUTORIAL, "strategy": "mirrored", "virtual_devices": replicas})
     variants = {"tutorial (1 step/call)": None}
@@ -109,13 +125,20 @@ def main() -> None:
         child(args.child, args.rounds)
         return
     for replicas in args.replicas:
-        out = subprocess.run([sys.executable, __file__, "--child", str(replicas), "--rounds", str(args.rounds)],
-                             capture_output=True, text=True, check=True, cwd=REPO)
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", str(replicas), "--rounds", str(args.rounds)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=REPO,
+        )
         medians = json.loads(out.stdout.strip().splitlines()[-1])
         base = medians["tutorial (1 step/call)"]
         best_fit = max(v for k, v in medians.items() if k.startswith("fit"))
-        print(f"\n### Mirrored, {replicas} replica(s) (virtual CPUs), MLP 10-16-8-1, global batch 64, "
-              f"median of {args.rounds} interleaved rounds\n")
+        print(
+            f"\n### Mirrored, {replicas} replica(s) (virtual CPUs), MLP 10-16-8-1, global batch 64, "
+            f"median of {args.rounds} interleaved rounds\n"
+        )
         print("| loop | examples/s | × tutorial | ÷ best fit |")
         print("|---|---:|---:|---:|")
         for name, value in medians.items():

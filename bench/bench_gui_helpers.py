@@ -1,4 +1,5 @@
 """Shared bits of the GUI benchmarks: repo path, fake trainer, markdown tables."""
+
 from __future__ import annotations
 
 import statistics

@@ -7,6 +7,7 @@ Runs resources/examples/mirrored_large_synthetic.json (Mirrored on 2 virtual
 CPU devices, 20 epochs, 100000 synthetic samples), grabs the window once a
 few epochs are plotted, then stops the run cleanly.
 """
+
 from __future__ import annotations
 
 import sys

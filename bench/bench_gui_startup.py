@@ -6,6 +6,7 @@ The app prints `TFDD_WINDOW_SHOWN` once the window has been drawn
 (TFDD_SMOKE_QUIT_MS); the clock runs in this parent process from Popen to
 that line, so interpreter start and all imports are included.
 """
+
 from __future__ import annotations
 
 import os
@@ -44,11 +45,19 @@ def time_tensorflow_import() -> float:
 def main(repeats: int = 5) -> None:
     window = [time_to_window() for _ in range(repeats)]
     tf = [time_tensorflow_import() for _ in range(2)]
-    print(table(("measure", f"ms, median (min–max) of {repeats}"), [
-        ("`python main.py` → window drawn", summary(window)),
-        ("`python -c 'import tensorflow'` (for scale, 2 runs)", summary(tf)),
-        ("ratio of medians, window / TensorFlow import", f"{statistics.median(window) / statistics.median(tf):.2f}"),
-    ]))
+    print(
+        table(
+            ("measure", f"ms, median (min–max) of {repeats}"),
+            [
+                ("`python main.py` → window drawn", summary(window)),
+                ("`python -c 'import tensorflow'` (for scale, 2 runs)", summary(tf)),
+                (
+                    "ratio of medians, window / TensorFlow import",
+                    f"{statistics.median(window) / statistics.median(tf):.2f}",
+                ),
+            ],
+        )
+    )
 
 
 if __name__ == "__main__":

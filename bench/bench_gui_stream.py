@@ -6,8 +6,9 @@ Stall: a 10 ms QTimer runs in the GUI thread while the fake trainer prints
 batch events as fast as it can; its lateness (interval − 10 ms) is what a
 user feels as a frozen window. Target: max < 50 ms. With --real, also the
 time from Start to the first plotted point of the real engine (TensorFlow
-start-up dominates it; FACTS.md 7).
+start-up dominates it: importing TensorFlow alone takes 2–2.6 s here).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,7 +23,7 @@ from PySide6.QtCore import QEventLoop, QTimer
 
 from engine.config import DataConfig, RunConfig
 from gui.app import create_application
-from gui.device_probe import DeviceInfo, ProbeResult
+from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
 from gui.runner import worker_command
 
@@ -30,8 +31,9 @@ CPU_ONLY = ProbeResult(tensorflow="", devices=(DeviceInfo("CPU:0", "CPU"),))
 
 
 def make_window(command_for) -> MainWindow:
-    window = MainWindow(start_probe=False, command_for=command_for,
-                        runs_dir=Path(tempfile.mkdtemp(prefix="tfdd-bench-runs-")))
+    window = MainWindow(
+        start_probe=False, command_for=command_for, runs_dir=Path(tempfile.mkdtemp(prefix="tfdd-bench-runs-"))
+    )
     window.apply_probe(CPU_ONLY)
     window.resize(1400, 900)
     window.show()
@@ -63,8 +65,11 @@ def start_to_first_point(window: MainWindow) -> float:
 
 
 def stall_during_flood(events: int, delay: float = 0.0) -> dict[str, float]:
-    window = make_window(lambda c, d: fake_command("normal", "--epochs", "1", "--steps", str(events),
-                                                   "--delay", str(delay), "--run-dir", str(d)))
+    window = make_window(
+        lambda c, d: fake_command(
+            "normal", "--epochs", "1", "--steps", str(events), "--delay", str(delay), "--run-dir", str(d)
+        )
+    )
     settle_until = time.perf_counter() + 1.0  # the window's first paint is not a run's stall
     spin_until(lambda: time.perf_counter() > settle_until, 10)
     probe = LatenessProbe()
@@ -80,8 +85,13 @@ def stall_during_flood(events: int, delay: float = 0.0) -> dict[str, float]:
         ends = np.cumsum(probe.intervals[1:])
         print("worst stalls (ms, at ms):", [(round(late[i]), round(ends[i])) for i in np.argsort(late)[-8:]])
     window.close()
-    return {"events": events, "seconds": seconds, "max": float(late.max()), "p99": float(np.percentile(late, 99)),
-            "median": float(np.median(late))}
+    return {
+        "events": events,
+        "seconds": seconds,
+        "max": float(late.max()),
+        "p99": float(np.percentile(late, 99)),
+        "median": float(np.median(late)),
+    }
 
 
 def main() -> None:
@@ -91,17 +101,36 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.0, help="seconds between fake events (0: flood)")
     args = parser.parse_args()
     create_application([])
-    fake = make_window(lambda c, d: fake_command("normal", "--epochs", "1000", "--steps", "100", "--delay", "0.01",
-                                                 "--run-dir", str(d)))
-    rows = [("Start → first plotted point, fake trainer (ms, 3 runs)",
-             summary([start_to_first_point(fake) for _ in range(3)]))]
+    fake = make_window(
+        lambda c, d: fake_command(
+            "normal", "--epochs", "1000", "--steps", "100", "--delay", "0.01", "--run-dir", str(d)
+        )
+    )
+    rows = [
+        (
+            "Start → first plotted point, fake trainer (ms, 3 runs)",
+            summary([start_to_first_point(fake) for _ in range(3)]),
+        )
+    ]
     fake.close()
     if args.real:
         real = make_window(worker_command)
-        real.form.set_config(RunConfig(strategy="mirrored", devices=("CPU:0",), virtual_devices=2, epochs=1,
-                                       global_batch_size=64, data=DataConfig(num_samples=20_000)))
-        rows.append(("Start → first plotted point, real engine, Mirrored 2 virtual CPUs (ms, 1 run)",
-                     f"{start_to_first_point(real):.0f}"))
+        real.form.set_config(
+            RunConfig(
+                strategy="mirrored",
+                devices=("CPU:0",),
+                virtual_devices=2,
+                epochs=1,
+                global_batch_size=64,
+                data=DataConfig(num_samples=20_000),
+            )
+        )
+        rows.append(
+            (
+                "Start → first plotted point, real engine, Mirrored 2 virtual CPUs (ms, 1 run)",
+                f"{start_to_first_point(real):.0f}",
+            )
+        )
         real.close()
     s = stall_during_flood(args.events, args.delay)
     pace = "as fast as it can" if not args.delay else f"one per {1000 * args.delay:g} ms"

@@ -9,6 +9,7 @@ mean examples/s of the epochs after the first, from metrics.csv. While the
 window run streams, a 10 ms QTimer measures the GUI's event-loop stall with
 the real engine at full speed. Target: window / headless >= 0.95.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,8 +30,15 @@ from engine.rundir import read_metrics
 from gui.app import create_application
 from gui.runner import worker_command
 
-CONFIG = RunConfig(strategy="mirrored", virtual_devices=2, loop="custom", epochs=4, global_batch_size=64,
-                   data=DataConfig(num_samples=50_000), checkpoint=CheckpointConfig(every_epoch=False))
+CONFIG = RunConfig(
+    strategy="mirrored",
+    virtual_devices=2,
+    loop="custom",
+    epochs=4,
+    global_batch_size=64,
+    data=DataConfig(num_samples=50_000),
+    checkpoint=CheckpointConfig(every_epoch=False),
+)
 
 
 def steady_rate(run_dir: Path) -> float:
@@ -44,8 +52,14 @@ def headless(root: Path) -> float:
     CONFIG.save(config_path)
     control_read, control_write = os.pipe()  # stdin stays open: EOF would mean "stop"
     try:
-        subprocess.run(worker_command(config_path, run_dir), cwd=REPO, stdin=control_read,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        subprocess.run(
+            worker_command(config_path, run_dir),
+            cwd=REPO,
+            stdin=control_read,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=True,
+        )
     finally:
         os.close(control_read)
         os.close(control_write)
@@ -84,14 +98,21 @@ def main() -> None:
         attached.append(rate)
         lateness.append(late)
     late = np.concatenate(lateness)
-    ratio = statistics.median(a / b for a, b in zip(attached, bare))
-    print(table(("measure", "value"), [
-        ("headless examples/s, median of rounds", f"{statistics.median(bare):,.0f}"),
-        ("window examples/s, median of rounds", f"{statistics.median(attached):,.0f}"),
-        ("window / headless, median of per-round ratios (target >= 0.95)", f"{ratio:.2f}"),
-        ("10 ms QTimer lateness during real training: median / p99 / max (ms)",
-         f"{np.median(late):.1f} / {np.percentile(late, 99):.1f} / {late.max():.1f}"),
-    ]))
+    ratio = statistics.median(a / b for a, b in zip(attached, bare, strict=True))
+    print(
+        table(
+            ("measure", "value"),
+            [
+                ("headless examples/s, median of rounds", f"{statistics.median(bare):,.0f}"),
+                ("window examples/s, median of rounds", f"{statistics.median(attached):,.0f}"),
+                ("window / headless, median of per-round ratios (target >= 0.95)", f"{ratio:.2f}"),
+                (
+                    "10 ms QTimer lateness during real training: median / p99 / max (ms)",
+                    f"{np.median(late):.1f} / {np.percentile(late, 99):.1f} / {late.max():.1f}",
+                ),
+            ],
+        )
+    )
 
 
 if __name__ == "__main__":

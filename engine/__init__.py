@@ -1,7 +1,13 @@
-"""The TensorFlow side of the dashboard: config, events, trainer, CLI. No Qt here.
+"""The engine of the dashboard: everything but the window. No Qt here.
 
-Only tf_runtime imports TensorFlow, and only the trainer process imports
-tf_runtime: the modules that describe runs (config, events, rundir, history,
-cluster, cluster_export, script_export, nvml) are safe for the GUI, and an
-import-linter contract in pyproject.toml keeps it that way.
+In layers, each importing only the ones below it (import-linter contracts in
+pyproject.toml keep it so):
+
+    engine.cli                     the headless commands (`tfdd ...`)
+    engine.tools, engine.cluster   the scaling study; local clusters (launcher, `cluster` commands)
+    engine.train                   the trainer process; `engine.train.tf_runtime` is the one module
+                                   that imports TensorFlow
+    the seam                       config, events, problems, plan, protocol, rundir, history,
+                                   tfconfig, resources, nvml, exports: TensorFlow-free modules that
+                                   describe runs and their files; all the window may import
 """

@@ -1,22 +1,25 @@
 """Headless commands: how other machines of a cluster run the engine.
 
-    python main.py train --config run.json [--run-dir DIR]
-    python main.py train --resume RUN_DIR
-    python main.py devices [--json]
-    python main.py cluster {validate,export,launch} ...
+tfdd train --config run.json [--run-dir DIR]      (or python -m engine.cli ..., python main.py ...)
+tfdd train --resume RUN_DIR
+tfdd devices [--json]
+tfdd export-script --config run.json --out train.py
+tfdd scaling --config run.json --replicas 1 2 4 [--events]
+tfdd cluster {validate,export,launch} ...
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import signal
 import sys
+from pathlib import Path
 
 from engine import events as ev
-from engine.config import ConfigError, RunConfig
-
-EXIT_OK, EXIT_FAILED, EXIT_CONFIG, EXIT_STOPPED = 0, 1, 2, 130
+from engine.config import RunConfig
+from engine.problems import ConfigError
+from engine.protocol.codes import ExitCode, RunStatus
 
 
 class ConsoleProgress:
@@ -31,19 +34,37 @@ class ConsoleProgress:
 
         if isinstance(event, ev.RunStarted):
             self._epochs = event.epochs
-            tqdm.write(f"{event.strategy}: {event.num_replicas} replica(s) on {', '.join(event.devices)}; "
-                       f"global batch {event.global_batch_size} = {event.per_replica_batch_size} per replica; "
-                       f"{event.loop} loop; run dir {event.run_dir}", file=sys.stderr)
-            self._bar = tqdm(total=event.epochs * event.steps_per_epoch, unit="step", dynamic_ncols=True,
-                             initial=event.start_epoch * event.steps_per_epoch + event.start_step, file=sys.stderr)
+            tqdm.write(
+                f"{event.strategy}: {event.num_replicas} replica(s) on {', '.join(event.devices)}; "
+                f"global batch {event.global_batch_size} = {event.per_replica_batch_size} per replica; "
+                f"{event.loop} loop; run dir {event.run_dir}",
+                file=sys.stderr,
+            )
+            self._bar = tqdm(
+                total=event.epochs * event.steps_per_epoch,
+                unit="step",
+                dynamic_ncols=True,
+                initial=event.start_epoch * event.steps_per_epoch + event.start_step,
+                file=sys.stderr,
+            )
         elif isinstance(event, ev.BatchEnd) and self._bar is not None:
             self._bar.update(event.global_step - self._bar.n)
-            self._bar.set_postfix_str(f"epoch {event.epoch}/{self._epochs} loss {event.loss:.4f} "
-                                      f"acc {event.accuracy:.3f} {event.examples_per_sec:,.0f} ex/s", refresh=False)
+            self._bar.set_postfix_str(
+                f"epoch {event.epoch}/{self._epochs} loss {event.loss:.4f} "
+                f"acc {event.accuracy:.3f} {event.examples_per_sec:,.0f} ex/s",
+                refresh=False,
+            )
         elif isinstance(event, ev.EpochEnd):
-            val = f", val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}" if event.val_loss is not None else ""
-            tqdm.write(f"epoch {event.epoch}/{self._epochs}: loss {event.loss:.4f}, acc {event.accuracy:.4f}{val}, "
-                       f"{event.seconds:.1f} s, {event.examples_per_sec:,.0f} ex/s", file=sys.stderr)
+            val = (
+                f", val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}"
+                if event.val_loss is not None
+                else ""
+            )
+            tqdm.write(
+                f"epoch {event.epoch}/{self._epochs}: loss {event.loss:.4f}, acc {event.accuracy:.4f}{val}, "
+                f"{event.seconds:.1f} s, {event.examples_per_sec:,.0f} ex/s",
+                file=sys.stderr,
+            )
         elif isinstance(event, ev.Log):
             tqdm.write(f"[{event.level}] {event.message}", file=sys.stderr)
         elif isinstance(event, (ev.RunFinished, ev.RunFailed)) and self._bar is not None:
@@ -51,44 +72,42 @@ class ConsoleProgress:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from engine.progress import StopSignal
+    from engine.protocol.channel import StopSignal, handle_stop_signals
     from engine.rundir import open_run
 
     try:
         config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
     except ConfigError as exc:
         print(f"error: the run config has problems:\n{exc}", file=sys.stderr)
-        return EXIT_CONFIG
+        return ExitCode.CONFIG
+
     def stop_before_training(reason: str) -> None:
         print(f"stopped before training began ({reason})", file=sys.stderr)
-        os._exit(EXIT_STOPPED)  # blocked in TensorFlow start-up, nothing to save
+        os._exit(stop.exit_code)  # blocked in TensorFlow start-up, nothing to save
 
     stop = StopSignal(on_early_stop=stop_before_training)
-    previous = signal.signal(signal.SIGINT, lambda *_: stop.request("interrupted (Ctrl-C)"))
+    handle_stop_signals(stop)
     try:
-        from engine.trainer import Trainer
+        from engine.train.trainer import Trainer
 
-        trainer = Trainer(config, run_dir, [ConsoleProgress()], stop, resume=resume,
-                          print_tracebacks=args.verbose)
+        trainer = Trainer(config, run_dir, [ConsoleProgress()], stop, resume=resume, print_tracebacks=args.verbose)
         outcome = trainer.run()
     except ConfigError as exc:  # TF_CONFIG problems
         print(f"error: {exc}", file=sys.stderr)
-        return EXIT_CONFIG
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if outcome.status == "failed":
+        return ExitCode.CONFIG
+    if outcome.status == RunStatus.FAILED:
         print(f"error: {outcome.message}", file=sys.stderr)
-        return EXIT_CONFIG if outcome.config_error else EXIT_FAILED
+        return ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED
     print(f"{outcome.status}: {run_dir}", file=sys.stderr)
-    return EXIT_STOPPED if outcome.status == "stopped" else EXIT_OK
+    return stop.exit_code if outcome.status == RunStatus.STOPPED else ExitCode.OK
 
 
 def _devices(args: argparse.Namespace) -> int:
-    from engine.devices import format_table, probe
+    from engine.train.devices import format_table, probe
 
     info = probe()
     print(json.dumps(info, indent=2) if args.json else format_table(info))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _load_config(path: str) -> RunConfig | None:
@@ -101,63 +120,83 @@ def _load_config(path: str) -> RunConfig | None:
 
 
 def _export_script(args: argparse.Namespace) -> int:
-    from engine.script_export import export_script
+    from engine.exports.script import export_script
 
     config = _load_config(args.config)
     if config is None:
-        return EXIT_CONFIG
+        return ExitCode.CONFIG
     path = export_script(config, args.out)
     print(f"wrote {path}; run it with: python {path}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _scaling(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    from engine.tools import scaling
 
-    from engine.scaling import format_table, run_study
-
+    if args.events:
+        return scaling.serve(args.config, args.replicas, args.out)
     config = _load_config(args.config)
     if config is None:
-        return EXIT_CONFIG
-    points = run_study(config, args.replicas, Path(args.out) if args.out else None,
-                       on_point=lambda p: print(f"{p.replicas} replica(s): "
-                                                f"{p.error or f'{p.examples_per_sec:,.0f} examples/s'}",
-                                                file=sys.stderr))
-    print(format_table(points))
-    return EXIT_FAILED if any(p.error for p in points) else EXIT_OK
+        return ExitCode.CONFIG
+    points = scaling.run_study(
+        config,
+        args.replicas,
+        Path(args.out) if args.out else None,
+        on_point=lambda p: print(
+            f"{p.replicas} replica(s): {p.error or f'{p.examples_per_sec:,.0f} examples/s'}", file=sys.stderr
+        ),
+    )
+    print(scaling.format_table(points))
+    return ExitCode.FAILED if any(p.error for p in points) else ExitCode.OK
+
+
+def _gui_hint(args: argparse.Namespace) -> int:
+    """The engine imports no Qt: the window is its own entry point."""
+    print("The window is its own program: run `tfdd-gui` (or `python main.py` in a checkout).", file=sys.stderr)
+    return ExitCode.CONFIG
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python main.py",
-        description="TensorFlow distributed training dashboard. With no command, opens the window.",
+        prog="tfdd",
+        description="TensorFlow distributed training dashboard, headless. The window: tfdd-gui (or python main.py).",
     )
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--verbose", action="store_true", help="show tracebacks of failures")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("gui", help="open the dashboard window (the default)")
+    window = commands.add_parser("gui", help="open the dashboard window (the program tfdd-gui, or python main.py)")
+    window.set_defaults(handler=_gui_hint)
     train = commands.add_parser("train", parents=[common], help="run training headless, with a progress bar")
     source = train.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", help="RunConfig JSON file")
     source.add_argument("--resume", metavar="RUN_DIR", help="continue a stopped or killed run from its checkpoint")
-    train.add_argument("--run-dir", help="where the run's files go (default: a new folder under $TFDD_RUNS_DIR "
-                                         "or ~/tfdd-runs)")
+    train.add_argument(
+        "--run-dir", help="where the run's files go (default: a new folder under $TFDD_RUNS_DIR or ~/tfdd-runs)"
+    )
     train.set_defaults(handler=_train)
     devices = commands.add_parser("devices", parents=[common], help="list the GPUs and the CPU TensorFlow sees")
     devices.add_argument("--json", action="store_true", help="machine-readable output (used by the window)")
     devices.set_defaults(handler=_devices)
-    script = commands.add_parser("export-script", parents=[common],
-                                 help="write a standalone TensorFlow script that reproduces a run config")
+    script = commands.add_parser(
+        "export-script", parents=[common], help="write a standalone TensorFlow script that reproduces a run config"
+    )
     script.add_argument("--config", required=True, help="RunConfig JSON file")
     script.add_argument("--out", required=True, help="the Python file to write, e.g. train.py")
     script.set_defaults(handler=_export_script)
-    scaling = commands.add_parser("scaling", parents=[common],
-                                  help="run a config with 1, 2, 4 ... replicas and report examples/s and efficiency")
+    scaling = commands.add_parser(
+        "scaling", parents=[common], help="run a config with 1, 2, 4 ... replicas and report examples/s and efficiency"
+    )
     scaling.add_argument("--config", required=True, help="RunConfig JSON file")
     scaling.add_argument("--replicas", type=int, nargs="+", default=[1, 2, 4], help="replica counts (default 1 2 4)")
     scaling.add_argument("--out", help="folder for the study's runs (default: a temporary folder)")
+    scaling.add_argument(
+        "--events",
+        action="store_true",
+        help='JSON-line events on stdout (scaling_point per count); "stop" on stdin cancels '
+        "(the worker protocol, as the window uses it)",
+    )
     scaling.set_defaults(handler=_scaling)
-    from engine import cluster_cli
+    from engine.cluster import cli as cluster_cli
 
     cluster_cli.register(commands)
     return parser
@@ -168,14 +207,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()
-        return EXIT_OK
+        return ExitCode.OK
     try:
         return args.handler(args)
     except Exception as exc:  # one clear line unless --verbose
         if getattr(args, "verbose", False):
             raise
         print(f"error: {type(exc).__name__}: {exc} (run with --verbose for the traceback)", file=sys.stderr)
-        return EXIT_FAILED
+        return ExitCode.FAILED
 
 
 if __name__ == "__main__":

@@ -5,41 +5,42 @@ reported at once (field, value given, what is allowed), so a person fixes a
 form or a file in one go. This module imports no TensorFlow: the GUI uses it
 to validate its form and to write the file the trainer process reads.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import json
 import math
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
-STRATEGIES = ("default", "one_device", "mirrored", "multi_worker_mirrored")
-LOOPS = ("fit", "custom")
+from engine.problems import ConfigError, Problem
+
+
+class Strategy(StrEnum):
+    """The `strategy` key: which tf.distribute strategy trains the run."""
+
+    DEFAULT = "default"
+    ONE_DEVICE = "one_device"
+    MIRRORED = "mirrored"
+    MULTI_WORKER_MIRRORED = "multi_worker_mirrored"
+
+
+class Loop(StrEnum):
+    """The `loop` key: Keras `model.fit`, or a custom `strategy.run` loop."""
+
+    FIT = "fit"
+    CUSTOM = "custom"
+
+
+STRATEGIES = tuple(Strategy)
+LOOPS = tuple(Loop)
 OPTIMIZERS = ("adam", "sgd", "rmsprop", "adagrad")
 ACTIVATIONS = ("relu", "tanh", "sigmoid", "gelu", "elu", "selu", "swish")
 MIXED_PRECISION = ("off", "float16", "bfloat16")
 DATA_KINDS = ("synthetic", "csv", "npz")
-
-
-class ConfigError(ValueError):
-    """Raised with every problem of a config, not just the first one."""
-
-    def __init__(self, problems: list["Problem"]):
-        self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a config, phrased so a person can fix it."""
-
-    field: str
-    value: Any
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.field} = {self.value!r}: {self.message}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,7 +81,7 @@ class CheckpointConfig:
     keep: int = 3
 
 
-StepsPerExecution = Union[int, str]
+StepsPerExecution = int | str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,11 +89,11 @@ class RunConfig:
     """Everything a run needs. Key names are a contract with other tools."""
 
     name: str = ""
-    strategy: str = "mirrored"
+    strategy: str = Strategy.MIRRORED.value
     devices: tuple[str, ...] | None = None
     virtual_devices: int = 1
     virtual_gpu_memory_mb: int = 1024
-    loop: str = "custom"
+    loop: str = Loop.CUSTOM.value
     epochs: int = 5
     global_batch_size: int = 64
     learning_rate: float = 0.001
@@ -121,7 +122,7 @@ class RunConfig:
         Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
 
     @classmethod
-    def from_dict(cls, raw: Any, check: bool = True) -> "RunConfig":
+    def from_dict(cls, raw: Any, check: bool = True) -> RunConfig:
         """Build a config and validate it; raise ConfigError with every problem.
 
         check=False keeps what can be read and drops keys of the wrong type,
@@ -136,21 +137,23 @@ class RunConfig:
         return config
 
     @classmethod
-    def from_json(cls, text: str) -> "RunConfig":
+    def from_json(cls, text: str, check: bool = True) -> RunConfig:
+        """Parse and (unless check=False, see from_dict) validate; ConfigError when it is not JSON."""
         try:
             raw = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ConfigError([Problem("(file)", text[:40], f"not valid JSON: {exc}")]) from None
-        return cls.from_dict(raw)
+        return cls.from_dict(raw, check=check)
 
     @classmethod
-    def load(cls, path: str | Path) -> "RunConfig":
+    def load(cls, path: str | Path, check: bool = True) -> RunConfig:
+        """A config file; check=False reads a past run's config whose data file has since moved."""
         p = Path(path)
         if not p.is_file():
             raise ConfigError([Problem("(file)", str(p), "no such config file")])
-        return cls.from_json(p.read_text(encoding="utf-8"))
+        return cls.from_json(p.read_text(encoding="utf-8"), check=check)
 
-    def replace(self, **changes: Any) -> "RunConfig":
+    def replace(self, **changes: Any) -> RunConfig:
         return dataclasses.replace(self, **changes)
 
 
@@ -245,6 +248,8 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
     Without `replicas`, the replica count is derived where the config alone
     fixes it (explicit devices, virtual devices, one-device strategies).
     """
+    from engine.plan import replica_count  # plan builds on this module; imported here to avoid a cycle
+
     p: list[Problem] = []
     _choice(p, "strategy", config.strategy, STRATEGIES)
     _choice(p, "loop", config.loop, LOOPS)
@@ -270,12 +275,17 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
     if not config.model.hidden_units or any(
         not isinstance(u, int) or isinstance(u, bool) or u < 1 for u in config.model.hidden_units
     ):
-        p.append(Problem("model.hidden_units", list(config.model.hidden_units),
-                         "must be a non-empty list of positive layer sizes, e.g. [16, 8]"))
+        p.append(
+            Problem(
+                "model.hidden_units",
+                list(config.model.hidden_units),
+                "must be a non-empty list of positive layer sizes, e.g. [16, 8]",
+            )
+        )
     p += _validate_devices(config)
     p += _validate_data(config.data)
     if replicas is None:
-        replicas = replicas_from_config(config)
+        replicas = replica_count(config, None)
     if replicas is not None and isinstance(config.global_batch_size, int):
         bp = batch_problem(config.global_batch_size, replicas)
         if bp:
@@ -297,8 +307,9 @@ def _validate_devices(config: RunConfig) -> list[Problem]:
     if len(set(devices)) != len(devices):
         p.append(Problem("devices", list(devices), "a device is listed twice"))
     if config.strategy in ("one_device", "default") and len(devices) > 1:
-        p.append(Problem("devices", list(devices),
-                         f"strategy {config.strategy} uses one device; pick one or use mirrored"))
+        p.append(
+            Problem("devices", list(devices), f"strategy {config.strategy} uses one device; pick one or use mirrored")
+        )
     return p
 
 
@@ -317,28 +328,3 @@ def _validate_data(data: DataConfig) -> list[Problem]:
         if data.kind == "csv" and not data.label:
             p.append(Problem("data.label", data.label, "name the CSV column that holds the labels"))
     return p
-
-
-def replicas_from_config(config: RunConfig, gpu_count: int | None = None) -> int | None:
-    """Replica count as the config and the GPU count determine it, else None.
-
-    multi_worker_mirrored multiplies by the worker count, which lives in
-    TF_CONFIG, so it is left to the trainer.
-    """
-    if config.strategy in ("default", "one_device"):
-        return 1
-    if config.strategy != "mirrored":
-        return None
-    split = config.virtual_devices if isinstance(config.virtual_devices, int) else 1
-    if config.devices:
-        return len(config.devices) * max(split, 1)
-    if gpu_count is None:
-        return None
-    return max(gpu_count, 1) * max(split, 1)
-
-
-def fixed_steps_per_execution(config: RunConfig, steps_per_epoch: int) -> int | None:
-    """The configured steps per call, capped at an epoch; None for "auto" (tuned while training)."""
-    if config.steps_per_execution == "auto":
-        return None
-    return max(1, min(int(config.steps_per_execution), steps_per_epoch))

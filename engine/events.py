@@ -4,6 +4,7 @@ This is the only thing that crosses the seam between the trainer process and
 its watchers (the GUI runner, the CLI progress bar, events.jsonl). It imports
 no TensorFlow. Every event carries `type` and a wall-clock `time`.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -11,7 +12,7 @@ import json
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 
 def _now() -> float:
@@ -90,7 +91,7 @@ class WorkerState:
 
     type: ClassVar[str] = "worker_state"
     worker: str  # "worker-0", "chief-0", ...
-    state: str  # starting, waiting_for_peers, training, finished, stopped, failed
+    state: str  # engine.protocol.codes.WorkerState: starting, waiting_for_peers, training, finished, ...
     pid: int | None = None
     message: str = ""  # why it failed or stopped
     log_path: str = ""
@@ -98,9 +99,23 @@ class WorkerState:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ScalingPoint:
+    """One replica count of a scaling study, measured (or failed: `error` says why)."""
+
+    type: ClassVar[str] = "scaling_point"
+    replicas: int
+    examples_per_sec: float  # mean of the epochs after the first
+    speedup: float  # relative to the smallest count that worked
+    efficiency: float  # speedup / (replicas / that count)
+    run_dir: str
+    error: str = ""
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunFinished:
     type: ClassVar[str] = "run_finished"
-    status: str  # "completed" or "stopped"
+    status: str  # engine.protocol.codes.RunStatus: "completed" or "stopped"
     epochs_completed: int
     run_dir: str
     model_path: str = ""
@@ -117,9 +132,10 @@ class RunFailed:
     time: float = field(default_factory=_now)
 
 
-Event = Union[RunStarted, BatchEnd, EpochEnd, CheckpointSaved, Log, WorkerState, RunFinished, RunFailed]
+Event = RunStarted | BatchEnd | EpochEnd | CheckpointSaved | Log | WorkerState | ScalingPoint | RunFinished | RunFailed
 EVENT_TYPES: dict[str, type] = {
-    cls.type: cls for cls in (RunStarted, BatchEnd, EpochEnd, CheckpointSaved, Log, WorkerState, RunFinished, RunFailed)
+    cls.type: cls
+    for cls in (RunStarted, BatchEnd, EpochEnd, CheckpointSaved, Log, WorkerState, ScalingPoint, RunFinished, RunFailed)
 }
 
 

@@ -7,6 +7,7 @@ number here comes from a run's own events.jsonl and metrics.csv.
 reads a run's whole events.jsonl, so the window's periodic refresh of
 unchanged runs costs only a few stat() calls.
 """
+
 from __future__ import annotations
 
 import csv
@@ -15,9 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import events as ev
-from engine.config import ConfigError, RunConfig
+from engine.config import RunConfig
+from engine.problems import ConfigError
+from engine.protocol.codes import RunStatus
+from engine.protocol.paths import RunPaths
 from engine.rundir import read_events, read_metrics
-
 
 Stamp = tuple[tuple[int, int] | None, ...]
 
@@ -34,7 +37,7 @@ class RunSummary:
     loop: str
     epochs_planned: int
     epochs_completed: int
-    status: str  # completed, stopped, failed, interrupted (killed, or still running)
+    status: RunStatus  # completed, stopped, failed, interrupted (killed, or still running)
     duration: float  # seconds from the first to the last event
     final: dict[str, float] = field(default_factory=dict)  # loss, accuracy, val_loss, val_accuracy
     message: str = ""
@@ -42,7 +45,7 @@ class RunSummary:
 
     @property
     def resumable(self) -> bool:
-        return self.status in ("stopped", "interrupted") and any((self.path / "checkpoints").glob("ckpt-*.index"))
+        return self.status in (RunStatus.STOPPED, RunStatus.INTERRUPTED) and RunPaths(self.path).has_checkpoint()
 
 
 @dataclass(frozen=True)
@@ -58,34 +61,43 @@ class Curves:
 
 
 def is_run_dir(path: Path) -> bool:
-    return (path / "events.jsonl").is_file() or (path / "config.json").is_file()
+    return RunPaths(path).looks_like_run()
 
 
 def summarize(path: Path) -> RunSummary:
+    paths = RunPaths(path)
     events = read_events(path)
     started = [e for e in events if isinstance(e, ev.RunStarted)]
     ends = [e for e in events if isinstance(e, (ev.RunFinished, ev.RunFailed))]
-    rows = read_metrics(path / "metrics.csv")
+    rows = read_metrics(paths.metrics)
     try:
-        config = RunConfig.load(path / "config.json")
+        config = RunConfig.load(paths.config, check=False)  # a run whose data file has since moved still reads
     except ConfigError:
         config = RunConfig()
     last_end = ends[-1] if ends else None
     if isinstance(last_end, ev.RunFinished) and (not started or last_end.time >= started[-1].time):
-        status = last_end.status
+        status = RunStatus(last_end.status)
     elif isinstance(last_end, ev.RunFailed) and (not started or last_end.time >= started[-1].time):
-        status = "failed"
+        status = RunStatus.FAILED
     else:
-        status = "interrupted"
-    final = {k: float(v) for k, v in (rows[-1] if rows else {}).items()
-             if k in ("loss", "accuracy", "val_loss", "val_accuracy") and v not in ("", None)}
+        status = RunStatus.INTERRUPTED
+    final = {
+        k: float(v)
+        for k, v in (rows[-1] if rows else {}).items()
+        if k in ("loss", "accuracy", "val_loss", "val_accuracy") and v not in ("", None)
+    }
     return RunSummary(
-        path=path, name=path.name, started=events[0].time if events else 0.0,
+        path=path,
+        name=path.name,
+        started=events[0].time if events else 0.0,
         strategy=started[-1].strategy if started else config.strategy,
         replicas=started[-1].num_replicas if started else 0,
         loop=started[-1].loop if started else config.loop,
-        epochs_planned=config.epochs, epochs_completed=len(rows), status=status,
-        duration=(events[-1].time - events[0].time) if events else 0.0, final=final,
+        epochs_planned=config.epochs,
+        epochs_completed=len(rows),
+        status=status,
+        duration=(events[-1].time - events[0].time) if events else 0.0,
+        final=final,
         message=last_end.message if isinstance(last_end, ev.RunFailed) else "",
         num_workers=started[-1].num_workers if started else 1,
     )
@@ -100,17 +112,22 @@ def load_curves(path: Path) -> Curves:
     events = read_events(path)
     t0 = events[0].time if events else 0.0
     batches = [e for e in events if isinstance(e, ev.BatchEnd)]
-    epochs = [{k: float(v) for k, v in row.items() if v not in ("", None)} for row in read_metrics(path / "metrics.csv")]
+    epochs = [
+        {k: float(v) for k, v in row.items() if v not in ("", None)} for row in read_metrics(RunPaths(path).metrics)
+    ]
     return Curves(
-        global_step=[b.global_step for b in batches], time=[b.time - t0 for b in batches],
-        loss=[b.loss for b in batches], accuracy=[b.accuracy for b in batches],
-        examples_per_sec=[b.examples_per_sec for b in batches], epochs=epochs,
+        global_step=[b.global_step for b in batches],
+        time=[b.time - t0 for b in batches],
+        loss=[b.loss for b in batches],
+        accuracy=[b.accuracy for b in batches],
+        examples_per_sec=[b.examples_per_sec for b in batches],
+        epochs=epochs,
     )
 
 
 def export_metrics(run_dirs: list[Path], out: Path) -> Path:
     """The per-epoch metrics of several runs in one CSV, with a `run` column first."""
-    tables = [(p.name, read_metrics(p / "metrics.csv")) for p in run_dirs]
+    tables = [(p.name, read_metrics(RunPaths(p).metrics)) for p in run_dirs]
     columns: list[str] = []
     for _, rows in tables:
         for row in rows:
@@ -126,17 +143,18 @@ def export_metrics(run_dirs: list[Path], out: Path) -> Path:
 def tensorboard_command(run_dirs: list[Path]) -> str:
     """The shell command that opens these runs in TensorBoard, quoted for copy and paste."""
     if len(run_dirs) == 1:
-        return f"tensorboard --logdir {shlex.quote(str(run_dirs[0] / 'tensorboard'))}"
-    spec = ",".join(f"{p.name}:{p / 'tensorboard'}" for p in run_dirs)
+        return f"tensorboard --logdir {shlex.quote(str(RunPaths(run_dirs[0]).tensorboard))}"
+    spec = ",".join(f"{p.name}:{RunPaths(p).tensorboard}" for p in run_dirs)
     return f"tensorboard --logdir_spec {shlex.quote(spec)}"
 
 
 def _stamp(run_dir: Path) -> Stamp:
     """What changes when a run's history changes: its files' times and sizes."""
     out = []
-    for name in ("events.jsonl", "metrics.csv", "config.json", "checkpoints"):
+    paths = RunPaths(run_dir)
+    for path in (paths.events, paths.metrics, paths.config, paths.checkpoints):
         try:
-            st = (run_dir / name).stat()
+            st = path.stat()
             out.append((st.st_mtime_ns, st.st_size))
         except OSError:
             out.append(None)

@@ -5,6 +5,7 @@ No TensorFlow and no Qt: the device probe uses it for names and memory sizes
 Where the library or the driver is missing, `status()` says why instead of
 anyone showing zeros.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -40,6 +41,11 @@ def gpu_list() -> list[dict[str, Any]]:
         h = pynvml.nvmlDeviceGetHandleByIndex(i)
         name = pynvml.nvmlDeviceGetName(h)
         mem = pynvml.nvmlDeviceGetMemoryInfo(h)
-        out.append({"index": i, "name": name if isinstance(name, str) else name.decode(),
-                    "memory_total_mb": int(mem.total / 2**20)})
+        out.append(
+            {
+                "index": i,
+                "name": name if isinstance(name, str) else name.decode(),
+                "memory_total_mb": int(mem.total / 2**20),
+            }
+        )
     return out

@@ -1,14 +1,11 @@
-"""What a run leaves on disk, and how it survives being stopped or killed.
+"""Writing a run directory, and how it survives being stopped or killed.
 
-    RUN_DIR/config.json      the RunConfig
-    RUN_DIR/events.jsonl     every event, appended (a resumed run appends)
-    RUN_DIR/metrics.csv      one row per finished epoch, flushed and fsynced
-    RUN_DIR/tensorboard/     TensorBoard event files (written by the trainer)
-    RUN_DIR/checkpoints/     tf.train.CheckpointManager files (atomic index)
-    RUN_DIR/model.keras      the trained model
-
-No TensorFlow here: the GUI and the run history read run directories too.
+The layout is engine.protocol.paths.RunPaths; this module creates the
+folders and writes the files: events appended and fsynced (batch events are
+not fsynced one by one), one metrics row per finished epoch, flushed and
+fsynced. No TensorFlow here: the window creates run directories too.
 """
+
 from __future__ import annotations
 
 import csv
@@ -19,14 +16,11 @@ from typing import IO
 
 from engine import events as ev
 from engine.config import RunConfig
+from engine.problems import ConfigError, Problem
+from engine.protocol.paths import RunPaths, runs_root
 
 METRIC_COLUMNS = ["epoch", "loss", "accuracy", "examples_per_sec", "seconds"]
 VALIDATION_COLUMNS = ["val_loss", "val_accuracy"]
-
-
-def runs_root() -> Path:
-    """Where runs go unless told otherwise: $TFDD_RUNS_DIR, else ~/tfdd-runs."""
-    return Path(os.environ.get("TFDD_RUNS_DIR") or Path.home() / "tfdd-runs")
 
 
 def new_run_dir(config: RunConfig, root: Path | None = None, now: float | None = None) -> Path:
@@ -50,39 +44,40 @@ def new_run_dir(config: RunConfig, root: Path | None = None, now: float | None =
 
 
 class RunDir:
-    """Owns a run directory's files; also an event sink (call it with events)."""
+    """Writes a run directory's files; also an event sink (call it with events)."""
 
     def __init__(self, path: Path, validation: bool):
-        self.path = Path(path)
+        self.paths = RunPaths(Path(path))
+        self.path = self.paths.root
         self.path.mkdir(parents=True, exist_ok=True)
         self.checkpoints.mkdir(exist_ok=True)
         self.columns = METRIC_COLUMNS + (VALIDATION_COLUMNS if validation else [])
-        self._events: IO[str] = open(self.events_path, "a", encoding="utf-8")
+        self._events: IO[str] = open(self.events_path, "a", encoding="utf-8")  # noqa: SIM115 - open for the run
 
-    # paths
+    # the layout's paths, under the names the trainer uses
     @property
     def config_path(self) -> Path:
-        return self.path / "config.json"
+        return self.paths.config
 
     @property
     def events_path(self) -> Path:
-        return self.path / "events.jsonl"
+        return self.paths.events
 
     @property
     def metrics_path(self) -> Path:
-        return self.path / "metrics.csv"
+        return self.paths.metrics
 
     @property
     def checkpoints(self) -> Path:
-        return self.path / "checkpoints"
+        return self.paths.checkpoints
 
     @property
     def tensorboard(self) -> Path:
-        return self.path / "tensorboard"
+        return self.paths.tensorboard
 
     @property
     def model_path(self) -> Path:
-        return self.path / "model.keras"
+        return self.paths.model
 
     def write_config(self, config: RunConfig) -> None:
         config.save(self.config_path)
@@ -137,9 +132,9 @@ def read_metrics(path: Path) -> list[dict[str, str]]:
 
 
 def read_events(path: Path) -> list[ev.Event]:
-    """Events of a run directory; a torn last line (killed mid-write) is skipped."""
+    """Events of a run directory (or of an events file); a torn last line (killed mid-write) is skipped."""
     out = []
-    events_path = Path(path) / "events.jsonl" if Path(path).is_dir() else Path(path)
+    events_path = RunPaths(Path(path)).events if Path(path).is_dir() else Path(path)
     if not events_path.exists():
         return out
     for line in events_path.read_text(encoding="utf-8").splitlines():
@@ -156,11 +151,9 @@ def open_run(config_path: str | None, run_dir: str | None, resume_dir: str | Non
     Raises ConfigError with every problem of the config file.
     """
     if resume_dir:
-        path = Path(resume_dir)
-        if not (path / "config.json").is_file():
-            from engine.config import ConfigError, Problem
-
+        paths = RunPaths(Path(resume_dir))
+        if not paths.config.is_file():
             raise ConfigError([Problem("--resume", resume_dir, "not a run directory (it has no config.json)")])
-        return RunConfig.load(path / "config.json"), path, True
+        return RunConfig.load(paths.config), paths.root, True
     config = RunConfig.load(str(config_path))
     return config, Path(run_dir) if run_dir else new_run_dir(config), False

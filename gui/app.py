@@ -1,4 +1,4 @@
-"""`python main.py` lands here: a QApplication, the style sheet and the main window.
+"""`tfdd-gui` (or `python main.py`) lands here: a QApplication, the style sheet and the main window.
 
 Nothing imported here imports TensorFlow, so the window shows in about a
 second; devices are probed by a child process after the window is up.
@@ -8,22 +8,22 @@ start>` once the window has been drawn, then quit after <ms> (for the smoke
 test and the startup benchmark). TFDD_SCREENSHOT=<png> saves the window just
 before that quit.
 """
+
 from __future__ import annotations
 
 import os
 import sys
 import time
-from pathlib import Path
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from engine.resources import resource_path
 from gui import settings
 from gui.main_window import MainWindow
 from gui.runner import kill_live_processes
 
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
 GIL_SWITCH_INTERVAL_S = 0.001
 _T0 = time.perf_counter()
 
@@ -39,8 +39,8 @@ def create_application(argv: list[str]) -> QApplication:
     app.setOrganizationName(settings.ORGANIZATION)
     app.setApplicationName(settings.APPLICATION)
     app.setApplicationDisplayName("TF Distributed Dashboard")
-    app.setWindowIcon(QIcon(str(RESOURCES / "icons" / "app.svg")))
-    style = RESOURCES / "style.qss"
+    app.setWindowIcon(QIcon(str(resource_path("icons", "app.svg"))))
+    style = resource_path("style.qss")
     if style.is_file():
         app.setStyleSheet(style.read_text(encoding="utf-8"))
     return app

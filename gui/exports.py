@@ -8,9 +8,9 @@ SVG is written with Qt's QSvgGenerator rather than pyqtgraph's SVGExporter:
 with Qt 6.11 every PlotItem's SVG holds a closed path ("… Z"), which
 pyqtgraph 0.14's exporter cannot parse (pyqtgraph issue 3495).
 """
+
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -20,11 +20,20 @@ import pyqtgraph.exporters  # noqa: F401 - makes pg.exporters available
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QAction, QGuiApplication, QPainter
 from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMainWindow, QMessageBox, QPushButton,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QWidget,
+)
 
-from engine.config import ConfigError, RunConfig
+from engine.config import RunConfig
 from engine.history import tensorboard_command
+from engine.protocol.paths import RunPaths
 
 PLOT_FILTERS = "PNG image (*.png);;SVG vector image (*.svg)"
 
@@ -73,8 +82,9 @@ def add_export_action(plot: pg.PlotWidget) -> QAction:
 def export_plot_dialog(plot: pg.PlotWidget) -> tuple[str, bool] | None:
     """Ask where, export, and say so in the window's status bar (a failure also in a message box)."""
     title = plot.getPlotItem().titleLabel.text or "plot"
-    outcome = save_as(plot, "Export plot", f"{_file_stem(title)}.png", PLOT_FILTERS,
-                      lambda path: export_plot(plot, path))
+    outcome = save_as(
+        plot, "Export plot", f"{_file_stem(title)}.png", PLOT_FILTERS, lambda path: export_plot(plot, path)
+    )
     if outcome is not None:
         text, ok = outcome
         window = plot.window()
@@ -86,8 +96,9 @@ def export_plot_dialog(plot: pg.PlotWidget) -> tuple[str, bool] | None:
     return outcome
 
 
-def save_as(parent: QWidget, title: str, suggested: str, filters: str,
-            write: Callable[[Path], object]) -> tuple[str, bool] | None:
+def save_as(
+    parent: QWidget, title: str, suggested: str, filters: str, write: Callable[[Path], object]
+) -> tuple[str, bool] | None:
     """Ask where, then write; (a sentence saying what happened, whether it worked), or None if cancelled."""
     path = ask_save_path(parent, title, suggested, filters)
     if path is None:
@@ -118,15 +129,7 @@ def load_run_config(run_dir: Path) -> RunConfig:
 
     Raises ConfigError when the file is missing or not JSON.
     """
-    path = run_dir / "config.json"
-    try:
-        return RunConfig.load(path)
-    except ConfigError as strict:
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            raise strict from None
-        return RunConfig.from_dict(raw, check=False)
+    return RunConfig.load(RunPaths(run_dir).config, check=False)
 
 
 def export_run_config(run_dir: Path, out: str | Path) -> Path:

@@ -4,6 +4,7 @@ Data flows one way: form → RunConfig → trainer process → events → plots,
 progress, log and status bar. The window owns the lifecycle of a run
 (start, stop, close during a run); the panels only show what they are given.
 """
+
 from __future__ import annotations
 
 import os
@@ -13,31 +14,46 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (QFileDialog, QGroupBox, QLabel, QMainWindow, QMessageBox, QScrollArea, QSplitter,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QGroupBox,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine import events as ev
-from engine.cluster import TRAINING_JOBS
-from engine.config import ConfigError, RunConfig
-from engine.script_export import export_script
-from gui import settings
-from gui.cluster_editor import ClusterEditor
-from gui.cluster_export_dialog import ClusterExportDialog
-from gui.device_probe import DeviceProbe, ProbeResult
-from gui.devices_panel import DevicesPanel
-from gui.exports import add_export_action, save_as
-from gui.gpu_monitor import GpuMonitor
-from gui.log_view import LogView
-from gui.plots import TrainingPlots
-from gui.run_controls import RunControls
-from gui.run_form import MULTI_WORKER, RunForm
+from engine.config import RunConfig, Strategy
+from engine.exports.script import export_script
 from engine.history import summarize
-from engine.rundir import new_run_dir, runs_root
-from gui.runner import (CLUSTER_GRACE_S, TrainingRunner, cluster_command, kill_live_processes, resume_command,
-                        source_tag, worker_command)
-from gui.runs_panel import RunsPanel
-from gui.scaling_dialog import ScalingDialog
-from gui.workers_panel import WorkersPanel
+from engine.problems import ConfigError
+from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
+from engine.protocol.commands import cluster_command, resume_command, trainer_command
+from engine.protocol.paths import runs_root
+from engine.rundir import new_run_dir
+from engine.tfconfig import TRAINING_JOBS
+from gui import settings
+from gui.cluster.editor import ClusterEditor
+from gui.cluster.export_dialog import ClusterExportDialog
+from gui.exports import add_export_action, save_as
+from gui.form.device_probe import DeviceProbe, ProbeResult
+from gui.form.devices_panel import DevicesPanel
+from gui.form.run_form import RunForm
+from gui.live.controls import RunControls
+from gui.live.gpu_monitor import GpuMonitor
+from gui.live.log_view import LogView
+from gui.live.plots import TrainingPlots
+from gui.live.workers_panel import WorkersPanel
+from gui.runner import TrainingRunner, kill_live_processes, source_tag
+from gui.runs.panel import RunsPanel
+from gui.runs.scaling_dialog import ScalingDialog
+
+MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
 
 CommandFactory = Callable[[Path, Path], list[str]]
 ClusterCommandFactory = Callable[[Path, Path, int], list[str]]
@@ -48,10 +64,16 @@ class MainWindow(QMainWindow):
     """Devices and run form on the left; tabs on the right: the live run (controls, plots, workers, log),
     past runs, and the cluster editor."""
 
-    def __init__(self, *, start_probe: bool = True, command_for: CommandFactory = worker_command,
-                 cluster_command_for: ClusterCommandFactory = cluster_command,
-                 resume_command_for: ResumeCommandFactory = resume_command,
-                 grace_seconds: float = 10.0, runs_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        start_probe: bool = True,
+        command_for: CommandFactory = trainer_command,
+        cluster_command_for: ClusterCommandFactory = cluster_command,
+        resume_command_for: ResumeCommandFactory = resume_command,
+        grace_seconds: float = STOP_GRACE_S,
+        runs_dir: Path | None = None,
+    ) -> None:
         super().__init__()
         self.setWindowTitle("TensorFlow Distributed Training Dashboard")
         self._command_for = command_for
@@ -137,16 +159,20 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        for text, shortcut, slot in (("&Open config…", QKeySequence.StandardKey.Open, self._open_config_dialog),
-                                     ("&Save config as…", QKeySequence.StandardKey.Save, self._save_config_dialog),
-                                     ("&Quit", QKeySequence.StandardKey.Quit, self.close)):
+        for text, shortcut, slot in (
+            ("&Open config…", QKeySequence.StandardKey.Open, self._open_config_dialog),
+            ("&Save config as…", QKeySequence.StandardKey.Save, self._save_config_dialog),
+            ("&Quit", QKeySequence.StandardKey.Quit, self.close),
+        ):
             action = QAction(text, self, shortcut=shortcut)
             action.triggered.connect(slot)
             file_menu.addAction(action)
         run_menu = self.menuBar().addMenu("&Run")
-        for text, slot in (("&Scaling study…", self.open_scaling_study),
-                           ("&Export form as script…", self.export_form_script),
-                           ("Export &cluster for other machines…", self.export_cluster)):
+        for text, slot in (
+            ("&Scaling study…", self.open_scaling_study),
+            ("&Export form as script…", self.export_form_script),
+            ("Export &cluster for other machines…", self.export_cluster),
+        ):
             action = QAction(text, self)
             action.triggered.connect(slot)
             run_menu.addAction(action)
@@ -158,8 +184,9 @@ class MainWindow(QMainWindow):
         help_menu.addAction(about)
 
     def _build_status_bar(self) -> None:
-        self.status_labels = {key: QLabel(objectName=f"status_{key}")
-                              for key in ("strategy", "replicas", "per_replica", "state")}
+        self.status_labels = {
+            key: QLabel(objectName=f"status_{key}") for key in ("strategy", "replicas", "per_replica", "state")
+        }
         for label in self.status_labels.values():
             self.statusBar().addPermanentWidget(label)
         self._set_state("idle")
@@ -222,9 +249,12 @@ class MainWindow(QMainWindow):
         try:
             config = RunConfig.load(path)
         except ConfigError as exc:
-            self._message(QMessageBox.Icon.Warning, "Cannot open config",
-                          f"{path} has {len(exc.problems)} problem(s):",
-                          "\n".join(f"• {p}" for p in exc.problems))
+            self._message(
+                QMessageBox.Icon.Warning,
+                "Cannot open config",
+                f"{path} has {len(exc.problems)} problem(s):",
+                "\n".join(f"• {p}" for p in exc.problems),
+            )
             return False
         self.form.set_config(config)
         self.statusBar().showMessage(f"Opened {path}", 5000)
@@ -264,8 +294,12 @@ class MainWindow(QMainWindow):
         settings.save_last_config(config)
         if config.strategy == MULTI_WORKER:
             workers = self.form.workers.value()
-            self._launch(self._cluster_command_for(self._config_file, run_dir, workers), run_dir,
-                         f"starting a local cluster of {workers} workers", workers=workers)
+            self._launch(
+                self._cluster_command_for(self._config_file, run_dir, workers),
+                run_dir,
+                f"starting a local cluster of {workers} workers",
+                workers=workers,
+            )
         else:
             self._launch(self._command_for(self._config_file, run_dir), run_dir, "starting run")
 
@@ -274,7 +308,9 @@ class MainWindow(QMainWindow):
         if self.runner is None:
             self.tabs.setCurrentWidget(self.live_tab)
             workers = summarize(run_dir).num_workers
-            self._launch(self._resume_command_for(run_dir, workers), run_dir, "resuming run", workers if workers > 1 else 0)
+            self._launch(
+                self._resume_command_for(run_dir, workers), run_dir, "resuming run", workers if workers > 1 else 0
+            )
 
     def _launch(self, command: list[str], run_dir: Path, what: str, workers: int = 0) -> None:
         """Start a trainer process (or a local cluster of `workers`) for `run_dir`; wire its signals to the views."""
@@ -298,8 +334,7 @@ class MainWindow(QMainWindow):
         runner.start()
 
     def ask_stop(self) -> None:
-        answer = QMessageBox.question(self, "Stop the run?",
-                                      "The trainer saves a checkpoint and stops. Stop now?")
+        answer = QMessageBox.question(self, "Stop the run?", "The trainer saves a checkpoint and stops. Stop now?")
         if answer == QMessageBox.StandardButton.Yes:
             self.stop_run()
 
@@ -317,7 +352,7 @@ class MainWindow(QMainWindow):
             if isinstance(event, ev.RunStarted):  # the engine's numbers replace the form's plan (in sync, all workers)
                 self._show_plan(event.strategy, event.num_replicas, event.global_batch_size)
                 self.status_labels["per_replica"].setText(f"per-replica batch: {event.per_replica_batch_size}")
-                self._set_state("running")
+                self._set_state(RunStatus.RUNNING)
 
     def _on_run_finished(self, status: str, run_dir: str) -> None:
         self._set_state(status)
@@ -325,7 +360,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Run {status}. Results in {run_dir or 'the run directory'}", 10000)
 
     def _on_run_failed(self, message: str, log_tail: str) -> None:
-        self._set_state("failed")
+        self._set_state(RunStatus.FAILED)
         self.controls.show_end("run failed")
         self.statusBar().showMessage(f"Run failed: {message}", 10000)
         if not self._close_when_done:
@@ -370,15 +405,17 @@ class MainWindow(QMainWindow):
         config, _, problems = self.form.evaluate(workers=sum(len(cluster.addresses(j)) for j in TRAINING_JOBS))
         if self.export_dialog is not None:
             self.export_dialog.deleteLater()
-        self.export_dialog = ClusterExportDialog(cluster, config, problems,
-                                                 self._runs_root().parent / "tfdd-cluster-bundle", parent=self)
+        self.export_dialog = ClusterExportDialog(
+            cluster, config, problems, self._runs_root().parent / "tfdd-cluster-bundle", parent=self
+        )
         self.export_dialog.open()
         return self.export_dialog
 
     def export_form_script(self) -> None:
         config = self.form.evaluate()[0]
-        outcome = save_as(self, "Export as script", "train.py", "Python scripts (*.py)",
-                          lambda path: export_script(config, path))
+        outcome = save_as(
+            self, "Export as script", "train.py", "Python scripts (*.py)", lambda path: export_script(config, path)
+        )
         if outcome is not None:
             self.statusBar().showMessage(outcome[0], 10000)
 
@@ -397,8 +434,9 @@ class MainWindow(QMainWindow):
             event.ignore()
             if self._close_when_done:
                 return  # already stopping; the window closes when the trainer has gone
-            answer = QMessageBox.question(self, "A run is in progress",
-                                          "Stop the run (it saves a checkpoint) and close the window?")
+            answer = QMessageBox.question(
+                self, "A run is in progress", "Stop the run (it saves a checkpoint) and close the window?"
+            )
             if answer == QMessageBox.StandardButton.Yes:
                 self._close_when_done = True
                 self.stop_run()

@@ -5,13 +5,15 @@ form left in an invalid state (a batch size not divisible yet, a CSV file
 since moved) must come back as it was, with its problems shown, rather than
 be thrown away by strict parsing.
 """
+
 from __future__ import annotations
 
 import json
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from engine.config import ConfigError, RunConfig
+from engine.config import RunConfig
+from engine.problems import ConfigError
 
 ORGANIZATION = "tfdd"
 APPLICATION = "dashboard"
@@ -52,5 +54,4 @@ def save_window(geometry: QByteArray, state: QByteArray) -> None:
 def load_window() -> tuple[QByteArray | None, QByteArray | None]:
     s = _settings()
     geometry, state = s.value(GEOMETRY_KEY), s.value(STATE_KEY)
-    return (geometry if isinstance(geometry, QByteArray) else None,
-            state if isinstance(state, QByteArray) else None)
+    return (geometry if isinstance(geometry, QByteArray) else None, state if isinstance(state, QByteArray) else None)

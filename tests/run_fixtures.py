@@ -2,6 +2,7 @@
 
 Shared by the engine's history tests and the GUI's runs-panel tests.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,15 +15,46 @@ from engine.rundir import RunDir
 def write_run(root: Path, name: str, ending: ev.Event | None, epochs: int = 2, t0: float = 1000.0) -> Path:
     run = RunDir(root / name, validation=True)
     RunConfig(epochs=3, loop="fit").save(run.config_path)
-    run(ev.RunStarted(strategy="mirrored", num_replicas=2, devices=["/cpu:0", "/cpu:1"], global_batch_size=64,
-                      per_replica_batch_size=32, loop="fit", epochs=3, steps_per_epoch=2, steps_per_execution=1,
-                      run_dir=str(run.path), time=t0))
+    run(
+        ev.RunStarted(
+            strategy="mirrored",
+            num_replicas=2,
+            devices=["/cpu:0", "/cpu:1"],
+            global_batch_size=64,
+            per_replica_batch_size=32,
+            loop="fit",
+            epochs=3,
+            steps_per_epoch=2,
+            steps_per_execution=1,
+            run_dir=str(run.path),
+            time=t0,
+        )
+    )
     for epoch in range(1, epochs + 1):
         for step in (1, 2):
-            run(ev.BatchEnd(epoch=epoch, step=step, global_step=2 * (epoch - 1) + step, loss=1.0 / epoch,
-                            accuracy=0.5, examples_per_sec=100.0, time=t0 + epoch + step / 10))
-        run(ev.EpochEnd(epoch=epoch, loss=1.0 / epoch, accuracy=0.5 + epoch / 10, seconds=1.0, examples_per_sec=100.0,
-                        val_loss=1.1 / epoch, val_accuracy=0.5, time=t0 + epoch + 0.5))
+            run(
+                ev.BatchEnd(
+                    epoch=epoch,
+                    step=step,
+                    global_step=2 * (epoch - 1) + step,
+                    loss=1.0 / epoch,
+                    accuracy=0.5,
+                    examples_per_sec=100.0,
+                    time=t0 + epoch + step / 10,
+                )
+            )
+        run(
+            ev.EpochEnd(
+                epoch=epoch,
+                loss=1.0 / epoch,
+                accuracy=0.5 + epoch / 10,
+                seconds=1.0,
+                examples_per_sec=100.0,
+                val_loss=1.1 / epoch,
+                val_accuracy=0.5,
+                time=t0 + epoch + 0.5,
+            )
+        )
     if ending is not None:
         run(ending)
     run.close()

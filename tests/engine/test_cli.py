@@ -1,4 +1,5 @@
 """The headless command line, as another machine of a cluster runs it."""
+
 from __future__ import annotations
 
 import json
@@ -11,12 +12,13 @@ import pytest
 
 from engine import events as ev
 from engine.rundir import read_events, read_metrics
-from tests.engine.worker_process import REPO, base_config, env, write_config
+from tests.engine.train.worker_process import REPO, base_config, env, write_config
 
 
 def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, env=env(), capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "main.py", *args], cwd=REPO, env=env(), capture_output=True, text=True, timeout=timeout
+    )
 
 
 def test_help_lists_the_commands():
@@ -63,8 +65,14 @@ def test_train_succeeds_with_progress_and_run_dir(tmp_path):
 def test_ctrl_c_stops_gracefully_with_a_checkpoint(tmp_path):
     config = write_config(tmp_path, base_config(epochs=50, global_batch_size=32, data={"num_samples": 20000}))
     run_dir = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "main.py", "train", "--config", str(config), "--run-dir", str(run_dir)],
-                            cwd=REPO, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "main.py", "train", "--config", str(config), "--run-dir", str(run_dir)],
+        cwd=REPO,
+        env=env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while not any(isinstance(e, ev.BatchEnd) for e in read_events(run_dir)):

@@ -1,11 +1,13 @@
 """RunConfig: JSON round trip and every validation rule, reported all at once."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from engine.config import ConfigError, RunConfig, nearest_valid_batch_sizes, replicas_from_config, validate
+from engine.config import RunConfig, nearest_valid_batch_sizes, validate
+from engine.problems import ConfigError
 
 
 def fields_of(problems) -> set[str]:
@@ -20,10 +22,15 @@ def test_defaults_are_valid_and_round_trip():
 
 
 def test_round_trip_keeps_every_section():
-    raw = {"strategy": "one_device", "devices": ["GPU:1"], "loop": "fit", "steps_per_execution": 8,
-           "data": {"kind": "synthetic", "num_samples": 500, "num_classes": 3},
-           "model": {"hidden_units": [32, 16, 8], "activation": "tanh"},
-           "checkpoint": {"every_epoch": False, "every_steps": 100, "keep": 2}}
+    raw = {
+        "strategy": "one_device",
+        "devices": ["GPU:1"],
+        "loop": "fit",
+        "steps_per_execution": 8,
+        "data": {"kind": "synthetic", "num_samples": 500, "num_classes": 3},
+        "model": {"hidden_units": [32, 16, 8], "activation": "tanh"},
+        "checkpoint": {"every_epoch": False, "every_steps": 100, "keep": 2},
+    }
     config = RunConfig.from_dict(raw)
     assert config.model.hidden_units == (32, 16, 8)
     assert config.devices == ("GPU:1",)
@@ -31,23 +38,26 @@ def test_round_trip_keeps_every_section():
     assert RunConfig.from_dict(config.to_dict()) == config
 
 
-@pytest.mark.parametrize("field, value, words", [
-    ("strategy", "parameter_server", "default, one_device, mirrored, multi_worker_mirrored"),
-    ("loop", "keras", "fit, custom"),
-    ("optimizer", "lion", "adam, sgd, rmsprop"),
-    ("mixed_precision", "float8", "off, float16, bfloat16"),
-    ("epochs", 0, ">= 1"),
-    ("global_batch_size", -4, ">= 1"),
-    ("learning_rate", 0, "(0, 10]"),
-    ("learning_rate", 100.0, "(0, 10]"),
-    ("validation_split", 1.0, "[0, 1)"),
-    ("steps_per_execution", 0, '"auto"'),
-    ("steps_per_execution", "fast", '"auto"'),
-    ("shuffle_buffer", -1, ">= 0"),
-    ("virtual_devices", 0, ">= 1"),
-    ("devices", ["TPU:0"], "GPU:0"),
-    ("devices", ["GPU:0", "GPU:0"], "twice"),
-])
+@pytest.mark.parametrize(
+    "field, value, words",
+    [
+        ("strategy", "parameter_server", "default, one_device, mirrored, multi_worker_mirrored"),
+        ("loop", "keras", "fit, custom"),
+        ("optimizer", "lion", "adam, sgd, rmsprop"),
+        ("mixed_precision", "float8", "off, float16, bfloat16"),
+        ("epochs", 0, ">= 1"),
+        ("global_batch_size", -4, ">= 1"),
+        ("learning_rate", 0, "(0, 10]"),
+        ("learning_rate", 100.0, "(0, 10]"),
+        ("validation_split", 1.0, "[0, 1)"),
+        ("steps_per_execution", 0, '"auto"'),
+        ("steps_per_execution", "fast", '"auto"'),
+        ("shuffle_buffer", -1, ">= 0"),
+        ("virtual_devices", 0, ">= 1"),
+        ("devices", ["TPU:0"], "GPU:0"),
+        ("devices", ["GPU:0", "GPU:0"], "twice"),
+    ],
+)
 def test_each_rule_names_field_value_and_what_is_allowed(field, value, words):
     with pytest.raises(ConfigError) as info:
         RunConfig.from_dict({field: value})
@@ -57,16 +67,19 @@ def test_each_rule_names_field_value_and_what_is_allowed(field, value, words):
     assert all(str(v) in str(problem) for v in shown)
 
 
-@pytest.mark.parametrize("section, raw, field", [
-    ("data", {"kind": "parquet"}, "data.kind"),
-    ("data", {"kind": "csv", "path": "/no/such.csv", "label": "y"}, "data.path"),
-    ("data", {"kind": "csv", "path": None}, "data.label"),
-    ("data", {"num_classes": 1}, "data.num_classes"),
-    ("model", {"hidden_units": []}, "model.hidden_units"),
-    ("model", {"hidden_units": [16, 0]}, "model.hidden_units"),
-    ("model", {"activation": "softplusplus"}, "model.activation"),
-    ("checkpoint", {"every_steps": -1}, "checkpoint.every_steps"),
-])
+@pytest.mark.parametrize(
+    "section, raw, field",
+    [
+        ("data", {"kind": "parquet"}, "data.kind"),
+        ("data", {"kind": "csv", "path": "/no/such.csv", "label": "y"}, "data.path"),
+        ("data", {"kind": "csv", "path": None}, "data.label"),
+        ("data", {"num_classes": 1}, "data.num_classes"),
+        ("model", {"hidden_units": []}, "model.hidden_units"),
+        ("model", {"hidden_units": [16, 0]}, "model.hidden_units"),
+        ("model", {"activation": "softplusplus"}, "model.activation"),
+        ("checkpoint", {"every_steps": -1}, "checkpoint.every_steps"),
+    ],
+)
 def test_section_rules(section, raw, field):
     with pytest.raises(ConfigError) as info:
         RunConfig.from_dict({section: raw})
@@ -101,11 +114,6 @@ def test_indivisible_batch_names_both_numbers_and_nearest_sizes():
     assert "3 replicas" in message and "63 or 66" in message and problems[0].value == 64
 
 
-def test_replica_count_follows_strategy_devices_and_split():
-    assert replicas_from_config(RunConfig(strategy="one_device")) == 1
-    assert replicas_from_config(RunConfig(strategy="mirrored", virtual_devices=4)) is None  # GPUs unknown
-    assert replicas_from_config(RunConfig(strategy="mirrored", virtual_devices=4), gpu_count=0) == 4
-    assert replicas_from_config(RunConfig(strategy="mirrored", devices=("GPU:0", "GPU:1")), gpu_count=2) == 2
-    assert replicas_from_config(RunConfig(strategy="multi_worker_mirrored"), gpu_count=2) is None
+def test_nearest_valid_batch_sizes():
     assert nearest_valid_batch_sizes(10, 4) == [8, 12]
     assert nearest_valid_batch_sizes(3, 4) == [4]

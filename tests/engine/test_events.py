@@ -1,4 +1,5 @@
 """The event codec: every event type survives a JSON-lines round trip."""
+
 from __future__ import annotations
 
 import math
@@ -8,12 +9,22 @@ import pytest
 from engine import events as ev
 
 SAMPLES = [
-    ev.RunStarted(strategy="mirrored", num_replicas=2, devices=["/cpu:0", "/cpu:1"], global_batch_size=64,
-                  per_replica_batch_size=32, loop="custom", epochs=3, steps_per_epoch=10, steps_per_execution=4,
-                  run_dir="/tmp/r"),
+    ev.RunStarted(
+        strategy="mirrored",
+        num_replicas=2,
+        devices=["/cpu:0", "/cpu:1"],
+        global_batch_size=64,
+        per_replica_batch_size=32,
+        loop="custom",
+        epochs=3,
+        steps_per_epoch=10,
+        steps_per_execution=4,
+        run_dir="/tmp/r",
+    ),
     ev.BatchEnd(epoch=1, step=4, global_step=4, loss=0.5, accuracy=0.75, examples_per_sec=1234.5),
-    ev.EpochEnd(epoch=1, loss=0.4, accuracy=0.8, seconds=1.5, examples_per_sec=1000.0, val_loss=0.45,
-                val_accuracy=0.79),
+    ev.EpochEnd(
+        epoch=1, loss=0.4, accuracy=0.8, seconds=1.5, examples_per_sec=1000.0, val_loss=0.45, val_accuracy=0.79
+    ),
     ev.CheckpointSaved(path="/tmp/r/checkpoints/ckpt-1", epoch=1, step=0),
     ev.Log(level="info", message="hello"),
     ev.Log(level="info", message="from a worker", source="worker-1"),

@@ -1,4 +1,5 @@
 """Run history read back from run directories written by the real RunDir sink."""
+
 from __future__ import annotations
 
 import csv
@@ -14,8 +15,13 @@ from tests.run_fixtures import write_run
 @pytest.fixture
 def root(tmp_path):
     write_run(tmp_path, "a-done", ev.RunFinished(status="completed", epochs_completed=3, run_dir="", time=1010.0), 3)
-    write_run(tmp_path, "b-stopped", ev.RunFinished(status="stopped", epochs_completed=1, run_dir="", time=2010.0),
-              1, t0=2000.0)
+    write_run(
+        tmp_path,
+        "b-stopped",
+        ev.RunFinished(status="stopped", epochs_completed=1, run_dir="", time=2010.0),
+        1,
+        t0=2000.0,
+    )
     write_run(tmp_path, "c-failed", ev.RunFailed(message="loss became nan", time=3010.0), 2, t0=3000.0)
     write_run(tmp_path, "d-killed", None, 1, t0=4000.0)
     (tmp_path / "not-a-run").mkdir()
@@ -59,3 +65,14 @@ def test_tensorboard_command_is_quoted():
     assert tensorboard_command([Path("/r/my run")]) == "tensorboard --logdir '/r/my run/tensorboard'"
     both = tensorboard_command([Path("/r/a"), Path("/r/b")])
     assert both == "tensorboard --logdir_spec a:/r/a/tensorboard,b:/r/b/tensorboard"
+
+
+def test_a_run_whose_data_file_has_moved_keeps_its_planned_epochs(tmp_path):
+    """Its config no longer validates (no such CSV file), but it is still read as it was written."""
+    from engine.config import DataConfig, RunConfig
+
+    run = write_run(tmp_path, "moved-data", ev.RunFinished(status="completed", epochs_completed=2, run_dir=""))
+    RunConfig(epochs=7, data=DataConfig(kind="csv", path=str(tmp_path / "gone.csv"), label="y")).save(
+        run / "config.json"
+    )
+    assert summarize(run).epochs_planned == 7

@@ -1,4 +1,5 @@
 """Run directory names and metrics bookkeeping."""
+
 from __future__ import annotations
 
 import time

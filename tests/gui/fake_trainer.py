@@ -1,9 +1,10 @@
-"""A tiny stand-in for `engine.worker` that speaks the worker protocol in milliseconds.
+"""A tiny stand-in for `engine.train.worker` that speaks the worker protocol in milliseconds.
 
 Modes (first argument): normal, ignore_stop, crash, garbage, fail. With
 `--delay 0` it prints events as fast as it can (the event-loop stall benchmark).
 It imports only engine.events (no TensorFlow), so it starts fast.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,9 +44,20 @@ def main() -> int:
     if args.mode != "ignore_stop":
         threading.Thread(target=watch_stdin, args=(stop,), daemon=True).start()
     print("fake trainer: starting (this line goes to stderr)", file=sys.stderr, flush=True)
-    emit(ev.RunStarted(strategy="mirrored", num_replicas=2, devices=["CPU:0", "CPU:1"], global_batch_size=64,
-                       per_replica_batch_size=32, loop="custom", epochs=args.epochs, steps_per_epoch=args.steps,
-                       steps_per_execution=1, run_dir=args.run_dir))
+    emit(
+        ev.RunStarted(
+            strategy="mirrored",
+            num_replicas=2,
+            devices=["CPU:0", "CPU:1"],
+            global_batch_size=64,
+            per_replica_batch_size=32,
+            loop="custom",
+            epochs=args.epochs,
+            steps_per_epoch=args.steps,
+            steps_per_execution=1,
+            run_dir=args.run_dir,
+        )
+    )
     if args.mode == "garbage":
         print("this is not JSON", flush=True)
         print('{"type": "no_such_event"}', flush=True)
@@ -61,15 +73,37 @@ def main() -> int:
                 sys.stdout.flush()
                 os.abort()
             if args.mode == "fail" and epoch == 1 and step == 3:
-                emit(ev.RunFailed(message="Out of memory on GPU:0; lower the batch size", error_type="ResourceExhaustedError"))
+                emit(
+                    ev.RunFailed(
+                        message="Out of memory on GPU:0; lower the batch size", error_type="ResourceExhaustedError"
+                    )
+                )
                 return 1
             global_step += 1
             loss = 1.0 / global_step
-            emit(ev.BatchEnd(epoch=epoch, step=step, global_step=global_step, loss=loss, accuracy=1 - loss / 2, examples_per_sec=1000.0 + step))
+            emit(
+                ev.BatchEnd(
+                    epoch=epoch,
+                    step=step,
+                    global_step=global_step,
+                    loss=loss,
+                    accuracy=1 - loss / 2,
+                    examples_per_sec=1000.0 + step,
+                )
+            )
             if args.delay:
                 time.sleep(args.delay)
-        emit(ev.EpochEnd(epoch=epoch, loss=loss, accuracy=1 - loss / 2, seconds=0.1, examples_per_sec=1000.0,
-                         val_loss=loss * 1.1, val_accuracy=1 - loss))
+        emit(
+            ev.EpochEnd(
+                epoch=epoch,
+                loss=loss,
+                accuracy=1 - loss / 2,
+                seconds=0.1,
+                examples_per_sec=1000.0,
+                val_loss=loss * 1.1,
+                val_accuracy=1 - loss,
+            )
+        )
         emit(ev.Log(level="info", message=f"epoch {epoch} done"))
     emit(ev.RunFinished(status="completed", epochs_completed=args.epochs, run_dir=args.run_dir))
     return 0

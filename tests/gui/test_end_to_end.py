@@ -1,4 +1,5 @@
-"""Start clicked on the REAL engine (`engine.worker`): plots fill, the run finishes, nothing is left behind."""
+"""Start clicked on the REAL engine (`engine.train.worker`): plots fill, the run finishes, nothing is left behind."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,14 +9,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from engine.config import DataConfig, RunConfig
-from gui.device_probe import DeviceInfo, ProbeResult
+from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
 
-REPO = Path(__file__).resolve().parents[2]
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not (REPO / "engine" / "worker.py").is_file(), reason="engine/worker.py does not exist yet"),
-]
+pytestmark = pytest.mark.slow
 CPU_ONLY = ProbeResult(tensorflow="2.21.0", devices=(DeviceInfo("CPU:0", "CPU", "Xeon", 24000, 2),))
 
 
@@ -29,8 +26,16 @@ def real_window(qtbot, tmp_path: Path, config: RunConfig) -> MainWindow:
 
 
 def test_one_epoch_mirrored_run_on_two_virtual_cpus(qtbot, tmp_path: Path):
-    config = RunConfig(strategy="mirrored", devices=("CPU:0",), virtual_devices=2, loop="custom", epochs=1,
-                       global_batch_size=32, validation_split=0.25, data=DataConfig(num_samples=512))
+    config = RunConfig(
+        strategy="mirrored",
+        devices=("CPU:0",),
+        virtual_devices=2,
+        loop="custom",
+        epochs=1,
+        global_batch_size=32,
+        validation_split=0.25,
+        data=DataConfig(num_samples=512),
+    )
     window = real_window(qtbot, tmp_path, config)
     qtbot.mouseClick(window.controls.start, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.runner is None, timeout=180_000)
@@ -44,8 +49,15 @@ def test_one_epoch_mirrored_run_on_two_virtual_cpus(qtbot, tmp_path: Path):
 
 def test_closing_mid_run_stops_the_trainer(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
-    config = RunConfig(strategy="mirrored", devices=("CPU:0",), virtual_devices=2, loop="fit", epochs=50,
-                       global_batch_size=64, data=DataConfig(num_samples=50_000))
+    config = RunConfig(
+        strategy="mirrored",
+        devices=("CPU:0",),
+        virtual_devices=2,
+        loop="fit",
+        epochs=50,
+        global_batch_size=64,
+        data=DataConfig(num_samples=50_000),
+    )
     window = real_window(qtbot, tmp_path, config)
     window.show()
     window.start_run()

@@ -1,4 +1,5 @@
 """Exports written and read back: plots (PNG, SVG), metrics CSV, config JSON, scripts, the TensorBoard command."""
+
 from __future__ import annotations
 
 import csv
@@ -14,8 +15,8 @@ from engine import events as ev
 from engine.config import RunConfig
 from engine.history import tensorboard_command
 from gui.exports import export_plot
-from gui.plots import TrainingPlots
-from gui.runs_panel import RunsPanel
+from gui.live.plots import TrainingPlots
+from gui.runs.panel import RunsPanel
 from tests.gui.history_runs import make_runs
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -51,8 +52,12 @@ def panel(qtbot, runs) -> RunsPanel:
 def live_plots(qtbot) -> TrainingPlots:
     plots = TrainingPlots()
     qtbot.addWidget(plots)
-    plots.add_events([ev.BatchEnd(epoch=1, step=i, global_step=i, loss=1 / i, accuracy=0.5, examples_per_sec=10.0)
-                      for i in range(1, 20)])
+    plots.add_events(
+        [
+            ev.BatchEnd(epoch=1, step=i, global_step=i, loss=1 / i, accuracy=0.5, examples_per_sec=10.0)
+            for i in range(1, 20)
+        ]
+    )
     plots.redraw_all()
     plots.resize(800, 600)
     plots.show()

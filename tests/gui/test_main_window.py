@@ -1,4 +1,5 @@
 """The assembled window: stable object names, a whole run, failure, stop, close, config files."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,11 +9,23 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engine.config import RunConfig
-from gui.device_probe import DeviceInfo, ProbeResult
+from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
 
-OBJECT_NAMES = ["deviceList", "epochsSpin", "batchSizeSpin", "strategyCombo", "loopCombo", "startButton",
-                "stopButton", "lossPlot", "accuracyPlot", "throughputPlot", "logView", "progressBar"]
+OBJECT_NAMES = [
+    "deviceList",
+    "epochsSpin",
+    "batchSizeSpin",
+    "strategyCombo",
+    "loopCombo",
+    "startButton",
+    "stopButton",
+    "lossPlot",
+    "accuracyPlot",
+    "throughputPlot",
+    "logView",
+    "progressBar",
+]
 CPU_ONLY = ProbeResult(tensorflow="2.21.0", devices=(DeviceInfo("CPU:0", "CPU", "Xeon", 24000, 2),))
 
 
@@ -160,7 +173,8 @@ def test_last_config_comes_back(qtbot, make_window):
     assert second.form.virtual.value() == 3
 
 
-@pytest.mark.parametrize("example", sorted((Path(__file__).parents[2] / "resources" / "examples").glob("*.json")),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "example", sorted((Path(__file__).parents[2] / "resources" / "examples").glob("*.json")), ids=lambda p: p.name
+)
 def test_example_configs_load(example: Path):
     assert RunConfig.load(example)

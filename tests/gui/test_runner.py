@@ -1,11 +1,12 @@
 """TrainingRunner against a fake trainer: normal run, stop, kill after grace, crash, garbage."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
-
 from engine import events as ev
-from gui.runner import TrainingRunner, worker_command
+from engine.protocol.commands import trainer_command as worker_command
+from gui.runner import TrainingRunner
 
 
 class Recorder:
@@ -63,8 +64,9 @@ def test_stop_is_cooperative(qtbot, fake_trainer_command):
 
 
 def test_trainer_ignoring_stop_is_killed_after_grace(qtbot, fake_trainer_command):
-    runner = TrainingRunner(fake_trainer_command("ignore_stop", "--epochs", "1000", "--steps", "100", "--delay", "0.01"),
-                            grace_seconds=0.5)
+    runner = TrainingRunner(
+        fake_trainer_command("ignore_stop", "--epochs", "1000", "--steps", "100", "--delay", "0.01"), grace_seconds=0.5
+    )
     rec = Recorder(runner)
     runner.events_ready.connect(lambda _batch: runner.request_stop())
     run_to_end(qtbot, runner)
@@ -111,4 +113,4 @@ def test_missing_executable_fails_cleanly(qtbot):
 
 
 def test_worker_command_follows_the_protocol(tmp_path: Path):
-    assert worker_command(Path("c.json"), tmp_path)[1:4] == ["-m", "engine.worker", "--config"]
+    assert worker_command(Path("c.json"), tmp_path)[1:4] == ["-m", "engine.train.worker", "--config"]

@@ -1,0 +1,202 @@
+"""A cluster as files to carry to real machines: start scripts and a Kubeflow TFJob.
+
+    OUT/README.md           what to copy where, in which order to start
+    OUT/cluster.json        the cluster (TF_CONFIG without a task), for the editor
+    OUT/tfjob.yaml          ConfigMap with run.json + Kubeflow TFJob
+    OUT/<job>-<i>/          one folder per task: tf_config.json, run.json,
+                            start.sh (POSIX shell), start.ps1 (PowerShell)
+
+Hosts are validated by engine.tfconfig before they get here, and everything
+put into a script is quoted anyway. No TensorFlow and no PyYAML: the GUI
+exports too, and the manifest is a small fixed shape written by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from engine.config import RunConfig
+from engine.protocol.commands import CLI_MODULE
+from engine.tfconfig import ClusterError, ClusterSpec, Task, TFConfig, errors, for_task, render, validate
+
+TFJOB_PORT = 2222  # the training operator's default; it writes TF_CONFIG for the pods itself
+
+
+def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Path) -> list[Path]:
+    """Write the bundle; return every file written. ClusterError if the cluster has errors."""
+    problems = errors(validate(TFConfig(cluster), run_config.strategy))
+    if problems:
+        raise ClusterError(problems)
+    out = Path(out_dir)
+    name = _run_name(run_config)
+    tasks = cluster.training_tasks()
+    files: dict[Path, str] = {
+        out / "README.md": _readme(tasks, name),
+        out / "cluster.json": render(TFConfig(cluster), indent=2) + "\n",
+        out / "tfjob.yaml": tfjob_yaml(cluster, run_config),
+    }
+    for task in tasks:
+        folder = out / task.id
+        tf_config = render(for_task(cluster, task.job, task.index))
+        files[folder / "tf_config.json"] = tf_config + "\n"
+        files[folder / "run.json"] = run_config.to_json() + "\n"
+        files[folder / "start.sh"] = _start_sh(task, tf_config, name)
+        files[folder / "start.ps1"] = _start_ps1(task, tf_config, name)
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+        if path.name == "start.sh":
+            path.chmod(0o755)
+    return sorted(files)
+
+
+def _run_name(run_config: RunConfig) -> str:
+    """A name safe as a folder, a shell word and a Kubernetes object name."""
+    slug = re.sub(r"[^a-z0-9]+", "-", run_config.name.lower()).strip("-")[:40].strip("-")
+    return f"tfdd-{slug}" if slug else "tfdd-cluster-run"
+
+
+# ---- start scripts -----------------------------------------------------------------
+
+
+def sh_quote(text: str) -> str:
+    """POSIX single quotes: nothing inside is expanded; a ' becomes '\"'\"'."""
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def ps_quote(text: str) -> str:
+    """PowerShell single quotes; it also treats the typographic quotes as quotes."""
+    return "'" + re.sub(r"(['\u2018\u2019\u201a\u201b])", r"\1\1", text) + "'"
+
+
+def _start_sh(task: Task, tf_config: str, name: str) -> str:
+    return f"""#!/bin/sh
+# {task.name} of the cluster: start on {task.host}, where it listens on port {task.port}.
+# Usage: ./start.sh [RUN_DIR]   (or set TFDD_RUN_DIR; default $TFDD_RUNS_DIR/{name} or ~/tfdd-runs/{name};
+# TFDD_PYTHON picks the interpreter, which must have this dashboard installed). See ../README.md.
+set -eu
+HERE=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+RUN_DIR=${{1:-${{TFDD_RUN_DIR:-${{TFDD_RUNS_DIR:-$HOME/tfdd-runs}}/{name}}}}}
+PYTHON=${{TFDD_PYTHON:-python3}}
+export TF_CONFIG={sh_quote(tf_config)}
+exec "$PYTHON" -m {CLI_MODULE} train --config "$HERE/run.json" --run-dir "$RUN_DIR"
+"""
+
+
+def _start_ps1(task: Task, tf_config: str, name: str) -> str:
+    runs = "if ($env:TFDD_RUNS_DIR) { $env:TFDD_RUNS_DIR } else { Join-Path $HOME 'tfdd-runs' }"
+    return f"""# {task.name} of the cluster: start on {task.host}, where it listens on port {task.port}.
+# Usage: .\\start.ps1 [-RunDir DIR]   (or set TFDD_RUN_DIR; default $env:TFDD_RUNS_DIR\\{name} or
+# ~\\tfdd-runs\\{name}; TFDD_PYTHON picks the interpreter, which must have this dashboard installed).
+# See ..\\README.md.
+param(
+    [string]$RunDir = $(if ($env:TFDD_RUN_DIR) {{ $env:TFDD_RUN_DIR }} else {{ Join-Path $({runs}) '{name}' }})
+)
+$ErrorActionPreference = 'Stop'
+$Python = if ($env:TFDD_PYTHON) {{ $env:TFDD_PYTHON }} else {{ 'python' }}
+$env:TF_CONFIG = {ps_quote(tf_config)}
+& $Python -m {CLI_MODULE} train --config (Join-Path $PSScriptRoot 'run.json') --run-dir $RunDir
+exit $LASTEXITCODE
+"""
+
+
+def _readme(tasks: list[Task], name: str) -> str:
+    rows = "\n".join(f"| `{t.id}/` | {t.host} | {t.port} |" for t in tasks)
+    chief = tasks[0]
+    return f"""# Cluster bundle `{name}`: {len(tasks)} training task(s)
+
+| folder | copy to machine | port it listens on |
+| --- | --- | --- |
+{rows}
+
+1. Every machine needs Python with this dashboard installed (`pip install`
+   the same version, from its wheel or a checkout), so that
+   `python -m {CLI_MODULE} --help` works there. `TFDD_PYTHON` chooses the
+   interpreter the start scripts use.
+2. Copy each task's folder to its machine. Open its port between the machines
+   and nowhere else: TensorFlow's server has no authentication or encryption
+   and listens on every interface of the machine, whatever the host above.
+3. Start every task: `./start.sh` (POSIX) or `.\\start.ps1` (PowerShell). The
+   order does not matter: a started task waits for the others, up to
+   TensorFlow's registration timeout (one hour by default), then fails. Start
+   them close together, and if one fails, stop the others (Ctrl-C): they
+   notice a dead peer only after a heartbeat timeout, or not at all.
+4. `{chief.id}` is the chief: it writes the results (metrics, TensorBoard
+   logs, checkpoints, the model) to its run directory, `~/tfdd-runs/{name}`
+   (or under `$TFDD_RUNS_DIR`) unless given as the first argument or
+   `TFDD_RUN_DIR`. Starting again starts afresh. To continue from the chief's
+   checkpoints instead, every task must reach them: use one shared folder
+   (e.g. NFS) as the run directory, and start each task with its TF_CONFIG
+   (`tf_config.json`) and `python -m {CLI_MODULE} train --resume RUN_DIR`.
+
+`tfjob.yaml` runs the same cluster on Kubernetes with the Kubeflow training
+operator, which writes TF_CONFIG itself: build an image with this dashboard
+installed, put its name in the manifest, then `kubectl apply -f tfjob.yaml`.
+"""
+
+
+# ---- Kubeflow TFJob ------------------------------------------------------------------
+
+
+def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str, Any]]:
+    """A ConfigMap holding run.json, and a TFJob with the cluster's chief and worker replicas."""
+    name = _run_name(run_config)
+    container = {
+        "name": "tensorflow",  # the operator finds the TensorFlow container by this name
+        "image": "REPLACE-WITH-YOUR-IMAGE",
+        "command": [
+            "python",
+            "-m",
+            CLI_MODULE,
+            "train",
+            "--config",
+            "/etc/tfdd/run.json",
+            "--run-dir",
+            f"/runs/{name}",
+        ],
+        "ports": [{"name": "tfjob-port", "containerPort": TFJOB_PORT}],
+        "volumeMounts": [{"name": "run-config", "mountPath": "/etc/tfdd", "readOnly": True}],
+    }
+    replica_specs = {
+        job.capitalize(): {
+            "replicas": len(cluster.addresses(job)),
+            # Our exit codes 1 (failed) and 2 (bad config) are permanent; killed pods (128+) are retried.
+            "restartPolicy": "ExitCode",
+            "template": {
+                "spec": {
+                    "containers": [container],
+                    "volumes": [{"name": "run-config", "configMap": {"name": f"{name}-config"}}],
+                }
+            },
+        }
+        for job in ("chief", "worker")
+        if cluster.addresses(job)
+    }
+    config_map = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": f"{name}-config"},
+        "data": {"run.json": json.dumps(run_config.to_dict())},
+    }
+    tfjob = {
+        "apiVersion": "kubeflow.org/v1",
+        "kind": "TFJob",
+        "metadata": {"name": name},
+        "spec": {"runPolicy": {"cleanPodPolicy": "None"}, "tfReplicaSpecs": replica_specs},
+    }
+    return [config_map, tfjob]
+
+
+def tfjob_yaml(cluster: ClusterSpec, run_config: RunConfig) -> str:
+    header = (
+        "# Kubeflow training operator: kubectl apply -f tfjob.yaml\n"
+        "# Replace the image; mount a shared volume at /runs to keep results and checkpoints.\n"
+    )
+    return header + yaml.safe_dump_all(
+        tfjob_manifest(cluster, run_config), sort_keys=False, default_flow_style=False, allow_unicode=True
+    )

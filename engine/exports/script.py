@@ -1,0 +1,108 @@
+"""`export-script`: a standalone Python file that reproduces a configured run.
+
+The script is the template resources/templates/standalone_train.py (a real
+Python program, so it is linted and tested like the rest) with the run's
+config written into its CONFIG line. No TensorFlow is imported here: the
+window exports too.
+
+Every RunConfig field has a decision, kept here: HONOURED says how the
+script reproduces a field, IGNORED why it does not. The rendered script
+lists the ignored fields at its top, so its reader knows what it leaves out,
+and tests/engine/exports/test_script.py fails when a field is added to
+RunConfig without a decision, or when a field is called honoured but the
+template never reads it.
+"""
+from __future__ import annotations
+
+import pprint
+import textwrap
+from pathlib import Path
+
+from engine.config import RunConfig
+from engine.resources import resource_path
+
+TEMPLATE = resource_path("templates", "standalone_train.py")
+CONFIG_LINE = "CONFIG = {}  # the exporter writes the run's config here\n"
+NOT_REPRODUCED_LINE = "# NOT REPRODUCED: the exporter lists here the config fields this script ignores, and why.\n"
+
+# field (dotted for sections) -> how the script reproduces it, as the engine does
+HONOURED: dict[str, str] = {
+    "strategy": "make_strategy: default, one_device, mirrored (with the engine's all-reduce: NCCL between "
+                "Linux GPUs, hierarchical copy elsewhere, reduction to one device for the CPU) or "
+                "multi_worker_mirrored (reads TF_CONFIG; ring or NCCL)",
+    "devices": "configure_devices: the listed GPUs are made visible (default: every GPU, else the CPU); "
+               "one_device and default keep the first",
+    "virtual_devices": "configure_devices: mirrored splits each chosen GPU, or the CPU, into N logical devices; "
+                       "the other strategies use one replica per device",
+    "virtual_gpu_memory_mb": "configure_devices: the memory limit of each logical GPU of a split",
+    "memory_growth": "configure_devices: memory growth on the chosen GPUs, only when they are not split",
+    "loop": "custom_loop (strategy.run, loss averaged over the global batch) or fit_loop (model.fit)",
+    "epochs": "both loops: one pass over the training examples per epoch",
+    "global_batch_size": "epoch_dataset and validation_dataset batch by it; each replica gets global / replicas",
+    "learning_rate": "build_model: the optimizer's learning rate",
+    "optimizer": "build_model: adam, sgd, rmsprop or adagrad",
+    "shuffle_buffer": "epoch_dataset: one fixed shuffle order per epoch, seeded by seed and epoch",
+    "seed": "the synthetic data, keras.utils.set_random_seed (weights) and the per-epoch shuffle seed",
+    "validation_split": "split: the last share of the examples validates, evaluated after every epoch",
+    "steps_per_execution": 'steps per tf.function call (custom) or compile(steps_per_execution=) (fit); "auto" '
+                           "is a fixed 32: the dashboard tunes it while training, which does not change the losses",
+    "mixed_precision": "main sets the mixed_float16/mixed_bfloat16 policy before the model is built; the "
+                       "output layer stays float32; the custom loop scales the loss under float16",
+    "data.kind": "load_data: synthetic, csv or npz",
+    "data.num_samples": "load_data: synthetic examples",
+    "data.num_features": "load_data: synthetic features",
+    "data.num_classes": "load_data: synthetic classes (csv and npz take the class count from their labels)",
+    "data.path": "load_data: the csv or npz file",
+    "data.label": "load_data: the csv column of the labels",
+    "data.features_key": "load_data: the npz array of the features",
+    "data.labels_key": "load_data: the npz array of the labels",
+    "model.hidden_units": "build_model: one Dense layer per entry",
+    "model.activation": "build_model: the hidden layers' activation",
+}
+
+_NO_CHECKPOINTS = ("the script trains start to finish and writes no checkpoints; stopping and resuming a "
+                   "run is the dashboard's job (tfdd train --resume)")
+
+# what the engine does beyond the config's fields, and the script does not
+ALSO_LEFT_OUT = ("the run directory (metrics.csv, events, TensorBoard logs, the saved model), the check that stops "
+                 "a run whose loss became NaN, and the dashboard's live plots and stop button")
+
+# field -> why the script does not reproduce it
+IGNORED: dict[str, str] = {
+    "name": "a label for the dashboard's run list and run directory; the script keeps no run directory",
+    "checkpoint.every_epoch": _NO_CHECKPOINTS,
+    "checkpoint.every_steps": _NO_CHECKPOINTS,
+    "checkpoint.keep": _NO_CHECKPOINTS,
+}
+
+
+def not_reproduced_block(config: RunConfig) -> str:
+    """The comment block at the top of the script: what it leaves out of this run, and why."""
+    lines = ["What this script does not reproduce: config fields it ignores, and why."]
+    for field, why in IGNORED.items():
+        lines += textwrap.wrap(f"{field}: {why}", width=96, initial_indent="  ", subsequent_indent="      ")
+    lines += textwrap.wrap(f"Also left out (not config fields): {ALSO_LEFT_OUT}.", width=96, subsequent_indent="  ")
+    if config.steps_per_execution == "auto":
+        lines += textwrap.wrap('steps_per_execution "auto" runs a fixed 32 steps per call (capped at an epoch): '
+                               "the dashboard tunes the number while training; the same steps run, so the "
+                               "losses are the same.", width=96, initial_indent="Approximated: ",
+                               subsequent_indent="  ")
+    return "".join(f"# {line}".rstrip() + "\n" for line in lines)
+
+
+def render_script(config: RunConfig) -> str:
+    source = TEMPLATE.read_text(encoding="utf-8")
+    for line in (CONFIG_LINE, NOT_REPRODUCED_LINE):
+        if line not in source:
+            raise RuntimeError(f"{TEMPLATE} lost its line {line.strip()!r}; the exporter cannot fill it in")
+    literal = pprint.pformat(config.to_dict(), sort_dicts=False, width=100)
+    source = source.replace(NOT_REPRODUCED_LINE, not_reproduced_block(config), 1)
+    return source.replace(CONFIG_LINE, f"CONFIG = {literal}\n", 1)
+
+
+def export_script(config: RunConfig, out: str | Path) -> Path:
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_script(config), encoding="utf-8")
+    path.chmod(0o755)
+    return path

@@ -1,0 +1,120 @@
+"""The child's side of the protocol: a clean event channel, stop requests, dying with the parent.
+
+- stdout carries only events, one JSON line each. At start-up the real stdout
+  is moved to a private descriptor and fd 1 is pointed at stderr, so a
+  print() from user code or a C++ log line from TensorFlow cannot corrupt the
+  stream; stderr carries everything else.
+- The line "stop" on stdin, or stdin closing (the parent died), SIGINT and
+  SIGTERM all ask for a graceful stop (a checkpoint, then run_finished).
+- On Linux the process dies with its parent even while TensorFlow blocks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from typing import IO
+
+from engine import events as ev
+from engine.protocol.codes import STOP_LINE, ExitCode
+
+
+class StopSignal:
+    """A stop request from a Stop button, Ctrl-C, SIGTERM or the stdin channel; thread-safe.
+
+    Until training is reached the process may be blocked inside TensorFlow (a
+    multi-worker strategy waits for its peers) and has nothing to save, so an
+    early request goes to `on_early_stop`, which ends the process at once.
+    `exit_code` is what the first request asked the process to exit with.
+    """
+
+    def __init__(self, on_early_stop: Callable[[str], None] | None = None) -> None:
+        self._event = threading.Event()
+        self._reached = threading.Event()
+        self._on_early_stop = on_early_stop
+        self.reason = ""
+        self.exit_code = ExitCode.OK
+
+    def training_reached(self) -> None:
+        """From here on a stop is honoured between steps, with a checkpoint."""
+        self._reached.set()
+
+    def request(self, reason: str = "stop requested", exit_code: ExitCode = ExitCode.OK) -> None:
+        if not self._event.is_set():
+            self.reason, self.exit_code = reason, exit_code
+        self._event.set()
+        if self._on_early_stop and not self._reached.is_set():
+            self._on_early_stop(reason)
+
+    @property
+    def requested(self) -> bool:
+        return self._event.is_set()
+
+
+def protect_stdout() -> IO[str]:
+    """Return a private line-buffered channel to the real stdout; fd 1 becomes stderr."""
+    sys.stdout.flush()
+    channel = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)
+    return channel
+
+
+class EventChannel:
+    """An event sink writing JSON lines to the protected channel; silent once the reader is gone."""
+
+    def __init__(self, channel: IO[str]):
+        self._channel = channel
+        self._lock = threading.Lock()
+
+    def __call__(self, event: ev.Event) -> None:
+        # a reader that is gone (BrokenPipeError, or ValueError on a closed channel) loses nothing:
+        # the run directory still gets every event
+        with self._lock, contextlib.suppress(BrokenPipeError, ValueError):
+            self._channel.write(ev.encode(event) + "\n")
+
+
+def watch_stdin(stop: StopSignal) -> None:
+    """A daemon thread: "stop" or EOF on stdin requests a stop."""
+
+    def read() -> None:
+        for line in sys.stdin:
+            if line.strip().lower() == STOP_LINE:
+                stop.request("stop requested")
+                return
+        stop.request("the parent process closed the control channel")
+
+    threading.Thread(target=read, name="stop-listener", daemon=True).start()
+
+
+def handle_stop_signals(stop: StopSignal, ctrl_c_code: ExitCode = ExitCode.INTERRUPTED) -> None:
+    """SIGINT and SIGTERM become graceful stop requests (SIGTERM exits 143 after its checkpoint).
+
+    SIGTERM is how Kubernetes (and so an exported TFJob) and most process
+    managers stop a job; it deserves the same checkpoint as Ctrl-C.
+    """
+    signal.signal(signal.SIGINT, lambda *_: stop.request("interrupted (Ctrl-C)", ctrl_c_code))
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, lambda *_: stop.request("terminated (SIGTERM)", ExitCode.TERMINATED))
+
+
+def die_with_parent() -> None:
+    """Linux: have the kernel end this process when its parent dies.
+
+    The stdin EOF rule cannot help while TensorFlow holds the GIL, which it
+    does while a multi-worker strategy waits for its peers; without this, a
+    worker whose window or launcher was killed could wait there for an hour
+    (the coordination service's registration timeout). SIGKILL because a
+    Python-level handler would need the GIL too.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent died before prctl took effect
+        os._exit(ExitCode.FAILED)

@@ -1,0 +1,91 @@
+"""How to start each kind of protocol process, as `python -m ...` command lines.
+
+`-m` finds the engine wherever it is installed, so the window, the launcher
+and the scaling study work from an installed package in any working
+directory, not only from a source checkout. Every caller builds its command
+here; the argument names are the ones `engine.cli` and
+`engine.train.worker` parse.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+TRAINER_MODULE = "engine.train.worker"
+"""One run in this process: events on stdout, "stop" on stdin (see engine.protocol.channel)."""
+CLI_MODULE = "engine.cli"
+"""The headless commands (`tfdd ...`); `cluster launch --events` and `scaling --events` speak the protocol."""
+
+
+def python() -> str:
+    """The interpreter children run with: the one running now, so they see the same packages."""
+    return sys.executable
+
+
+def trainer_command(config_path: Path | str, run_dir: Path | str) -> list[str]:
+    """A fresh run of one trainer process."""
+    return [python(), "-m", TRAINER_MODULE, "--config", str(config_path), "--run-dir", str(run_dir)]
+
+
+def cluster_command(config_path: Path | str, run_dir: Path | str, workers: int) -> list[str]:
+    """A local cluster of `workers` on 127.0.0.1 that speaks the same protocol as one trainer."""
+    return [
+        python(),
+        "-m",
+        CLI_MODULE,
+        "cluster",
+        "launch",
+        "--workers",
+        str(workers),
+        "--config",
+        str(config_path),
+        "--run-dir",
+        str(run_dir),
+        "--events",
+    ]
+
+
+def resume_command(run_dir: Path | str, workers: int = 1) -> list[str]:
+    """Continue a run from its checkpoint: one trainer, or a local cluster of as many workers as before."""
+    if workers > 1:
+        return [
+            python(),
+            "-m",
+            CLI_MODULE,
+            "cluster",
+            "launch",
+            "--workers",
+            str(workers),
+            "--resume",
+            str(run_dir),
+            "--events",
+        ]
+    return [python(), "-m", TRAINER_MODULE, "--resume", str(run_dir)]
+
+
+def scaling_command(config_path: Path | str, replicas: list[int], out_dir: Path | str) -> list[str]:
+    """A scaling study whose progress arrives as events (scaling_point per replica count)."""
+    return [
+        python(),
+        "-m",
+        CLI_MODULE,
+        "scaling",
+        "--config",
+        str(config_path),
+        "--replicas",
+        *(str(r) for r in replicas),
+        "--out",
+        str(out_dir),
+        "--events",
+    ]
+
+
+def probe_command() -> list[str]:
+    """The devices TensorFlow sees, as one JSON document on stdout."""
+    return [python(), "-m", CLI_MODULE, "devices", "--json"]
+
+
+def cli_command(*args: str) -> list[str]:
+    """Any other headless command, e.g. ("export-script", "--config", c, "--out", p)."""
+    return [python(), "-m", CLI_MODULE, *args]

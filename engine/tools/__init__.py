@@ -1,0 +1,1 @@
+"""Tools built on the trainer: the scaling study (one trainer process per replica count)."""

@@ -1,0 +1,60 @@
+"""Model, optimizer and position (epoch, step) in one atomic tf.train checkpoint.
+
+tf.train.CheckpointManager writes its index file atomically, so a process
+killed mid-save leaves the previous checkpoint readable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine import events as ev
+from engine.protocol.paths import CHECKPOINT_PREFIX
+from engine.train.tf_runtime import tf
+
+
+class Checkpointer:
+    """Saves to `directory`; restores from `restore_from` (default the same).
+
+    In a cluster every worker restores the chief's checkpoint, while
+    non-chief workers save to scratch folders (a collective save needs every
+    worker to take part, but only the chief's copy is kept).
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        optimizer: Any,
+        directory: Path,
+        keep: int,
+        emit: Callable[[ev.Event], None],
+        restore_from: Path | None = None,
+    ):
+        self._restore_from = restore_from or directory
+        self._position = tf.Variable([0, 0], dtype=tf.int64, trainable=False, name="position")
+        self._checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer, position=self._position)
+        self._manager = tf.train.CheckpointManager(
+            self._checkpoint, str(directory), max_to_keep=keep, checkpoint_name=CHECKPOINT_PREFIX
+        )
+        self._emit = emit
+        self.last_saved: tuple[int, int] | None = None
+
+    def restore(self) -> tuple[int, int] | None:
+        """(epoch, step) to continue from, or None when there is no checkpoint."""
+        path = tf.train.latest_checkpoint(str(self._restore_from))
+        if not path:
+            return None
+        self._checkpoint.restore(path).expect_partial()
+        epoch, step = (int(v) for v in self._position.numpy())
+        self.last_saved = (epoch, step)
+        return epoch, step
+
+    def save(self, epoch: int, step: int) -> None:
+        if self.last_saved == (epoch, step):
+            return
+        self._position.assign([epoch, step])
+        path = self._manager.save()
+        self.last_saved = (epoch, step)
+        self._emit(ev.CheckpointSaved(path=path, epoch=epoch, step=step))

@@ -1,0 +1,197 @@
+"""The outer loop of a run, the same for both loops: epochs, resume, evaluation, checkpoints, stop, events.
+
+Like orbit's Controller, it owns the loop over epochs and asks a `Loop` to
+train one epoch in blocks of steps; after each block the loop hands the
+step losses back (`block_done`), and the controller turns them into
+`batch_end`/`epoch_end` events, checks for NaN, checkpoints on schedule and
+answers "go on?". So the fit and custom loops differ only in how a block of
+steps runs, and the window cannot tell them apart except by their numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine import events as ev
+from engine.protocol.channel import StopSignal
+from engine.protocol.codes import RunStatus
+from engine.train.steps_policy import StepsPerCall
+
+
+class NonFiniteLoss(RuntimeError):
+    """Training diverged; the message says where and what to try."""
+
+
+class Loop(Protocol):
+    """How one epoch's steps run (the custom loop or Keras fit)."""
+
+    def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
+        """Run the epoch's steps from `first_step` in blocks, calling `controller.block_done` after each,
+        until it returns False."""
+
+    def evaluate(self) -> tuple[float | None, float | None]:
+        """(validation loss, validation accuracy), or (None, None) without validation data."""
+
+
+@dataclass
+class EpochTotals:
+    steps: int = 0
+    loss_sum: float = 0.0
+    accuracy_sum: float = 0.0
+    started: float = 0.0
+    train_seconds: float = 0.0
+
+    @property
+    def loss(self) -> float:
+        return self.loss_sum / max(self.steps, 1)
+
+    @property
+    def accuracy(self) -> float:
+        return self.accuracy_sum / max(self.steps, 1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Schedule:
+    """Where a run starts and ends, and when it checkpoints."""
+
+    epochs: int
+    steps_per_epoch: int
+    global_batch_size: int
+    start_epoch: int = 0
+    start_step: int = 0
+    checkpoint_every_steps: int = 0
+    checkpoint_every_epoch: bool = True
+
+
+class Controller:
+    """Drives a Loop through the schedule; `emit` is the reporter, `checkpoint(epoch, step)` saves."""
+
+    def __init__(
+        self,
+        *,
+        schedule: Schedule,
+        policy: StepsPerCall,
+        emit: Callable[[ev.Event], None],
+        stop: StopSignal,
+        checkpoint: Callable[[int, int], None],
+        learning_rate: float,
+        stop_agreed: Callable[[bool], bool] | None = None,
+    ):
+        self.schedule = schedule
+        self.policy = policy
+        self.emit = emit
+        self.stop = stop
+        self._checkpoint = checkpoint
+        self._lr = learning_rate
+        self._stop_agreed = stop_agreed or (lambda local: local)
+        self.epoch = schedule.start_epoch  # 0-based epoch in progress
+        self.step = schedule.start_step  # steps finished in this epoch
+        self.totals = EpochTotals()
+        self.epochs_completed = schedule.start_epoch
+
+    @property
+    def steps_per_epoch(self) -> int:
+        return self.schedule.steps_per_epoch
+
+    @property
+    def global_step(self) -> int:
+        return self.epoch * self.steps_per_epoch + self.step
+
+    # ---- the outer loop ------------------------------------------------------------
+    def run(self, loop: Loop) -> RunStatus:
+        """Train the remaining epochs; COMPLETED, or STOPPED (a checkpoint of the position is written)."""
+        s = self.schedule
+        for epoch in range(s.start_epoch, s.epochs):
+            first = s.start_step if epoch == s.start_epoch else 0
+            self.epoch, self.step = epoch, first
+            self.totals = EpochTotals(started=time.perf_counter())
+            if self.should_stop():
+                return self._stopped()
+            loop.train_epoch(epoch, first, self)
+            if self.step < self.steps_per_epoch:
+                return self._stopped()
+            self._end_epoch(*loop.evaluate())
+        return RunStatus.COMPLETED
+
+    def block_size(self) -> int:
+        """Steps the next call should run (never past the end of the epoch)."""
+        return self.policy.next(self.steps_per_epoch - self.step)
+
+    def block_done(
+        self, losses: Sequence[float], accuracies: Sequence[float], seconds: float, steps_each: int = 1
+    ) -> bool:
+        """Report one call's steps (one loss per `steps_each` steps); False when the loop should end the epoch.
+
+        Raises NonFiniteLoss on NaN or inf.
+        """
+        total_steps = len(losses) * steps_each
+        self.policy.observe(total_steps, seconds)
+        rate = self.schedule.global_batch_size * total_steps / seconds if seconds > 0 else 0.0
+        self.totals.train_seconds += seconds
+        for loss, acc in zip(losses, accuracies, strict=True):
+            loss, acc = float(loss), float(acc)
+            self.step += steps_each
+            if not math.isfinite(loss):
+                raise NonFiniteLoss(
+                    f"The loss became {loss} at epoch {self.epoch + 1}, step {self.step}. Training diverged: "
+                    f"lower learning_rate (now {self._lr:g}), check the data for extreme values, or turn "
+                    f"mixed precision off. Finished epochs are kept in metrics.csv and the last good "
+                    f"checkpoint is untouched."
+                )
+            self.totals.steps += steps_each
+            self.totals.loss_sum += loss * steps_each
+            self.totals.accuracy_sum += acc * steps_each
+            self.emit(
+                ev.BatchEnd(
+                    epoch=self.epoch + 1,
+                    step=self.step,
+                    global_step=self.global_step,
+                    loss=loss,
+                    accuracy=acc,
+                    examples_per_sec=rate,
+                    steps=steps_each,
+                )
+            )
+        every = self.schedule.checkpoint_every_steps
+        previous = self.global_step - total_steps
+        if self.step >= self.steps_per_epoch:
+            return False
+        if every and self.global_step // every > previous // every:
+            self._checkpoint(self.epoch, self.step)
+        return not self.should_stop()
+
+    def should_stop(self) -> bool:
+        """The local request, agreed across workers when there are several (a collective: every
+        worker asks the same number of times)."""
+        return self._stop_agreed(self.stop.requested)
+
+    # ---- inside ------------------------------------------------------------------------
+    def _end_epoch(self, val_loss: float | None, val_accuracy: float | None) -> None:
+        """Close a finished epoch: metrics row first, then its checkpoint (see RunDir.keep_epochs_before)."""
+        t = self.totals
+        self.emit(
+            ev.EpochEnd(
+                epoch=self.epoch + 1,
+                loss=t.loss,
+                accuracy=t.accuracy,
+                seconds=time.perf_counter() - t.started,
+                examples_per_sec=self.schedule.global_batch_size * t.steps / t.train_seconds
+                if t.train_seconds
+                else 0.0,
+                val_loss=None if val_loss is None else float(val_loss),
+                val_accuracy=None if val_accuracy is None else float(val_accuracy),
+            )
+        )
+        self.epochs_completed = self.epoch + 1
+        if self.schedule.checkpoint_every_epoch:
+            self._checkpoint(self.epoch + 1, 0)
+
+    def _stopped(self) -> RunStatus:
+        """Checkpoint where training stands, so a resume repeats no step."""
+        done = self.step >= self.steps_per_epoch
+        self._checkpoint(self.epoch + (1 if done else 0), 0 if done else self.step)
+        return RunStatus.STOPPED

@@ -1,0 +1,186 @@
+"""How one block of training steps runs: a custom `strategy.run` loop, or Keras `model.fit`.
+
+The controller (engine.train.controller) owns everything around the steps:
+epochs, resume, evaluation, checkpoints, stop and events. Both loops get the
+same `Session` and differ only in how a block of steps runs and reports back.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from engine.config import RunConfig
+from engine.train.controller import Controller
+from engine.train.data import Arrays, Datasets
+from engine.train.models import build_loss_and_metric
+from engine.train.tf_runtime import keras, tf
+
+
+@dataclass
+class Session:
+    """What a loop trains: built once by the trainer, inside the strategy's scope where it matters."""
+
+    config: RunConfig
+    strategy: Any
+    model: Any
+    optimizer: Any
+    arrays: Arrays
+    datasets: Datasets
+    steps_per_execution: int | None  # fixed steps per call, or None when the controller's policy tunes them
+
+    @property
+    def global_batch_size(self) -> int:
+        return self.config.global_batch_size
+
+
+# ---- custom loop ------------------------------------------------------------------
+
+
+def _correct_count(binary: bool, labels: Any, logits: Any) -> Any:
+    if binary:
+        predicted = tf.cast(logits > 0, tf.float32)
+    else:
+        predicted = tf.cast(tf.argmax(logits, axis=-1, output_type=tf.int32), labels.dtype)
+    return tf.reduce_sum(tf.cast(tf.equal(predicted, labels), tf.float32))
+
+
+class CustomLoop:
+    """strategy.run + strategy.reduce over a distributed dataset, the tutorial done right.
+
+    Batches come from `experimental_distribute_dataset`, so each replica sees
+    global / replicas examples (the tutorial passed every replica the whole
+    global batch, so with N replicas the loss was N times too large); the
+    per-example loss is averaged over the *global* batch by
+    `tf.nn.compute_average_loss`, and summing the replicas' losses gives the
+    batch mean. Several steps run per `tf.function` call (a `tf.range` loop),
+    every step's loss comes back.
+    """
+
+    def __init__(self, s: Session):
+        self.s = s
+        strategy = s.strategy
+        binary = s.arrays.binary
+        global_batch = s.global_batch_size
+        with strategy.scope():
+            loss_object, _ = build_loss_and_metric(s.arrays.num_classes, keras.losses.Reduction.NONE)
+        model, optimizer = s.model, s.optimizer
+        scales_loss = hasattr(optimizer, "get_scaled_loss")  # LossScaleOptimizer under float16
+
+        def train_step(features: Any, labels: Any) -> tuple[Any, Any]:
+            with tf.GradientTape() as tape:
+                logits = model(features, training=True)
+                loss = tf.nn.compute_average_loss(loss_object(labels, logits), global_batch_size=global_batch)
+                if model.losses:
+                    loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
+                scaled = optimizer.get_scaled_loss(loss) if scales_loss else loss
+            grads = tape.gradient(scaled, model.trainable_variables)
+            if scales_loss:
+                grads = optimizer.get_unscaled_gradients(grads)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))  # noqa: B905 - AutoGraph rejects strict=
+            return loss, _correct_count(binary, labels, logits)
+
+        @tf.function
+        def train_steps(iterator: Any, n: Any) -> tuple[Any, Any]:
+            """n steps in one call; every step's loss and accuracy come back."""
+            losses = tf.TensorArray(tf.float32, size=n)
+            accuracies = tf.TensorArray(tf.float32, size=n)
+            for i in tf.range(n):
+                loss, correct = strategy.run(train_step, args=next(iterator))
+                losses = losses.write(i, strategy.reduce("SUM", loss, axis=None))
+                accuracies = accuracies.write(i, strategy.reduce("SUM", correct, axis=None) / global_batch)
+            return losses.stack(), accuracies.stack()
+
+        def eval_step(features: Any, labels: Any) -> tuple[Any, Any, Any]:
+            logits = model(features, training=False)
+            return (
+                tf.reduce_sum(loss_object(labels, logits)),
+                _correct_count(binary, labels, logits),
+                tf.cast(tf.shape(labels)[0], tf.float32),
+            )
+
+        @tf.function
+        def evaluate_batch(batch: Any) -> list[Any]:
+            return [strategy.reduce("SUM", t, axis=None) for t in strategy.run(eval_step, args=batch)]
+
+        self._train_steps = train_steps
+        self._evaluate_batch = evaluate_batch
+
+    def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
+        s = self.s
+        iterator = iter(s.strategy.experimental_distribute_dataset(s.datasets.train(epoch, first_step)))
+        going = True
+        while going:
+            n = controller.block_size()
+            t0 = time.perf_counter()
+            losses, accuracies = self._train_steps(iterator, tf.constant(n))
+            losses, accuracies = losses.numpy(), accuracies.numpy()  # waits for the call
+            going = controller.block_done(losses, accuracies, time.perf_counter() - t0)
+
+    def evaluate(self) -> tuple[float | None, float | None]:
+        val = self.s.datasets.validation
+        if val is None:
+            return None, None
+        loss_sum = correct = count = 0.0
+        for batch in self.s.strategy.experimental_distribute_dataset(val):
+            batch_loss, batch_correct, n = (float(t) for t in self._evaluate_batch(batch))
+            loss_sum, correct, count = loss_sum + batch_loss, correct + batch_correct, count + n
+        return loss_sum / count, correct / count
+
+
+# ---- fit loop ---------------------------------------------------------------------
+
+
+class _FitBridge(keras.callbacks.Callback):
+    """Hands each `steps_per_execution` block of fit to the controller and honours its answer.
+
+    tf-keras logs running epoch means, once per block; the mean of just the
+    latest block is recovered from two running means: (sum_now - sum_before) / steps.
+    """
+
+    def __init__(self, controller: Controller):
+        super().__init__()
+        self.controller = controller
+        self.seen, self.loss_sum, self.acc_sum = 0, 0.0, 0.0
+        self.t0 = time.perf_counter()
+
+    def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
+        done = batch + 1
+        k = done - self.seen
+        loss_sum, acc_sum = float(logs["loss"]) * done, float(logs["accuracy"]) * done
+        now = time.perf_counter()
+        going = self.controller.block_done(
+            [(loss_sum - self.loss_sum) / k], [(acc_sum - self.acc_sum) / k], now - self.t0, steps_each=k
+        )
+        self.seen, self.loss_sum, self.acc_sum, self.t0 = done, loss_sum, acc_sum, now
+        if not going:
+            self.model.stop_training = True
+
+
+class FitLoop:
+    """Keras `model.fit`, one call per epoch so each epoch has its fixed, skippable order."""
+
+    def __init__(self, s: Session):
+        self.s = s
+        with s.strategy.scope():
+            loss, metric = build_loss_and_metric(s.arrays.num_classes)
+            s.model.compile(
+                optimizer=s.optimizer, loss=loss, metrics=[metric], steps_per_execution=s.steps_per_execution
+            )
+
+    def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
+        self.s.model.fit(
+            self.s.datasets.train(epoch, first_step),
+            initial_epoch=epoch,
+            epochs=epoch + 1,
+            callbacks=[_FitBridge(controller)],
+            verbose=0,
+        )
+
+    def evaluate(self) -> tuple[float | None, float | None]:
+        val = self.s.datasets.validation
+        if val is None:
+            return None, None
+        logs = self.s.model.evaluate(val, verbose=0, return_dict=True)
+        return logs["loss"], logs["accuracy"]

@@ -1,0 +1,20 @@
+"""The one place that imports TensorFlow and tf-keras, with the environment set first.
+
+tf-keras is the Keras that tf.distribute was built with: Keras 3 cannot run
+`model.fit` under MultiWorkerMirroredStrategy ("Attempt to convert a value
+(PerReplica:{...}) with an unsupported type", keras-team/keras issue 20585), so the
+engine uses tf-keras everywhere. TF_USE_LEGACY_KERAS must be set before
+TensorFlow is first imported for `tf.keras` to agree with it.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+
+import tensorflow as tf  # noqa: E402
+import tf_keras as keras  # noqa: E402
+
+__all__ = ["tf", "keras"]

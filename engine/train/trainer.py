@@ -1,0 +1,278 @@
+"""One run, start to finish: the one place that orders the steps.
+
+validate config -> load data (NumPy, before TF) -> plan devices -> apply
+them -> strategy -> model/optimizer in scope -> restore checkpoint ->
+controller drives the loop -> save model. Every failure becomes a
+`run_failed` event with a message a person can act on; finished epochs and
+checkpoints are never thrown away.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine import events as ev
+from engine.config import Loop, RunConfig, Strategy, batch_problem
+from engine.plan import plan_devices
+from engine.problems import ConfigError
+from engine.protocol.channel import StopSignal
+from engine.protocol.codes import RunStatus
+from engine.protocol.paths import RunPaths
+from engine.rundir import RunDir
+from engine.tfconfig import Role, role_from_environment
+from engine.train.controller import Controller, NonFiniteLoss, Schedule
+from engine.train.data import DataError, Datasets, load_arrays, steps_per_epoch
+from engine.train.steps_policy import steps_per_call
+
+Sink = Callable[[ev.Event], None]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: RunStatus  # COMPLETED, STOPPED or FAILED
+    message: str = ""
+    error_type: str = ""
+
+    @property
+    def config_error(self) -> bool:
+        """The config (or TF_CONFIG, or the device choice) cannot work on this machine."""
+        return self.error_type in ("ConfigError", "DeviceError")
+
+
+class Trainer:
+    """Runs one RunConfig in this process; `emit` goes to every sink."""
+
+    def __init__(
+        self,
+        config: RunConfig,
+        run_dir: Path,
+        sinks: list[Sink],
+        stop: StopSignal,
+        resume: bool = False,
+        print_tracebacks: bool = True,
+    ):
+        self.config = config
+        self.print_tracebacks = print_tracebacks
+        self.stop = stop
+        self.resume = resume
+        self.role = role_from_environment() if config.strategy == Strategy.MULTI_WORKER_MIRRORED else Role()
+        self._scratch = None if self.role.is_chief else Path(tempfile.mkdtemp(prefix="tfdd-worker-"))
+        self.run_dir = RunDir(self._scratch or run_dir, validation=config.validation_split > 0)
+        self.checkpoint_dir = RunPaths(run_dir).checkpoints  # every worker restores the chief's
+        self.sinks: list[Sink] = [self.run_dir, *sinks]
+        self._controller: Any = None  # exists once training is set up
+
+    @property
+    def epochs_completed(self) -> int:
+        """Finished epochs, restored ones included; what run_failed and run_finished report."""
+        return self._controller.epochs_completed if self._controller else 0
+
+    def emit(self, event: ev.Event) -> None:
+        for sink in self.sinks:
+            sink(event)
+
+    def log(self, message: str, level: str = "info") -> None:
+        self.emit(ev.Log(level=level, message=message))
+
+    def run(self) -> Outcome:
+        try:
+            return self._run()
+        except KeyboardInterrupt:
+            return self._fail("Interrupted before training could stop cleanly.", "KeyboardInterrupt")
+        except (ConfigError, DataError, NonFiniteLoss) as exc:  # DeviceError is a ConfigError
+            return self._fail(str(exc), type(exc).__name__)
+        except Exception as exc:  # the last line of defence: say what happened, keep the run dir
+            if self.print_tracebacks:
+                traceback.print_exc()
+            return self._fail(_explain(exc), type(exc).__name__)
+        finally:
+            self.run_dir.close()
+            if self._scratch:
+                shutil.rmtree(self._scratch, ignore_errors=True)
+
+    def _fail(self, message: str, error_type: str) -> Outcome:
+        self.emit(
+            ev.RunFailed(
+                message=message,
+                error_type=error_type,
+                epochs_completed=self.epochs_completed,
+                run_dir=str(self.run_dir.path),
+            )
+        )
+        return Outcome(RunStatus.FAILED, message, error_type)
+
+    def _run(self) -> Outcome:
+        config = self.config
+        if self.role.is_chief and not self.resume:
+            self.run_dir.write_config(config)
+        arrays = load_arrays(config)  # NumPy: bad data is reported before TensorFlow starts
+        # TensorFlow from here on: these modules import it
+        from engine.train.checkpoints import Checkpointer
+        from engine.train.devices import apply_plan
+        from engine.train.loops import CustomLoop, FitLoop, Session
+        from engine.train.models import build_model, build_optimizer
+        from engine.train.strategies import make_strategy
+        from engine.train.tensorboard_sink import TensorBoardSink
+        from engine.train.tf_runtime import keras, tf
+
+        self.sinks.insert(1, TensorBoardSink(self.run_dir.tensorboard))
+        gpus = [f"GPU:{i}" for i, _ in enumerate(tf.config.list_physical_devices("GPU"))]
+        plan = plan_devices(config, gpus, workers=self.role.num_workers)
+        apply_plan(plan)
+        if config.mixed_precision != "off":
+            keras.mixed_precision.set_global_policy(f"mixed_{config.mixed_precision}")
+        # checked before the strategy too: a cluster's workers block in its constructor until all have joined
+        _check_batch(config, plan.replicas)
+        strategy = make_strategy(config, plan)
+        self.stop.training_reached()
+        replicas = strategy.num_replicas_in_sync
+        _check_batch(config, replicas)
+        keras.utils.set_random_seed(config.seed)
+        with strategy.scope():
+            model = build_model(config, arrays.num_features, arrays.num_classes)
+            optimizer = build_optimizer(config)
+            if config.mixed_precision == "float16" and config.loop == Loop.CUSTOM:
+                optimizer = keras.mixed_precision.LossScaleOptimizer(optimizer)
+        checkpointer = Checkpointer(
+            model,
+            optimizer,
+            self.run_dir.checkpoints,
+            config.checkpoint.keep,
+            self.emit,
+            restore_from=self.checkpoint_dir,
+        )
+        start_epoch, start_step = self._restore(checkpointer)
+        if start_epoch >= config.epochs:
+            self.log(f"All {config.epochs} epochs were already finished; nothing to resume.")
+            return self._finish(RunStatus.COMPLETED, model, save_model=False)
+        per_epoch = steps_per_epoch(arrays, config.global_batch_size)
+        policy = steps_per_call(config, per_epoch, self.role.num_workers)
+        self._controller = controller = Controller(
+            schedule=Schedule(
+                epochs=config.epochs,
+                steps_per_epoch=per_epoch,
+                global_batch_size=config.global_batch_size,
+                start_epoch=start_epoch,
+                start_step=start_step,
+                checkpoint_every_steps=config.checkpoint.every_steps,
+                checkpoint_every_epoch=config.checkpoint.every_epoch,
+            ),
+            policy=policy,
+            emit=self.emit,
+            stop=self.stop,
+            checkpoint=checkpointer.save,
+            learning_rate=config.learning_rate,
+            stop_agreed=_stop_agreement(strategy) if self.role.num_workers > 1 else None,
+        )
+        session = Session(
+            config=config,
+            strategy=strategy,
+            model=model,
+            optimizer=optimizer,
+            arrays=arrays,
+            datasets=Datasets(arrays, config, tf),
+            steps_per_execution=policy.fixed,
+        )
+        replica_batches = _measure_replica_batches(strategy, session.datasets.train(start_epoch))
+        self.emit(
+            ev.RunStarted(
+                strategy=config.strategy,
+                num_replicas=replicas,
+                devices=list(plan.strategy_devices),
+                global_batch_size=config.global_batch_size,
+                per_replica_batch_size=replica_batches[0],
+                loop=config.loop,
+                epochs=config.epochs,
+                steps_per_epoch=per_epoch,
+                steps_per_execution=policy.fixed or 0,
+                run_dir=str(self.run_dir.path),
+                start_epoch=start_epoch,
+                start_step=start_step,
+                num_workers=self.role.num_workers,
+                task=self.role.task,
+            )
+        )
+        self.log(
+            f"{type(strategy).__name__} on {', '.join(plan.strategy_devices)}; all-reduce: {plan.all_reduce}; "
+            f"memory growth: {'on' if plan.memory_growth and plan.uses_gpu else 'off'}; "
+            f"mixed precision: {config.mixed_precision}; {self.role.num_workers} worker(s)"
+        )
+        loop = FitLoop(session) if config.loop == Loop.FIT else CustomLoop(session)
+        status = controller.run(loop)
+        return self._finish(status, model, save_model=True)
+
+    def _restore(self, checkpointer: Any) -> tuple[int, int]:
+        position = checkpointer.restore() if self.resume else None
+        if position is None:
+            if self.resume:
+                self.log("No checkpoint found; starting from the first epoch.", "warning")
+            return 0, 0
+        epoch, step = position
+        self.log(f"Resuming at epoch {epoch + 1}, step {step} from {self.checkpoint_dir}.")
+        if self.role.is_chief:
+            self.run_dir.keep_epochs_before(epoch + 1)
+        return epoch, step
+
+    def _finish(self, status: RunStatus, model: Any, save_model: bool) -> Outcome:
+        model_path = ""
+        if save_model:
+            model.save(str(self.run_dir.model_path))
+            model_path = str(self.run_dir.model_path) if self.role.is_chief else ""
+        self.emit(
+            ev.RunFinished(
+                status=status,
+                epochs_completed=self.epochs_completed,
+                run_dir=str(self.run_dir.path),
+                model_path=model_path,
+            )
+        )
+        return Outcome(status)
+
+
+def _check_batch(config: RunConfig, replicas: int) -> None:
+    problem = batch_problem(config.global_batch_size, replicas)
+    if problem:
+        raise ConfigError([problem])
+
+
+def _measure_replica_batches(strategy: Any, dataset: Any) -> list[int]:
+    """The batch each replica really receives (a number measured, not assumed)."""
+    from engine.train.tf_runtime import tf
+
+    batch = next(iter(strategy.experimental_distribute_dataset(dataset.take(1))))
+    sizes = tf.function(lambda b: strategy.run(lambda x, y: tf.shape(x)[0], args=b))(batch)
+    return [int(v) for v in strategy.experimental_local_results(sizes)]
+
+
+def _stop_agreement(strategy: Any) -> Callable[[bool], bool]:
+    """Multi-worker: stop only when all agree to (any one asked), or workers would hang
+    waiting for a peer that left the collective. SUM, because ReduceOp has no MAX."""
+    from engine.train.tf_runtime import tf
+
+    @tf.function
+    def any_worker(local: Any) -> Any:
+        return strategy.reduce("SUM", strategy.run(lambda: tf.identity(local)), axis=None)
+
+    def agreed(local: bool) -> bool:
+        return float(any_worker(tf.constant(1.0 if local else 0.0))) > 0
+
+    return agreed
+
+
+def _explain(exc: BaseException) -> str:
+    """Turn TensorFlow's errors into what a person can do about them."""
+    name = type(exc).__name__
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    # errors raised inside a tf.function start with "in user code:" and end with the cause
+    text = (lines[-1] if lines[0].startswith("in user code") else lines[0]) if lines else name
+    if name == "ResourceExhaustedError":
+        return f"Out of device memory ({text}). Lower global_batch_size, use mixed precision, or fewer virtual devices."
+    if name in ("UnavailableError", "DeadlineExceededError"):
+        return f"A worker of the cluster stopped responding ({text}). Check that every worker is running and reachable."
+    return f"{name}: {text}"

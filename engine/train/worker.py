@@ -1,0 +1,65 @@
+"""Child-process entry of one training run: `python -m engine.train.worker --config F --run-dir D`.
+
+It speaks the worker protocol (engine.protocol): events only on stdout,
+everything else on stderr; "stop" or EOF on stdin, SIGINT and SIGTERM ask for
+a graceful stop (a checkpoint, then run_finished with status stopped);
+before training has begun it exits at once, and on Linux it dies with its
+parent even while TensorFlow blocks. A run_failed event always comes before
+a non-zero exit code (engine.protocol.codes.ExitCode).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from engine import events as ev
+from engine.problems import ConfigError
+from engine.protocol.channel import (
+    EventChannel,
+    StopSignal,
+    die_with_parent,
+    handle_stop_signals,
+    protect_stdout,
+    watch_stdin,
+)
+from engine.protocol.codes import ExitCode, RunStatus
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.train.worker", description=__doc__.splitlines()[0])
+    parser.add_argument("--config", help="RunConfig JSON file")
+    parser.add_argument("--run-dir", help="directory for this run's files")
+    parser.add_argument("--resume", metavar="RUN_DIR", help="continue a stopped or killed run")
+    args = parser.parse_args(argv)
+    die_with_parent()
+    sink = EventChannel(protect_stdout())
+    if not args.config and not args.resume:
+        sink(ev.RunFailed(message="give --config FILE or --resume RUN_DIR", error_type="UsageError"))
+        return ExitCode.CONFIG
+
+    def stop_before_training(reason: str) -> None:
+        sink(ev.RunFinished(status=RunStatus.STOPPED, epochs_completed=0, run_dir=args.run_dir or args.resume or ""))
+        os._exit(ExitCode.OK)  # blocked in TensorFlow start-up, nothing to save
+
+    stop = StopSignal(on_early_stop=stop_before_training)
+    watch_stdin(stop)
+    handle_stop_signals(stop, ctrl_c_code=ExitCode.OK)
+    from engine.rundir import open_run
+    from engine.train.trainer import Trainer
+
+    try:
+        config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
+        trainer = Trainer(config, run_dir, [sink], stop, resume=resume)
+    except ConfigError as exc:
+        sink(ev.RunFailed(message=str(exc), error_type="ConfigError"))
+        return ExitCode.CONFIG
+    outcome = trainer.run()
+    if outcome.status == RunStatus.FAILED:
+        return ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED
+    return ExitCode.OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+"""The TF_CONFIG editor: a task table and its JSON, kept in step, with problems as you type.
+
+TensorFlow checks little of a TF_CONFIG (a missing peer waits an hour), so
+every edit runs engine.tfconfig.validate with the run form's strategy and
+shows errors and warnings at once. Either side can be edited: the table
+renders the JSON; valid JSON rebuilds the table, while JSON that does not
+parse is only reported, so a half-typed bracket never wipes the tasks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.tfconfig import (
+    JOBS,
+    ClusterError,
+    ClusterProblem,
+    ClusterSpec,
+    TFConfig,
+    errors,
+    local_cluster,
+    parse_tf_config,
+    render,
+    validate,
+)
+from gui.cluster.task_table import FIRST_PORT, ClusterTable
+
+NO_TASK = "(none)"
+DEFAULT_CLUSTER = local_cluster(2, [FIRST_PORT, FIRST_PORT + 1])
+SEVERITY_TEXT = {"error": "#9c0015", "warning": "#6b4e00"}
+EXPORT_TIP = "Write start scripts, a README and a Kubeflow TFJob for each task"
+
+
+class ClusterEditor(QWidget):
+    """Edits one TF_CONFIG; `tf_config()` and `problems()` describe what is shown."""
+
+    export_requested = Signal()
+    """The user asked to export this cluster for other machines."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("tfConfigEditor")
+        self._strategy: str | None = None
+        self._problems: list[ClusterProblem] = []
+        self._syncing = False
+        self.table = ClusterTable()
+        self.table.cluster_edited.connect(self._on_form_edited)
+        self.task_type = QComboBox(objectName="taskTypeCombo")
+        self.task_type.addItems([NO_TASK, *JOBS])
+        self.task_type.setToolTip(
+            f"The job of the process this TF_CONFIG is for; {NO_TASK}: a cluster description "
+            "shared by all tasks (what export uses)"
+        )
+        self.task_index = QSpinBox(objectName="taskIndexSpin")
+        self.task_index.setRange(-1, 999)
+        self.task_index.setSpecialValueText(NO_TASK)
+        self.task_type.currentTextChanged.connect(self._on_form_edited)
+        self.task_index.valueChanged.connect(self._on_form_edited)
+        self.json = QPlainTextEdit(objectName="tfConfigJson")
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        self.json.setFont(font)
+        self.json.textChanged.connect(self._on_json_edited)
+        self.json_error = QLabel(objectName="tfConfigJsonError")
+        self.json_error.setProperty("role", "problem")
+        self.json_error.setWordWrap(True)
+        self.json_error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.problem_list = QListWidget(objectName="clusterProblems")
+        self.problem_list.setWordWrap(True)
+        self.problem_summary = QLabel(objectName="clusterProblemSummary")
+        self.status = QLabel(objectName="clusterEditorStatus")
+        self.status.setProperty("role", "hint")
+        self._build_layout()
+        self.set_tf_config(TFConfig(DEFAULT_CLUSTER))
+
+    def _build_layout(self) -> None:
+        buttons = QHBoxLayout()
+        for text, name, tip, slot in (
+            ("Import file…", "importClusterButton", "Read a TF_CONFIG or cluster.json file", self.import_file_dialog),
+            ("Paste", "pasteClusterButton", "Read a TF_CONFIG from the clipboard", self.paste_from_clipboard),
+            (
+                "Copy",
+                "copyClusterButton",
+                "Copy the TF_CONFIG as one line, as the environment variable wants it",
+                self.copy_to_clipboard,
+            ),
+        ):
+            button = QPushButton(text, objectName=name, toolTip=tip)
+            button.clicked.connect(slot)
+            buttons.addWidget(button)
+        buttons.addWidget(self.status, 1)
+        self.export_button = QPushButton("Export for other machines…", objectName="exportClusterButton")
+        self.export_button.setProperty("role", "primary")
+        self.export_button.clicked.connect(self.export_requested)
+        buttons.addWidget(self.export_button)
+
+        tasks = QGroupBox("Tasks")
+        add = QPushButton("Add task", objectName="addTaskButton")
+        add.clicked.connect(self.table.add_task)
+        remove = QPushButton("Remove", objectName="removeTaskButton", toolTip="Remove the selected tasks")
+        remove.clicked.connect(self.table.remove_selected)
+        row = QHBoxLayout()
+        row.addWidget(add)
+        row.addWidget(remove)
+        row.addStretch(1)
+        row.addWidget(QLabel("This process:"))
+        row.addWidget(self.task_type)
+        row.addWidget(QLabel("index"))
+        row.addWidget(self.task_index)
+        column = QVBoxLayout(tasks)
+        column.addWidget(self.table)
+        column.addLayout(row)
+        json_box = QGroupBox("TF_CONFIG (JSON)")
+        column = QVBoxLayout(json_box)
+        column.addWidget(self.json, 1)
+        column.addWidget(self.json_error)
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(tasks)
+        top.addWidget(json_box)
+        top.setSizes([560, 400])
+        problems = QGroupBox("Problems")
+        column = QVBoxLayout(problems)
+        column.addWidget(self.problem_summary)
+        column.addWidget(self.problem_list)
+        hint = QLabel(
+            "Start runs a multi-worker run on this machine with the run form's Local workers (free "
+            "127.0.0.1 ports). This cluster is for other machines: export it, copy each task's folder "
+            "to its host and start it there."
+        )
+        hint.setWordWrap(True)
+        hint.setProperty("role", "hint")
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(top)
+        splitter.addWidget(problems)
+        splitter.setSizes([470, 230])
+        layout = QVBoxLayout(self)
+        layout.addLayout(buttons)
+        layout.addWidget(hint)
+        layout.addWidget(splitter, 1)
+
+    # ---- the document ---------------------------------------------------------------
+    def tf_config(self) -> TFConfig:
+        """What the table and task fields say (the last valid JSON while the text does not parse)."""
+        task_type = self.task_type.currentText()
+        index = self.task_index.value()
+        return TFConfig(self.table.cluster(), None if task_type == NO_TASK else task_type, None if index < 0 else index)
+
+    def cluster(self) -> ClusterSpec:
+        return self.table.cluster()
+
+    def problems(self) -> list[ClusterProblem]:
+        return list(self._problems)
+
+    def set_tf_config(self, tf_config: TFConfig) -> None:
+        """Show `tf_config` in the table, the task fields and the JSON."""
+        self._show_in_form(tf_config)
+        self._render_json()
+        self._revalidate()
+
+    def set_strategy(self, strategy: str) -> None:
+        """Judge the cluster by the rules of the run form's strategy."""
+        if strategy != self._strategy:
+            self._strategy = strategy
+            self._revalidate()
+
+    # ---- import and copy --------------------------------------------------------------
+    def import_text(self, text: str, source: str) -> bool:
+        """Replace the document with `text` if it is a TF_CONFIG; otherwise say why and keep everything."""
+        try:
+            tf_config = parse_tf_config(text.strip())
+        except ClusterError as exc:
+            self._say(f"{source} holds no TF_CONFIG: {exc.problems[0].message}", ok=False)
+            return False
+        self.set_tf_config(tf_config)
+        self._say(f"Imported {source}.")
+        return True
+
+    def import_file(self, path: str | Path) -> bool:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            self._say(f"Cannot read {path}: {exc}", ok=False)
+            return False
+        return self.import_text(text, str(path))
+
+    def import_file_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import TF_CONFIG", "", "JSON files (*.json);;All files (*)")
+        if path:
+            self.import_file(path)
+
+    def paste_from_clipboard(self) -> bool:
+        return self.import_text(QGuiApplication.clipboard().text(), "the clipboard")
+
+    def copy_to_clipboard(self) -> None:
+        QGuiApplication.clipboard().setText(render(self.tf_config()))
+        self._say("Copied the TF_CONFIG (one line) to the clipboard.")
+
+    # ---- keeping the two sides in step --------------------------------------------------
+    def _on_form_edited(self) -> None:
+        if not self._syncing:
+            self._render_json()
+            self._revalidate()
+
+    def _on_json_edited(self) -> None:
+        if self._syncing:
+            return
+        try:
+            tf_config = parse_tf_config(self.json.toPlainText())
+        except ClusterError as exc:
+            self.json_error.setText(
+                "\n".join(
+                    p.message if p.location == "(document)" else f"{p.location}: {p.message}" for p in exc.problems
+                )
+                + "\nThe table keeps the last valid cluster."
+            )
+            self.json_error.setVisible(True)
+            return
+        self._show_in_form(tf_config)
+        self._revalidate()
+
+    def _show_in_form(self, tf_config: TFConfig) -> None:
+        self._syncing = True
+        self.table.set_cluster(tf_config.cluster)
+        task_type = tf_config.task_type or NO_TASK
+        if self.task_type.findText(task_type) < 0:  # an unknown job: shown so validate can name it
+            self.task_type.addItem(task_type)
+        self.task_type.setCurrentText(task_type)
+        self.task_index.setValue(-1 if tf_config.task_index is None else tf_config.task_index)
+        self.json_error.setVisible(False)
+        self._syncing = False
+
+    def _render_json(self) -> None:
+        self._syncing = True
+        self.json.setPlainText(render(self.tf_config(), indent=2))
+        self.json_error.setVisible(False)
+        self._syncing = False
+
+    def _revalidate(self) -> None:
+        tf_config = self.tf_config()
+        self.table.set_current_task(tf_config.task_type, tf_config.task_index)
+        self._problems = validate(tf_config, self._strategy)
+        self.table.mark_problems(self._problems)
+        self._show_problems()
+
+    def _show_problems(self) -> None:
+        self.problem_list.clear()
+        icons = {
+            "error": QStyle.StandardPixmap.SP_MessageBoxCritical,
+            "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
+        }
+        for p in sorted(self._problems, key=lambda p: p.severity != "error"):
+            item = QListWidgetItem(self.style().standardIcon(icons[p.severity]), f"{p.location}: {p.message}")
+            item.setForeground(QColor(SEVERITY_TEXT[p.severity]))
+            item.setToolTip(str(p))
+            item.setData(Qt.ItemDataRole.UserRole, p.severity)
+            self.problem_list.addItem(item)
+        n_errors = len(errors(self._problems))
+        n_warnings = len(self._problems) - n_errors
+        against = f" (checked for strategy {self._strategy})" if self._strategy else ""
+        if self._problems:
+            self.problem_summary.setText(
+                f"{n_errors} error{'s' if n_errors != 1 else ''}, "
+                f"{n_warnings} warning{'s' if n_warnings != 1 else ''}{against}"
+            )
+        else:
+            self.problem_summary.setText(f"No problems{against}.")
+        self.problem_list.setVisible(bool(self._problems))
+        self.export_button.setEnabled(not n_errors)
+        self.export_button.setToolTip("Fix the errors first" if n_errors else EXPORT_TIP)
+
+    def _say(self, text: str, ok: bool = True) -> None:
+        self.status.setText(text)
+        self.status.setProperty("role", "hint" if ok else "problem")
+        self.status.style().unpolish(self.status)
+        self.status.style().polish(self.status)

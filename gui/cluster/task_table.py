@@ -1,0 +1,193 @@
+"""The cluster's tasks as an editable table: job, host and port per row.
+
+Row order is TF_CONFIG order: a task's index is its position among the rows
+of its job, so the table and the JSON say the same thing. Cells hold text,
+not checked values, so a half-typed port stays on screen and
+engine.tfconfig.validate says what is wrong with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHeaderView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from engine.tfconfig import JOBS, LOOPBACK_HOST, ClusterProblem, ClusterSpec
+
+JOB, HOST, PORT, TASK = range(4)
+HEADERS = ("Job", "Host", "Port", "Task")
+FIRST_PORT = 20001
+SEVERITY_COLOURS = {"error": "#fbdde0", "warning": "#fff1cc"}
+_LOCATION = re.compile(r"^cluster\.([^\[\]]+)(?:\[(\d+)\])?$")
+
+
+def split_address(address: str) -> tuple[str, str]:
+    """ "host:port" -> ("host", "port"); IPv6 keeps its brackets, and no port gives ""."""
+    host, sep, port = address.rpartition(":")
+    if not sep or "]" in port:
+        return address, ""
+    return host, port
+
+
+def join_address(host: str, port: str) -> str:
+    return f"{host}:{port}" if port else host
+
+
+class _JobDelegate(QStyledItemDelegate):
+    """Edits the job column with a list of TensorFlow's job names."""
+
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QWidget:
+        combo = QComboBox(parent)
+        combo.addItems(JOBS)
+        combo.activated.connect(lambda: self.commitData.emit(combo))
+        return combo
+
+    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        editor.setCurrentText(str(index.data()))
+
+    def setModelData(
+        self, editor: QWidget, model: QAbstractItemModel, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        assert isinstance(editor, QComboBox)
+        model.setData(index, editor.currentText())
+
+
+class ClusterTable(QTableWidget):
+    """Tasks of a ClusterSpec, one per row; the Task column (e.g. "worker 1") follows the order."""
+
+    cluster_edited = Signal()
+    """The user changed a cell, or added or removed a task."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, len(HEADERS), parent)
+        self.setObjectName("clusterTable")
+        self.setHorizontalHeaderLabels(HEADERS)
+        self.verticalHeader().setVisible(False)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setItemDelegateForColumn(JOB, _JobDelegate(self))
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(HOST, QHeaderView.ResizeMode.Stretch)
+        for column in (JOB, PORT, TASK):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self._current: tuple[str | None, int | None] = (None, None)
+        self._loading = False
+        self.itemChanged.connect(self._on_item_changed)
+
+    # ---- cluster <-> rows ------------------------------------------------------------
+    def set_cluster(self, cluster: ClusterSpec) -> None:
+        """Show `cluster`; emits nothing (the caller knows it changed)."""
+        self._loading = True
+        self.setRowCount(0)
+        for job, addresses in cluster.jobs:
+            for address in addresses:
+                self._append(job, *split_address(address))
+        self._loading = False
+        self._refresh_tasks()
+
+    def cluster(self) -> ClusterSpec:
+        """The rows as a ClusterSpec: jobs in order of first appearance, tasks in row order."""
+        jobs: dict[str, list[str]] = {}
+        for row in range(self.rowCount()):
+            jobs.setdefault(self._text(row, JOB), []).append(join_address(self._text(row, HOST), self._text(row, PORT)))
+        return ClusterSpec.from_dict(jobs)
+
+    def add_task(self) -> None:
+        """A worker after the last row, on the last row's host and the next port."""
+        host = self._text(self.rowCount() - 1, HOST) if self.rowCount() else LOOPBACK_HOST
+        ports = [int(p) for row in range(self.rowCount()) if (p := self._text(row, PORT)).isdigit()]
+        self._loading = True
+        self._append("worker", host, str(max(ports) + 1 if ports else FIRST_PORT))
+        self._loading = False
+        self._refresh_tasks()
+        self.setCurrentCell(self.rowCount() - 1, HOST)
+        self.cluster_edited.emit()
+
+    def remove_selected(self) -> None:
+        rows = sorted({index.row() for index in self.selectedIndexes()}, reverse=True)
+        for row in rows:
+            self.removeRow(row)
+        if rows:
+            self._refresh_tasks()
+            self.cluster_edited.emit()
+
+    def set_current_task(self, job: str | None, index: int | None) -> None:
+        """Bold the row of the task this TF_CONFIG is for."""
+        self._current = (job, index)
+        self._refresh_tasks()
+
+    # ---- problems --------------------------------------------------------------------
+    def mark_problems(self, problems: list[ClusterProblem]) -> None:
+        """Tint the rows a problem names (a whole job for job-level ones); the worst severity wins."""
+        marks: dict[int, list[ClusterProblem]] = {}
+        for problem in problems:
+            for row in self._rows_at(problem.location):
+                marks.setdefault(row, []).append(problem)
+        self._loading = True
+        for row in range(self.rowCount()):
+            found = marks.get(row, [])
+            worst = "error" if any(p.severity == "error" for p in found) else "warning" if found else ""
+            brush = QBrush(QColor(SEVERITY_COLOURS[worst])) if worst else QBrush()
+            tip = "\n".join(f"{p.severity}: {p.message}" for p in found)
+            for column in range(self.columnCount()):
+                item = self.item(row, column)
+                item.setBackground(brush)
+                item.setToolTip(tip)
+        self._loading = False
+
+    def _rows_at(self, location: str) -> list[int]:
+        match = _LOCATION.match(location)
+        if not match:
+            return []
+        job, index = match.group(1), match.group(2)
+        rows = [row for row in range(self.rowCount()) if self._text(row, JOB) == job]
+        return rows if index is None else rows[int(index) : int(index) + 1]
+
+    # ---- rows ------------------------------------------------------------------------
+    def _append(self, job: str, host: str, port: str) -> None:
+        row = self.rowCount()
+        self.insertRow(row)
+        for column, text in ((JOB, job), (HOST, host), (PORT, port), (TASK, "")):
+            item = QTableWidgetItem(text)
+            if column == TASK:
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.setItem(row, column, item)
+
+    def _text(self, row: int, column: int) -> str:
+        item = self.item(row, column)
+        return item.text().strip() if item is not None else ""
+
+    def _refresh_tasks(self) -> None:
+        """Renumber the Task column after any change of jobs or order."""
+        self._loading = True
+        seen: dict[str, int] = {}
+        for row in range(self.rowCount()):
+            job = self._text(row, JOB)
+            index = seen[job] = seen.get(job, -1) + 1
+            current = (job, index) == self._current
+            self.item(row, TASK).setText(f"{job} {index}" + ("  ← this process" if current else ""))
+            for column in range(self.columnCount()):
+                font = QFont(self.item(row, column).font())
+                font.setBold(current)
+                self.item(row, column).setFont(font)
+        self._loading = False
+
+    def _on_item_changed(self, item: QTableWidgetItem) -> None:
+        if self._loading:
+            return
+        if item.column() == JOB:
+            self._refresh_tasks()
+        self.cluster_edited.emit()

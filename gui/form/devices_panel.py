@@ -1,0 +1,127 @@
+"""The device panel: what the probe found, live GPU figures, and what to do without a GPU."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from gui.form.device_probe import DeviceInfo, ProbeResult
+from gui.live.gpu_monitor import GpuSample
+
+NO_GPU_EXPLANATION = (
+    "<b>No GPU found: every strategy runs on the CPU.</b>"
+    "<ul style='margin-left:-20px'>"
+    "<li><b>default</b>: no distribution; one replica on the CPU.</li>"
+    "<li><b>one_device</b>: all variables and steps placed on one device (CPU:0).</li>"
+    "<li><b>mirrored</b>: a copy of the model per device, gradients averaged by all-reduce. "
+    "One CPU is one replica, unless you split it.</li>"
+    "<li><b>multi_worker_mirrored</b>: mirrored across worker processes that talk over the network; "
+    "locally each worker is a process on this machine.</li>"
+    "</ul>"
+    "<b>Virtual devices</b> split the CPU into N logical devices before TensorFlow starts, so "
+    "<i>mirrored</i> runs N replicas: practise all-reduce, per-replica batches and sharding "
+    "without a GPU (it is not faster: the replicas share the same cores)."
+)
+MAX_LIST_HEIGHT = 260
+
+
+def _gib(mb: int | None) -> str:
+    return f"{mb / 1024:.1f} GiB" if mb else "memory unknown"
+
+
+def describe(device: DeviceInfo) -> str:
+    """Two lines a person reads: name and model, then the figures that matter."""
+    title = f"{device.name}   {device.model}".rstrip()
+    if device.is_gpu:
+        cc = f"compute capability {device.compute_capability}" if device.compute_capability else "compute capability ?"
+        return f"{title}\n{cc} · {_gib(device.memory_mb)}"
+    cores = f"{device.cores} cores" if device.cores else "cores unknown"
+    return f"{title}\n{cores} · {_gib(device.memory_mb)} RAM"
+
+
+class DevicesPanel(QWidget):
+    """Shows devices from a ProbeResult; live lines are added for GPUs NVML can see."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.list = QListWidget()
+        self.list.setObjectName("deviceList")
+        self.list.setSelectionMode(QListWidget.SelectionMode.NoSelection)
+        self.list.setWordWrap(True)
+        self.status = QLabel()
+        self.status.setObjectName("deviceStatus")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.explanation = QLabel(NO_GPU_EXPLANATION)
+        self.explanation.setObjectName("noGpuExplanation")
+        self.explanation.setWordWrap(True)
+        self.explanation.setVisible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.list)
+        layout.addWidget(self.status)
+        layout.addWidget(self.explanation)
+        self._items: dict[int, tuple[QListWidgetItem, str]] = {}
+        self.set_probing()
+
+    def set_probing(self) -> None:
+        self.list.clear()
+        self._items.clear()
+        self.status.setText("Looking for devices (TensorFlow starts in a child process)…")
+        self.explanation.setVisible(False)
+
+    def set_probe_failed(self, message: str) -> None:
+        self.list.clear()
+        self._items.clear()
+        self.status.setText(f"<b>Could not list devices.</b> {_html(message)}")
+
+    def set_probe(self, result: ProbeResult) -> None:
+        self.list.clear()
+        self._items.clear()
+        for device in result.gpus + result.cpus:
+            text = describe(device)
+            item = QListWidgetItem(text)
+            item.setToolTip(text)
+            self.list.addItem(item)
+            if device.is_gpu and device.nvml_index is not None and result.nvml_available:
+                self._items[device.nvml_index] = (item, text)
+                item.setText(f"{text}\nlive figures: waiting for NVML…")
+        self._fit_list_height()
+        version = f"TensorFlow {result.tensorflow}" if result.tensorflow else "TensorFlow"
+        gpus = len(result.gpus)
+        found = f"{gpus} GPU{'s' if gpus != 1 else ''}" if gpus else "no GPU"
+        lines = [f"{version} sees {found} and {len(result.cpus)} CPU."]
+        if gpus and not result.nvml_available:
+            lines.append(self._nvml_missing_text(result.nvml_reason))
+        self.status.setText(" ".join(lines))
+        self.explanation.setVisible(not gpus)
+
+    def _fit_list_height(self) -> None:
+        """As tall as its rows (up to a limit): one CPU should not leave a tall empty box."""
+        rows = sum(self.list.sizeHintForRow(i) for i in range(self.list.count()))
+        self.list.setFixedHeight(min(max(rows, 24) + 2 * self.list.frameWidth() + 4, MAX_LIST_HEIGHT))
+
+    def set_nvml_unavailable(self, reason: str) -> None:
+        for item, text in self._items.values():
+            item.setText(f"{text}\nno live figures")
+        self.status.setText(f"{self.status.text()} {self._nvml_missing_text(reason)}")
+
+    def update_samples(self, samples: list[GpuSample]) -> None:
+        for s in samples:
+            if s.index in self._items:
+                item, text = self._items[s.index]
+                item.setText(
+                    f"{text}\nbusy {s.utilisation_percent}% · memory used "
+                    f"{s.memory_used_mb / 1024:.1f} / {s.memory_total_mb / 1024:.1f} GiB"
+                )
+
+    def nvml_indices(self) -> list[int]:
+        return sorted(self._items)
+
+    @staticmethod
+    def _nvml_missing_text(reason: str) -> str:
+        return f"No live GPU figures: {reason or 'NVML is not available'}."
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace("\n", "<br>")

@@ -1,0 +1,58 @@
+"""Form rows that show a validation problem right under their field.
+
+Every `engine.config.Problem` names a config field ("epochs", "data.path");
+a row registers the fields it edits, so each problem lands next to the
+widget a person must change. Problems of fields no row shows go to a
+catch-all label.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
+
+from engine.problems import Problem
+
+
+class ProblemLabels:
+    """Maps config field names to the labels that display their problems."""
+
+    def __init__(self, catch_all: QLabel) -> None:
+        self._labels: dict[str, QLabel] = {}
+        self._catch_all = catch_all
+        _style_problem(catch_all)
+
+    def add_row(self, form: QFormLayout, label: str, field_widget: QWidget, *fields: str, tooltip: str = "") -> QWidget:
+        """Add `label: field_widget` with a problem label under it for `fields`."""
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(field_widget)
+        problem = QLabel()
+        _style_problem(problem)
+        problem.setObjectName("problem_" + fields[0].replace(".", "_"))
+        column.addWidget(problem)
+        for name in fields:
+            self._labels[name] = problem
+        if tooltip:
+            field_widget.setToolTip(tooltip)
+        form.addRow(label, box)
+        return box
+
+    def show(self, problems: list[Problem]) -> None:
+        texts: dict[QLabel, list[str]] = {label: [] for label in {*self._labels.values(), self._catch_all}}
+        for p in problems:
+            label = self._labels.get(p.field, self._catch_all)
+            texts[label].append(p.message if label is not self._catch_all else str(p))
+        for label, lines in texts.items():
+            label.setText("\n".join(lines))
+            label.setVisible(bool(lines))
+
+    def label_for(self, field: str) -> QLabel:
+        return self._labels.get(field, self._catch_all)
+
+
+def _style_problem(label: QLabel) -> None:
+    label.setProperty("role", "problem")
+    label.setWordWrap(True)
+    label.setVisible(False)

@@ -1,0 +1,348 @@
+"""The run form: every choice of a run, producing an engine RunConfig.
+
+The form never decides what is valid: it builds a RunConfig and asks
+`engine.config.validate` with the replica count of the chosen devices, then
+shows each Problem next to its field. Keys the form does not show (seed,
+mixed precision, …) are kept from the config it was given, so opening a
+hand-written file and saving it again loses nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.config import ACTIVATIONS, LOOPS, OPTIMIZERS, STRATEGIES, RunConfig, Strategy, validate
+from engine.plan import plan_problems, replica_count
+from engine.problems import Problem
+from gui.form.data_source import DataSourceForm
+from gui.form.device_probe import ProbeResult
+from gui.form.rows import ProblemLabels
+
+STRATEGY_HINTS = {
+    "default": "No distribution: one replica on the first GPU, else the CPU.",
+    "one_device": "Everything on the one device you tick.",
+    "mirrored": "One replica per ticked device (times virtual devices); gradients averaged by all-reduce.",
+    "multi_worker_mirrored": "Mirrored across worker processes: Start runs the local workers on 127.0.0.1, "
+    "one replica per ticked device each (the CPU is one device). "
+    "The Cluster tab exports a cluster for other machines.",
+}
+MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
+VIRTUAL_TIP = "Split each device into N logical devices (N replicas with mirrored)"
+DEVICE_COLUMNS = 3
+
+
+def parse_hidden_units(text: str) -> tuple[tuple[int, ...], Problem | None]:
+    """ "16, 8" -> (16, 8); a Problem for anything that is not positive integers."""
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+    try:
+        units = tuple(int(p) for p in parts)
+    except ValueError:
+        return (), Problem("model.hidden_units", text, "write layer sizes as whole numbers, e.g. 16, 8")
+    if not units:
+        return (), Problem("model.hidden_units", text, "give at least one layer size, e.g. 16, 8")
+    return units, None
+
+
+def _spin(low: int, high: int, name: str = "") -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(low, high)
+    spin.setGroupSeparatorShown(True)
+    spin.setObjectName(name)
+    return spin
+
+
+class RunForm(QWidget):
+    """Edits a RunConfig; `evaluate()` gives the config, its replicas and its problems."""
+
+    changed = Signal()
+    """Some field changed; the config, replicas and problems may be different now."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._base = RunConfig()
+        self._probe: ProbeResult | None = None
+        self._device_boxes: dict[str, QCheckBox] = {}
+        self._loading = False
+        self.general_problems = QLabel()
+        self.general_problems.setObjectName("generalProblems")
+        self.labels = ProblemLabels(self.general_problems)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._training_group())
+        layout.addWidget(self._distribution_group())
+        data_group = QGroupBox("Data")
+        data_layout = QVBoxLayout(data_group)
+        self.data_source = DataSourceForm(self.labels)
+        self.data_source.changed.connect(self._emit_changed)
+        data_layout.addWidget(self.data_source)
+        layout.addWidget(data_group)
+        layout.addWidget(self._model_group())
+        layout.addWidget(self.general_problems)
+        layout.addStretch(1)
+        self.set_config(RunConfig())
+
+    # ---- building ------------------------------------------------------------
+    def _training_group(self) -> QGroupBox:
+        box = QGroupBox("Training")
+        form = QFormLayout(box)
+        self.epochs = _spin(1, 1_000_000, "epochsSpin")
+        self.batch_size = _spin(1, 10_000_000, "batchSizeSpin")
+        self.per_replica = QLabel()
+        self.per_replica.setObjectName("perReplicaLabel")
+        self.per_replica.setProperty("role", "hint")
+        self.per_replica.setWordWrap(True)
+        batch_row = QWidget()
+        column = QVBoxLayout(batch_row)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(self.batch_size)
+        column.addWidget(self.per_replica)
+        self.loop = QComboBox(objectName="loopCombo")
+        self.loop.addItems(LOOPS)
+        self.learning_rate = QDoubleSpinBox(objectName="learningRateSpin")
+        self.learning_rate.setDecimals(6)
+        self.learning_rate.setRange(0.000001, 10.0)
+        self.learning_rate.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
+        self.optimizer = QComboBox(objectName="optimizerCombo")
+        self.optimizer.addItems(OPTIMIZERS)
+        self.validation = QDoubleSpinBox(objectName="validationSpin")
+        self.validation.setRange(0.0, 0.9)
+        self.validation.setSingleStep(0.05)
+        self.labels.add_row(form, "Epochs", self.epochs, "epochs")
+        self.labels.add_row(
+            form,
+            "Global batch",
+            batch_row,
+            "global_batch_size",
+            tooltip="Examples per step over all replicas; each replica gets global ÷ replicas",
+        )
+        self.labels.add_row(
+            form, "Loop", self.loop, "loop", tooltip="fit: Keras model.fit; custom: strategy.run + strategy.reduce"
+        )
+        self.labels.add_row(form, "Optimizer", self.optimizer, "optimizer")
+        self.labels.add_row(form, "Learning rate", self.learning_rate, "learning_rate")
+        self.labels.add_row(
+            form,
+            "Validation split",
+            self.validation,
+            "validation_split",
+            tooltip="Share of the data kept for validation; 0 plots no validation curve",
+        )
+        return box
+
+    def _distribution_group(self) -> QGroupBox:
+        box = QGroupBox("Distribution")
+        form = QFormLayout(box)
+        self.strategy = QComboBox(objectName="strategyCombo")
+        self.strategy.addItems(STRATEGIES)
+        self.strategy_hint = QLabel()
+        self.strategy_hint.setWordWrap(True)
+        self.strategy_hint.setProperty("role", "hint")
+        self.devices = QWidget(objectName="deviceChecks")
+        self.devices_layout = QGridLayout(self.devices)
+        self.devices_layout.setContentsMargins(0, 0, 0, 0)
+        self.devices_waiting = QLabel("waiting for the device list…")
+        self.devices_waiting.setWordWrap(True)
+        self.devices_layout.addWidget(self.devices_waiting, 0, 0, 1, DEVICE_COLUMNS)
+        self.virtual = _spin(1, 64, "virtualDevicesSpin")
+        self.workers = _spin(1, 32, "workersSpin")
+        self.workers.setValue(2)
+        self.every_epoch = QCheckBox("every epoch", objectName="checkpointEpochCheck")
+        self.every_steps = _spin(0, 10_000_000, "checkpointStepsSpin")
+        self.every_steps.setSpecialValueText("never by steps")
+        self.every_steps.setPrefix("every ")
+        self.every_steps.setSuffix(" steps")
+        checkpoints = QWidget()
+        column = QVBoxLayout(checkpoints)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.every_epoch)
+        column.addWidget(self.every_steps)
+        self.labels.add_row(form, "Strategy", self.strategy, "strategy")
+        form.addRow("", self.strategy_hint)
+        self.labels.add_row(form, "Devices", self.devices, "devices")
+        self.labels.add_row(form, "Virtual devices", self.virtual, "virtual_devices", tooltip=VIRTUAL_TIP)
+        self._workers_row = self.labels.add_row(
+            form,
+            "Local workers",
+            self.workers,
+            "workers",
+            tooltip="Worker processes Start launches on this machine (127.0.0.1), worker 0 the chief",
+        )
+        self._distribution_form = form
+        self.strategy.currentTextChanged.connect(self._on_strategy)
+        self._on_strategy(self.strategy.currentText())
+        self.labels.add_row(
+            form,
+            "Checkpoints",
+            checkpoints,
+            "checkpoint.every_steps",
+            "checkpoint.every_epoch",
+            tooltip="A stop always leaves a checkpoint",
+        )
+        return box
+
+    def _model_group(self) -> QGroupBox:
+        box = QGroupBox("Model")
+        form = QFormLayout(box)
+        self.hidden = QLineEdit(objectName="hiddenLayersEdit")
+        self.hidden.setPlaceholderText("e.g. 16, 8")
+        self.activation = QComboBox(objectName="activationCombo")
+        self.activation.addItems(ACTIVATIONS)
+        self.labels.add_row(
+            form,
+            "Hidden layers",
+            self.hidden,
+            "model.hidden_units",
+            tooltip="Units of each Dense layer, comma-separated",
+        )
+        self.labels.add_row(form, "Activation", self.activation, "model.activation")
+        for w in (self.epochs, self.batch_size, self.virtual, self.workers, self.every_steps):
+            w.valueChanged.connect(self._emit_changed)
+        for w in (self.learning_rate, self.validation):
+            w.valueChanged.connect(self._emit_changed)
+        for w in (self.loop, self.optimizer, self.strategy, self.activation):
+            w.currentTextChanged.connect(self._emit_changed)
+        self.every_epoch.toggled.connect(self._emit_changed)
+        self.hidden.textChanged.connect(self._emit_changed)
+        return box
+
+    # ---- config <-> widgets --------------------------------------------------
+    def set_config(self, config: RunConfig) -> None:
+        """Show `config`; keys without a widget are kept for `evaluate()`."""
+        self._loading = True
+        self._base = config
+        self.epochs.setValue(config.epochs)
+        self.batch_size.setValue(config.global_batch_size)
+        self.loop.setCurrentText(config.loop)
+        self.optimizer.setCurrentText(config.optimizer)
+        self.learning_rate.setValue(config.learning_rate)
+        self.validation.setValue(config.validation_split)
+        self.strategy.setCurrentText(config.strategy)
+        self.virtual.setValue(config.virtual_devices)
+        self.every_epoch.setChecked(config.checkpoint.every_epoch)
+        self.every_steps.setValue(config.checkpoint.every_steps)
+        self.hidden.setText(", ".join(str(u) for u in config.model.hidden_units))
+        self.activation.setCurrentText(config.model.activation)
+        self.data_source.set_data(config.data)
+        self._tick_devices(config.devices)
+        self._loading = False
+        self._emit_changed()
+
+    def set_probe(self, probe: ProbeResult) -> None:
+        """Offer the probed devices as check boxes; keep the config's choice where it exists."""
+        self._probe = probe
+        wanted = self.evaluate()[0].devices
+        for box in self._device_boxes.values():
+            box.deleteLater()
+        self._device_boxes.clear()
+        self.devices_waiting.setVisible(not probe.devices)
+        self.devices_waiting.setText("the probe found no devices")
+        for i, device in enumerate(probe.gpus + probe.cpus):
+            box = QCheckBox(device.name, objectName=f"device_{device.name.replace(':', '_')}")
+            box.setToolTip(f"{device.name} {device.model}".strip())
+            box.toggled.connect(self._emit_changed)
+            self.devices_layout.addWidget(box, 1 + i // DEVICE_COLUMNS, i % DEVICE_COLUMNS)
+            self._device_boxes[device.name] = box
+        self._tick_devices(wanted)
+        self._emit_changed()
+
+    def _tick_devices(self, wanted: tuple[str, ...] | None) -> None:
+        if not self._device_boxes or self._probe is None:
+            return
+        names = [n for n in (wanted or ()) if n in self._device_boxes]
+        if not names:  # the engine's own default: all GPUs, else the CPU
+            names = [d.name for d in self._probe.gpus] or [d.name for d in self._probe.cpus][:1]
+        for name, box in self._device_boxes.items():
+            box.blockSignals(True)
+            box.setChecked(name in names)
+            box.blockSignals(False)
+
+    def evaluate(self, workers: int | None = None) -> tuple[RunConfig, int | None, list[Problem]]:
+        """The form's RunConfig, its replica count (None: not known yet) and all its problems.
+
+        `workers` counts a multi-worker run's replicas for that many workers
+        (an exported cluster's) instead of the local workers box.
+        """
+        hidden, hidden_problem = parse_hidden_units(self.hidden.text())
+        devices = (
+            tuple(n for n, b in self._device_boxes.items() if b.isChecked())
+            if self._device_boxes
+            else self._base.devices
+        )
+        config = dataclasses.replace(
+            self._base,
+            epochs=self.epochs.value(),
+            global_batch_size=self.batch_size.value(),
+            loop=self.loop.currentText(),
+            optimizer=self.optimizer.currentText(),
+            learning_rate=round(self.learning_rate.value(), 6),
+            validation_split=round(self.validation.value(), 2),
+            strategy=self.strategy.currentText(),
+            virtual_devices=self.virtual.value(),
+            devices=devices or None,
+            data=self.data_source.data(self._base.data),
+            model=dataclasses.replace(
+                self._base.model,
+                hidden_units=hidden or self._base.model.hidden_units,
+                activation=self.activation.currentText(),
+            ),
+            checkpoint=dataclasses.replace(
+                self._base.checkpoint, every_epoch=self.every_epoch.isChecked(), every_steps=self.every_steps.value()
+            ),
+        )
+        gpus = [d.name for d in self._probe.gpus] if self._probe else None
+        replicas = replica_count(config, gpus, workers or self.workers.value())
+        problems = [p for p in (hidden_problem,) if p] + self.data_source.problems()
+        if self._device_boxes and not devices:
+            problems.append(Problem("devices", [], "tick at least one device"))
+        problems += validate(config, replicas=replicas)
+        problems += plan_problems(config, gpus)
+        return config, replicas, problems
+
+    def show_problems(self, problems: list[Problem]) -> None:
+        self.labels.show(problems)
+
+    def show_per_replica(self, config: RunConfig, replicas: int | None) -> None:
+        self.strategy_hint.setText(STRATEGY_HINTS.get(config.strategy, ""))
+        if replicas is None:
+            self.per_replica.setText("per replica: known once devices are listed")
+        elif config.global_batch_size % replicas:
+            self.per_replica.setText(f"not divisible by {replicas} replicas")
+        else:
+            workers = self.workers.value()
+            # non-breaking spaces: a wrapped line never splits the parenthesis
+            split = f" ({replicas // workers}\u00a0per\u00a0worker)" if config.strategy == MULTI_WORKER else ""
+            self.per_replica.setText(
+                f"= {config.global_batch_size // replicas} per replica "
+                f"× {replicas} replica{'s' if replicas != 1 else ''}{split}"
+            )
+
+    def _on_strategy(self, strategy: str) -> None:
+        """Multi-worker: a workers box instead of the virtual split, which the engine ignores there."""
+        multi_worker = strategy == MULTI_WORKER
+        self._distribution_form.setRowVisible(self._workers_row, multi_worker)
+        self.virtual.setEnabled(not multi_worker)
+        self.virtual.setToolTip(
+            "multi_worker_mirrored runs one replica per device in each worker; add local workers instead"
+            if multi_worker
+            else VIRTUAL_TIP
+        )
+
+    def _emit_changed(self) -> None:
+        if not self._loading:
+            self.changed.emit()

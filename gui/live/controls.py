@@ -1,0 +1,127 @@
+"""Start, Stop and the progress bar, with the reason Start is disabled.
+
+`RunProgress` turns the event stream into epoch, step and ETA; it is plain
+Python so tests feed it events without widgets. The ETA is the engine's own
+timestamps extrapolated, not a timer of the GUI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from engine import events as ev
+
+
+def format_duration(seconds: float) -> str:
+    seconds = int(round(max(seconds, 0)))
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+@dataclass
+class RunProgress:
+    """Where a run is, from RunStarted and BatchEnd events."""
+
+    epochs: int = 0
+    steps_per_epoch: int = 0
+    epoch: int = 0
+    step: int = 0
+    global_step: int = 0
+    _first: tuple[float, int] | None = None
+    _last_time: float = 0.0
+
+    @property
+    def total_steps(self) -> int:
+        return self.epochs * self.steps_per_epoch
+
+    def update(self, events: list[ev.Event]) -> None:
+        """Take a batch of events; only the run start and the first and last batch matter."""
+        last: ev.BatchEnd | None = None
+        for event in events:
+            if type(event) is ev.BatchEnd:
+                last = event
+                if self._first is None:
+                    self._first = (event.time, event.global_step)
+            elif isinstance(event, ev.RunStarted):
+                self.epochs, self.steps_per_epoch = event.epochs, event.steps_per_epoch
+                self.epoch = self.step = self.global_step = 0
+                self._first, last = None, None
+        if last is not None:
+            self.epoch, self.step, self.global_step = last.epoch, last.step, last.global_step
+            self._last_time = last.time
+
+    def eta_seconds(self) -> float | None:
+        if self._first is None or self.global_step <= self._first[1] or not self.total_steps:
+            return None
+        rate = (self.global_step - self._first[1]) / max(self._last_time - self._first[0], 1e-9)
+        return (self.total_steps - self.global_step) / rate
+
+    def text(self) -> str:
+        if not self.total_steps:
+            return "starting…"
+        eta = self.eta_seconds()
+        eta_text = f" · ETA {format_duration(eta)}" if eta is not None else ""
+        return (
+            f"epoch {self.epoch}/{self.epochs} · step {self.step}/{self.steps_per_epoch}"
+            f" · {100 * self.global_step / self.total_steps:.0f}%{eta_text}"
+        )
+
+
+class RunControls(QWidget):
+    """The Start/Stop buttons and the progress of the current run."""
+
+    PROGRESS_SCALE = 1000
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.start = QPushButton("Start", objectName="startButton")
+        self.start.setProperty("role", "primary")
+        self.stop = QPushButton("Stop", objectName="stopButton")
+        self.stop.setEnabled(False)
+        self.progress_bar = QProgressBar(objectName="progressBar")
+        self.progress_bar.setRange(0, self.PROGRESS_SCALE)
+        self.progress_bar.setValue(0)
+        self.progress_bar.setTextVisible(True)
+        self.progress_bar.setFormat("no run yet")
+        self.reason = QLabel(objectName="startBlockedLabel")
+        self.reason.setWordWrap(True)
+        self.reason.setProperty("role", "problem")
+        row = QHBoxLayout()
+        row.addWidget(self.start)
+        row.addWidget(self.stop)
+        row.addWidget(self.progress_bar, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.reason)
+        self.progress = RunProgress()
+
+    def set_start_allowed(self, allowed: bool, reason: str = "") -> None:
+        self.start.setEnabled(allowed)
+        self.start.setToolTip("" if allowed else reason)
+        self.reason.setText("" if allowed else reason)
+        self.reason.setVisible(not allowed and bool(reason))
+
+    def set_running(self, running: bool) -> None:
+        self.stop.setEnabled(running)
+        self.stop.setText("Stop")
+        if running:
+            self.progress = RunProgress()
+            self.progress_bar.setValue(0)
+            self.progress_bar.setFormat("starting the trainer…")
+
+    def set_stopping(self) -> None:
+        self.stop.setEnabled(False)
+        self.stop.setText("Stopping…")
+
+    def add_events(self, events: list[ev.Event]) -> None:
+        self.progress.update(events)
+        p = self.progress
+        if p.total_steps:
+            self.progress_bar.setValue(int(self.PROGRESS_SCALE * min(p.global_step / p.total_steps, 1.0)))
+            self.progress_bar.setFormat(p.text())
+
+    def show_end(self, text: str) -> None:
+        self.progress_bar.setFormat(text)

@@ -1,0 +1,175 @@
+"""Compare runs: their loss, accuracy and throughput curves overlaid, one colour per run.
+
+The x-axis is the global step, the epoch (the per-epoch rows of
+metrics.csv, with validation dashed) or wall time since the run started.
+Batch curves are smoothed with the live plots' EMA, per step, so a fit run
+(one point per several steps) and a custom-loop run smooth alike; the raw
+curve stays visible, faint. Downsampling and clipping are set on each
+PlotItem (set on a curve, pyqtgraph's PlotItem.addItem overwrites it), so long runs stay cheap to draw.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
+
+from engine.history import Curves
+from gui.exports import add_export_action
+from gui.live.plots import Ema
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
+           "#bcbd22")
+X_AXES = {"step": "step", "epoch": "epoch", "wall time": "wall time since start (s)"}
+METRICS = (("loss", "Loss", "loss"), ("accuracy", "Accuracy", "accuracy"),
+           ("examples_per_sec", "Throughput", "examples / s"))
+DEFAULT_SMOOTHING = 90  # percent: the past weighs 0.9 per step, about a 10-step window
+RAW_ALPHA = 60
+
+
+def colour(index: int) -> QColor:
+    return QColor(PALETTE[index % len(PALETTE)])
+
+
+@dataclass(frozen=True)
+class ComparedRun:
+    label: str
+    curves: Curves
+    colour: QColor
+
+
+def batch_series(curves: Curves, metric: str, x_axis: str, smoothing: float) -> tuple[np.ndarray, ...]:
+    """(x, raw y, smoothed y) of a batch metric; smoothing is the EMA's weight of the past, per step."""
+    x = np.asarray(curves.global_step if x_axis == "step" else curves.time, dtype=float)
+    values = [float(v) for v in getattr(curves, metric)]
+    steps = np.diff(np.asarray(curves.global_step, dtype=int), prepend=curves.global_step[:1] or [0])
+    smoothed = Ema(alpha_per_step=1.0 - smoothing).smooth(values, [max(int(n), 1) for n in steps])
+    return x, np.asarray(values, dtype=float), smoothed
+
+
+def epoch_series(curves: Curves, metric: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """(epoch, train value, validation value or None) from the run's metrics.csv rows."""
+    rows = [r for r in curves.epochs if "epoch" in r and metric in r]
+    x = np.array([r["epoch"] for r in rows], dtype=float)
+    y = np.array([r[metric] for r in rows], dtype=float)
+    val = [r.get(f"val_{metric}") for r in rows]
+    has_val = bool(rows) and all(v is not None for v in val)
+    return x, y, np.array(val, dtype=float) if has_val else None
+
+
+class ComparePlots(QWidget):
+    """Three plots over several runs, with the x-axis combo and the smoothing slider."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runs: list[ComparedRun] = []
+        self.x_axis = QComboBox(objectName="compareXAxisCombo")
+        self.x_axis.addItems(list(X_AXES))
+        self.x_axis.setToolTip("step and wall time show every batch; epoch shows per-epoch means with "
+                               "validation (dashed)")
+        self.smoothing = QSlider(Qt.Orientation.Horizontal, objectName="smoothingSlider")
+        self.smoothing.setRange(0, 99)
+        self.smoothing.setValue(DEFAULT_SMOOTHING)
+        self.smoothing.setMaximumWidth(220)
+        self.smoothing.setToolTip("Exponential moving average per step: 0 shows the raw curve, "
+                                  "higher values smooth more")
+        self.smoothing_value = QLabel()
+        self.smoothing_value.setMinimumWidth(32)
+        self.hint = QLabel(objectName="compareHint")
+        self.hint.setProperty("role", "hint")
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel("x-axis:"))
+        controls.addWidget(self.x_axis)
+        controls.addSpacing(16)
+        controls.addWidget(QLabel("smoothing:"))
+        controls.addWidget(self.smoothing)
+        controls.addWidget(self.smoothing_value)
+        controls.addSpacing(16)
+        controls.addWidget(self.hint, 1)
+        self.plots = {metric: self._new_plot(title, y_label, f"compare{title}Plot")  # compareLossPlot, …
+                      for metric, title, y_label in METRICS}
+        self.legend = self.plots["loss"].getPlotItem().addLegend(
+            offset=(-10, 10), labelTextSize="8pt", brush=pg.mkBrush(255, 255, 255, 210), pen=pg.mkPen("#d5d9e0"))
+        grid = QGridLayout()
+        grid.addWidget(self.plots["loss"], 0, 0)
+        grid.addWidget(self.plots["accuracy"], 0, 1)
+        grid.addWidget(self.plots["examples_per_sec"], 1, 0, 1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(controls)
+        layout.addLayout(grid, 1)
+        self.x_axis.currentTextChanged.connect(self.redraw)
+        self.smoothing.valueChanged.connect(self.redraw)
+        self.redraw()
+
+    @staticmethod
+    def _new_plot(title: str, y_label: str, name: str) -> pg.PlotWidget:
+        plot = pg.PlotWidget()
+        plot.setObjectName(name)
+        item = plot.getPlotItem()
+        item.setTitle(title, size="10pt")
+        item.setLabel("left", y_label)
+        item.showGrid(x=True, y=True, alpha=0.25)
+        item.setDownsampling(auto=True, mode="peak")
+        item.setClipToView(True)
+        for axis in ("left", "bottom"):
+            item.getAxis(axis).enableAutoSIPrefix(False)
+        plot.setMinimumHeight(150)
+        add_export_action(plot)
+        return plot
+
+    def set_runs(self, runs: list[ComparedRun]) -> None:
+        self.runs = list(runs)
+        self.redraw()
+
+    def smoothing_weight(self) -> float:
+        return self.smoothing.value() / 100.0
+
+    def redraw(self) -> None:
+        """Rebuild every curve: cheap next to reading the runs, and keeps the legend in step."""
+        x_axis = self.x_axis.currentText()
+        by_epoch = x_axis == "epoch"
+        self.smoothing.setEnabled(not by_epoch)
+        self.smoothing_value.setText(f"{self.smoothing_weight():.2f}")
+        if not self.runs:
+            self.hint.setText("Select runs in the table to compare them (Ctrl- or Shift-click for several).")
+        else:
+            self.hint.setText("solid: training, dashed: validation" if by_epoch else "faint: raw, solid: smoothed")
+        for metric, plot in self.plots.items():
+            item = plot.getPlotItem()
+            item.clear()
+            item.setLabel("bottom", X_AXES[x_axis])
+            for run in self.runs:
+                if by_epoch:
+                    self._plot_epochs(item, run, metric)
+                else:
+                    self._plot_batches(item, run, metric, x_axis)
+            item.enableAutoRange()
+
+    def _named(self, item: pg.PlotItem, run: ComparedRun) -> str | None:
+        """Only the loss plot carries the legend: one entry per run."""
+        return run.label if item is self.plots["loss"].getPlotItem() else None
+
+    def _plot_batches(self, item: pg.PlotItem, run: ComparedRun, metric: str, x_axis: str) -> None:
+        if not run.curves.global_step:
+            return
+        smoothing = self.smoothing_weight()
+        x, raw, smoothed = batch_series(run.curves, metric, x_axis, smoothing)
+        if smoothing > 0:
+            faint = QColor(run.colour)
+            faint.setAlpha(RAW_ALPHA)
+            item.plot(x, raw, pen=pg.mkPen(faint, width=1), connect="finite")
+        item.plot(x, smoothed, pen=pg.mkPen(run.colour, width=2), name=self._named(item, run), connect="finite")
+
+    def _plot_epochs(self, item: pg.PlotItem, run: ComparedRun, metric: str) -> None:
+        x, y, val = epoch_series(run.curves, metric)
+        if not len(x):
+            return
+        item.plot(x, y, pen=pg.mkPen(run.colour, width=2), symbol="o", symbolSize=6, symbolBrush=run.colour,
+                  symbolPen=None, name=self._named(item, run))
+        if val is not None:
+            item.plot(x, val, pen=pg.mkPen(run.colour, width=2, style=Qt.PenStyle.DashLine), symbol="s",
+                      symbolSize=5, symbolBrush=run.colour, symbolPen=None)

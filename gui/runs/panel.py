@@ -1,0 +1,259 @@
+"""The Runs tab: every run under the runs root, compared, reopened, resumed and exported.
+
+Runs are read from their directories, so runs started on the command line
+appear too. The table refreshes on demand (F5), when the window's own run
+ends, and every few seconds while the tab is visible (cheap: RunHistory
+re-reads only runs whose files changed). The panel never starts a process:
+reopening and resuming are requests the main window carries out.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelection, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence, QShowEvent, QHideEvent
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QPushButton, QSplitter,
+                               QTableView, QToolButton, QVBoxLayout, QWidget)
+
+from engine.problems import ConfigError
+from engine.history import Curves, RunSummary, export_metrics
+from engine.exports.script import export_script
+from gui.runs.compare_plots import ComparedRun, ComparePlots, colour
+from gui.exports import TensorBoardCommand, export_run_config, load_run_config, save_as
+from engine.history import RunHistory
+from gui.runs.table_model import COLUMNS, SORT_ROLE, RunsTableModel, display_name
+
+AUTO_REFRESH_MS = 3000
+MAX_NAME_WIDTH = 280
+SWATCH_ROOM = 24
+
+
+class RunsPanel(QWidget):
+    """Runs table, actions on the selected runs, and their curves compared below."""
+
+    reopen_requested = Signal(object)
+    """Load this config (an engine RunConfig) into the run form, to run again with changes."""
+    resume_requested = Signal(object)
+    """Continue the stopped or killed run in this directory (a Path) from its checkpoint."""
+    scaling_requested = Signal()
+    """Open the scaling study for the run form's config."""
+
+    def __init__(self, root: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.history = RunHistory(root)
+        self._active: Path | None = None
+        self._compared: list[tuple[Path, Curves]] = []
+        self._sized = False
+        self._resetting = False
+        self.model = RunsTableModel()
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.table = self._build_table()
+        self.compare = ComparePlots()
+        self.tensorboard = TensorBoardCommand()
+        self.refresh_action = QAction("&Refresh runs", self, shortcut=QKeySequence(Qt.Key.Key_F5))
+        self.refresh_action.setToolTip("Read the runs folder again (F5)")
+        self.refresh_action.triggered.connect(self.refresh)
+        self._build_layout()
+        self.timer = QTimer(self)
+        self.timer.setInterval(AUTO_REFRESH_MS)
+        self.timer.timeout.connect(self.refresh)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+
+    # ---- assembly -------------------------------------------------------------
+    def _build_table(self) -> QTableView:
+        table = QTableView(objectName="runsTable")
+        table.setModel(self.proxy)
+        table.setSortingEnabled(True)
+        table.sortByColumn(COLUMNS.index("Started"), Qt.SortOrder.DescendingOrder)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        table.setAlternatingRowColors(True)
+        table.verticalHeader().hide()
+        table.setWordWrap(False)
+        table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        table.doubleClicked.connect(self.reopen_selected)
+        return table
+
+    def _build_layout(self) -> None:
+        self.refresh_button = QToolButton(objectName="refreshRunsButton")
+        self.refresh_button.setDefaultAction(self.refresh_action)
+        self.reopen_button = QPushButton("Open in form", objectName="reopenButton")
+        self.reopen_button.setToolTip("Load the selected run's config into the run form, to run it again "
+                                      "with changes (double-click does the same)")
+        self.reopen_button.clicked.connect(self.reopen_selected)
+        self.resume_button = QPushButton("Resume", objectName="resumeButton")
+        self.resume_button.clicked.connect(self.resume_selected)
+        self.export_button = QPushButton("Export", objectName="exportRunsButton")
+        menu = QMenu(self.export_button)
+        self.export_csv = menu.addAction("Metrics as CSV…", self.export_metrics_dialog)
+        self.export_json = menu.addAction("Config as JSON…", self.export_config_dialog)
+        self.export_script = menu.addAction("As a Python script…", self.export_script_dialog)
+        self.export_button.setMenu(menu)
+        self.scaling_button = QPushButton("Scaling study…", objectName="scalingButton")
+        self.scaling_button.setToolTip("Run the run form's config with 1, 2, 4 … replicas and compare throughput")
+        self.scaling_button.clicked.connect(self.scaling_requested)
+        self.count = QLabel(objectName="runsCount")
+        self.count.setProperty("role", "hint")
+        self.count.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status = QLabel(objectName="runsStatus")
+        self.status.setProperty("role", "hint")
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        bar = QHBoxLayout()
+        for widget in (self.refresh_button, self.reopen_button, self.resume_button, self.export_button):
+            bar.addWidget(widget)
+        bar.addWidget(self.status, 1)
+        bar.addWidget(self.scaling_button)
+        below = QHBoxLayout()
+        below.addWidget(self.tensorboard, 1)
+        below.addWidget(self.count)
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addLayout(bar)
+        top_layout.addWidget(self.table, 1)
+        top_layout.addLayout(below)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(top)
+        splitter.addWidget(self.compare)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([300, 560])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 6, 6, 0)
+        layout.addWidget(splitter)
+
+    # ---- refreshing -------------------------------------------------------------
+    def refresh(self) -> None:
+        """Read the runs folder again, keeping the selection."""
+        runs = self.history.scan()
+        if runs != self.model.runs:
+            selected = {r.path for r in self.selected_runs()}
+            self._resetting = True  # a reset clears the selection: draw once, when it is back
+            try:
+                self.model.set_runs(runs)
+                self._select(selected)
+            finally:
+                self._resetting = False
+            if runs and not self._sized:  # once: later the user's column widths stay as they are
+                self.table.resizeColumnsToContents()
+                name_width = self.table.columnWidth(0) + SWATCH_ROOM  # the compare colour appears on selection
+                self.table.setColumnWidth(0, min(name_width, MAX_NAME_WIDTH))
+                self._sized = True
+        self.count.setText(f"{len(runs)} run{'s' if len(runs) != 1 else ''} in {self.history.root}")
+        self._on_selection()
+
+    def set_active_run(self, run_dir: Path | None) -> None:
+        """The run this window is training (None: none); it shows as running and cannot be resumed."""
+        self._active = run_dir
+        self.model.set_active(run_dir)
+        self._update_actions()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.refresh()
+        self.timer.start()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        self.timer.stop()
+        super().hideEvent(event)
+
+    # ---- selection ------------------------------------------------------------------
+    def selected_runs(self) -> list[RunSummary]:
+        """The selected runs in the order the table shows them (which also orders their colours)."""
+        shown = sorted(self.table.selectionModel().selectedRows(), key=lambda i: i.row())
+        return [self.model.runs[self.proxy.mapToSource(i).row()] for i in shown]
+
+    def select_paths(self, paths: list[Path]) -> None:
+        self.table.clearSelection()
+        self._select(set(paths))
+
+    def _select(self, paths: set[Path]) -> None:
+        selection = QItemSelection()
+        for row, run in enumerate(self.model.runs):
+            if run.path in paths:
+                left = self.proxy.mapFromSource(self.model.index(row, 0))
+                right = self.proxy.mapFromSource(self.model.index(row, self.model.columnCount() - 1))
+                selection.select(left, right)
+        self.table.selectionModel().select(selection, self.table.selectionModel().SelectionFlag.Select)
+
+    def _on_selection(self) -> None:
+        if self._resetting:
+            return
+        runs = self.selected_runs()
+        self.tensorboard.set_runs([r.path for r in runs])
+        self._update_actions()
+        curves = [self.history.curves(r.path) for r in runs]
+        key = list(zip([r.path for r in runs], curves))
+        if len(key) == len(self._compared) and all(p == q and c is d for (p, c), (q, d) in zip(key, self._compared)):
+            return  # the same runs and the same (cached) curves: the periodic refresh must not redraw
+        self._compared = key
+        compared = [ComparedRun(self._label(r, runs), c, colour(i)) for i, (r, c) in enumerate(zip(runs, curves))]
+        self.model.set_colours({r.path: c.colour for r, c in zip(runs, compared)})
+        self.compare.set_runs(compared)
+
+    @staticmethod
+    def _label(run: RunSummary, among: list[RunSummary]) -> str:
+        """The legend's name of a run; the full directory name where two would read alike."""
+        short = display_name(run)
+        return run.name if sum(display_name(r) == short for r in among) > 1 else short
+
+    def _update_actions(self) -> None:
+        runs = self.selected_runs()
+        one = runs[0] if len(runs) == 1 else None
+        self.reopen_button.setEnabled(one is not None)
+        self.export_json.setEnabled(one is not None)
+        self.export_script.setEnabled(one is not None)
+        self.export_csv.setEnabled(bool(runs))
+        self.export_button.setEnabled(bool(runs))
+        can_resume = one is not None and one.resumable and self._active is None
+        self.resume_button.setEnabled(can_resume)
+        if can_resume:
+            self.resume_button.setToolTip("Continue this run from its last checkpoint")
+        elif self._active is not None:
+            self.resume_button.setToolTip("A run is in progress; resume when it has ended")
+        else:
+            self.resume_button.setToolTip("Select one stopped or interrupted run that left a checkpoint")
+
+    # ---- actions ------------------------------------------------------------------
+    def reopen_selected(self) -> None:
+        runs = self.selected_runs()
+        if len(runs) != 1:
+            return
+        try:
+            self.reopen_requested.emit(load_run_config(runs[0].path))
+        except ConfigError as exc:
+            self._set_status(f"Cannot open the config of {runs[0].name}: {exc}", ok=False)
+
+    def resume_selected(self) -> None:
+        runs = self.selected_runs()
+        if len(runs) == 1 and runs[0].resumable and self._active is None:
+            self.resume_requested.emit(runs[0].path)
+
+    def export_metrics_dialog(self) -> None:
+        runs = self.selected_runs()
+        suggested = f"{runs[0].name if len(runs) == 1 else 'runs'}-metrics.csv"
+        self._report(save_as(self, "Export metrics", suggested, "CSV files (*.csv)",
+                             lambda path: export_metrics([r.path for r in runs], path)))
+
+    def export_config_dialog(self) -> None:
+        run = self.selected_runs()[0]
+        self._report(save_as(self, "Export run config", f"{run.name}.json", "Run configs (*.json)",
+                             lambda path: export_run_config(run.path, path)))
+
+    def export_script_dialog(self) -> None:
+        run = self.selected_runs()[0]
+        self._report(save_as(self, "Export as script", f"train_{display_name(run).replace('-', '_')}.py",
+                             "Python scripts (*.py)", lambda path: export_script(load_run_config(run.path), path)))
+
+    def _report(self, outcome: tuple[str, bool] | None) -> None:
+        if outcome is not None:
+            self._set_status(*outcome)
+
+    def _set_status(self, text: str, ok: bool = True) -> None:
+        self.status.setText(text)
+        self.status.setProperty("role", "hint" if ok else "problem")
+        self.status.style().polish(self.status)

@@ -1,0 +1,330 @@
+"""The scaling study dialog: did more replicas make training faster?
+
+It runs the run form's config with 1, 2, 4 … replicas (engine.tools.scaling, in
+the background), then charts examples/s and scaling efficiency per replica
+count, with a table and a one-line verdict. Every number is the engine's;
+the dialog only checks the counts up front (engine.config.validate of each
+variant) so a batch that cannot be split is fixed before minutes are spent.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
+
+from engine import events as ev
+from engine.config import RunConfig, validate
+from engine.plan import with_replicas
+from engine.protocol.commands import scaling_command
+from gui.exports import add_export_action
+from gui.runner import TrainingRunner
+
+ScalingPoint = ev.ScalingPoint
+StudyCommand = Callable[[Path, list[int], Path], list[str]]  # (config file, counts, study folder) -> command
+
+DEFAULT_COUNTS = "1, 2, 4"
+MAX_COUNT = 64
+BAR_COLOUR = "#4c78a8"
+FAILED_COLOUR = "#b00020"
+TABLE_COLUMNS = ("Replicas", "Examples/s", "Speed-up", "Efficiency", "Run folder, or why the count failed")
+
+
+def parse_counts(text: str) -> tuple[list[int], str]:
+    """"1, 2, 4" -> ([1, 2, 4], ""); a message instead when the text is not such a list."""
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+    if not parts or not all(p.isdigit() for p in parts):
+        return [], "Write replica counts as whole numbers, e.g. 1, 2, 4."
+    counts = sorted({int(p) for p in parts})
+    if counts[0] < 1 or counts[-1] > MAX_COUNT:
+        return [], f"Replica counts go from 1 to {MAX_COUNT}."
+    return counts, ""
+
+
+def count_problems(config: RunConfig, counts: list[int]) -> list[str]:
+    """What the engine would reject in each count's variant, each problem once."""
+    problems = [str(p) for r in counts for p in validate(with_replicas(config, r), replicas=r)]
+    return list(dict.fromkeys(problems))
+
+
+def device_note(config: RunConfig, counts: list[int]) -> str:
+    """Plain words on what a replica is here, so a missing speed-up is not misread."""
+    virtual = [r for r in counts if r > 1 and not with_replicas(config, r).devices]
+    if not virtual:
+        return ("Each replica is one of the GPUs ticked in the run form. With the same global batch, more "
+                "GPUs should mean more examples per second; efficiency shows how much of the ideal you get.")
+    listed = " and ".join([", ".join(str(r) for r in virtual[:-1]), str(virtual[-1])] if len(virtual) > 1
+                          else [str(virtual[0])])
+    return (f"Note: with {listed} replicas, the replicas are virtual CPU devices. They split this machine's "
+            f"{os.cpu_count() or 'few'} CPU cores rather than adding any, so do not expect a speed-up: the "
+            "study then shows what distribution itself costs (all-reduce, smaller per-replica batches). "
+            "Tick GPUs in the run form to measure real devices.")
+
+
+def verdict(points: list[ScalingPoint]) -> str:
+    """One sentence a person can act on, from the engine's speed-up and efficiency."""
+    ok = [p for p in points if not p.error]
+    if len(ok) < 2:
+        return "Fewer than two counts were measured, so there is nothing to compare yet." if points else ""
+    base, best = ok[0], max(ok, key=lambda p: p.examples_per_sec)
+    if best is base:
+        slowest = min(ok[1:], key=lambda p: p.speedup)
+        return (f"More replicas did not help: {base.replicas} replica{'s' if base.replicas > 1 else ''} was "
+                f"fastest; {slowest.replicas} ran at {slowest.speedup:.2f}× its speed.")
+    return (f"{best.replicas} replicas were fastest: {best.speedup:.2f}× the throughput of {base.replicas} "
+            f"({best.efficiency:.0%} scaling efficiency).")
+
+
+def _bar_plot(title: str, y_label: str, name: str) -> pg.PlotWidget:
+    plot = pg.PlotWidget()
+    plot.setObjectName(name)
+    item = plot.getPlotItem()
+    item.setTitle(title, size="10pt")
+    item.setLabel("bottom", "replicas")
+    item.setLabel("left", y_label)
+    item.showGrid(y=True, alpha=0.25)
+    item.getAxis("left").enableAutoSIPrefix(False)
+    item.setMouseEnabled(x=False, y=False)
+    item.hideButtons()
+    plot.setMinimumHeight(200)
+    add_export_action(plot)
+    return plot
+
+
+class ScalingDialog(QDialog):
+    """Replica counts in, a study in the background, charts and a table out."""
+
+    def __init__(self, runs_root: Path, command_for: StudyCommand = scaling_command,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Scaling study")
+        self.setObjectName("scalingDialog")
+        self.resize(980, 720)
+        self._runs_root = runs_root
+        self.command_for = command_for  # the protocol's scaling command; tests inject a fake
+        self.config: RunConfig | None = None
+        self.thread: TrainingRunner | None = None
+        self.root: Path | None = None
+        self._cancelled = False
+        self.points: list[ScalingPoint] = []
+        self._build()
+        self.counts.textChanged.connect(self._check)
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        self._draw()
+        self._check()
+
+    def _build(self) -> None:
+        self.note = QLabel(objectName="scalingNote", wordWrap=True)
+        self.note.setStyleSheet("background: #fff8e1; border: 1px solid #f0d98a; border-radius: 4px; padding: 6px;")
+        self.counts = QLineEdit(DEFAULT_COUNTS, objectName="replicaCountsEdit")
+        self.counts.setToolTip("Replica counts to measure, e.g. 1, 2, 4; each is a fresh trainer process")
+        self.config_label = QLabel(objectName="scalingConfig", wordWrap=True)
+        self.config_label.setProperty("role", "hint")
+        self.problems = QLabel(objectName="scalingProblems", wordWrap=True)
+        self.problems.setProperty("role", "problem")
+        self.start_button = QPushButton("Start study", objectName="startStudyButton")
+        self.start_button.setProperty("role", "primary")
+        self.cancel_button = QPushButton("Cancel", objectName="cancelStudyButton")
+        self.cancel_button.setToolTip("Stop the study now: the count in training is stopped and no other starts")
+        self.progress = QProgressBar(objectName="scalingProgress")
+        self.progress.setTextVisible(True)
+        self.progress.setValue(0)
+        self.progress.setFormat("no study yet")
+        self.verdict = QLabel(objectName="scalingVerdict", wordWrap=True)
+        self.verdict.setStyleSheet("font-weight: bold;")
+        self.throughput_plot = _bar_plot("Throughput", "examples / s", "scalingThroughputPlot")
+        self.efficiency_plot = _bar_plot("Scaling efficiency", "% of linear scaling", "scalingEfficiencyPlot")
+        self.table = QTableWidget(0, len(TABLE_COLUMNS), objectName="scalingTable")
+        self.table.setHorizontalHeaderLabels(list(TABLE_COLUMNS))
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setMaximumHeight(150)
+        self.folder = QLabel(objectName="scalingFolder", wordWrap=True)
+        self.folder.setProperty("role", "hint")
+        self.folder.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Replica counts:"))
+        row.addWidget(self.counts)
+        row.addWidget(self.start_button)
+        row.addWidget(self.cancel_button)
+        row.addWidget(self.progress, 1)
+        plots = QHBoxLayout()
+        plots.addWidget(self.throughput_plot)
+        plots.addWidget(self.efficiency_plot)
+        layout = QVBoxLayout(self)
+        for widget in (self.note, self.config_label):
+            layout.addWidget(widget)
+        layout.addLayout(row)
+        layout.addWidget(self.problems)
+        layout.addWidget(self.verdict)
+        layout.addLayout(plots, 1)
+        layout.addWidget(self.table)
+        layout.addWidget(self.folder)
+        layout.addWidget(buttons)
+
+    # ---- state ------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self.thread is not None
+
+    def set_config(self, config: RunConfig) -> None:
+        """The config to study (the run form's); ignored while a study runs."""
+        if self.running:
+            return
+        self.config = config
+        data = (f"{config.data.num_samples:,} synthetic examples" if config.data.kind == "synthetic"
+                else f"{config.data.kind} data from {config.data.path}")
+        self.config_label.setText(f"Studies the run form's config: {config.loop} loop, global batch "
+                                  f"{config.global_batch_size}, {max(config.epochs, 2)} epochs, {data}. Each count "
+                                  "is a fresh trainer; throughput is the mean of the epochs after the first.")
+        self._check()
+
+    def _check(self) -> None:
+        """Enable Start only for counts the engine will accept, saying why not."""
+        counts, message = parse_counts(self.counts.text())
+        problems = [message] if message else count_problems(self.config, counts) if self.config else []
+        self.note.setText(device_note(self.config, counts) if self.config and counts else "")
+        self.problems.setText("\n".join(problems))
+        self.problems.setVisible(bool(problems))
+        self.start_button.setEnabled(self.config is not None and not problems and not self.running)
+        self.cancel_button.setEnabled(self.running)
+        self.counts.setEnabled(not self.running)
+
+    # ---- the study ------------------------------------------------------------------
+    def start(self) -> None:
+        counts, _ = parse_counts(self.counts.text())
+        if self.running or self.config is None or not self.start_button.isEnabled():
+            return
+        try:
+            studies = self._runs_root / "scaling-studies"
+            studies.mkdir(parents=True, exist_ok=True)
+            root = Path(tempfile.mkdtemp(prefix=time.strftime("%Y%m%d-%H%M%S-"), dir=studies))
+            config_path = root / "study.json"
+            self.config.save(config_path)
+        except OSError as exc:
+            self.problems.setText(f"Cannot create a folder for the study: {exc}")
+            self.problems.setVisible(True)
+            return
+        self.points = []
+        self.root = root
+        self._cancelled = False
+        self.folder.setText(f"The study's runs are kept in {root}")
+        self.progress.setRange(0, len(counts))
+        self.progress.setValue(0)
+        self.progress.setFormat("starting the study…")
+        thread = TrainingRunner(self.command_for(config_path, counts, root), parent=self)
+        thread.events_ready.connect(self._on_events)
+        thread.run_failed.connect(self._on_failed)
+        thread.finished.connect(self._on_thread_done)
+        self.thread = thread
+        self._draw()
+        self._check()
+        thread.start()
+
+    def cancel(self) -> None:
+        if self.thread is not None:
+            self._cancelled = True
+            self.thread.request_stop()
+            self.progress.setFormat("cancelling…")
+            self.cancel_button.setEnabled(False)
+
+    def shutdown(self) -> None:
+        """Cancel and wait for the study's thread (the window is closing)."""
+        if self.thread is not None:
+            self._cancelled = True
+            self.thread.request_stop()
+            self.thread.wait(15_000)
+
+    def _on_events(self, events: list[ev.Event]) -> None:
+        """A count's trainer started (its run_started), or a count was measured (scaling_point)."""
+        for event in events:
+            if isinstance(event, ev.RunStarted):
+                self._on_count_started(event.num_replicas)
+            elif isinstance(event, ev.ScalingPoint):
+                self._on_point(event)
+
+    def _on_count_started(self, replicas: int) -> None:
+        done = len(self.points)
+        self.progress.setValue(done)
+        self.progress.setFormat(f"training with {replicas} replica{'s' if replicas > 1 else ''} "
+                                f"(count {done + 1} of {self.progress.maximum()})…")
+
+    def _on_point(self, point: ScalingPoint) -> None:
+        self.points.append(point)
+        self.progress.setValue(len(self.points))
+        self._draw()
+
+    def _on_failed(self, message: str, _log_tail: str = "") -> None:
+        self.problems.setText(f"The scaling study stopped: {message}")
+        self.problems.setVisible(True)
+
+    def _on_thread_done(self) -> None:
+        assert self.thread is not None
+        cancelled = self._cancelled
+        self.thread.deleteLater()
+        self.thread = None
+        measured = len(self.points)
+        self.progress.setFormat(f"{'cancelled after' if cancelled else 'done:'} {measured} of "
+                                f"{self.progress.maximum()} counts measured")
+        self._check()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.cancel()
+        super().closeEvent(event)
+
+    def reject(self) -> None:
+        self.cancel()
+        super().reject()
+
+    # ---- charts -------------------------------------------------------------------------
+    def _draw(self) -> None:
+        points = self.points
+        self.verdict.setText(verdict(points))
+        ticks = [[(i, str(p.replicas)) for i, p in enumerate(points)]]
+        for plot, values, label in ((self.throughput_plot, [p.examples_per_sec for p in points], "{:,.0f}"),
+                                    (self.efficiency_plot, [100 * p.efficiency for p in points], "{:.0f}%")):
+            item = plot.getPlotItem()
+            item.clear()
+            item.getAxis("bottom").setTicks(ticks)
+            heights = [0.0 if p.error else v for p, v in zip(points, values)]
+            if points:
+                item.addItem(pg.BarGraphItem(x=np.arange(len(points)), height=heights, width=0.6,
+                                             brush=BAR_COLOUR, pen=None))
+            for i, (point, height) in enumerate(zip(points, heights)):
+                text = pg.TextItem("failed" if point.error else label.format(height), anchor=(0.5, 1.0),
+                                   color=FAILED_COLOUR if point.error else "#333")
+                text.setPos(i, height)
+                item.addItem(text)
+            item.setXRange(-0.6, max(len(points), 1) - 0.4, padding=0)
+        ideal = pg.InfiniteLine(pos=100, angle=0, pen=pg.mkPen("#1a7f37", width=1, style=Qt.PenStyle.DashLine),
+                                label="ideal (linear)", labelOpts={"position": 0.9, "color": "#1a7f37"})
+        self.efficiency_plot.getPlotItem().addItem(ideal)
+        self.efficiency_plot.getPlotItem().setYRange(0, max([110] + [100 * p.efficiency + 10 for p in points]))
+        self._fill_table()
+
+    def _fill_table(self) -> None:
+        self.table.setRowCount(len(self.points))
+        for row, p in enumerate(self.points):
+            cells = (str(p.replicas), "" if p.error else f"{p.examples_per_sec:,.0f}",
+                     "" if p.error else f"{p.speedup:.2f}×", "" if p.error else f"{p.efficiency:.0%}",
+                     f"failed: {p.error}" if p.error else p.run_dir)
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                if p.error:
+                    item.setForeground(pg.mkColor(FAILED_COLOUR))
+                self.table.setItem(row, column, item)

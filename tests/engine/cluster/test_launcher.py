@@ -1,0 +1,201 @@
+"""engine.cluster.launcher with a fake trainer (tests/cluster/fake_worker.py): supervision in milliseconds."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+import threading
+
+import pytest
+
+from engine import events as ev
+from engine.cluster import launcher
+from engine.cluster.launcher import FAILED, FINISHED, STARTING, STOPPED, TRAINING, WAITING, launch_cluster
+from engine.problems import ConfigError
+from engine.tfconfig import ClusterError, ClusterSpec, local_cluster
+
+ORDER = [STARTING, WAITING, TRAINING, FINISHED]
+
+
+def fake_worker_command(config_path, run_dir, resume: bool) -> list[str]:
+    """The fake trainer in place of engine.train.worker, with the same arguments."""
+    return [
+        sys.executable,
+        "-m",
+        "tests.engine.cluster.fake_worker",
+        "--config",
+        str(config_path),
+        "--run-dir",
+        str(run_dir),
+    ]
+
+
+def launch(tmp_path, write_run_config, monkeypatch, plan: dict[int, str], n: int = 2, **kwargs):
+    """Launch `n` fake workers; return (result, states seen per task name, events per task name)."""
+    monkeypatch.setenv("FAKE_WORKER_PLAN", json.dumps({str(k): v for k, v in plan.items()}))
+    states: dict[str, list[str]] = {}
+    events: dict[str, list[ev.Event]] = {}
+    on_event = kwargs.pop("on_event", None)
+
+    def record_event(task, event):
+        events.setdefault(task.name, []).append(event)
+        if on_event:
+            on_event(task, event)
+
+    def record_state(status):
+        seen = states.setdefault(status.task.name, [])
+        if not seen or seen[-1] != status.state:
+            seen.append(status.state)
+
+    kwargs.setdefault("join_timeout_s", 30)
+    cluster = kwargs.pop("cluster", None) or local_cluster(n)
+    result = launch_cluster(
+        cluster,
+        write_run_config(),
+        tmp_path / "run",
+        on_event=record_event,
+        on_state=record_state,
+        command_for=fake_worker_command,
+        **kwargs,
+    )
+    return result, states, events
+
+
+def test_all_workers_finish(tmp_path, write_run_config, monkeypatch):
+    result, states, events = launch(tmp_path, write_run_config, monkeypatch, {}, n=3)
+    assert result.ok and result.failure == ""
+    assert [w.state for w in result.workers] == [FINISHED] * 3
+    for name, seen in states.items():
+        assert seen == [s for s in ORDER if s in seen] and seen[-1] == FINISHED, (name, seen)
+    # garbage on stdout is skipped, every real event arrives, in order
+    assert [type(e).__name__ for e in events["worker 1"]] == [
+        "Log",
+        "RunStarted",
+        "BatchEnd",
+        "BatchEnd",
+        "BatchEnd",
+        "EpochEnd",
+        "RunFinished",
+    ]
+    assert (tmp_path / "run" / "workers" / "worker-2.log").exists()
+
+
+def test_a_crashed_worker_is_named_and_the_others_are_stopped(tmp_path, write_run_config, monkeypatch):
+    result, states, _ = launch(tmp_path, write_run_config, monkeypatch, {0: "until_stop", 1: "crash"})
+    crashed, other = result.workers[1], result.workers[0]
+    assert result.status == "failed"
+    assert result.failure.startswith(f"worker 1 (pid {crashed.pid}) failed: exited with code 3")
+    assert (crashed.state, crashed.exit_code) == (FAILED, 3)
+    assert "RuntimeError: fake crash" in crashed.message  # the tail of its log
+    assert other.state == STOPPED and "worker 1" in other.message
+    assert states["worker 0"][-1] == STOPPED
+
+
+def test_a_run_failed_message_is_reported(tmp_path, write_run_config, monkeypatch):
+    result, _, _ = launch(tmp_path, write_run_config, monkeypatch, {0: "fail", 1: "until_stop"})
+    pid = result.workers[0].pid
+    assert result.failure.startswith(f"worker 0 (pid {pid}) failed: fake failure: the loss became nan")
+    assert result.workers[0].exit_code == 1 and result.workers[1].state == STOPPED
+
+
+def test_workers_that_never_join_are_named_after_the_timeout(tmp_path, write_run_config, monkeypatch):
+    result, states, _ = launch(
+        tmp_path, write_run_config, monkeypatch, {0: "never_join", 1: "no_server"}, join_timeout_s=2
+    )
+    pids = [w.pid for w in result.workers]
+    assert result.failure == (
+        f"worker 0 (pid {pids[0]}), worker 1 (pid {pids[1]}) did not start training "
+        "within 2 s (worker 0 waited for peers)"
+    )
+    assert states == {"worker 0": [STARTING, WAITING, FAILED], "worker 1": [STARTING, FAILED]}
+
+
+def test_a_task_started_elsewhere_is_mentioned_when_it_never_comes(tmp_path, write_run_config, monkeypatch):
+    result, _, _ = launch(
+        tmp_path, write_run_config, monkeypatch, {0: "never_join"}, join_timeout_s=1, start_only={"worker 0"}
+    )
+    assert [w.task.name for w in result.workers] == ["worker 0"]
+    assert result.failure.endswith("not started by this launcher: worker 1")
+
+
+def test_a_stop_request_stops_every_worker(tmp_path, write_run_config, monkeypatch):
+    stop, training = threading.Event(), set()
+
+    def stop_when_all_train(task, event):
+        if isinstance(event, ev.RunStarted):
+            training.add(task.name)
+        if len(training) == 2:
+            stop.set()
+
+    result, _, events = launch(
+        tmp_path,
+        write_run_config,
+        monkeypatch,
+        {0: "until_stop", 1: "until_stop"},
+        should_stop=stop.is_set,
+        on_event=stop_when_all_train,
+    )
+    assert result.status == "stopped" and result.failure == ""
+    assert [w.state for w in result.workers] == [STOPPED, STOPPED]
+    assert all(isinstance(e[-1], ev.RunFinished) and e[-1].status == "stopped" for e in events.values())
+
+
+def test_a_stop_request_before_training_kills_the_joining_workers(tmp_path, write_run_config, monkeypatch):
+    stop = threading.Event()
+    result, states, _ = launch(
+        tmp_path,
+        write_run_config,
+        monkeypatch,
+        {0: "never_join", 1: "never_join"},
+        should_stop=stop.is_set,
+        on_event=lambda task, event: stop.set(),
+    )  # at its first log
+    assert result.status == "stopped" and result.failure == ""
+    assert [w.state for w in result.workers] == [STOPPED, STOPPED]
+
+
+def test_a_worker_that_does_not_finish_after_the_others_is_named(tmp_path, write_run_config, monkeypatch):
+    monkeypatch.setattr(launcher, "FINISH_TIMEOUT_S", 0.5)
+    result, _, _ = launch(tmp_path, write_run_config, monkeypatch, {0: "ok", 1: "until_stop"})
+    assert result.failure.startswith("worker 1 (pid") and "did not finish" in result.failure
+    assert [w.state for w in result.workers] == [FINISHED, FAILED]
+
+
+def test_ctrl_c_leaves_no_process_behind(tmp_path, write_run_config, monkeypatch):
+    def interrupt(task, event):
+        if isinstance(event, ev.RunStarted):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        launch(tmp_path, write_run_config, monkeypatch, {0: "until_stop", 1: "never_join"}, on_event=interrupt)
+    # the autouse fixture no_process_left_behind fails the test otherwise
+
+
+def test_a_port_in_use_is_reported_before_launch(tmp_path, write_run_config, monkeypatch):
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        cluster = local_cluster(2, ports=[local_cluster(1).training_tasks()[0].port, port])
+        with pytest.raises(ClusterError) as info:
+            launch(tmp_path, write_run_config, monkeypatch, {}, cluster=cluster)
+    (problem,) = info.value.problems
+    assert problem.location == "cluster.worker[1]" and f"port {port} of worker 1 is already in use" in problem.message
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(
+    "cluster, match",
+    [
+        (ClusterSpec.from_dict({"worker": ["10.0.0.5:2222"]}), "this machine only"),
+        (ClusterSpec.from_dict({"worker": ["127.0.0.1:1", "localhost:1"]}), "same machine and port"),
+    ],
+)
+def test_bad_clusters_are_refused_before_launch(tmp_path, write_run_config, monkeypatch, cluster, match):
+    with pytest.raises(ClusterError, match=match):
+        launch(tmp_path, write_run_config, monkeypatch, {}, cluster=cluster)
+
+
+def test_a_bad_run_config_is_refused_before_launch(tmp_path):
+    (tmp_path / "run.json").write_text('{"epochs": 0}')
+    with pytest.raises(ConfigError, match="epochs"):
+        launch_cluster(local_cluster(2), tmp_path / "run.json", tmp_path / "run", join_timeout_s=5)

@@ -1,0 +1,218 @@
+"""Real trainer processes on 127.0.0.1: exported scripts, the launcher, fail-fast, both loops.
+
+Each test trains a tiny model on tiny data; they are `slow` (tens of seconds),
+and only loopback addresses and free ports are used.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from engine import events as ev
+from engine.cluster.cli import main as cluster_main
+from engine.cluster.launcher import FINISHED, STOPPED, WAITING, launch_cluster, launch_local_cluster
+from engine.config import RunConfig
+from engine.exports.bundle import export_bundle
+from engine.rundir import read_events, read_metrics
+from engine.tfconfig import local_cluster
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+EPOCH_LINE = re.compile(r"epoch (\d+)/\d+: loss ([0-9.]+)")
+
+
+def test_exported_scripts_train_a_two_worker_cluster(tmp_path, write_run_config):
+    export_bundle(local_cluster(2), RunConfig.load(write_run_config()), tmp_path / "bundle")
+    env = dict(os.environ, TFDD_PYTHON=sys.executable, TFDD_RUN_DIR=str(tmp_path / "run"))
+    procs = []
+    try:
+        for i in (0, 1):
+            with open(tmp_path / f"worker-{i}.err", "w") as err:  # a file: a full pipe would stall the collective
+                procs.append(
+                    subprocess.Popen(
+                        ["sh", str(tmp_path / "bundle" / f"worker-{i}" / "start.sh")],
+                        env=env,
+                        stdin=subprocess.DEVNULL,
+                        stdout=err,
+                        stderr=err,
+                    )
+                )
+        codes = [p.wait(timeout=240) for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait(timeout=10)
+    logs = [(tmp_path / f"worker-{i}.err").read_text() for i in (0, 1)]
+    assert codes == [0, 0], logs
+    final = [EPOCH_LINE.findall(log)[-1] for log in logs]
+    assert final[0] == final[1] and final[0][0] == "2"  # the same loss after the last epoch
+    assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 2  # only the chief writes the run dir
+
+
+@pytest.mark.parametrize("loop", ["fit", "custom"])
+def test_both_loops_train_two_workers_to_the_same_loss(tmp_path, write_run_config, loop):
+    losses: dict[int, list[float]] = {0: [], 1: []}
+
+    def on_event(task, event):
+        if isinstance(event, ev.EpochEnd):
+            losses[task.index].append(event.loss)
+
+    result = launch_local_cluster(
+        write_run_config(loop=loop), 2, tmp_path / "run", join_timeout_s=120, on_event=on_event
+    )
+    assert result.ok, result.failure
+    assert [w.state for w in result.workers] == [FINISHED, FINISHED]
+    assert len(losses[0]) == 2 and losses[0] == pytest.approx(losses[1], rel=1e-6)
+    assert (tmp_path / "run" / "model.keras").exists()
+    assert (tmp_path / "run" / "workers" / "worker-1.log").exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL")
+def test_a_killed_worker_is_named_and_the_other_is_stopped_within_seconds(tmp_path, write_run_config):
+    pids: dict[int, int] = {}
+    killed_at: list[float] = []
+
+    def on_state(status):
+        pids[status.task.index] = status.pid
+
+    def on_event(task, event):
+        if task.index == 1 and isinstance(event, ev.EpochEnd) and not killed_at:  # surely mid-run
+            os.kill(pids[1], signal.SIGKILL)
+            killed_at.append(time.monotonic())
+
+    result = launch_local_cluster(
+        write_run_config(num_samples=20000, epochs=50),
+        2,
+        tmp_path / "run",
+        join_timeout_s=120,
+        on_event=on_event,
+        on_state=on_state,
+    )
+    assert killed_at, result.failure
+    assert time.monotonic() - killed_at[0] < 30  # "within seconds": 5 s grace, then kill
+    assert result.status == "failed"
+    assert result.failure.startswith(f"worker 1 (pid {pids[1]}) failed: killed by SIGKILL")
+    assert result.workers[0].state == STOPPED and "worker 1" in result.workers[0].message
+
+
+def test_a_worker_that_never_joins_is_reported_after_the_timeout(tmp_path, write_run_config):
+    states: list[str] = []
+    result = launch_cluster(
+        local_cluster(2),
+        write_run_config(),
+        tmp_path / "run",
+        join_timeout_s=20,
+        start_only={"worker 0"},
+        on_state=lambda s: states.append(s.state),
+    )
+    assert result.status == "failed"
+    assert result.failure == (
+        f"worker 0 (pid {result.workers[0].pid}) did not start training within 20 s "
+        "(worker 0 waited for peers); not started by this launcher: worker 1"
+    )
+    assert WAITING in states  # its TensorFlow server was up, waiting for worker 1
+
+
+def test_cluster_launch_command_prints_states_and_the_chiefs_epochs(tmp_path, write_run_config, capsys):
+    code = cluster_main(
+        [
+            "cluster",
+            "launch",
+            "--workers",
+            "2",
+            "--config",
+            str(write_run_config()),
+            "--run-dir",
+            str(tmp_path / "run"),
+            "--join-timeout",
+            "120",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "worker 1 (pid" in out and ": training" in out and ": finished" in out
+    assert [m[0] for m in EPOCH_LINE.findall(out)] == ["1", "2"]  # the chief's lines only
+    assert out.rstrip().splitlines()[-1].startswith("completed: all 2 worker(s) finished")
+
+
+def test_launch_events_speaks_the_worker_protocol_for_the_cluster(tmp_path, write_run_config):
+    command = [
+        sys.executable,
+        "-m",
+        "engine.cluster.cli",
+        "cluster",
+        "launch",
+        "--workers",
+        "2",
+        "--events",
+        "--config",
+        str(write_run_config(num_samples=20000, epochs=50)),
+        "--run-dir",
+        str(tmp_path / "run"),
+    ]
+    relay = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(240, relay.kill)  # never wait without a bound
+    watchdog.start()
+    events = []
+    try:
+        for line in relay.stdout:
+            events.append(ev.decode(line))  # nothing but events on stdout
+            if isinstance(events[-1], ev.EpochEnd) and not relay.stdin.closed:
+                relay.stdin.write("stop\n")  # what the GUI's Stop button sends
+                relay.stdin.close()
+        code = relay.wait(timeout=30)
+    finally:
+        watchdog.cancel()
+        if relay.poll() is None:
+            relay.kill()
+            relay.wait(timeout=10)
+    states = {(e.worker, e.state) for e in events if isinstance(e, ev.WorkerState)}
+    assert code == 0
+    assert {
+        ("worker-0", "training"),
+        ("worker-1", "training"),
+        ("worker-0", "stopped"),
+        ("worker-1", "stopped"),
+    } <= states
+    assert sum(isinstance(e, ev.RunStarted) for e in events) == 1  # the chief's only
+    started = next(e for e in events if isinstance(e, ev.RunStarted))
+    assert started.steps_per_execution == 32  # "auto" is fixed in a cluster: tuned sizes would desync collectives
+    logs = [e for e in events if isinstance(e, ev.Log)]
+    assert logs and all(e.source in ("worker-0", "worker-1") for e in logs)  # every log line names its worker
+    assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
+
+
+def test_a_stopped_cluster_run_resumes_from_its_checkpoint(tmp_path, write_run_config):
+    """Stop a 2-worker run after its first epoch, resume it with 2 workers: every epoch once."""
+    run_dir = tmp_path / "run"
+    first_epoch = threading.Event()
+
+    def on_event(task, event):
+        if task.index == 0 and isinstance(event, ev.EpochEnd):
+            first_epoch.set()
+
+    stopped = launch_local_cluster(
+        write_run_config(num_samples=4096, epochs=3),
+        2,
+        run_dir,
+        join_timeout_s=120,
+        on_event=on_event,
+        should_stop=first_epoch.is_set,
+    )
+    assert stopped.status == "stopped", stopped.failure
+    done = [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")]
+    assert 1 <= len(done) < 3
+
+    resumed = launch_local_cluster(run_dir / "config.json", 2, run_dir, join_timeout_s=120, resume=True)
+    assert resumed.status == "completed", resumed.failure
+    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
+    starts = [e for e in read_events(run_dir) if isinstance(e, ev.RunStarted)]
+    assert starts[-1].start_epoch == len(done) and starts[-1].num_workers == 2

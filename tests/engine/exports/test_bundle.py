@@ -1,0 +1,169 @@
+"""engine.exports.bundle: the bundle's files, its scripts (run with a fake interpreter), the TFJob."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from engine.config import RunConfig
+from engine.exports.bundle import export_bundle, ps_quote, sh_quote, tfjob_yaml
+from engine.tfconfig import ClusterError, ClusterSpec, errors, local_cluster, parse_tf_config, validate
+
+CONFIG = RunConfig(name="Tiny 'cluster' run", strategy="multi_worker_mirrored", epochs=2)
+WITH_CHIEF = ClusterSpec.from_dict({"chief": ["127.0.0.1:20000"], "worker": ["127.0.0.1:20001", "127.0.0.1:20002"]})
+
+
+def test_bundle_has_one_folder_per_task_and_a_readme(tmp_path):
+    cluster = local_cluster(2)
+    files = export_bundle(cluster, CONFIG, tmp_path)
+    assert sorted(str(f.relative_to(tmp_path)) for f in files) == [
+        "README.md",
+        "cluster.json",
+        "tfjob.yaml",
+        *(f"worker-{i}/{name}" for i in (0, 1) for name in ("run.json", "start.ps1", "start.sh", "tf_config.json")),
+    ]
+    for i in (0, 1):
+        folder = tmp_path / f"worker-{i}"
+        tf_config = parse_tf_config((folder / "tf_config.json").read_text())
+        assert (tf_config.task_type, tf_config.task_index) == ("worker", i)
+        assert validate(tf_config, "multi_worker_mirrored") == []
+        assert RunConfig.load(folder / "run.json") == CONFIG
+        assert os.access(folder / "start.sh", os.X_OK)
+    readme = (tmp_path / "README.md").read_text()
+    assert "`worker-0/`" in readme and "order does not matter" in readme and "chief" in readme
+    assert parse_tf_config((tmp_path / "cluster.json").read_text()).cluster == cluster
+
+
+def test_a_chief_gets_its_own_folder_and_evaluators_are_skipped(tmp_path):
+    cluster = ClusterSpec.from_dict({**WITH_CHIEF.to_dict(), "evaluator": ["127.0.0.1:20009"]})
+    export_bundle(cluster, CONFIG, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["chief-0", "worker-0", "worker-1"]
+
+
+def test_a_cluster_with_errors_is_not_exported(tmp_path):
+    bad = ClusterSpec.from_dict({"worker": ["127.0.0.1:1", "127.0.0.1:1"]})
+    with pytest.raises(ClusterError, match="same machine and port"):
+        export_bundle(bad, CONFIG, tmp_path)
+    with pytest.raises(ClusterError, match="ignores the cluster"):
+        export_bundle(local_cluster(2), CONFIG.replace(strategy="mirrored"), tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def fake_python(tmp_path) -> Path:
+    """An "interpreter" that records where it ran, its TF_CONFIG and its arguments."""
+    script = tmp_path / "fake python"
+    script.write_text('#!/bin/sh\nprintf "%s\\n" "$PWD" "$TF_CONFIG" "$@" > "$FAKE_OUT"\n')
+    script.chmod(0o755)
+    return script
+
+
+def run_start_sh(script: Path, fake_python: Path, *args: str, **env: str) -> list[str]:
+    out = script.parent / "recorded.txt"
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("TFDD_")}
+    environment.update(TFDD_PYTHON=str(fake_python), FAKE_OUT=str(out), **env)
+    subprocess.run(["sh", str(script), *args], env=environment, check=True, timeout=30)
+    return out.read_text().splitlines()
+
+
+def test_start_sh_exports_tf_config_and_runs_the_installed_trainer(tmp_path, fake_python):
+    """The script runs the installed engine (`python -m engine.cli`), from any folder: no checkout needed."""
+    export_bundle(local_cluster(2), CONFIG, tmp_path / "bundle")
+    folder = tmp_path / "bundle" / "worker-1"
+    cwd, tf_config, *argv = run_start_sh(folder / "start.sh", fake_python, HOME="/home/someone")
+    assert Path(cwd) == Path.cwd()  # started where the user stands
+    assert json.loads(tf_config) == json.loads((folder / "tf_config.json").read_text())
+    assert argv == [
+        "-m",
+        "engine.cli",
+        "train",
+        "--config",
+        str(folder / "run.json"),
+        "--run-dir",
+        "/home/someone/tfdd-runs/tfdd-tiny-cluster-run",
+    ]
+
+
+def test_start_sh_takes_the_run_dir_from_arguments_or_environment(tmp_path, fake_python):
+    export_bundle(local_cluster(2), CONFIG, tmp_path / "bundle")
+    script = tmp_path / "bundle" / "worker-0" / "start.sh"
+    odd = tmp_path / "my run's $HOME `x`"  # nothing in a path may be expanded
+    _, _, *argv = run_start_sh(script, fake_python, TFDD_RUN_DIR="/shared/run 1")
+    assert argv[-1] == "/shared/run 1"
+    _, _, *argv = run_start_sh(script, fake_python, TFDD_RUNS_DIR=str(odd))
+    assert argv[-1] == str(odd / "tfdd-tiny-cluster-run")
+    _, _, *argv = run_start_sh(script, fake_python, str(odd), TFDD_RUN_DIR="/nonexistent")
+    assert argv[-1] == str(odd)
+
+
+@pytest.mark.parametrize("text", ["plain", "it's", "''", '$HOME `id` "q" \\ ;'])
+def test_sh_quote_survives_the_shell(text):
+    assert (
+        subprocess.run(
+            ["sh", "-c", f"printf %s {sh_quote(text)}"], capture_output=True, text=True, check=True, timeout=10
+        ).stdout
+        == text
+    )
+
+
+def test_start_ps1_sets_tf_config_in_single_quotes(tmp_path):
+    export_bundle(local_cluster(2), CONFIG, tmp_path)
+    script = (tmp_path / "worker-1" / "start.ps1").read_text()
+    code = [line for line in script.splitlines() if line and not line.startswith("#")]
+    assert code[0] == "param("  # PowerShell wants param() first
+    (literal,) = re.findall(r"^\$env:TF_CONFIG = '(.*)'$", script, re.M)
+    assert json.loads(literal.replace("''", "'")) == json.loads((tmp_path / "worker-1" / "tf_config.json").read_text())
+    assert "& $Python -m engine.cli train --config (Join-Path $PSScriptRoot 'run.json') --run-dir $RunDir" in script
+    assert ps_quote("it's \u2019") == "'it''s \u2019\u2019'"
+
+
+# ---- the TFJob manifest ---------------------------------------------------------------
+
+
+def load_manifest(text: str) -> list:
+    """The manifest's documents, read by a real YAML parser (kubectl reads it the same way)."""
+    return list(yaml.safe_load_all(text))
+
+
+@pytest.mark.parametrize(
+    "cluster, replicas",
+    [
+        (local_cluster(3), {"Worker": 3}),
+        (WITH_CHIEF, {"Chief": 1, "Worker": 2}),
+    ],
+)
+def test_tfjob_has_the_structure_kubeflow_expects(cluster, replicas):
+    config_map, tfjob = load_manifest(tfjob_yaml(cluster, CONFIG))
+    assert (tfjob["apiVersion"], tfjob["kind"]) == ("kubeflow.org/v1", "TFJob")
+    assert re.fullmatch(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?", tfjob["metadata"]["name"])
+    specs = tfjob["spec"]["tfReplicaSpecs"]
+    assert {job: spec["replicas"] for job, spec in specs.items()} == replicas
+    for spec in specs.values():
+        assert spec["restartPolicy"] in ("Always", "OnFailure", "Never", "ExitCode")
+        pod = spec["template"]["spec"]
+        container = pod["containers"][0]
+        assert container["name"] == "tensorflow" and container["image"]
+        assert container["command"][:4] == ["python", "-m", "engine.cli", "train"]
+        assert all(isinstance(arg, str) for arg in container["command"])
+        config_path = container["command"][container["command"].index("--config") + 1]
+        (mount,) = container["volumeMounts"]
+        assert config_path == f"{mount['mountPath']}/run.json"
+        (volume,) = [v for v in pod["volumes"] if v["name"] == mount["name"]]
+        assert volume["configMap"]["name"] == config_map["metadata"]["name"]
+    assert (config_map["apiVersion"], config_map["kind"]) == ("v1", "ConfigMap")
+    assert RunConfig.from_json(config_map["data"]["run.json"]) == CONFIG
+
+
+def test_tfjob_keeps_hostile_text_as_data():
+    """PyYAML quotes what needs quoting: a run name cannot add keys or documents to the manifest."""
+    config = CONFIG.replace(name="x: y\n---\nkind: Secret # \"quoted\" 'single' {a: [b]}")
+    docs = load_manifest(tfjob_yaml(WITH_CHIEF, config))
+    assert [d["kind"] for d in docs] == ["ConfigMap", "TFJob"]
+    assert RunConfig.from_json(docs[0]["data"]["run.json"]).name == config.name
+    assert errors(validate(parse_tf_config({"cluster": WITH_CHIEF.to_dict()}))) == []

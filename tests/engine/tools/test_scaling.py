@@ -1,0 +1,39 @@
+"""The scaling study runs real trainers with 1 and 2 replicas."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.config import RunConfig
+from engine.plan import with_replicas as variant
+from engine.tools.scaling import format_table, run_study
+
+
+def test_variant_uses_gpus_when_listed_else_virtual_cpus():
+    gpu = variant(RunConfig(devices=("GPU:0", "GPU:1", "GPU:2", "GPU:3"), epochs=1), 2)
+    assert gpu.devices == ("GPU:0", "GPU:1") and gpu.virtual_devices == 1 and gpu.epochs == 2
+    cpu = variant(RunConfig(strategy="one_device"), 4)
+    assert cpu.strategy == "mirrored" and cpu.devices is None and cpu.virtual_devices == 4
+
+
+@pytest.mark.slow
+def test_study_reports_throughput_speedup_and_efficiency(tmp_path):
+    config = RunConfig.from_dict({"epochs": 2, "global_batch_size": 64, "data": {"num_samples": 2048}})
+    seen = []
+    points = run_study(config, [2, 1], tmp_path, on_point=seen.append)
+    assert [p.replicas for p in points] == [1, 2] and seen == points
+    one, two = points
+    assert not one.error and not two.error
+    assert one.examples_per_sec > 0 and two.examples_per_sec > 0
+    assert (one.speedup, one.efficiency) == (1.0, 1.0)
+    assert two.speedup == pytest.approx(two.examples_per_sec / one.examples_per_sec)
+    assert two.efficiency == pytest.approx(two.speedup / 2)
+    assert "replicas" in format_table(points) and (tmp_path / "replicas-2" / "metrics.csv").is_file()
+
+
+@pytest.mark.slow
+def test_a_failing_count_is_reported_and_the_others_run(tmp_path):
+    config = RunConfig.from_dict({"epochs": 2, "global_batch_size": 64, "data": {"num_samples": 1024}})
+    points = run_study(config, [1, 3], tmp_path)
+    assert not points[0].error
+    assert "3 replicas" in points[1].error

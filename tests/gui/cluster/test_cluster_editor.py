@@ -1,0 +1,248 @@
+"""The TF_CONFIG editor: table and JSON in step, problems as you type, clipboard, files, export.
+
+Documents that need a non-loopback host use 192.0.2.0/24 (TEST-NET-1, reserved
+for documentation): nothing here ever contacts an address.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from engine.config import RunConfig
+from engine.tfconfig import ClusterSpec, TFConfig
+from gui.cluster.editor import ClusterEditor
+from gui.cluster.task_table import HOST, JOB, PORT, TASK, join_address, split_address
+from gui.form.device_probe import DeviceInfo, ProbeResult
+
+LOCAL_3 = {
+    "cluster": {"chief": ["127.0.0.1:20001"], "worker": ["127.0.0.1:20002", "127.0.0.1:20003"]},
+    "task": {"type": "worker", "index": 1},
+}
+CPU_ONLY = ProbeResult(tensorflow="2.21.0", devices=(DeviceInfo("CPU:0", "CPU", "Xeon", 24000, 2),))
+
+
+def make_editor(qtbot, strategy: str = "multi_worker_mirrored") -> ClusterEditor:
+    editor = ClusterEditor()
+    qtbot.addWidget(editor)
+    editor.set_strategy(strategy)
+    return editor
+
+
+def shown(editor: ClusterEditor) -> dict:
+    return json.loads(editor.json.toPlainText())
+
+
+def rows(editor: ClusterEditor) -> list[tuple[str, str, str]]:
+    t = editor.table
+    return [(t.item(r, JOB).text(), t.item(r, HOST).text(), t.item(r, PORT).text()) for r in range(t.rowCount())]
+
+
+def listed(editor: ClusterEditor) -> list[tuple[str, str]]:
+    """(severity, text) of every problem in the list."""
+    items = [editor.problem_list.item(i) for i in range(editor.problem_list.count())]
+    return [(item.data(Qt.ItemDataRole.UserRole), item.text()) for item in items]
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:20001", "[::1]:2222", "::1:2222", "localhost", "host:", "[::1]"])
+def test_addresses_split_and_join_back(address):
+    host, port = split_address(address)
+    assert join_address(host, port) == address or (address, host, port) == ("host:", "host", "")
+
+
+def test_json_edits_rebuild_the_table_and_table_edits_rewrite_the_json(qtbot):
+    editor = make_editor(qtbot)
+    editor.json.setPlainText(json.dumps(LOCAL_3))
+    assert rows(editor) == [
+        ("chief", "127.0.0.1", "20001"),
+        ("worker", "127.0.0.1", "20002"),
+        ("worker", "127.0.0.1", "20003"),
+    ]
+    assert (editor.task_type.currentText(), editor.task_index.value()) == ("worker", 1)
+    assert "this process" in editor.table.item(2, TASK).text()
+    assert editor.tf_config().to_dict() == LOCAL_3
+    editor.table.item(1, PORT).setText("20012")  # what a finished cell edit does
+    assert shown(editor)["cluster"]["worker"] == ["127.0.0.1:20012", "127.0.0.1:20003"]
+    editor.table.item(0, JOB).setText("worker")  # the chief becomes worker 0: indexes follow the order
+    assert shown(editor)["cluster"] == {"worker": ["127.0.0.1:20001", "127.0.0.1:20012", "127.0.0.1:20003"]}
+    assert [editor.table.item(r, TASK).text().split("  ")[0] for r in range(3)] == ["worker 0", "worker 1", "worker 2"]
+    editor.task_type.setCurrentText("(none)")
+    editor.task_index.setValue(-1)
+    assert "task" not in shown(editor)
+    editor.json.setPlainText(editor.json.toPlainText())  # the rendered JSON reads back to the same table
+    assert editor.tf_config() == TFConfig(ClusterSpec.from_dict(shown(editor)["cluster"]))
+
+
+def test_add_and_remove_tasks(qtbot):
+    editor = make_editor(qtbot)
+    before = shown(editor)["cluster"]["worker"]
+    qtbot.mouseClick(editor.findChild(QWidget, "addTaskButton"), Qt.MouseButton.LeftButton)
+    assert shown(editor)["cluster"]["worker"] == [*before, "127.0.0.1:20003"]
+    editor.table.selectRow(0)
+    qtbot.mouseClick(editor.findChild(QWidget, "removeTaskButton"), Qt.MouseButton.LeftButton)
+    assert shown(editor)["cluster"]["worker"] == [*before[1:], "127.0.0.1:20003"]
+
+
+def test_a_json_syntax_error_is_shown_inline_and_keeps_the_table(qtbot):
+    editor = make_editor(qtbot)
+    editor.json.setPlainText(json.dumps(LOCAL_3))
+    editor.json.setPlainText('{"cluster": {"worker": ["127.0.0.1:20001",')
+    assert not editor.json_error.isHidden()
+    assert "not JSON" in editor.json_error.text() and "keeps the last valid cluster" in editor.json_error.text()
+    assert len(rows(editor)) == 3
+    assert editor.tf_config().to_dict() == LOCAL_3
+    editor.json.setPlainText(json.dumps({"cluster": {"worker": ["127.0.0.1:20001"]}}))
+    assert editor.json_error.isHidden() and len(rows(editor)) == 1
+
+
+BAD_DOCUMENTS = [
+    ({"cluster": {"worker": ["127.0.0.1:20001", "127.0.0.1:20001"]}}, "error", "cluster.worker[1]", "same machine"),
+    ({"cluster": {"worker": ["192.0.2.10:2222"]}}, "warning", "cluster.worker[0]", "no authentication"),
+    ({"cluster": {"chief": ["127.0.0.1:1", "127.0.0.1:2"]}}, "error", "cluster.chief", "at most one chief"),
+    (
+        {"cluster": {"worker": ["127.0.0.1:20001"]}, "task": {"type": "worker", "index": 3}},
+        "error",
+        "task.index",
+        "must be 0-0",
+    ),
+    (
+        {"cluster": {"worker": ["127.0.0.1:20001"], "ps": ["127.0.0.1:20002"]}},
+        "error",
+        "cluster.ps",
+        "no parameter servers",
+    ),
+    ({"cluster": {"worker": ["127.0.0.1:http"]}}, "error", "cluster.worker[0]", "not a number"),
+    (
+        {"cluster": {"worker": ["127.0.0.1:20001"], "evaluator": ["127.0.0.1:20002"]}},
+        "warning",
+        "cluster.evaluator",
+        "no evaluator program",
+    ),
+    ({"cluster": {}}, "error", "cluster", "silently train"),
+]
+
+
+@pytest.mark.parametrize(
+    ("document", "severity", "location", "words"), BAD_DOCUMENTS, ids=[d[2] + ":" + d[3] for d in BAD_DOCUMENTS]
+)
+def test_problems_are_listed_with_their_severity(qtbot, document, severity, location, words):
+    editor = make_editor(qtbot)
+    editor.json.setPlainText(json.dumps(document))
+    assert (severity, location) in {(p.severity, p.location) for p in editor.problems()}
+    assert any(s == severity and text.startswith(f"{location}: ") and words in text for s, text in listed(editor))
+    n_errors = sum(p.severity == "error" for p in editor.problems())
+    assert f"{n_errors} error" in editor.problem_summary.text()
+    assert editor.export_button.isEnabled() == (n_errors == 0)
+
+
+def test_problems_follow_typing_and_tint_the_rows(qtbot):
+    editor = make_editor(qtbot)
+    assert editor.problems() == [] and "No problems" in editor.problem_summary.text()
+    editor.table.item(1, PORT).setText("20001")  # a clash, as typed into the table
+    assert [(p.severity, p.location) for p in editor.problems()] == [("error", "cluster.worker[1]")]
+    assert editor.table.item(1, HOST).background().color().name() == "#fbdde0"
+    assert "same machine and port" in editor.table.item(1, HOST).toolTip()
+    assert editor.table.item(0, HOST).background().style() == Qt.BrushStyle.NoBrush
+    editor.json.setPlainText(json.dumps({"cluster": {"worker": ["127.0.0.1:20001"]}}))
+    cursor = editor.json.textCursor()
+    cursor.setPosition(editor.json.toPlainText().index('"]'))
+    editor.json.setTextCursor(cursor)
+    qtbot.keyClicks(editor.json, '", "192.0.2.7:2222')  # typed key by key: every prefix is judged
+    assert shown(editor)["cluster"]["worker"] == ["127.0.0.1:20001", "192.0.2.7:2222"]
+    assert {(p.severity, p.location) for p in editor.problems()} == {
+        ("warning", "cluster.worker[0]"),
+        ("warning", "cluster.worker[1]"),
+    }
+    assert editor.table.item(1, HOST).background().color().name() == "#fff1cc"
+    assert editor.export_button.isEnabled()
+
+
+def test_the_form_strategy_changes_the_verdict(qtbot):
+    editor = make_editor(qtbot, "multi_worker_mirrored")
+    assert editor.problems() == []
+    editor.set_strategy("mirrored")
+    assert [p.location for p in editor.problems()] == ["cluster"]
+    assert "use strategy multi_worker_mirrored" in listed(editor)[0][1]
+    assert "mirrored" in editor.problem_summary.text()
+
+
+def test_paste_and_copy_through_the_clipboard(qtbot):
+    editor = make_editor(qtbot)
+    clipboard = QGuiApplication.clipboard()
+    clipboard.setText(json.dumps(LOCAL_3))
+    qtbot.mouseClick(editor.findChild(QWidget, "pasteClusterButton"), Qt.MouseButton.LeftButton)
+    assert editor.tf_config().to_dict() == LOCAL_3
+    assert "Imported the clipboard" in editor.status.text()
+    clipboard.setText("export TF_CONFIG=nonsense")
+    assert not editor.paste_from_clipboard()
+    assert "holds no TF_CONFIG" in editor.status.text()
+    assert editor.tf_config().to_dict() == LOCAL_3, "a failed import changes nothing"
+    clipboard.clear()
+    qtbot.mouseClick(editor.findChild(QWidget, "copyClusterButton"), Qt.MouseButton.LeftButton)
+    copied = clipboard.text()
+    assert "\n" not in copied and json.loads(copied) == LOCAL_3
+
+
+def test_import_from_a_file(qtbot, tmp_path: Path):
+    editor = make_editor(qtbot)
+    good = tmp_path / "cluster.json"
+    good.write_text(json.dumps({"cluster": {"worker": ["127.0.0.1:20011"]}}))
+    assert editor.import_file(good)
+    assert rows(editor) == [("worker", "127.0.0.1", "20011")]
+    run_config = tmp_path / "run.json"
+    RunConfig().save(run_config)
+    assert not editor.import_file(run_config)
+    assert "is it a run config?" in editor.status.text()
+    assert not editor.import_file(tmp_path / "missing.json")
+    assert rows(editor) == [("worker", "127.0.0.1", "20011")]
+
+
+def test_export_from_the_window_writes_the_bundle(qtbot, make_window, tmp_path: Path, monkeypatch):
+    window = make_window()
+    window.form.strategy.setCurrentText("multi_worker_mirrored")
+    window.form.epochs.setValue(3)
+    window.cluster.json.setPlainText(json.dumps({"cluster": LOCAL_3["cluster"]}))
+    window.tabs.setCurrentWidget(window.cluster)
+    qtbot.mouseClick(window.cluster.export_button, Qt.MouseButton.LeftButton)
+    dialog = window.export_dialog
+    assert dialog is not None and dialog.isVisible() and dialog.blockers.isHidden()
+    out = tmp_path / "bundle"
+    dialog.folder.setText(str(out))
+    qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
+    names = {str(p.relative_to(out)) for p in dialog.written}
+    assert {"README.md", "cluster.json", "tfjob.yaml"} <= names
+    for task in ("chief-0", "worker-0", "worker-1"):
+        assert {f"{task}/{f}" for f in ("tf_config.json", "run.json", "start.sh", "start.ps1")} <= names
+    assert json.loads((out / "cluster.json").read_text()) == {"cluster": LOCAL_3["cluster"]}
+    assert json.loads((out / "worker-1" / "tf_config.json").read_text())["task"] == {"type": "worker", "index": 1}
+    assert RunConfig.load(out / "chief-0" / "run.json") == window.form.evaluate()[0]
+    assert dialog.files.count() == len(dialog.written)
+    assert "copy to machine" in dialog.readme.toPlainText() and "Wrote" in dialog.result.text()
+    assert dialog.open_folder.isEnabled()
+    asked = []
+    monkeypatch.setattr(
+        QMessageBox, "question", staticmethod(lambda *a, **k: asked.append(a[1]) or QMessageBox.StandardButton.No)
+    )
+    assert not dialog.export(), "a folder that holds files is not written without asking"
+    assert asked == ["Folder is not empty"]
+    dialog.close()
+
+
+def test_export_is_refused_while_the_cluster_or_the_form_has_errors(qtbot, make_window):
+    window = make_window()
+    window.apply_probe(CPU_ONLY)
+    window.form.strategy.setCurrentText("mirrored")  # a 2-worker cluster under mirrored is an error
+    dialog = window.export_cluster()
+    assert not dialog.export_button.isEnabled()
+    assert "use strategy multi_worker_mirrored" in dialog.blockers.text()
+    window.form.strategy.setCurrentText("multi_worker_mirrored")
+    window.form.batch_size.setValue(65)  # not divisible by the exported cluster's 2 workers
+    dialog = window.export_cluster()
+    assert not dialog.export_button.isEnabled()
+    assert "run form, global_batch_size" in dialog.blockers.text()
+    dialog.close()

@@ -1,0 +1,201 @@
+"""Local multi-worker runs from the window: the workers box, replicas, the launch, failures.
+
+The fast tests drive a fake relay (fake_cluster.py); the slow ones click Start
+on the real `main.py cluster launch` with two TensorFlow workers on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from engine.config import DataConfig, RunConfig
+from engine.protocol.codes import CLUSTER_GRACE_S
+from gui.form.device_probe import DeviceInfo, ProbeResult
+from gui.form.run_form import RunForm
+from gui.main_window import MainWindow
+
+FAKE_CLUSTER = Path(__file__).parents[1] / "fake_cluster.py"
+CPU_ONLY = ProbeResult(tensorflow="2.21.0", devices=(DeviceInfo("CPU:0", "CPU", "Xeon", 24000, 2),))
+TWO_GPUS = ProbeResult(
+    tensorflow="2.21.0",
+    devices=(
+        DeviceInfo("CPU:0", "CPU", "Xeon", 24000, 2),
+        DeviceInfo("GPU:0", "GPU", "NVIDIA A100", 40960, nvml_index=0),
+        DeviceInfo("GPU:1", "GPU", "NVIDIA A100", 40960, nvml_index=1),
+    ),
+)
+MULTI = "multi_worker_mirrored"
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+# ---- the form: workers × devices per worker ------------------------------------------------
+
+
+def test_the_workers_box_drives_replicas_and_the_batch_check(qtbot):
+    form = RunForm()
+    qtbot.addWidget(form)
+    form.set_probe(CPU_ONLY)
+    assert not form.workers.isVisibleTo(form)
+    form.strategy.setCurrentText(MULTI)
+    assert form.workers.isVisibleTo(form) and not form.virtual.isEnabled()
+    form.workers.setValue(3)
+    config, replicas, problems = form.evaluate()
+    assert replicas == 3
+    assert [p.field for p in problems] == ["global_batch_size"] and "63 or 66" in problems[0].message
+    form.batch_size.setValue(66)
+    config, replicas, problems = form.evaluate()
+    form.show_per_replica(config, replicas)
+    assert problems == [] and form.per_replica.text() == "= 22 per replica × 3 replicas (1\u00a0per\u00a0worker)"
+    assert form.evaluate(workers=2)[1] == 2, "an exported cluster's worker count overrides the box"
+    form.set_probe(TWO_GPUS)
+    for name, box in form._device_boxes.items():
+        box.setChecked(name.startswith("GPU"))
+    assert form.evaluate()[1] == 6
+
+
+# ---- the window with a fake relay ------------------------------------------------------
+
+
+@pytest.fixture
+def cluster_window(make_window):
+    """A window whose multi-worker Start runs fake_cluster.py in `mode`; the commands it built are kept."""
+
+    def make(mode: str) -> MainWindow:
+        built: list[tuple[Path, Path, int]] = []
+
+        def command(config: Path, run_dir: Path, workers: int) -> list[str]:
+            built.append((config, run_dir, workers))
+            return [sys.executable, str(FAKE_CLUSTER), mode, "--workers", str(workers), "--run-dir", str(run_dir)]
+
+        window = make_window(cluster_command_for=command)
+        window.built = built
+        window.apply_probe(CPU_ONLY)
+        window.form.strategy.setCurrentText(MULTI)
+        return window
+
+    return make
+
+
+def test_start_launches_the_workers_and_shows_each_one(qtbot, cluster_window):
+    window = cluster_window("complete")
+    window.form.workers.setValue(4)
+    assert window.status_labels["replicas"].text() == "replicas: 4"
+    qtbot.mouseClick(window.controls.start, Qt.MouseButton.LeftButton)
+    assert window.runner.grace_seconds == CLUSTER_GRACE_S
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    assert [built[2] for built in window.built] == [4]
+    assert window.workers.workers() == [f"worker-{i}" for i in range(4)]
+    assert {window.workers.state(w) for w in window.workers.workers()} == {"finished"}
+    assert "completed" in window.status_labels["state"].text()
+    assert window.status_labels["replicas"].text() == "replicas: 4", "num_replicas counts all workers already"
+    log = window.log.shown_text()
+    assert "[worker-0] INFO: CollectiveAllReduceStrategy" in log, "the relay tags the chief's lines too"
+    assert "[worker-1] INFO: CollectiveAllReduceStrategy" in log
+    assert "[worker-3] finished" in log
+    assert window.plots.plotted_points() == 4
+
+
+def test_a_failed_worker_is_named_and_the_window_stays_usable(qtbot, cluster_window):
+    window = cluster_window("fail")
+    window.start_run()
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    qtbot.waitUntil(lambda: window.last_dialog is not None)
+    assert "worker 1 (pid 1001) failed" in window.last_dialog.text()
+    assert "[worker-1] failed: killed by SIGKILL" in window.last_dialog.detailedText()
+    assert window.workers.state("worker-1") == "failed"
+    assert "failed" in window.status_labels["state"].text()
+    window.last_dialog.close()
+    assert window.controls.start.isEnabled() and window.form.isEnabled()
+
+
+def test_stop_stops_every_worker(qtbot, cluster_window):
+    window = cluster_window("wait")
+    window.start_run()
+    qtbot.waitUntil(lambda: window.workers.state("worker-1") == "training", timeout=30_000)
+    window.stop_run()
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    assert {window.workers.state(w) for w in window.workers.workers()} == {"stopped"}
+    assert "stopped" in window.status_labels["state"].text()
+
+
+# ---- the real thing ----------------------------------------------------------------------
+
+
+def real_cluster_window(make_window, **config: object) -> MainWindow:
+    """Multi-worker Start runs the real launcher; any other strategy runs the fast fake trainer."""
+    window = make_window("normal", "--epochs", "1", "--steps", "3", "--delay", "0")
+    window.apply_probe(CPU_ONLY)
+    window.form.set_config(RunConfig(strategy=MULTI, loop="custom", global_batch_size=64, **config))
+    window.form.workers.setValue(2)
+    assert window.controls.start.isEnabled(), window.controls.reason.text()
+    return window
+
+
+@pytest.mark.slow
+def test_a_real_two_worker_cluster_finishes_from_the_window(qtbot, make_window, tmp_path: Path):
+    window = real_cluster_window(make_window, epochs=2, data=DataConfig(num_samples=512))
+    qtbot.mouseClick(window.controls.start, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.runner is None, timeout=240_000)
+    assert "completed" in window.status_labels["state"].text(), window.log.tail(60)
+    assert [window.workers.state(w) for w in ("worker-0", "worker-1")] == ["finished", "finished"]
+    qtbot.waitUntil(lambda: window.plots.plotted_points() > 0)
+    assert window.plots.loss.plotted_points("epoch") == 2
+    assert window.status_labels["replicas"].text() == "replicas: 2"
+    assert window.status_labels["per_replica"].text() == "per-replica batch: 32"
+    assert "[worker-1] INFO:" in window.log.shown_text()
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    assert {p.name for p in (run_dir / "workers").iterdir()} == {"worker-0.log", "worker-1.log"}
+    pids = [int(window.workers.table.item(row, 1).text()) for row in range(2)]
+    assert not any(alive(pid) for pid in pids)
+
+
+@pytest.mark.slow
+def test_a_killed_worker_fails_the_run_by_name_and_the_window_stays_usable(qtbot, make_window):
+    window = real_cluster_window(make_window, epochs=50, data=DataConfig(num_samples=20_000))
+    window.start_run()
+    qtbot.waitUntil(
+        lambda: window.workers.state("worker-1") == "training" and window.plots.plotted_points() > 0, timeout=240_000
+    )
+    pids = [int(window.workers.table.item(row, 1).text()) for row in range(2)]
+    os.kill(pids[1], signal.SIGKILL)
+    qtbot.waitUntil(lambda: window.runner is None, timeout=120_000)
+    assert window.workers.state("worker-1") == "failed"
+    assert "SIGKILL" in window.workers.table.item(1, 3).text()
+    assert window.workers.state("worker-0") in ("stopped", "failed")
+    assert "failed" in window.status_labels["state"].text()
+    qtbot.waitUntil(lambda: window.last_dialog is not None)
+    assert f"worker 1 (pid {pids[1]}) failed" in window.last_dialog.text()
+    assert not any(alive(pid) for pid in pids)
+    window.last_dialog.close()
+    window.form.strategy.setCurrentText("mirrored")  # usable: another run starts and completes
+    window.start_run()
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    assert "completed" in window.status_labels["state"].text()
+
+
+@pytest.mark.slow
+def test_closing_mid_cluster_run_stops_every_worker(qtbot, make_window, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
+    window = real_cluster_window(make_window, epochs=50, data=DataConfig(num_samples=20_000))
+    window.show()
+    window.start_run()
+    qtbot.waitUntil(lambda: window.plots.plotted_points() > 0, timeout=240_000)
+    pids = [int(window.workers.table.item(row, 1).text()) for row in range(2)]
+    window.close()
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=90_000)
+    assert [window.workers.state(w) for w in ("worker-0", "worker-1")] == ["stopped", "stopped"]
+    assert "stopped" in window.status_labels["state"].text(), window.log.tail(60)
+    assert not any(alive(pid) for pid in pids)

@@ -1,0 +1,101 @@
+"""The workers panel and the worker-tagged log, fed with synthetic events."""
+
+from __future__ import annotations
+
+from engine import events as ev
+from gui.live.workers_panel import STATE_COLOURS, WorkersPanel
+from gui.runner import log_line
+
+STATE, MESSAGE = 2, 3
+
+
+def state(worker: str, value: str, pid: int | None = None, message: str = "") -> ev.WorkerState:
+    return ev.WorkerState(
+        worker=worker, state=value, pid=pid, message=message, log_path=f"/runs/x/workers/{worker}.log"
+    )
+
+
+def make_panel(qtbot) -> WorkersPanel:
+    panel = WorkersPanel()
+    qtbot.addWidget(panel)
+    return panel
+
+
+def test_one_row_per_worker_with_its_latest_state(qtbot):
+    panel = make_panel(qtbot)
+    panel.reset(expected=2)
+    assert "launching 2 workers" in panel.summary.text()
+    panel.add_events(
+        [
+            state("worker-0", "starting", 11),
+            state("worker-1", "starting", 12),
+            ev.BatchEnd(epoch=1, step=1, global_step=1, loss=1.0, accuracy=0.5, examples_per_sec=1.0),
+            state("worker-1", "waiting_for_peers", 12),
+            state("worker-0", "training", 11),
+        ]
+    )
+    assert panel.workers() == ["worker-0", "worker-1"]
+    assert panel.table.rowCount() == 2
+    assert [panel.table.item(r, 1).text() for r in range(2)] == ["11", "12"]
+    assert panel.state("worker-1") == "waiting_for_peers"
+    assert panel.table.item(1, STATE).text() == "waiting for peers"
+    assert panel.summary.text() == "1 waiting for peers · 1 training"
+    assert "/runs/x/workers/worker-1.log" in panel.table.item(1, 0).toolTip()
+
+
+def test_a_failed_worker_is_red_with_its_reason(qtbot):
+    panel = make_panel(qtbot)
+    panel.add_events([state("worker-0", "training", 11), state("worker-1", "training", 12)])
+    panel.add_events(
+        [
+            state("worker-1", "failed", 12, "killed by SIGKILL"),
+            state("worker-0", "stopped", 11, "stopped because worker 1 (pid 12) failed"),
+        ]
+    )
+    item = panel.table.item(1, STATE)
+    assert (item.text(), item.background().color().name()) == ("failed", STATE_COLOURS["failed"][0])
+    assert panel.table.item(1, MESSAGE).text() == "killed by SIGKILL"
+    assert panel.table.item(0, STATE).background().color().name() == STATE_COLOURS["stopped"][0]
+    assert panel.summary.text().startswith("1 failed")
+
+
+def test_every_state_has_its_own_colour(qtbot):
+    panel = make_panel(qtbot)
+    panel.add_events([state(f"worker-{i}", s) for i, s in enumerate(STATE_COLOURS)])
+    colours = {panel.table.item(r, STATE).background().color().name() for r in range(len(STATE_COLOURS))}
+    assert len(colours) == len(STATE_COLOURS)
+
+
+def test_reset_empties_and_double_click_names_the_worker(qtbot):
+    panel = make_panel(qtbot)
+    panel.add_events([state("worker-0", "training"), state("worker-1", "training")])
+    with qtbot.waitSignal(panel.worker_chosen, check_params_cb=lambda w: w == "worker-1"):
+        panel.table.cellDoubleClicked.emit(1, MESSAGE)
+    panel.reset()
+    assert panel.table.rowCount() == 0 and panel.workers() == []
+    assert "Start launches" in panel.summary.text()
+
+
+def test_log_lines_carry_the_worker():
+    assert log_line(ev.Log(level="info", message="hi", source="worker-1")) == "[worker-1] INFO: hi"
+    assert log_line(ev.Log(level="warning", message="hi")) == "WARNING: hi"
+    assert log_line(state("worker-1", "starting", 12)) == "[worker-1] starting (pid 12)"
+    assert log_line(state("worker-1", "failed", 12, "killed")) == "[worker-1] failed: killed"
+
+
+def test_the_window_shows_states_and_filters_the_log_by_worker(qtbot, make_window):
+    window = make_window()
+    window.form.strategy.setCurrentText("multi_worker_mirrored")
+    assert not window.workers.isHidden(), "shown while the strategy is multi-worker"
+    window._on_events([state("worker-0", "training", 11), state("worker-1", "failed", 12, "killed")])
+    assert window.workers.state("worker-1") == "failed"
+    window.log.append_lines(["[worker-0] INFO: a", "[worker-1] INFO: b", "[worker-1] failed: killed"])
+    window.workers.table.cellDoubleClicked.emit(1, 0)
+    assert window.log.filter.text() == "[worker-1]"
+    assert window.log.shown_text() == "[worker-1] INFO: b\n[worker-1] failed: killed"
+    window.form.strategy.setCurrentText("mirrored")
+    assert not window.workers.isHidden(), "the last cluster run's workers stay visible"
+    window.workers.reset()
+    window.form.strategy.setCurrentText("default")
+    assert window.workers.isHidden()
+    assert window.workers.table.item(0, 0) is None

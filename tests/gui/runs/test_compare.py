@@ -1,0 +1,130 @@
+"""Compare plots fed from two runs on disk: one colour per run, x-axis modes, smoothing, downsampling."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from engine.history import Curves, load_curves
+from gui.runs.compare_plots import ComparePlots, batch_series, epoch_series
+from gui.runs.panel import RunsPanel
+from tests.gui.history_runs import make_runs, write_run
+
+PLOT_NAMES = ("compareLossPlot", "compareAccuracyPlot", "compareThroughputPlot")
+
+
+@pytest.fixture
+def panel(qtbot, tmp_path: Path) -> tuple[RunsPanel, dict[str, Path]]:
+    runs = make_runs(tmp_path / "runs")
+    panel = RunsPanel(tmp_path / "runs")
+    qtbot.addWidget(panel)
+    panel.refresh()
+    panel.select_paths([runs["done"], runs["failed"]])
+    return panel, runs
+
+
+def curves_of(plot: pg.PlotWidget) -> list[pg.PlotDataItem]:
+    return [i for i in plot.getPlotItem().items if isinstance(i, pg.PlotDataItem)]
+
+
+def solid(plot: pg.PlotWidget) -> list[pg.PlotDataItem]:
+    """The smoothed (or epoch) curves: full opacity, one per run."""
+    return [c for c in curves_of(plot) if c.opts["pen"].color().alpha() == 255]
+
+
+def test_two_runs_overlay_in_every_plot_with_one_colour_each(panel):
+    panel, runs = panel
+    compare = panel.compare
+    assert {p.objectName() for p in compare.plots.values()} == set(PLOT_NAMES)
+    for plot in compare.plots.values():
+        lines = solid(plot)
+        assert len(lines) == 2 and len(curves_of(plot)) == 4, "smoothed plus faint raw per run"
+        assert len({c.opts["pen"].color().name() for c in lines}) == 2
+    loss = compare.plots["loss"]
+    assert [len(c.xData) for c in solid(loss)] == [4, 6]  # 2 and 3 epochs of 2 steps, in table order
+    legend = [label.text for _, label in loss.getPlotItem().legend.items]
+    assert legend == ["failed-mirrored-fit", "done-mirrored-fit"]
+    colours = [panel.model.data(panel.model.index(row, 0), Qt.ItemDataRole.DecorationRole)
+               for row in range(panel.model.rowCount())]
+    assert sorted(c.name() for c in colours if c is not None) == sorted(c.opts["pen"].color().name()
+                                                                          for c in solid(loss))
+
+
+def test_plot_items_downsample_and_clip(panel):
+    panel, _ = panel
+    for plot in panel.compare.plots.values():
+        opts = plot.getPlotItem().ctrl
+        assert opts.autoDownsampleCheck.isChecked() and opts.clipToViewCheck.isChecked()
+        assert opts.peakRadio.isChecked()
+
+
+def test_x_axis_by_epoch_shows_train_and_dashed_validation(panel):
+    panel, runs = panel
+    compare = panel.compare
+    compare.x_axis.setCurrentText("epoch")
+    assert not compare.smoothing.isEnabled()
+    loss = compare.plots["loss"]
+    lines = curves_of(loss)[2:]  # the done run, second in the table
+    assert len(curves_of(loss)) == 4, "train and validation per run"
+    np.testing.assert_array_equal(lines[0].xData, [1, 2, 3])
+    assert lines[1].opts["pen"].style() == Qt.PenStyle.DashLine
+    np.testing.assert_allclose(lines[1].yData, [1.1, 0.55, 1.1 / 3])
+    throughput = curves_of(compare.plots["examples_per_sec"])
+    assert len(throughput) == 2, "throughput has no validation"
+    assert loss.getPlotItem().getAxis("bottom").labelText == "epoch"
+
+
+def test_x_axis_by_wall_time(panel):
+    panel, runs = panel
+    panel.compare.x_axis.setCurrentText("wall time")
+    first = solid(panel.compare.plots["accuracy"])[1]
+    np.testing.assert_allclose(first.xData, load_curves(runs["done"]).time)
+
+
+def test_smoothing_zero_shows_the_raw_curve_only(panel):
+    panel, runs = panel
+    panel.compare.smoothing.setValue(0)
+    lines = curves_of(panel.compare.plots["loss"])
+    assert len(lines) == 2
+    np.testing.assert_allclose(lines[1].yData, load_curves(runs["done"]).loss)
+    assert panel.compare.smoothing_value.text() == "0.00"
+
+
+def test_smoothing_weighs_an_event_by_the_steps_it_covers():
+    """A fit run reports one point per several steps; its smoothing must match a step-by-step run."""
+    per_step = Curves(global_step=list(range(1, 11)), time=[0.0] * 10, loss=[0.0] + [1.0] * 9,
+                      accuracy=[0.0] * 10, examples_per_sec=[0.0] * 10, epochs=[])
+    grouped = Curves(global_step=[1, 10], time=[0.0, 0.0], loss=[0.0, 1.0], accuracy=[0.0] * 2,
+                     examples_per_sec=[0.0] * 2, epochs=[])
+    _, _, a = batch_series(per_step, "loss", "step", 0.9)
+    _, _, b = batch_series(grouped, "loss", "step", 0.9)
+    assert b[-1] == pytest.approx(a[-1])
+
+
+def test_epoch_series_without_validation():
+    curves = Curves(global_step=[], time=[], loss=[], accuracy=[], examples_per_sec=[],
+                    epochs=[{"epoch": 1.0, "loss": 0.5}, {"epoch": 2.0, "loss": 0.25}])
+    x, y, val = epoch_series(curves, "loss")
+    np.testing.assert_array_equal(x, [1, 2])
+    assert val is None
+
+
+def test_no_selection_empties_the_plots_and_says_what_to_do(qtbot):
+    compare = ComparePlots()
+    qtbot.addWidget(compare)
+    assert all(not curves_of(p) for p in compare.plots.values())
+    assert "Select runs" in compare.hint.text()
+
+
+def test_a_refresh_redraws_only_when_a_compared_run_changed(panel, monkeypatch):
+    panel, runs = panel
+    drawn: list[int] = []
+    monkeypatch.setattr(panel.compare, "set_runs", lambda compared: drawn.append(len(compared)))
+    panel.refresh()
+    assert drawn == [], "unchanged runs are not drawn again"
+    write_run(runs["failed"].parent, runs["failed"].name, None, 1, t0=3000.0)  # the run's files grew
+    panel.refresh()
+    assert drawn == [2]

@@ -1,0 +1,184 @@
+"""The Runs tab: the table read from run directories, refresh, reopen and resume through the window."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QTabWidget, QTableView
+
+from engine.config import DataConfig, RunConfig
+from gui.form.device_probe import DeviceInfo, ProbeResult
+from gui.main_window import MainWindow
+from gui.runs.table_model import COLUMNS, SORT_ROLE
+from engine.protocol.commands import resume_command
+from gui.runs.panel import RunsPanel
+from tests.gui.history_runs import make_runs, write_run
+
+HISTORY_SCRIPT = Path(__file__).parents[1] / "history_runs.py"
+CPU_ONLY = ProbeResult(tensorflow="2.21.0", devices=(DeviceInfo("CPU:0", "CPU", "Xeon", 24000, 2),))
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> dict[str, Path]:
+    return make_runs(tmp_path / "runs")
+
+
+@pytest.fixture
+def panel(qtbot, runs: dict[str, Path]) -> RunsPanel:
+    panel = RunsPanel(runs["done"].parent)
+    qtbot.addWidget(panel)
+    panel.refresh()
+    return panel
+
+
+def cell(panel: RunsPanel, row: int, column: str, role: int = Qt.ItemDataRole.DisplayRole):
+    return panel.proxy.index(row, COLUMNS.index(column)).data(role)
+
+
+def test_every_run_is_listed_newest_first_with_its_numbers(panel: RunsPanel, runs):
+    assert panel.proxy.rowCount() == 4
+    assert [cell(panel, r, "Status") for r in range(4)] == ["interrupted", "failed", "stopped", "completed"]
+    done = 3
+    assert cell(panel, done, "Run") == "done-mirrored-fit"
+    assert cell(panel, done, "Run", Qt.ItemDataRole.ToolTipRole) == str(runs["done"])
+    assert (cell(panel, done, "Strategy"), cell(panel, done, "Replicas"), cell(panel, done, "Loop")) == \
+        ("mirrored", "2", "fit")
+    assert cell(panel, done, "Epochs") == "3/3"
+    assert cell(panel, done, "Loss") == f"{1 / 3:.4f}" and cell(panel, done, "Val loss") == f"{1.1 / 3:.4f}"
+    assert cell(panel, done, "Duration") == "0:10"
+    assert panel.count.text() == f"4 runs in {runs['done'].parent}"
+
+
+def test_a_failed_run_explains_itself_in_the_tooltip(panel: RunsPanel):
+    for column in ("Run", "Status", "Loss"):
+        assert cell(panel, 1, column, Qt.ItemDataRole.ToolTipRole) == "Failed: loss became nan"
+
+
+def test_columns_sort_by_value(panel: RunsPanel):
+    panel.table.sortByColumn(COLUMNS.index("Epochs"), Qt.SortOrder.AscendingOrder)
+    epochs = [cell(panel, r, "Epochs") for r in range(4)]
+    assert epochs[-1] == "3/3" and epochs[0].startswith("1/")
+    panel.table.sortByColumn(COLUMNS.index("Loss"), Qt.SortOrder.AscendingOrder)
+    losses = [cell(panel, r, "Loss", SORT_ROLE) for r in range(4)]
+    assert losses == sorted(losses)
+
+
+def test_f5_finds_a_run_started_elsewhere_and_keeps_the_selection(panel: RunsPanel, runs):
+    panel.select_paths([runs["done"]])
+    assert panel.refresh_action.shortcut() == QKeySequence(Qt.Key.Key_F5)
+    write_run(runs["done"].parent, "20240102-090000-from-the-cli", None, 1, t0=9000.0)
+    panel.refresh_action.trigger()
+    assert panel.proxy.rowCount() == 5
+    assert cell(panel, 0, "Run") == "from-the-cli"
+    assert [r.path for r in panel.selected_runs()] == [runs["done"]]
+
+
+def test_refreshes_itself_while_visible(qtbot, panel: RunsPanel, runs):
+    panel.timer.setInterval(50)
+    panel.show()
+    assert panel.timer.isActive()
+    write_run(runs["done"].parent, "20240102-090000-late", None, 1, t0=9000.0)
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 5, timeout=5000)
+    panel.hide()
+    assert not panel.timer.isActive()
+
+
+def test_a_run_that_changed_on_disk_is_read_again(panel: RunsPanel, runs):
+    killed = runs["killed"]
+    assert panel.history.scan()[0].status == "interrupted"
+    write_run(killed.parent, killed.name, None, 2, t0=4000.0)  # the run went on: events and metrics grew
+    panel.refresh()
+    assert cell(panel, 0, "Epochs") == "3/3"
+
+
+def test_resume_is_enabled_only_for_a_resumable_run(panel: RunsPanel, runs):
+    for name, resumable in (("done", False), ("stopped", True), ("failed", False), ("killed", False)):
+        panel.select_paths([runs[name]])
+        assert panel.resume_button.isEnabled() is resumable, name
+    panel.select_paths([runs["stopped"], runs["done"]])
+    assert not panel.resume_button.isEnabled()
+    panel.select_paths([runs["stopped"]])
+    panel.set_active_run(runs["killed"])
+    assert not panel.resume_button.isEnabled(), "one run at a time"
+    assert cell(panel, 0, "Status") == "running"
+
+
+def test_reopen_emits_the_runs_config(qtbot, panel: RunsPanel, runs):
+    panel.select_paths([runs["failed"]])
+    with qtbot.waitSignal(panel.reopen_requested) as signal:
+        qtbot.mouseClick(panel.reopen_button, Qt.MouseButton.LeftButton)
+    assert signal.args[0] == RunConfig(epochs=3, loop="fit")
+
+
+def test_the_window_has_live_and_runs_tabs(make_window):
+    window = make_window()
+    tabs = window.findChild(QTabWidget, "mainTabs")
+    assert [tabs.tabText(i) for i in range(tabs.count())][:2] == ["Live", "Runs"]
+    assert window.findChild(QTableView, "runsTable") is window.runs.table
+
+
+def test_reopen_loads_the_form_and_shows_the_live_tab(make_window, runs):
+    window = make_window()
+    window.tabs.setCurrentWidget(window.runs)
+    window.runs.refresh()
+    window.runs.select_paths([runs["done"]])
+    window.runs.reopen_selected()
+    assert window.form.epochs.value() == 3 and window.form.loop.currentText() == "fit"
+    assert window.tabs.currentWidget() is window.live_tab
+
+
+def test_resume_starts_the_worker_with_resume(qtbot, make_window, fake_trainer_command, runs):
+    commands: list[list[str]] = []
+
+    def resume_for(run_dir: Path, workers: int) -> list[str]:
+        commands.append(resume_command(run_dir, workers))
+        return fake_trainer_command("normal", "--run-dir", str(run_dir), "--delay", "0")
+
+    window = make_window(resume_command_for=resume_for)
+    window.apply_probe(CPU_ONLY)
+    window.runs.refresh()
+    window.runs.select_paths([runs["stopped"]])
+    qtbot.mouseClick(window.runs.resume_button, Qt.MouseButton.LeftButton)
+    assert window.runner is not None and not window.runs.resume_button.isEnabled()
+    assert commands == [[sys.executable, "-m", "engine.train.worker", "--resume", str(runs["stopped"])]]
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    assert "completed" in window.status_labels["state"].text()
+    assert "resuming run" in window.log.shown_text()
+
+
+def test_a_run_of_the_window_appears_when_it_finishes(qtbot, tmp_path: Path):
+    window = MainWindow(start_probe=False, runs_dir=tmp_path / "runs",
+                        command_for=lambda config, run_dir: [sys.executable, str(HISTORY_SCRIPT), str(run_dir)])
+    qtbot.addWidget(window)
+    window.apply_probe(CPU_ONLY)
+    window.runs.refresh()
+    assert window.runs.proxy.rowCount() == 0
+    window.start_run()
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    assert window.runs.proxy.rowCount() == 1
+    assert cell(window.runs, 0, "Status") == "completed"
+    window.shutdown()
+
+
+@pytest.mark.slow
+def test_a_real_training_run_appears_in_the_table(qtbot, tmp_path: Path):
+    window = MainWindow(start_probe=False, runs_dir=tmp_path / "runs")
+    qtbot.addWidget(window)
+    window.apply_probe(CPU_ONLY)
+    window.form.set_config(RunConfig(strategy="one_device", devices=("CPU:0",), loop="custom", epochs=1,
+                                     global_batch_size=32, data=DataConfig(num_samples=256)))
+    window.tabs.setCurrentWidget(window.runs)
+    window.start_run()
+    qtbot.waitUntil(lambda: window.runner is None, timeout=180_000)
+    assert window.runs.proxy.rowCount() == 1, window.log.tail()
+    assert cell(window.runs, 0, "Status") == "completed"
+    assert cell(window.runs, 0, "Epochs") == "1/1" and cell(window.runs, 0, "Loss")
+    window.shutdown()
+
+
+def test_a_cluster_run_resumes_as_a_cluster_of_as_many_workers(tmp_path):
+    assert resume_command(tmp_path, 3) == [sys.executable, "-m", "engine.cli", "cluster", "launch", "--workers", "3",
+                                           "--resume", str(tmp_path), "--events"]
