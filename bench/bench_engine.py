@@ -37,14 +37,15 @@ TUTORIAL = {
 
 def tutorial_loop(config, tf, keras) -> float:
     """The seed's loop, one step per call, dataset bug fixed; returns examples/s of epochs 2..N."""
+    from engine.plan import plan_devices
     from engine.train.data import load_arrays
-    from engine.train.devices import apply_plan, plan_devices
+    from engine.train.devices import apply_plan
     from engine.train.models import build_model, build_optimizer
     from engine.train.strategies import make_strategy
 
     plan = plan_devices(config, [])
-    apply_plan(plan, tf)
-    strategy = make_strategy(config, plan, tf)
+    apply_plan(plan)
+    strategy = make_strategy(config, plan)
     arrays = load_arrays(config)
     dataset = (
         tf.data.Dataset.from_tensor_slices((arrays.x_train, arrays.y_train.astype("float32")[:, None]))
@@ -53,8 +54,8 @@ def tutorial_loop(config, tf, keras) -> float:
         .prefetch(tf.data.AUTOTUNE)
     )
     with strategy.scope():
-        model = build_model(config, arrays.num_features, 2, keras)
-        optimizer = build_optimizer(config, keras)
+        model = build_model(config, arrays.num_features, 2)
+        optimizer = build_optimizer(config)
         loss_object = keras.losses.BinaryCrossentropy(from_logits=True, reduction=keras.losses.Reduction.NONE)
     dist = strategy.experimental_distribute_dataset(dataset)
 
@@ -84,7 +85,7 @@ def tutorial_loop(config, tf, keras) -> float:
 
 def engine_loop(config) -> float:
     from engine import events as ev
-    from engine.train.progress import StopSignal
+    from engine.protocol.channel import StopSignal
     from engine.train.trainer import Trainer
 
     rates: list[float] = []

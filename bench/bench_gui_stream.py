@@ -22,10 +22,10 @@ from bench_gui_helpers import LatenessProbe, fake_command, summary, table
 from PySide6.QtCore import QEventLoop, QTimer
 
 from engine.config import DataConfig, RunConfig
+from engine.protocol.commands import trainer_command as worker_command
 from gui.app import create_application
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
-from gui.runner import worker_command
 
 CPU_ONLY = ProbeResult(tensorflow="", devices=(DeviceInfo("CPU:0", "CPU"),))
 

@@ -26,9 +26,9 @@ from bench_gui_helpers import REPO, LatenessProbe, table
 from bench_gui_stream import make_window, spin_until
 
 from engine.config import CheckpointConfig, DataConfig, RunConfig
+from engine.protocol.commands import trainer_command as worker_command
 from engine.rundir import read_metrics
 from gui.app import create_application
-from gui.runner import worker_command
 
 CONFIG = RunConfig(
     strategy="mirrored",

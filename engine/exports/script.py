@@ -12,6 +12,7 @@ and tests/engine/exports/test_script.py fails when a field is added to
 RunConfig without a decision, or when a field is called honoured but the
 template never reads it.
 """
+
 from __future__ import annotations
 
 import pprint
@@ -28,12 +29,12 @@ NOT_REPRODUCED_LINE = "# NOT REPRODUCED: the exporter lists here the config fiel
 # field (dotted for sections) -> how the script reproduces it, as the engine does
 HONOURED: dict[str, str] = {
     "strategy": "make_strategy: default, one_device, mirrored (with the engine's all-reduce: NCCL between "
-                "Linux GPUs, hierarchical copy elsewhere, reduction to one device for the CPU) or "
-                "multi_worker_mirrored (reads TF_CONFIG; ring or NCCL)",
+    "Linux GPUs, hierarchical copy elsewhere, reduction to one device for the CPU) or "
+    "multi_worker_mirrored (reads TF_CONFIG; ring or NCCL)",
     "devices": "configure_devices: the listed GPUs are made visible (default: every GPU, else the CPU); "
-               "one_device and default keep the first",
+    "one_device and default keep the first",
     "virtual_devices": "configure_devices: mirrored splits each chosen GPU, or the CPU, into N logical devices; "
-                       "the other strategies use one replica per device",
+    "the other strategies use one replica per device",
     "virtual_gpu_memory_mb": "configure_devices: the memory limit of each logical GPU of a split",
     "memory_growth": "configure_devices: memory growth on the chosen GPUs, only when they are not split",
     "loop": "custom_loop (strategy.run, loss averaged over the global batch) or fit_loop (model.fit)",
@@ -45,9 +46,9 @@ HONOURED: dict[str, str] = {
     "seed": "the synthetic data, keras.utils.set_random_seed (weights) and the per-epoch shuffle seed",
     "validation_split": "split: the last share of the examples validates, evaluated after every epoch",
     "steps_per_execution": 'steps per tf.function call (custom) or compile(steps_per_execution=) (fit); "auto" '
-                           "is a fixed 32: the dashboard tunes it while training, which does not change the losses",
+    "is a fixed 32: the dashboard tunes it while training, which does not change the losses",
     "mixed_precision": "main sets the mixed_float16/mixed_bfloat16 policy before the model is built; the "
-                       "output layer stays float32; the custom loop scales the loss under float16",
+    "output layer stays float32; the custom loop scales the loss under float16",
     "data.kind": "load_data: synthetic, csv or npz",
     "data.num_samples": "load_data: synthetic examples",
     "data.num_features": "load_data: synthetic features",
@@ -60,12 +61,16 @@ HONOURED: dict[str, str] = {
     "model.activation": "build_model: the hidden layers' activation",
 }
 
-_NO_CHECKPOINTS = ("the script trains start to finish and writes no checkpoints; stopping and resuming a "
-                   "run is the dashboard's job (tfdd train --resume)")
+_NO_CHECKPOINTS = (
+    "the script trains start to finish and writes no checkpoints; stopping and resuming a "
+    "run is the dashboard's job (tfdd train --resume)"
+)
 
 # what the engine does beyond the config's fields, and the script does not
-ALSO_LEFT_OUT = ("the run directory (metrics.csv, events, TensorBoard logs, the saved model), the check that stops "
-                 "a run whose loss became NaN, and the dashboard's live plots and stop button")
+ALSO_LEFT_OUT = (
+    "the run directory (metrics.csv, events, TensorBoard logs, the saved model), the check that stops "
+    "a run whose loss became NaN, and the dashboard's live plots and stop button"
+)
 
 # field -> why the script does not reproduce it
 IGNORED: dict[str, str] = {
@@ -83,10 +88,14 @@ def not_reproduced_block(config: RunConfig) -> str:
         lines += textwrap.wrap(f"{field}: {why}", width=96, initial_indent="  ", subsequent_indent="      ")
     lines += textwrap.wrap(f"Also left out (not config fields): {ALSO_LEFT_OUT}.", width=96, subsequent_indent="  ")
     if config.steps_per_execution == "auto":
-        lines += textwrap.wrap('steps_per_execution "auto" runs a fixed 32 steps per call (capped at an epoch): '
-                               "the dashboard tunes the number while training; the same steps run, so the "
-                               "losses are the same.", width=96, initial_indent="Approximated: ",
-                               subsequent_indent="  ")
+        lines += textwrap.wrap(
+            'steps_per_execution "auto" runs a fixed 32 steps per call (capped at an epoch): '
+            "the dashboard tunes the number while training; the same steps run, so the "
+            "losses are the same.",
+            width=96,
+            initial_indent="Approximated: ",
+            subsequent_indent="  ",
+        )
     return "".join(f"# {line}".rstrip() + "\n" for line in lines)
 
 

@@ -19,6 +19,7 @@ mixed precision policy is set before the model is built, and the model and
 optimizer are created inside strategy.scope() so their variables are
 mirrored on every replica.
 """
+
 # NOT REPRODUCED: the exporter lists here the config fields this script ignores, and why.
 import os
 
@@ -101,8 +102,10 @@ def configure_devices(config):
     if config["strategy"] in ("default", "one_device"):
         wanted = wanted[:1]  # one device trains
     if not (set(wanted) <= set(machine_gpus) or wanted == ["CPU:0"]):
-        raise SystemExit(f"devices {wanted}: this machine has {machine_gpus or 'no GPU'} and CPU:0; "
-                         "list some of its GPUs, or the CPU alone")
+        raise SystemExit(
+            f"devices {wanted}: this machine has {machine_gpus or 'no GPU'} and CPU:0; "
+            "list some of its GPUs, or the CPU alone"
+        )
     # Mirrored can split each device into N logical ones, to practise on one GPU or the CPU;
     # the other strategies run one replica per device (multi-worker: one per worker on a CPU).
     split_n = config["virtual_devices"] if config["strategy"] == "mirrored" else 1
@@ -112,7 +115,8 @@ def configure_devices(config):
         for gpu in chosen:
             if split_n > 1:  # N logical GPUs sharing one, each with its own memory limit
                 tf.config.set_logical_device_configuration(
-                    gpu, [tf.config.LogicalDeviceConfiguration(memory_limit=config["virtual_gpu_memory_mb"])] * split_n)
+                    gpu, [tf.config.LogicalDeviceConfiguration(memory_limit=config["virtual_gpu_memory_mb"])] * split_n
+                )
             elif config["memory_growth"]:  # allocate as needed, not all at once; TF forbids it with a split
                 tf.config.experimental.set_memory_growth(gpu, True)
     if chosen:
@@ -139,8 +143,10 @@ def make_strategy(config, devices, gpu_count):
     # multi_worker_mirrored: the TF_CONFIG environment variable names the cluster and this worker's task;
     # every worker runs this same script, and each visible device is one replica
     comm = tf.distribute.experimental.CommunicationImplementation
-    return tf.distribute.MultiWorkerMirroredStrategy(communication_options=tf.distribute.experimental.CommunicationOptions(
-        implementation=comm.NCCL if gpu_count and linux else comm.RING))
+    options = tf.distribute.experimental.CommunicationOptions(
+        implementation=comm.NCCL if gpu_count and linux else comm.RING
+    )
+    return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
 
 
 # ---- model --------------------------------------------------------------------------
@@ -152,12 +158,21 @@ def build_model(config, num_features, num_classes):
     The output layer gives logits and stays float32 under mixed precision:
     a float16 output is the classic source of NaN losses.
     """
-    model = keras.Sequential([keras.Input(shape=(num_features,), name="features")] + [
-        keras.layers.Dense(units, activation=config["model"]["activation"], name=f"dense_{i}")
-        for i, units in enumerate(config["model"]["hidden_units"])
-    ] + [keras.layers.Dense(1 if num_classes == 2 else num_classes, dtype="float32", name="logits")], name="mlp")
-    optimizer = {"adam": keras.optimizers.Adam, "sgd": keras.optimizers.SGD, "rmsprop": keras.optimizers.RMSprop,
-                 "adagrad": keras.optimizers.Adagrad}[config["optimizer"]](learning_rate=config["learning_rate"])
+    model = keras.Sequential(
+        [keras.Input(shape=(num_features,), name="features")]
+        + [
+            keras.layers.Dense(units, activation=config["model"]["activation"], name=f"dense_{i}")
+            for i, units in enumerate(config["model"]["hidden_units"])
+        ]
+        + [keras.layers.Dense(1 if num_classes == 2 else num_classes, dtype="float32", name="logits")],
+        name="mlp",
+    )
+    optimizer = {
+        "adam": keras.optimizers.Adam,
+        "sgd": keras.optimizers.SGD,
+        "rmsprop": keras.optimizers.RMSprop,
+        "adagrad": keras.optimizers.Adagrad,
+    }[config["optimizer"]](learning_rate=config["learning_rate"])
     if config["mixed_precision"] == "float16" and config["loop"] == "custom":
         # float16 gradients underflow: scale the loss up, and the gradients back down (model.compile
         # does this wrapping by itself for fit; bfloat16 has float32's range and needs no scaling)
@@ -168,10 +183,14 @@ def build_model(config, num_features, num_classes):
 def loss_and_metric(num_classes, reduction=None):
     kwargs = {"reduction": reduction} if reduction else {}
     if num_classes == 2:
-        return (keras.losses.BinaryCrossentropy(from_logits=True, **kwargs),
-                keras.metrics.BinaryAccuracy(name="accuracy", threshold=0.0))
-    return (keras.losses.SparseCategoricalCrossentropy(from_logits=True, **kwargs),
-            keras.metrics.SparseCategoricalAccuracy(name="accuracy"))
+        return (
+            keras.losses.BinaryCrossentropy(from_logits=True, **kwargs),
+            keras.metrics.BinaryAccuracy(name="accuracy", threshold=0.0),
+        )
+    return (
+        keras.losses.SparseCategoricalCrossentropy(from_logits=True, **kwargs),
+        keras.metrics.SparseCategoricalAccuracy(name="accuracy"),
+    )
 
 
 # ---- loops --------------------------------------------------------------------------
@@ -194,11 +213,12 @@ def custom_loop(config, strategy, model, optimizer, base, validation, steps, spe
         with tf.GradientTape() as tape:
             logits = model(features, training=True)
             loss = tf.nn.compute_average_loss(loss_object(labels, logits), global_batch_size=global_batch)
+            # float16: gradients of the loss scaled up, so small ones do not underflow; scaled down below
             scaled = optimizer.get_scaled_loss(loss) if scales_loss else loss
         grads = tape.gradient(scaled, model.trainable_variables)
         if scales_loss:
             grads = optimizer.get_unscaled_gradients(grads)
-        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
         return loss, correct(labels, logits)
 
     @tf.function
@@ -221,7 +241,7 @@ def custom_loop(config, strategy, model, optimizer, base, validation, steps, spe
         return [strategy.reduce("SUM", t, axis=None) for t in strategy.run(eval_step, args=batch)]
 
     def evaluate():
-        """Sum of per-example losses / examples, over every validation example."""
+        """Sum of per-example losses / examples, over every validation example (the last batch may be short)."""
         loss_sum = right = count = 0.0
         for batch in strategy.experimental_distribute_dataset(validation):
             batch_loss, batch_right, n = (float(t) for t in evaluate_batch(batch))
@@ -280,8 +300,10 @@ def main(config):
     replicas = strategy.num_replicas_in_sync
     if global_batch % replicas:
         raise SystemExit(f"global_batch_size {global_batch} must be divisible by the {replicas} replicas")
-    print(f"{config['strategy']} on {', '.join(devices)}: {replicas} replica(s); global batch {global_batch} = "
-          f"{global_batch // replicas} per replica; mixed precision: {config['mixed_precision']}")
+    print(
+        f"{config['strategy']} on {', '.join(devices)}: {replicas} replica(s); global batch {global_batch} = "
+        f"{global_batch // replicas} per replica; mixed precision: {config['mixed_precision']}"
+    )
 
     keras.utils.set_random_seed(config["seed"])
     with strategy.scope():

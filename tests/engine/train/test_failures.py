@@ -101,14 +101,14 @@ def test_nan_loss_fails_the_run_and_keeps_finished_epochs(tmp_path):
 
 NOISY_TRAINER = """
 import os, sys
-from engine.train import progress
-original = progress.Progress.after_steps
+from engine.train import controller
+original = controller.Controller.block_done
 def noisy(self, *args, **kwargs):
     print('{"type": "batch_end", "epoch": "garbage"')
     print("a user print() in the middle of training")
     os.write(1, b"a raw write to file descriptor 1, like a C++ log line\\n")
     return original(self, *args, **kwargs)
-progress.Progress.after_steps = noisy
+controller.Controller.block_done = noisy
 from engine.train.worker import main
 sys.exit(main(sys.argv[1:]))
 """
