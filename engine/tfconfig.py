@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.config import Strategy
 from engine.problems import ConfigError, Problem
 from engine.protocol.codes import task_id
 
@@ -374,7 +375,7 @@ def _strategy_problems(cluster: ClusterSpec, strategy: str | None) -> list[Clust
     if strategy is None:
         return []
     problems: list[ClusterProblem] = []
-    if strategy != "multi_worker_mirrored":
+    if strategy != Strategy.MULTI_WORKER_MIRRORED:
         if sum(len(cluster.addresses(job)) for job in TRAINING_JOBS) > 1:
             problems.append(
                 ClusterProblem(

@@ -35,10 +35,10 @@ from gui.form.device_probe import ProbeResult
 from gui.form.rows import ProblemLabels
 
 STRATEGY_HINTS = {
-    "default": "No distribution: one replica on the first GPU, else the CPU.",
-    "one_device": "Everything on the one device you tick.",
-    "mirrored": "One replica per ticked device (times virtual devices); gradients averaged by all-reduce.",
-    "multi_worker_mirrored": "Mirrored across worker processes: Start runs the local workers on 127.0.0.1, "
+    Strategy.DEFAULT: "No distribution: one replica on the first GPU, else the CPU.",
+    Strategy.ONE_DEVICE: "Everything on the one device you tick.",
+    Strategy.MIRRORED: "One replica per ticked device (times virtual devices); gradients averaged by all-reduce.",
+    Strategy.MULTI_WORKER_MIRRORED: "Mirrored across worker processes: Start runs the local workers on 127.0.0.1, "
     "one replica per ticked device each (the CPU is one device). "
     "The Cluster tab exports a cluster for other machines.",
 }
