@@ -28,57 +28,29 @@ def trainer_command(config_path: Path | str, run_dir: Path | str) -> list[str]:
     return [python(), "-m", TRAINER_MODULE, "--config", str(config_path), "--run-dir", str(run_dir)]
 
 
+def _cluster_launch(workers: int, *source: str) -> list[str]:
+    """`cluster launch` speaking the protocol (--events), for a fresh run or a resume."""
+    return cli_command("cluster", "launch", "--workers", str(workers), *source, "--events")
+
+
 def cluster_command(config_path: Path | str, run_dir: Path | str, workers: int) -> list[str]:
     """A local cluster of `workers` on 127.0.0.1 that speaks the same protocol as one trainer."""
-    return [
-        python(),
-        "-m",
-        CLI_MODULE,
-        "cluster",
-        "launch",
-        "--workers",
-        str(workers),
-        "--config",
-        str(config_path),
-        "--run-dir",
-        str(run_dir),
-        "--events",
-    ]
+    return _cluster_launch(workers, "--config", str(config_path), "--run-dir", str(run_dir))
 
 
 def resume_command(run_dir: Path | str, workers: int = 1) -> list[str]:
     """Continue a run from its checkpoint: one trainer, or a local cluster of as many workers as before."""
     if workers > 1:
-        return [
-            python(),
-            "-m",
-            CLI_MODULE,
-            "cluster",
-            "launch",
-            "--workers",
-            str(workers),
-            "--resume",
-            str(run_dir),
-            "--events",
-        ]
+        return _cluster_launch(workers, "--resume", str(run_dir))
     return [python(), "-m", TRAINER_MODULE, "--resume", str(run_dir)]
 
 
 def scaling_command(config_path: Path | str, replicas: list[int], out_dir: Path | str) -> list[str]:
     """A scaling study whose progress arrives as events (scaling_point per replica count)."""
-    return [
-        python(),
-        "-m",
-        CLI_MODULE,
-        "scaling",
-        "--config",
-        str(config_path),
-        "--replicas",
-        *(str(r) for r in replicas),
-        "--out",
-        str(out_dir),
-        "--events",
-    ]
+    counts = [str(r) for r in replicas]
+    return cli_command(
+        "scaling", "--config", str(config_path), "--replicas", *counts, "--out", str(out_dir), "--events"
+    )
 
 
 def probe_command() -> list[str]:
