@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import DATA_KINDS, DataConfig
+from engine.config import DataConfig
+from engine.kinds import DATA_KINDS
 from engine.problems import Problem
 from gui.form.rows import ProblemLabels
 
