@@ -53,7 +53,7 @@ class SourceInfo:
     num_classes: int
     class_names: tuple[str, ...] = ()
     class_counts: tuple[int, ...] = ()  # per class (of the sample, when `sampled`)
-    files: tuple[str, ...] = ()  # images, or CSV/TFRecord files
+    files: tuple[str, ...] = field(default=(), repr=False)  # images, or CSV/TFRecord files
     file_examples: tuple[int, ...] = ()  # examples per file (CSV/TFRecord), for file sharding
     labels: np.ndarray | None = field(default=None, repr=False)  # image_folder: one label per file
     channels: int = 0  # images: channels after decoding
