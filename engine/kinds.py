@@ -111,7 +111,9 @@ def validate_model(model: ModelConfig) -> list[Problem]:
     elif model.kind == "keras_application":
         if model.name not in KERAS_APPLICATIONS:
             close = [n for n in KERAS_APPLICATIONS if n.lower().startswith(str(model.name)[:5].lower())]
-            hint = f"; did you mean {', '.join(close[:4])}?" if close else "; e.g. MobileNetV2, ResNet50, EfficientNetB0"
+            hint = (
+                f"; did you mean {', '.join(close[:4])}?" if close else "; e.g. MobileNetV2, ResNet50, EfficientNetB0"
+            )
             p.append(Problem("model.name", model.name, f"not an architecture of tf_keras.applications{hint}"))
         if model.weights is not None:
             problem = file_problem("model.weights", model.weights, "a weights file (.h5) saved on this machine")
@@ -180,9 +182,7 @@ def validate_data(data: DataConfig, validation_split: float) -> list[Problem]:
             p.append(Problem("data.label", data.label, "name the CSV column that holds the labels"))
         if data.kind == "tfrecord":
             if data.feature_type not in TFRECORD_FEATURE_TYPES:
-                p.append(
-                    Problem("data.feature_type", data.feature_type, "must be float (a list of numbers) or image")
-                )
+                p.append(Problem("data.feature_type", data.feature_type, "must be float (a list of numbers) or image"))
             if not _positive_ints(data.feature_shape):
                 p.append(
                     Problem(

@@ -68,7 +68,9 @@ class SourceInfo:
         """Up to n image files, taken round-robin across classes."""
         if self.kind != "image_folder" or self.labels is None:
             return []
-        per_class = [[f for f, y in zip(self.files, self.labels, strict=True) if y == k] for k in range(self.num_classes)]
+        per_class = [
+            [f for f, y in zip(self.files, self.labels, strict=True) if y == k] for k in range(self.num_classes)
+        ]
         out: list[str] = []
         for i in range(n):
             for files in per_class:
@@ -200,8 +202,9 @@ def _npz(data, quick: bool) -> SourceInfo:  # noqa: ANN001
                     missing[0],
                 )
             with z.open(data.features_key + ".npy") as f:
-                version = np.lib.format.read_magic(f)
-                shape, _, dtype = np.lib.format._read_array_header(f, version)  # header only, not the array
+                major, _ = np.lib.format.read_magic(f)
+                read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+                shape, _, dtype = read_header(f)  # the header only, not the array
             y = np.asarray(npz[data.labels_key])
     except DataError:
         raise

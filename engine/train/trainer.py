@@ -27,7 +27,7 @@ from engine.protocol.channel import StopSignal
 from engine.protocol.codes import RunStatus
 from engine.protocol.paths import RunPaths
 from engine.rundir import RunDir
-from engine.sources import check_fits_batch, inspect, resolve_shard_policy, shard_problem
+from engine.sources import SourceInfo, check_fits_batch, inspect, resolve_shard_policy, shard_problem
 from engine.tfconfig import Role, role_from_environment
 from engine.train.controller import Controller, NonFiniteLoss, Schedule
 from engine.train.steps_policy import steps_per_call
@@ -58,11 +58,13 @@ class Trainer:
         stop: StopSignal,
         resume: bool = False,
         print_tracebacks: bool = True,
+        source_info: SourceInfo | None = None,
     ):
         self.config = config
         self.print_tracebacks = print_tracebacks
         self.stop = stop
         self.resume = resume
+        self._source_info = source_info  # the data source, when the caller has read it already
         self.role = role_from_environment() if config.strategy == Strategy.MULTI_WORKER_MIRRORED else Role()
         self._scratch = None if self.role.is_chief else Path(tempfile.mkdtemp(prefix="tfdd-worker-"))
         self.run_dir = RunDir(self._scratch or run_dir, validation=has_validation(config))
@@ -114,7 +116,7 @@ class Trainer:
         if self.role.is_chief and not self.resume:
             self.run_dir.write_config(config)
         # bad data is reported before TensorFlow starts: every row, image header and record framing is read
-        info = inspect(config)
+        info = self._source_info or inspect(config)
         check_fits_batch(info, config.validation_split, config.global_batch_size)
         workers = self.role.num_workers
         shard_policy = resolve_shard_policy(config.data.shard_policy, info, workers, config.validation_split)

@@ -38,7 +38,7 @@ def _error(section: str, message: str, field: str) -> ConfigError:
 
 
 def _where_in(path: Path, exc: BaseException) -> str:
-    """", line N" of the deepest frame inside the user's file, if any."""
+    """ ", line N" of the deepest frame inside the user's file, if any."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve() == path.resolve()]
     return f", line {frames[-1].lineno}" if frames else ""
 

@@ -45,8 +45,10 @@ def _load_saved(path: str, input_shape: tuple[int, ...]) -> Any:
         first = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
         raise ModelError(f"{path} cannot be loaded as a tf-keras model ({type(exc).__name__}: {first})") from None
     wanted = tuple(model.input_shape[1:]) if not isinstance(model.input_shape, list) else None
-    if wanted is None or len(wanted) != len(input_shape) or any(
-        w is not None and w != d for w, d in zip(wanted, input_shape, strict=True)
+    if (
+        wanted is None
+        or len(wanted) != len(input_shape)
+        or any(w is not None and w != d for w, d in zip(wanted, input_shape, strict=True))
     ):
         raise ModelError(
             f"{path} takes inputs of shape {model.input_shape}, but the data gives examples of shape "
