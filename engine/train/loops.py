@@ -38,6 +38,47 @@ class Session:
 # ---- custom loop ------------------------------------------------------------------
 
 
+class Evaluator:
+    """Validation by strategy.run over every validation example: sums of per-example losses and of
+    right answers, divided by the examples seen. It needs no count in advance, so it also serves a
+    python dataset's validation function (whose size is unknown) under the fit loop."""
+
+    def __init__(self, s: Session):
+        self.s = s
+        strategy, binary = s.strategy, s.source.binary
+        threshold = 0.0 if s.from_logits else 0.5
+        with strategy.scope():
+            loss_object, _ = build_loss_and_metric(
+                s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
+            )
+        model = s.model
+
+        def eval_step(features: Any, labels: Any) -> tuple[Any, Any, Any]:
+            logits = tf.cast(model(features, training=False), tf.float32)
+            return (
+                tf.reduce_sum(loss_object(labels, logits)),
+                _correct_count(binary, labels, logits, threshold),
+                tf.cast(tf.shape(labels)[0], tf.float32),
+            )
+
+        @tf.function
+        def evaluate_batch(batch: Any) -> list[Any]:
+            return [strategy.reduce("SUM", t, axis=None) for t in strategy.run(eval_step, args=batch)]
+
+        self._evaluate_batch = evaluate_batch
+
+    def evaluate(self) -> tuple[float | None, float | None]:
+        val = self.s.source.distributed_validation(self.s.strategy)
+        if val is None:
+            return None, None
+        loss_sum = correct = count = 0.0
+        for batch in val:
+            batch_loss, batch_correct, n = (float(t) for t in self._evaluate_batch(batch))
+            loss_sum, correct, count = loss_sum + batch_loss, correct + batch_correct, count + n
+        return loss_sum / count, correct / count
+
+
+
 def _correct_count(binary: bool, labels: Any, logits: Any, threshold: float) -> Any:
     if binary:
         predicted = tf.cast(logits > threshold, tf.float32)
@@ -95,20 +136,8 @@ class CustomLoop:
                 accuracies = accuracies.write(i, strategy.reduce("SUM", correct, axis=None) / global_batch)
             return losses.stack(), accuracies.stack()
 
-        def eval_step(features: Any, labels: Any) -> tuple[Any, Any, Any]:
-            logits = tf.cast(model(features, training=False), tf.float32)
-            return (
-                tf.reduce_sum(loss_object(labels, logits)),
-                _correct_count(binary, labels, logits, threshold),
-                tf.cast(tf.shape(labels)[0], tf.float32),
-            )
-
-        @tf.function
-        def evaluate_batch(batch: Any) -> list[Any]:
-            return [strategy.reduce("SUM", t, axis=None) for t in strategy.run(eval_step, args=batch)]
-
         self._train_steps = train_steps
-        self._evaluate_batch = evaluate_batch
+        self._evaluator = Evaluator(s)
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         s = self.s
@@ -122,14 +151,7 @@ class CustomLoop:
             going = controller.block_done(losses, accuracies, time.perf_counter() - t0)
 
     def evaluate(self) -> tuple[float | None, float | None]:
-        val = self.s.source.distributed_validation(self.s.strategy)
-        if val is None:
-            return None, None
-        loss_sum = correct = count = 0.0
-        for batch in val:
-            batch_loss, batch_correct, n = (float(t) for t in self._evaluate_batch(batch))
-            loss_sum, correct, count = loss_sum + batch_loss, correct + batch_correct, count + n
-        return loss_sum / count, correct / count
+        return self._evaluator.evaluate()
 
 
 # ---- fit loop ---------------------------------------------------------------------
@@ -166,6 +188,7 @@ class FitLoop:
 
     def __init__(self, s: Session):
         self.s = s
+        self._evaluator = Evaluator(s)
         with s.strategy.scope():
             loss, metric = build_loss_and_metric(s.source.num_classes, from_logits=s.from_logits)
             s.model.compile(
@@ -184,8 +207,11 @@ class FitLoop:
         )
 
     def evaluate(self) -> tuple[float | None, float | None]:
+        steps = self.s.source.validation_steps
+        if steps is None:  # a size known only by reading it all (a python dataset's validation function)
+            return self._evaluator.evaluate()
         val = self.s.source.fit_validation(self.s.strategy)
         if val is None:
             return None, None
-        logs = self.s.model.evaluate(val, verbose=0, return_dict=True)
+        logs = self.s.model.evaluate(val, steps=steps, verbose=0, return_dict=True)
         return logs["loss"], logs["accuracy"]

@@ -61,6 +61,11 @@ class InputSource:
     def binary(self) -> bool:
         return self.info.binary
 
+    @property
+    def validation_steps(self) -> int | None:
+        """Validation batches (the last one possibly short), or None when only reading them all can tell."""
+        return -(-self.n_val // self.config.global_batch_size)
+
     def input_shape(self) -> tuple[int, ...]:
         assert self.info.input_shape is not None
         return self.info.input_shape

@@ -63,6 +63,10 @@ class PythonSource(InputSource):
         binary = self.binary
         return ds.map(lambda x, y: (tf.cast(x, tf.float32), label_tensor(y, binary)))
 
+    @property
+    def validation_steps(self) -> int | None:
+        return None
+
     def input_shape(self) -> tuple[int, ...]:
         return tuple(self.element_spec[0].shape.as_list())
 
