@@ -78,7 +78,6 @@ class Evaluator:
         return loss_sum / count, correct / count
 
 
-
 def _correct_count(binary: bool, labels: Any, logits: Any, threshold: float) -> Any:
     if binary:
         predicted = tf.cast(logits > threshold, tf.float32)

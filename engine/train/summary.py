@@ -54,7 +54,12 @@ def summarize(config: RunConfig, replicas: int | None = None) -> dict[str, Any]:
     replicas = replicas or replica_count(config, None, 1) or 1
     per_replica = max(config.global_batch_size // replicas, 1)
     layers = [
-        {"name": layer.name, "type": type(layer).__name__, "output_shape": _shape(layer), "params": layer.count_params()}
+        {
+            "name": layer.name,
+            "type": type(layer).__name__,
+            "output_shape": _shape(layer),
+            "params": layer.count_params(),
+        }
         for layer in model.layers
     ]
     trainable = sum(int(math.prod(w.shape)) for w in model.trainable_weights)
