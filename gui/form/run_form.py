@@ -296,6 +296,7 @@ class RunForm(QWidget):
             problems.append(Problem("devices", [], "tick at least one device"))
         problems += validate(config, replicas=replicas)
         problems += plan_problems(config, gpus)
+        self.model_form.summary.mark_stale(config)
         return config, replicas, problems
 
     def show_problems(self, problems: list[Problem]) -> None:
