@@ -91,7 +91,9 @@ def test_file_sharding_with_more_workers_than_files(qtbot, tmp_path):
         RunConfig(
             strategy="multi_worker_mirrored",
             global_batch_size=6,
-            data=DataConfig(kind="tfrecord", path=str(tmp_path / "*.tfrecord"), feature_shape=(6,), shard_policy="file"),
+            data=DataConfig(
+                kind="tfrecord", path=str(tmp_path / "*.tfrecord"), feature_shape=(6,), shard_policy="file"
+            ),
         )
     )
     form.workers.setValue(3)
