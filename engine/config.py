@@ -16,7 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from engine.kinds import validate_data, validate_model
+from engine.kinds import anchor_user_files, validate_data, validate_model
 from engine.problems import ConfigError, Problem
 
 
@@ -180,7 +180,12 @@ class RunConfig:
         p = Path(path)
         if not p.is_file():
             raise ConfigError([Problem("(file)", str(p), "no such config file")])
-        return cls.from_json(p.read_text(encoding="utf-8"), check=check)
+        text = p.read_text(encoding="utf-8")
+        try:
+            raw = anchor_user_files(json.loads(text), p.parent)
+        except json.JSONDecodeError:
+            return cls.from_json(text, check=check)  # says what is wrong with the JSON
+        return cls.from_dict(raw, check=check)
 
     def replace(self, **changes: Any) -> RunConfig:
         return dataclasses.replace(self, **changes)

@@ -233,3 +233,17 @@ def has_validation(config: Any) -> bool:
     """The run evaluates after every epoch: a validation split, or a python dataset's validation function."""
     data = config.data
     return config.validation_split > 0 or (data.kind == "python" and data.validation_function is not None)
+
+
+def anchor_user_files(raw: Any, folder: Path) -> Any:
+    """A config file's relative Python file paths (a python model or dataset) that are not found from the
+    working directory are found beside the file: an exported task folder carries its files with its run.json."""
+    if not isinstance(raw, dict):
+        return raw
+    for section in ("model", "data"):
+        part = raw.get(section)
+        if isinstance(part, dict) and part.get("kind") == "python" and isinstance(part.get("path"), str):
+            path = Path(part["path"])
+            if not path.is_absolute() and not path.exists() and (folder / path).is_file():
+                raw[section] = {**part, "path": str(folder / path)}
+    return raw

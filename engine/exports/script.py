@@ -138,19 +138,24 @@ def user_files(config: RunConfig) -> list[Path]:
     return files
 
 
-def with_local_user_files(config: RunConfig, folder: Path) -> RunConfig:
-    """Copy the user's Python files into `folder` and point the config at them by file name
-    (the script and every exported task find them beside themselves)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for source in user_files(config):
-        target = folder / source.name
-        if source.resolve() != target.resolve():
-            shutil.copy2(source, target)
+def localized(config: RunConfig) -> RunConfig:
+    """The config naming the user's Python files by file name: found beside the config file that holds it
+    (engine.kinds.anchor_user_files), wherever it is copied."""
     if config.model.kind == "python" and config.model.path:
         config = config.replace(model=dataclasses.replace(config.model, path=Path(config.model.path).name))
     if config.data.kind == "python" and config.data.path:
         config = config.replace(data=dataclasses.replace(config.data, path=Path(config.data.path).name))
     return config
+
+
+def with_local_user_files(config: RunConfig, folder: Path) -> RunConfig:
+    """Copy the user's Python files into `folder`; the config that names them there."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in user_files(config):
+        target = folder / source.name
+        if source.resolve() != target.resolve():
+            shutil.copy2(source, target)
+    return localized(config)
 
 
 def export_script(config: RunConfig, out: str | Path) -> Path:
