@@ -17,12 +17,13 @@ import numpy as np
 
 
 def class_image(label: int, index: int, size: tuple[int, int], channels: int, seed: int = 0) -> np.ndarray:
-    """A uint8 image: class k is a bright band at a class-specific row, plus noise."""
+    """A uint8 image: class k is a bright band at a class-specific row, in a class-specific colour, on noise."""
     rng = np.random.default_rng(seed * 100_003 + label * 1009 + index)
     h, w = size
     image = rng.integers(0, 80, (h, w, channels), dtype=np.uint8)
     band = (label * h // 4) % h
-    image[band : band + max(h // 4, 1), :, :] = 200 + rng.integers(0, 40, dtype=np.uint8)
+    colour = [200 + rng.integers(0, 40) if (label + c) % 3 or channels == 1 else 60 for c in range(channels)]
+    image[band : band + max(h // 4, 1), :, :] = np.asarray(colour, dtype=np.uint8)
     return image
 
 

@@ -53,8 +53,8 @@ class ModelSummary(QWidget):
         self.status = QLabel(objectName="summaryStatus")
         self.status.setWordWrap(True)
         self.status.setProperty("role", "hint")
-        self.table = QTableWidget(0, 4, objectName="summaryTable")
-        self.table.setHorizontalHeaderLabels(["layer", "type", "output", "parameters"])
+        self.table = QTableWidget(0, 3, objectName="summaryTable")
+        self.table.setHorizontalHeaderLabels(["layer", "output", "parameters"])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -163,8 +163,10 @@ class ModelSummary(QWidget):
         self.table.setRowCount(len(layers))
         for row, layer in enumerate(layers):
             shape = "×".join("N" if d is None else str(d) for d in layer["output_shape"])
-            for col, text in enumerate((layer["name"], layer["type"], shape, f"{layer['params']:,}")):
-                self.table.setItem(row, col, QTableWidgetItem(text))
+            for col, text in enumerate((layer["name"], shape, f"{layer['params']:,}")):
+                item = QTableWidgetItem(text)
+                item.setToolTip(f"{layer['name']}: {layer['type']}")
+                self.table.setItem(row, col, item)
         self.table.setVisible(True)
         memory = summary["memory_bytes"]
         output = "logits" if summary["from_logits"] else "probabilities (softmax/sigmoid detected)"
