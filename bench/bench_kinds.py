@@ -77,7 +77,7 @@ def keras_directory_rate(folder: Path, epochs: int = 3) -> float:
     config = RunConfig.from_dict(image_config(folder))
     strategy = make_strategy(config, plan_devices(config, []))
     ds = keras.utils.image_dataset_from_directory(
-        str(folder), image_size=(32, 32), batch_size=64, shuffle=True, seed=1, verbose=False
+        str(folder), image_size=(32, 32), batch_size=64, shuffle=True, seed=1
     ).map(lambda x, y: (x / 255.0, y))
     with strategy.scope():
         model = build_model(config, (32, 32, 3), IMAGES["classes"]).model

@@ -236,14 +236,19 @@ def has_validation(config: Any) -> bool:
 
 
 def anchor_user_files(raw: Any, folder: Path) -> Any:
-    """A config file's relative Python file paths (a python model or dataset) that are not found from the
-    working directory are found beside the file: an exported task folder carries its files with its run.json."""
+    """A config file's relative paths (data, a model or weights file, a python model or dataset) that are
+    not found from the working directory are found beside the file: an example or an exported task folder
+    carries its files with its config."""
     if not isinstance(raw, dict):
         return raw
-    for section in ("model", "data"):
+    for section, key in (("data", "path"), ("model", "path"), ("model", "weights")):
         part = raw.get(section)
-        if isinstance(part, dict) and part.get("kind") == "python" and isinstance(part.get("path"), str):
-            path = Path(part["path"])
-            if not path.is_absolute() and not path.exists() and (folder / path).is_file():
-                raw[section] = {**part, "path": str(folder / path)}
+        if not isinstance(part, dict) or not isinstance(part.get(key), str) or not part[key]:
+            continue
+        path = Path(part[key])
+        if path.is_absolute() or path.exists() or matching_files(str(path)):
+            continue
+        beside = folder / path
+        if beside.exists() or matching_files(str(beside)):
+            raw[section] = {**part, key: str(beside)}
     return raw
