@@ -14,7 +14,7 @@ import csv
 import dataclasses
 import zipfile
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -138,6 +138,8 @@ class DataSourceForm(QWidget):
         self.validation_function = QLineEdit(objectName="validationFunctionEdit", placeholderText="none")
         self.shard_policy = QComboBox(objectName="shardPolicyCombo")
         self.shard_policy.addItems(SHARD_POLICIES)
+        for i, policy in enumerate(SHARD_POLICIES):
+            self.shard_policy.setItemData(i, SHARD_HINTS[policy], Qt.ItemDataRole.ToolTipRole)
         self.shard_hint = QLabel(objectName="shardHint")
         self.shard_hint.setProperty("role", "hint")
         self.shard_hint.setWordWrap(True)
