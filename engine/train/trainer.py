@@ -168,7 +168,7 @@ class Trainer:
         if start_epoch >= config.epochs:
             self.log(f"All {config.epochs} epochs were already finished; nothing to resume.")
             return self._finish(RunStatus.COMPLETED, model, save_model=False)
-        check_output(model, next(iter(source.train(start_epoch)))[0], source.num_classes, built.where)
+        check_output(model, next(iter(source.train(start_epoch).take(1)))[0], source.num_classes, built.where)
         per_epoch = source.steps_per_epoch
         policy = steps_per_call(config, per_epoch, self.role.num_workers)
         self._controller = controller = Controller(
@@ -197,7 +197,7 @@ class Trainer:
             from_logits=built.from_logits,
             steps_per_execution=policy.fixed,
         )
-        replica_batches = _measure_replica_batches(strategy, source.distributed_train(strategy, start_epoch))
+        replica_batches = _measure_replica_batches(strategy, source.first_step(strategy, start_epoch))
         self.emit(
             ev.RunStarted(
                 strategy=config.strategy,
@@ -264,11 +264,10 @@ def _check_batch(config: RunConfig, replicas: int) -> None:
         raise ConfigError([problem])
 
 
-def _measure_replica_batches(strategy: Any, distributed: Any) -> list[int]:
+def _measure_replica_batches(strategy: Any, batch: Any) -> list[int]:
     """The batch each replica really receives (a number measured, not assumed)."""
     from engine.train.tf_runtime import tf
 
-    batch = next(iter(distributed))
     sizes = tf.function(lambda b: strategy.run(lambda x, y: tf.shape(x)[0], args=b))(batch)
     return [int(v) for v in strategy.experimental_local_results(sizes)]
 

@@ -11,7 +11,7 @@ everything again before it starts.
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QImageReader, QPixmap
+from PySide6.QtGui import QImageReader, QPainter, QPaintEvent, QPixmap
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from engine.sources import SourceInfo
@@ -40,6 +40,25 @@ def class_summary(info: SourceInfo) -> str:
     return shown + (f" · … {more} more" if more > 0 else "")
 
 
+class Thumbnail(QWidget):
+    """One image, drawn in its colours even while the form is disabled during a run (a QLabel would grey it)."""
+
+    def __init__(self, pixmap: QPixmap | None, path: str) -> None:
+        super().__init__(objectName="thumbnail")
+        self.pixmap = pixmap
+        self.setFixedSize(THUMBNAIL_PX, THUMBNAIL_PX)
+        self.setToolTip(path)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        painter = QPainter(self)
+        if self.pixmap is None:
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "?")
+            return
+        x = (self.width() - self.pixmap.width()) // 2
+        y = (self.height() - self.pixmap.height()) // 2
+        painter.drawPixmap(x, y, self.pixmap)
+
+
 class DataPreview(QWidget):
     """Shows a SourceInfo (or nothing, while the source has a problem)."""
 
@@ -65,7 +84,7 @@ class DataPreview(QWidget):
         row.addWidget(self.strip)
         row.addStretch(1)
         column.addLayout(row)
-        self.thumbnails: list[QLabel] = []
+        self.thumbnails: list[Thumbnail] = []
         self.show_info(None)
 
     def show_info(self, info: SourceInfo | None) -> None:
@@ -86,15 +105,7 @@ class DataPreview(QWidget):
         self.classes.setText(f"Classes: {class_summary(info)}" if info.kind != "python" else "")
         self.classes.setVisible(info.kind != "python")
         for i, path in enumerate(info.thumbnails()):
-            pixmap = thumbnail(path)
-            label = QLabel(objectName="thumbnail")
-            label.setFixedSize(THUMBNAIL_PX, THUMBNAIL_PX)
-            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            label.setToolTip(path)
-            if pixmap is None:
-                label.setText("?")
-            else:
-                label.setPixmap(pixmap)
+            label = Thumbnail(thumbnail(path), path)
             self.strip_layout.addWidget(label, i // 6, i % 6)
             self.thumbnails.append(label)
         self.strip.setVisible(bool(self.thumbnails))

@@ -318,7 +318,7 @@ def build_model(config, input_shape, num_classes):
         for filters in m["filters"]:
             x = keras.layers.Conv2D(filters, m["kernel_size"], padding="same", use_bias=not m["batch_norm"])(x)
             if m["batch_norm"]:
-                x = keras.layers.BatchNormalization(synchronized=True)(x)
+                x = keras.layers.BatchNormalization(synchronized=True, momentum=0.9)(x)  # the engine's momentum
             x = keras.layers.Activation(m["activation"])(x)
             if min(height, width) >= 2:
                 x, height, width = keras.layers.MaxPooling2D(2)(x), height // 2, width // 2

@@ -70,7 +70,7 @@ class PythonSource(InputSource):
     def input_shape(self) -> tuple[int, ...]:
         return tuple(self.element_spec[0].shape.as_list())
 
-    def _pipeline(self, make: Any, where: str, skip_steps: int, train: bool) -> Any:
+    def _pipeline(self, make: Any, where: str, skip_steps: int, train: bool, steps: int | None = None) -> Any:
         global_batch = self.config.global_batch_size
 
         def dataset_fn(context: Any) -> Any:
@@ -80,15 +80,22 @@ class PythonSource(InputSource):
             # every replica's batch count: a pipeline serves its worker's local replicas in turn
             local = context.num_replicas_in_sync // context.num_input_pipelines
             ds = ds.skip(skip_steps * local) if skip_steps else ds
+            ds = ds.take(steps * local) if steps is not None else ds
             return ds.prefetch(tf.data.AUTOTUNE)
 
         return dataset_fn
 
     def distributed_train(self, strategy: Any, epoch: int, skip_steps: int = 0) -> Any:
-        return strategy.distribute_datasets_from_function(self._pipeline(self.make, self.where, skip_steps, True))
+        steps = self.steps_per_epoch - skip_steps  # a pipeline that ends with the epoch: none is cut off mid-way
+        pipeline = self._pipeline(self.make, self.where, skip_steps, True, steps=steps)
+        return strategy.distribute_datasets_from_function(pipeline)
 
     def fit_train(self, strategy: Any, epoch: int, skip_steps: int = 0) -> Any:
         return self.distributed_train(strategy, epoch, skip_steps)
+
+    def first_step(self, strategy: Any, epoch: int) -> Any:
+        pipeline = self._pipeline(self.make, self.where, 0, True, steps=1)
+        return next(iter(strategy.distribute_datasets_from_function(pipeline)))
 
     def train(self, epoch: int, skip_steps: int = 0) -> Any:
         """Global batches in one pipeline (the run-started measurement and the summary use it)."""

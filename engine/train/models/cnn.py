@@ -18,6 +18,10 @@ from engine.config import RunConfig
 from engine.train.tf_runtime import keras
 from engine.train.user_code import ModelError
 
+# The moving statistics that validation uses follow the batches at 0.9 (Keras's default 0.99 needs hundreds of
+# steps to forget its initial values, and small runs then validate with statistics of almost nothing)
+BN_MOMENTUM = 0.9
+
 
 def build_cnn(config: RunConfig, input_shape: tuple[int, ...], num_classes: int) -> Any:
     m = config.model
@@ -34,7 +38,7 @@ def build_cnn(config: RunConfig, input_shape: tuple[int, ...], num_classes: int)
     for i, filters in enumerate(m.filters):
         x = keras.layers.Conv2D(filters, m.kernel_size, padding="same", use_bias=not m.batch_norm, name=f"conv_{i}")(x)
         if m.batch_norm:
-            x = keras.layers.BatchNormalization(synchronized=True, name=f"sync_bn_{i}")(x)
+            x = keras.layers.BatchNormalization(synchronized=True, momentum=BN_MOMENTUM, name=f"sync_bn_{i}")(x)
         x = keras.layers.Activation(m.activation, name=f"{m.activation}_{i}")(x)
         if min(height, width) >= 2:
             x = keras.layers.MaxPooling2D(2, name=f"pool_{i}")(x)

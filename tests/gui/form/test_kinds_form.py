@@ -39,7 +39,7 @@ def test_image_folder_preview_counts_classes_and_shows_thumbnails(qtbot, tmp_pat
     assert not preview.isHidden()
     assert "21 examples · input 20×16×3 · 3 classes" in preview.summary.text()
     assert "class_0\u00a07 · class_1\u00a07 · class_2\u00a07" in preview.classes.text()
-    assert len(preview.thumbnails) == 12 and all(t.pixmap().width() > 0 for t in preview.thumbnails)
+    assert len(preview.thumbnails) == 12 and all(t.pixmap.width() > 0 for t in preview.thumbnails)
     assert not form.labels.label_for("data.image_size").parentWidget().isHidden()  # the image rows are shown
     assert form.labels.label_for("data.label").parentWidget().isHidden()  # the CSV row is not
 
