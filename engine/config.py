@@ -45,7 +45,7 @@ MIXED_PRECISION = ("off", "float16", "bfloat16")
 
 @dataclass(frozen=True, kw_only=True)
 class DataConfig:
-    """Where the examples come from (README "Data" has one section per kind).
+    """Where the examples come from (README "Your data" has one section per kind).
 
     synthetic: the tutorial's data (random normal features, labels from a
     random linear rule), deterministic under the run's seed. num_classes=2
@@ -82,7 +82,7 @@ class DataConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class ModelConfig:
-    """Which model trains (README "Models" has one section per kind).
+    """Which model trains (README "Your model" has one section per kind).
 
     mlp: the tutorial's MLP, `hidden_units` Dense layers of `activation`.
     cnn: a conv block (conv, synchronized batch norm, activation, pooling)

@@ -1,6 +1,6 @@
 """A dataset from the user's Python file, fed through `strategy.distribute_datasets_from_function`.
 
-The contract (README "python dataset"): `make_dataset(input_context)` returns
+The contract (README, "Your data", `python`): `make_dataset(input_context)` returns
 a tf.data.Dataset of (features, label) examples, not batches. It is called
 once per input pipeline (one per worker), and may shard with
 `input_context.input_pipeline_id` / `num_input_pipelines`, which is why this

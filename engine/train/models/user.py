@@ -2,7 +2,7 @@
 
 python: `build_model(input_shape, num_classes)` is called inside
 `strategy.scope()` and returns an uncompiled tf_keras model (the engine
-compiles it or writes the custom loop); README "python model" is the
+compiles it or writes the custom loop); README ("Your model", `python`) has the
 contract. saved: `tf_keras.models.load_model(path, compile=False)`, e.g.
 the model.keras of an earlier run, checked against the data's shape.
 """
