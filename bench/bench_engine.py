@@ -38,7 +38,7 @@ TUTORIAL = {
 def tutorial_loop(config, tf, keras) -> float:
     """The seed's loop, one step per call, dataset bug fixed; returns examples/s of epochs 2..N."""
     from engine.plan import plan_devices
-    from engine.train.data import load_arrays
+    from engine.train.datasets.arrays import synthetic
     from engine.train.devices import apply_plan
     from engine.train.models import build_model, build_optimizer
     from engine.train.strategies import make_strategy
@@ -46,15 +46,15 @@ def tutorial_loop(config, tf, keras) -> float:
     plan = plan_devices(config, [])
     apply_plan(plan)
     strategy = make_strategy(config, plan)
-    arrays = load_arrays(config)
+    x, y = synthetic(config.data, config.seed)
     dataset = (
-        tf.data.Dataset.from_tensor_slices((arrays.x_train, arrays.y_train.astype("float32")[:, None]))
+        tf.data.Dataset.from_tensor_slices((x, y.astype("float32")[:, None]))
         .shuffle(10000)
         .batch(config.global_batch_size)
         .prefetch(tf.data.AUTOTUNE)
     )
     with strategy.scope():
-        model = build_model(config, arrays.num_features, 2)
+        model = build_model(config, x.shape[1:], 2).model
         optimizer = build_optimizer(config)
         loss_object = keras.losses.BinaryCrossentropy(from_logits=True, reduction=keras.losses.Reduction.NONE)
     dist = strategy.experimental_distribute_dataset(dataset)

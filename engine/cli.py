@@ -5,6 +5,7 @@ tfdd train --resume RUN_DIR
 tfdd devices [--json]
 tfdd export-script --config run.json --out train.py
 tfdd scaling --config run.json --replicas 1 2 4 [--events]
+tfdd model-summary --config run.json [--replicas N] [--json]
 tfdd cluster {validate,export,launch} ...
 """
 
@@ -20,6 +21,7 @@ from engine import events as ev
 from engine.config import RunConfig
 from engine.problems import ConfigError
 from engine.protocol.codes import ExitCode, RunStatus
+from engine.sources import DataError, SourceInfo, check_fits_batch, inspect
 
 
 class ConsoleProgress:
@@ -76,7 +78,11 @@ def _train(args: argparse.Namespace) -> int:
     from engine.rundir import open_run
 
     try:
+        info = _check_source(args.config) if args.config else None  # before a run directory exists
         config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
+    except DataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return ExitCode.CONFIG
     except ConfigError as exc:
         print(f"error: the run config has problems:\n{exc}", file=sys.stderr)
         return ExitCode.CONFIG
@@ -90,7 +96,9 @@ def _train(args: argparse.Namespace) -> int:
     try:
         from engine.train.trainer import Trainer
 
-        trainer = Trainer(config, run_dir, [ConsoleProgress()], stop, resume=resume, print_tracebacks=args.verbose)
+        trainer = Trainer(
+            config, run_dir, [ConsoleProgress()], stop, resume=resume, print_tracebacks=args.verbose, source_info=info
+        )
         outcome = trainer.run()
     except ConfigError as exc:  # TF_CONFIG problems
         print(f"error: {exc}", file=sys.stderr)
@@ -100,6 +108,15 @@ def _train(args: argparse.Namespace) -> int:
         return ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED
     print(f"{outcome.status}: {run_dir}", file=sys.stderr)
     return stop.exit_code if outcome.status == RunStatus.STOPPED else ExitCode.OK
+
+
+def _check_source(config_path: str) -> SourceInfo:
+    """The data source, read before TensorFlow starts and before a run directory is made: a bad folder or
+    file leaves nothing behind. DataError (one line naming the file) or ConfigError."""
+    config = RunConfig.load(config_path)
+    info = inspect(config)
+    check_fits_batch(info, config.validation_split, config.global_batch_size)
+    return info
 
 
 def _devices(args: argparse.Namespace) -> int:
@@ -150,6 +167,43 @@ def _scaling(args: argparse.Namespace) -> int:
     return ExitCode.FAILED if any(p.error for p in points) else ExitCode.OK
 
 
+def _model_summary(args: argparse.Namespace) -> int:
+    """Layers, parameters and a memory estimate; with --json one document on stdout (the window reads it),
+    {"error": ..., "field": ...} and exit code 2 when the model or data cannot be built."""
+    try:
+        config = RunConfig.load(args.config)
+    except ConfigError as exc:
+        return _summary_error(args, exc)
+    from engine.train.summary import summarize
+
+    try:
+        summary = summarize(config, args.replicas)
+    except ConfigError as exc:
+        return _summary_error(args, exc)
+    if args.json:
+        print(json.dumps(summary))
+        return ExitCode.OK
+    print(f"{summary['model']}: input {tuple(summary['input_shape'])} -> {summary['output_units']} output(s)")
+    for layer in summary["layers"]:
+        print(f"  {layer['name']:<28} {layer['type']:<24} {str(layer['output_shape']):<22} {layer['params']:>12,}")
+    memory = summary["memory_bytes"]
+    print(
+        f"{summary['total_params']:,} parameters ({summary['trainable_params']:,} trainable); about "
+        f"{memory['total'] / 2**20:,.1f} MB per replica at {summary['per_replica_batch']} examples"
+    )
+    return ExitCode.OK
+
+
+def _summary_error(args: argparse.Namespace, exc: ConfigError) -> int:
+    first = exc.problems[0] if exc.problems else None
+    message = getattr(exc, "message", None) or str(exc)
+    if args.json:
+        print(json.dumps({"error": message, "field": first.field if first else ""}))
+    else:
+        print(f"error: {message}", file=sys.stderr)
+    return ExitCode.CONFIG
+
+
 def _gui_hint(args: argparse.Namespace) -> int:
     """The engine imports no Qt: the window is its own entry point."""
     print("The window is its own program: run `tfdd-gui` (or `python main.py` in a checkout).", file=sys.stderr)
@@ -196,6 +250,13 @@ def build_parser() -> argparse.ArgumentParser:
         "(the worker protocol, as the window uses it)",
     )
     scaling.set_defaults(handler=_scaling)
+    summary = commands.add_parser(
+        "model-summary", parents=[common], help="the model's layers, parameters and per-replica memory, untrained"
+    )
+    summary.add_argument("--config", required=True, help="RunConfig JSON file")
+    summary.add_argument("--replicas", type=int, help="replicas the global batch is divided by (default: the config's)")
+    summary.add_argument("--json", action="store_true", help="one JSON document on stdout (used by the window)")
+    summary.set_defaults(handler=_model_summary)
     from engine.cluster import cli as cluster_cli
 
     cluster_cli.register(commands)

@@ -16,6 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from engine.kinds import anchor_user_files, validate_data, validate_model
 from engine.problems import ConfigError, Problem
 
 
@@ -40,18 +41,26 @@ LOOPS = tuple(Loop)
 OPTIMIZERS = ("adam", "sgd", "rmsprop", "adagrad")
 ACTIVATIONS = ("relu", "tanh", "sigmoid", "gelu", "elu", "selu", "swish")
 MIXED_PRECISION = ("off", "float16", "bfloat16")
-DATA_KINDS = ("synthetic", "csv", "npz")
 
 
 @dataclass(frozen=True, kw_only=True)
 class DataConfig:
-    """Where the examples come from.
+    """Where the examples come from (README "Your data" has one section per kind).
 
     synthetic: the tutorial's data (random normal features, labels from a
     random linear rule), deterministic under the run's seed. num_classes=2
     gives binary labels, more gives multi-class labels.
-    csv: a header row, numeric columns; `label` names the label column.
+    csv: a header row, numeric columns; `label` names the label column;
+    `path` may be a glob of several files. Streamed, never loaded whole.
     npz: arrays `features_key` (n x f) and `labels_key` (n) in one file.
+    image_folder: `path` has one subfolder per class; `image_size` [h, w]
+    resizes (null: as stored, all alike), `color_mode` auto/rgb/grayscale.
+    tfrecord: `path` is a glob; `features_key` holds `feature_type` float
+    values or an encoded image of `feature_shape`, `labels_key` an int64
+    class id below `num_classes`.
+    python: `function(input_context)` in the file `path` returns examples;
+    `num_samples` examples make an epoch, `num_classes` classes.
+    `shard_policy` says how multi-worker runs split the data.
     """
 
     kind: str = "synthetic"
@@ -62,14 +71,37 @@ class DataConfig:
     label: str | None = None
     features_key: str = "x"
     labels_key: str = "y"
+    image_size: tuple[int, ...] | None = None
+    color_mode: str = "auto"
+    feature_type: str = "float"
+    feature_shape: tuple[int, ...] | None = None
+    function: str = "make_dataset"
+    validation_function: str | None = None
+    shard_policy: str = "auto"
 
 
 @dataclass(frozen=True, kw_only=True)
 class ModelConfig:
-    """The tutorial's MLP (Dense 16 relu, Dense 8 relu, output), configurable."""
+    """Which model trains (README "Your model" has one section per kind).
 
+    mlp: the tutorial's MLP, `hidden_units` Dense layers of `activation`.
+    cnn: a conv block (conv, synchronized batch norm, activation, pooling)
+    per entry of `filters`, then `hidden_units` Dense layers.
+    keras_application: tf_keras.applications.`name`, `weights` null or a
+    local file. python: `function(input_shape, num_classes)` in `path`.
+    saved: the .keras model at `path`, trained further.
+    """
+
+    kind: str = "mlp"
     hidden_units: tuple[int, ...] = (16, 8)
     activation: str = "relu"
+    filters: tuple[int, ...] = (32, 64)
+    kernel_size: int = 3
+    batch_norm: bool = True
+    name: str = "MobileNetV2"
+    weights: str | None = None
+    path: str | None = None
+    function: str = "build_model"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -110,10 +142,7 @@ class RunConfig:
 
     # ---- JSON round trip -------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        d["devices"] = list(self.devices) if self.devices is not None else None
-        d["model"]["hidden_units"] = list(self.model.hidden_units)
-        return d
+        return _lists(dataclasses.asdict(self))
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)
@@ -151,13 +180,28 @@ class RunConfig:
         p = Path(path)
         if not p.is_file():
             raise ConfigError([Problem("(file)", str(p), "no such config file")])
-        return cls.from_json(p.read_text(encoding="utf-8"), check=check)
+        text = p.read_text(encoding="utf-8")
+        try:
+            raw = anchor_user_files(json.loads(text), p.parent)
+        except json.JSONDecodeError:
+            return cls.from_json(text, check=check)  # says what is wrong with the JSON
+        return cls.from_dict(raw, check=check)
 
     def replace(self, **changes: Any) -> RunConfig:
         return dataclasses.replace(self, **changes)
 
 
 # ---- parsing -----------------------------------------------------------------
+
+
+def _lists(value: Any) -> Any:
+    """Tuples become JSON lists, everywhere in the document."""
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_lists(v) for v in value]
+    return value
+
 
 _SECTIONS = {"data": DataConfig, "model": ModelConfig, "checkpoint": CheckpointConfig}
 
@@ -255,7 +299,8 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
     _choice(p, "loop", config.loop, LOOPS)
     _choice(p, "optimizer", config.optimizer, OPTIMIZERS)
     _choice(p, "mixed_precision", config.mixed_precision, MIXED_PRECISION)
-    _choice(p, "model.activation", config.model.activation, ACTIVATIONS)
+    if config.model.kind in ("mlp", "cnn"):
+        _choice(p, "model.activation", config.model.activation, ACTIVATIONS)
     _at_least(p, "epochs", config.epochs, 1)
     _at_least(p, "global_batch_size", config.global_batch_size, 1)
     _at_least(p, "shuffle_buffer", config.shuffle_buffer, 0)
@@ -272,18 +317,10 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
     spe = config.steps_per_execution
     if not (spe == "auto" or (isinstance(spe, int) and not isinstance(spe, bool) and spe >= 1)):
         p.append(Problem("steps_per_execution", spe, 'must be an integer >= 1 or "auto"'))
-    if not config.model.hidden_units or any(
-        not isinstance(u, int) or isinstance(u, bool) or u < 1 for u in config.model.hidden_units
-    ):
-        p.append(
-            Problem(
-                "model.hidden_units",
-                list(config.model.hidden_units),
-                "must be a non-empty list of positive layer sizes, e.g. [16, 8]",
-            )
-        )
+    p += validate_model(config.model)
     p += _validate_devices(config)
-    p += _validate_data(config.data)
+    if isinstance(vs, (int, float)):
+        p += validate_data(config.data, vs)
     if replicas is None:
         replicas = replica_count(config, None)
     if replicas is not None and isinstance(config.global_batch_size, int):
@@ -310,21 +347,4 @@ def _validate_devices(config: RunConfig) -> list[Problem]:
         p.append(
             Problem("devices", list(devices), f"strategy {config.strategy} uses one device; pick one or use mirrored")
         )
-    return p
-
-
-def _validate_data(data: DataConfig) -> list[Problem]:
-    p: list[Problem] = []
-    _choice(p, "data.kind", data.kind, DATA_KINDS)
-    if data.kind == "synthetic":
-        _at_least(p, "data.num_samples", data.num_samples, 2)
-        _at_least(p, "data.num_features", data.num_features, 1)
-        _at_least(p, "data.num_classes", data.num_classes, 2)
-    elif data.kind in ("csv", "npz"):
-        if not data.path:
-            p.append(Problem("data.path", data.path, f"a {data.kind} source needs a file path"))
-        elif not Path(data.path).is_file():
-            p.append(Problem("data.path", data.path, "no such file"))
-        if data.kind == "csv" and not data.label:
-            p.append(Problem("data.label", data.label, "name the CSV column that holds the labels"))
     return p

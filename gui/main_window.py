@@ -449,6 +449,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """End every child process and thread now; the app's last word (aboutToQuit, close)."""
         self.probe.cancel()
+        self.form.model_form.summary.cancel()
         self.gpu_monitor.stop()
         if self.scaling_dialog is not None:
             self.scaling_dialog.shutdown()

@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from engine.config import RunConfig
+from engine.exports.script import localized, user_files
 from engine.protocol.commands import CLI_MODULE
 from engine.tfconfig import ClusterError, ClusterSpec, Task, TFConfig, errors, for_task, render, validate
 
@@ -35,8 +36,10 @@ def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Pa
     out = Path(out_dir)
     name = _run_name(run_config)
     tasks = cluster.training_tasks()
+    sources = user_files(run_config)
+    task_config = localized(run_config)
     files: dict[Path, str] = {
-        out / "README.md": _readme(tasks, name),
+        out / "README.md": _readme(tasks, name, shared_paths(run_config), [s.name for s in sources]),
         out / "cluster.json": render(TFConfig(cluster), indent=2) + "\n",
         out / "tfjob.yaml": tfjob_yaml(cluster, run_config),
     }
@@ -44,9 +47,11 @@ def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Pa
         folder = out / task.id
         tf_config = render(for_task(cluster, task.job, task.index))
         files[folder / "tf_config.json"] = tf_config + "\n"
-        files[folder / "run.json"] = run_config.to_json() + "\n"
+        files[folder / "run.json"] = task_config.to_json() + "\n"
         files[folder / "start.sh"] = _start_sh(task, tf_config, name)
         files[folder / "start.ps1"] = _start_ps1(task, tf_config, name)
+        for source in sources:  # every task imports the user's files from its own folder
+            files[folder / source.name] = source.read_text(encoding="utf-8")
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="\n")
@@ -105,9 +110,48 @@ exit $LASTEXITCODE
 """
 
 
-def _readme(tasks: list[Task], name: str) -> str:
+def _mount_folder(path: str) -> str:
+    """The folder to mount for a data path: the folder itself, or a file's (or a glob's) parent."""
+    p = Path(path)
+    while any(ch in p.name for ch in "*?[") and p.parent != p:
+        p = p.parent
+    return str(p if p.is_dir() else p.parent)
+
+
+def shared_paths(run_config: RunConfig) -> list[str]:
+    """Data and model files every machine reads from its own disk (the same path on each)."""
+    paths = []
+    if run_config.data.kind not in ("synthetic", "python") and run_config.data.path:
+        paths.append(str(run_config.data.path))
+    if run_config.model.kind == "keras_application" and run_config.model.weights:
+        paths.append(run_config.model.weights)
+    if run_config.model.kind == "saved" and run_config.model.path:
+        paths.append(run_config.model.path)
+    return paths
+
+
+def _data_section(paths: list[str], copied: list[str]) -> str:
+    lines = []
+    if paths:
+        lines.append("## Data every machine must see\n")
+        lines.append(
+            "Each task reads these paths itself, at the same path on every machine (a shared folder such as "
+            "NFS, or a copy on each machine). `tfjob.yaml` mounts a volume claim at each path's folder.\n"
+        )
+        lines += [f"- `{p}`" for p in paths]
+        lines.append("")
+    if copied:
+        lines.append(
+            f"Your Python files ({', '.join(f'`{c}`' for c in copied)}) are copied into every task's folder, and "
+            "`run.json` names them there; the TFJob's ConfigMap carries them too.\n"
+        )
+    return "\n".join(lines)
+
+
+def _readme(tasks: list[Task], name: str, paths: list[str] | None = None, copied: list[str] | None = None) -> str:
     rows = "\n".join(f"| `{t.id}/` | {t.host} | {t.port} |" for t in tasks)
     chief = tasks[0]
+    data = _data_section(paths or [], copied or [])
     return f"""# Cluster bundle `{name}`: {len(tasks)} training task(s)
 
 | folder | copy to machine | port it listens on |
@@ -134,6 +178,7 @@ def _readme(tasks: list[Task], name: str) -> str:
    (e.g. NFS) as the run directory, and start each task with its TF_CONFIG
    (`tf_config.json`) and `python -m {CLI_MODULE} train --resume RUN_DIR`.
 
+{data}
 `tfjob.yaml` runs the same cluster on Kubernetes with the Kubeflow training
 operator, which writes TF_CONFIG itself: build an image with this dashboard
 installed, put its name in the manifest, then `kubectl apply -f tfjob.yaml`.
@@ -162,6 +207,11 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
         "ports": [{"name": "tfjob-port", "containerPort": TFJOB_PORT}],
         "volumeMounts": [{"name": "run-config", "mountPath": "/etc/tfdd", "readOnly": True}],
     }
+    volumes: list[dict[str, Any]] = [{"name": "run-config", "configMap": {"name": f"{name}-config"}}]
+    for i, folder in enumerate(dict.fromkeys(_mount_folder(p) for p in shared_paths(run_config))):
+        # the data at the same path as in run.json; a claim on a volume that holds it (README: data)
+        container["volumeMounts"].append({"name": f"data-{i}", "mountPath": folder, "readOnly": True})
+        volumes.append({"name": f"data-{i}", "persistentVolumeClaim": {"claimName": "REPLACE-WITH-YOUR-DATA-CLAIM"}})
     replica_specs = {
         job.capitalize(): {
             "replicas": len(cluster.addresses(job)),
@@ -170,7 +220,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
             "template": {
                 "spec": {
                     "containers": [container],
-                    "volumes": [{"name": "run-config", "configMap": {"name": f"{name}-config"}}],
+                    "volumes": volumes,
                 }
             },
         }
@@ -181,7 +231,10 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
         "apiVersion": "v1",
         "kind": "ConfigMap",
         "metadata": {"name": f"{name}-config"},
-        "data": {"run.json": json.dumps(run_config.to_dict())},
+        "data": {
+            "run.json": json.dumps(localized(run_config).to_dict()),
+            **{source.name: source.read_text(encoding="utf-8") for source in user_files(run_config)},
+        },
     }
     tfjob = {
         "apiVersion": "kubeflow.org/v1",

@@ -15,7 +15,9 @@ template never reads it.
 
 from __future__ import annotations
 
+import dataclasses
 import pprint
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -49,16 +51,31 @@ HONOURED: dict[str, str] = {
     "is a fixed 32: the dashboard tunes it while training, which does not change the losses",
     "mixed_precision": "main sets the mixed_float16/mixed_bfloat16 policy before the model is built; the "
     "output layer stays float32; the custom loop scales the loss under float16",
-    "data.kind": "load_data: synthetic, csv or npz",
-    "data.num_samples": "load_data: synthetic examples",
-    "data.num_features": "load_data: synthetic features",
-    "data.num_classes": "load_data: synthetic classes (csv and npz take the class count from their labels)",
-    "data.path": "load_data: the csv or npz file",
-    "data.label": "load_data: the csv column of the labels",
-    "data.features_key": "load_data: the npz array of the features",
-    "data.labels_key": "load_data: the npz array of the labels",
-    "model.hidden_units": "build_model: one Dense layer per entry",
+    "data.kind": "Data: synthetic, csv (streamed), npz, image_folder, tfrecord or python",
+    "data.num_samples": "Data: synthetic examples; a python dataset's examples per epoch",
+    "data.num_features": "Data: synthetic features",
+    "data.num_classes": "Data: synthetic, tfrecord and python classes (csv, npz and image folders count theirs)",
+    "data.path": "Data: the file, glob or folder (named: every machine must see it); a python dataset's file "
+    "is copied beside the script",
+    "data.label": "Data: the csv column of the labels",
+    "data.features_key": "Data: the npz array or TFRecord feature of the features",
+    "data.labels_key": "Data: the npz array or TFRecord feature of the labels",
+    "data.image_size": "Data.decode: images resized to it (none: as stored)",
+    "data.color_mode": "Data: the image channels (auto: the first image's)",
+    "data.feature_type": "Data.decode/decode_batch: TFRecord float values or an encoded image",
+    "data.feature_shape": "Data.spec: the TFRecord features' shape",
+    "data.function": "Data: the python dataset's make_dataset(input_context)",
+    "data.validation_function": "distributed_validation: the python dataset's validation examples",
+    "model.kind": "build_model: mlp, cnn, keras_application, python or saved",
+    "model.hidden_units": "build_model: one Dense layer per entry (the mlp, and the cnn's head)",
     "model.activation": "build_model: the hidden layers' activation",
+    "model.filters": "build_model: the cnn's conv blocks",
+    "model.kernel_size": "build_model: the cnn's kernel size",
+    "model.batch_norm": "build_model: the cnn's synchronized batch normalisation",
+    "model.name": "build_model: the tf_keras.applications architecture",
+    "model.weights": "build_model: the application's local weights file (named: it must be on the machine)",
+    "model.path": "build_model: the python model file (copied beside the script) or the .keras model (named)",
+    "model.function": "build_model: the python model's build_model(input_shape, num_classes)",
 }
 
 _NO_CHECKPOINTS = (
@@ -78,6 +95,8 @@ IGNORED: dict[str, str] = {
     "checkpoint.every_epoch": _NO_CHECKPOINTS,
     "checkpoint.every_steps": _NO_CHECKPOINTS,
     "checkpoint.keep": _NO_CHECKPOINTS,
+    "data.shard_policy": "the script shards as TensorFlow's auto policy does (file when it finds files, else "
+    "data); the dashboard decides the policy before TensorFlow starts and checks it",
 }
 
 
@@ -109,9 +128,40 @@ def render_script(config: RunConfig) -> str:
     return source.replace(CONFIG_LINE, f"CONFIG = {literal}\n", 1)
 
 
+def user_files(config: RunConfig) -> list[Path]:
+    """The user's Python files a run imports (a python model, a python dataset)."""
+    files = []
+    if config.model.kind == "python" and config.model.path:
+        files.append(Path(config.model.path).expanduser())
+    if config.data.kind == "python" and config.data.path:
+        files.append(Path(config.data.path).expanduser())
+    return files
+
+
+def localized(config: RunConfig) -> RunConfig:
+    """The config naming the user's Python files by file name: found beside the config file that holds it
+    (engine.kinds.anchor_user_files), wherever it is copied."""
+    if config.model.kind == "python" and config.model.path:
+        config = config.replace(model=dataclasses.replace(config.model, path=Path(config.model.path).name))
+    if config.data.kind == "python" and config.data.path:
+        config = config.replace(data=dataclasses.replace(config.data, path=Path(config.data.path).name))
+    return config
+
+
+def with_local_user_files(config: RunConfig, folder: Path) -> RunConfig:
+    """Copy the user's Python files into `folder`; the config that names them there."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in user_files(config):
+        target = folder / source.name
+        if source.resolve() != target.resolve():
+            shutil.copy2(source, target)
+    return localized(config)
+
+
 def export_script(config: RunConfig, out: str | Path) -> Path:
+    """Write the script; a python model's or dataset's file is copied beside it."""
     path = Path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    config = with_local_user_files(config, path.parent)
     path.write_text(render_script(config), encoding="utf-8")
     path.chmod(0o755)
     return path

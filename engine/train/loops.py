@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.config import RunConfig
 from engine.train.controller import Controller
-from engine.train.data import Arrays, Datasets
+from engine.train.datasets import InputSource
 from engine.train.models import build_loss_and_metric
 from engine.train.tf_runtime import keras, tf
 
@@ -26,8 +26,8 @@ class Session:
     strategy: Any
     model: Any
     optimizer: Any
-    arrays: Arrays
-    datasets: Datasets
+    source: InputSource
+    from_logits: bool  # False when the model ends in softmax/sigmoid (a user's model)
     steps_per_execution: int | None  # fixed steps per call, or None when the controller's policy tunes them
 
     @property
@@ -38,9 +38,49 @@ class Session:
 # ---- custom loop ------------------------------------------------------------------
 
 
-def _correct_count(binary: bool, labels: Any, logits: Any) -> Any:
+class Evaluator:
+    """Validation by strategy.run over every validation example: sums of per-example losses and of
+    right answers, divided by the examples seen. It needs no count in advance, so it also serves a
+    python dataset's validation function (whose size is unknown) under the fit loop."""
+
+    def __init__(self, s: Session):
+        self.s = s
+        strategy, binary = s.strategy, s.source.binary
+        threshold = 0.0 if s.from_logits else 0.5
+        with strategy.scope():
+            loss_object, _ = build_loss_and_metric(
+                s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
+            )
+        model = s.model
+
+        def eval_step(features: Any, labels: Any) -> tuple[Any, Any, Any]:
+            logits = tf.cast(model(features, training=False), tf.float32)
+            return (
+                tf.reduce_sum(loss_object(labels, logits)),
+                _correct_count(binary, labels, logits, threshold),
+                tf.cast(tf.shape(labels)[0], tf.float32),
+            )
+
+        @tf.function
+        def evaluate_batch(batch: Any) -> list[Any]:
+            return [strategy.reduce("SUM", t, axis=None) for t in strategy.run(eval_step, args=batch)]
+
+        self._evaluate_batch = evaluate_batch
+
+    def evaluate(self) -> tuple[float | None, float | None]:
+        val = self.s.source.distributed_validation(self.s.strategy)
+        if val is None:
+            return None, None
+        loss_sum = correct = count = 0.0
+        for batch in val:
+            batch_loss, batch_correct, n = (float(t) for t in self._evaluate_batch(batch))
+            loss_sum, correct, count = loss_sum + batch_loss, correct + batch_correct, count + n
+        return loss_sum / count, correct / count
+
+
+def _correct_count(binary: bool, labels: Any, logits: Any, threshold: float) -> Any:
     if binary:
-        predicted = tf.cast(logits > 0, tf.float32)
+        predicted = tf.cast(logits > threshold, tf.float32)
     else:
         predicted = tf.cast(tf.argmax(logits, axis=-1, output_type=tf.int32), labels.dtype)
     return tf.reduce_sum(tf.cast(tf.equal(predicted, labels), tf.float32))
@@ -61,16 +101,19 @@ class CustomLoop:
     def __init__(self, s: Session):
         self.s = s
         strategy = s.strategy
-        binary = s.arrays.binary
+        binary = s.source.binary
+        threshold = 0.0 if s.from_logits else 0.5  # a logit above 0, or a probability above 0.5
         global_batch = s.global_batch_size
         with strategy.scope():
-            loss_object, _ = build_loss_and_metric(s.arrays.num_classes, keras.losses.Reduction.NONE)
+            loss_object, _ = build_loss_and_metric(
+                s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
+            )
         model, optimizer = s.model, s.optimizer
         scales_loss = hasattr(optimizer, "get_scaled_loss")  # LossScaleOptimizer under float16
 
         def train_step(features: Any, labels: Any) -> tuple[Any, Any]:
             with tf.GradientTape() as tape:
-                logits = model(features, training=True)
+                logits = tf.cast(model(features, training=True), tf.float32)
                 loss = tf.nn.compute_average_loss(loss_object(labels, logits), global_batch_size=global_batch)
                 if model.losses:
                     loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
@@ -79,7 +122,7 @@ class CustomLoop:
             if scales_loss:
                 grads = optimizer.get_unscaled_gradients(grads)
             optimizer.apply_gradients(zip(grads, model.trainable_variables))  # noqa: B905 - AutoGraph rejects strict=
-            return loss, _correct_count(binary, labels, logits)
+            return loss, _correct_count(binary, labels, logits, threshold)
 
         @tf.function
         def train_steps(iterator: Any, n: Any) -> tuple[Any, Any]:
@@ -92,24 +135,12 @@ class CustomLoop:
                 accuracies = accuracies.write(i, strategy.reduce("SUM", correct, axis=None) / global_batch)
             return losses.stack(), accuracies.stack()
 
-        def eval_step(features: Any, labels: Any) -> tuple[Any, Any, Any]:
-            logits = model(features, training=False)
-            return (
-                tf.reduce_sum(loss_object(labels, logits)),
-                _correct_count(binary, labels, logits),
-                tf.cast(tf.shape(labels)[0], tf.float32),
-            )
-
-        @tf.function
-        def evaluate_batch(batch: Any) -> list[Any]:
-            return [strategy.reduce("SUM", t, axis=None) for t in strategy.run(eval_step, args=batch)]
-
         self._train_steps = train_steps
-        self._evaluate_batch = evaluate_batch
+        self._evaluator = Evaluator(s)
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         s = self.s
-        iterator = iter(s.strategy.experimental_distribute_dataset(s.datasets.train(epoch, first_step)))
+        iterator = iter(s.source.distributed_train(s.strategy, epoch, first_step))
         going = True
         while going:
             n = controller.block_size()
@@ -119,14 +150,7 @@ class CustomLoop:
             going = controller.block_done(losses, accuracies, time.perf_counter() - t0)
 
     def evaluate(self) -> tuple[float | None, float | None]:
-        val = self.s.datasets.validation
-        if val is None:
-            return None, None
-        loss_sum = correct = count = 0.0
-        for batch in self.s.strategy.experimental_distribute_dataset(val):
-            batch_loss, batch_correct, n = (float(t) for t in self._evaluate_batch(batch))
-            loss_sum, correct, count = loss_sum + batch_loss, correct + batch_correct, count + n
-        return loss_sum / count, correct / count
+        return self._evaluator.evaluate()
 
 
 # ---- fit loop ---------------------------------------------------------------------
@@ -163,24 +187,30 @@ class FitLoop:
 
     def __init__(self, s: Session):
         self.s = s
+        self._evaluator = Evaluator(s)
         with s.strategy.scope():
-            loss, metric = build_loss_and_metric(s.arrays.num_classes)
+            loss, metric = build_loss_and_metric(s.source.num_classes, from_logits=s.from_logits)
             s.model.compile(
                 optimizer=s.optimizer, loss=loss, metrics=[metric], steps_per_execution=s.steps_per_execution
             )
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
-        self.s.model.fit(
-            self.s.datasets.train(epoch, first_step),
+        s = self.s
+        s.model.fit(
+            s.source.fit_train(s.strategy, epoch, first_step),
             initial_epoch=epoch,
             epochs=epoch + 1,
+            steps_per_epoch=s.source.steps_per_epoch - first_step,
             callbacks=[_FitBridge(controller)],
             verbose=0,
         )
 
     def evaluate(self) -> tuple[float | None, float | None]:
-        val = self.s.datasets.validation
+        steps = self.s.source.validation_steps
+        if steps is None:  # a size known only by reading it all (a python dataset's validation function)
+            return self._evaluator.evaluate()
+        val = self.s.source.fit_validation(self.s.strategy)
         if val is None:
             return None, None
-        logs = self.s.model.evaluate(val, verbose=0, return_dict=True)
+        logs = self.s.model.evaluate(val, steps=steps, verbose=0, return_dict=True)
         return logs["loss"], logs["accuracy"]

@@ -1,7 +1,8 @@
 """One run, start to finish: the one place that orders the steps.
 
-validate config -> load data (NumPy, before TF) -> plan devices -> apply
-them -> strategy -> model/optimizer in scope -> restore checkpoint ->
+validate config -> inspect the data source (engine.sources, before TF) ->
+plan devices -> apply them -> strategy -> input pipeline -> model/optimizer
+in scope, its output checked on one batch -> restore checkpoint ->
 controller drives the loop -> save model. Every failure becomes a
 `run_failed` event with a message a person can act on; finished epochs and
 checkpoints are never thrown away.
@@ -19,15 +20,16 @@ from typing import Any
 
 from engine import events as ev
 from engine.config import Loop, RunConfig, Strategy, batch_problem
+from engine.kinds import has_validation
 from engine.plan import plan_devices
-from engine.problems import ConfigError
+from engine.problems import ConfigError, Problem
 from engine.protocol.channel import StopSignal
 from engine.protocol.codes import RunStatus
 from engine.protocol.paths import RunPaths
 from engine.rundir import RunDir
+from engine.sources import SourceInfo, check_fits_batch, inspect, resolve_shard_policy, shard_problem
 from engine.tfconfig import Role, role_from_environment
 from engine.train.controller import Controller, NonFiniteLoss, Schedule
-from engine.train.data import DataError, Datasets, load_arrays, steps_per_epoch
 from engine.train.steps_policy import steps_per_call
 
 Sink = Callable[[ev.Event], None]
@@ -42,7 +44,7 @@ class Outcome:
     @property
     def config_error(self) -> bool:
         """The config (or TF_CONFIG, or the device choice) cannot work on this machine."""
-        return self.error_type in ("ConfigError", "DeviceError")
+        return self.error_type in ("ConfigError", "DeviceError", "DataError", "ModelError")
 
 
 class Trainer:
@@ -56,14 +58,16 @@ class Trainer:
         stop: StopSignal,
         resume: bool = False,
         print_tracebacks: bool = True,
+        source_info: SourceInfo | None = None,
     ):
         self.config = config
         self.print_tracebacks = print_tracebacks
         self.stop = stop
         self.resume = resume
+        self._source_info = source_info  # the data source, when the caller has read it already
         self.role = role_from_environment() if config.strategy == Strategy.MULTI_WORKER_MIRRORED else Role()
         self._scratch = None if self.role.is_chief else Path(tempfile.mkdtemp(prefix="tfdd-worker-"))
-        self.run_dir = RunDir(self._scratch or run_dir, validation=config.validation_split > 0)
+        self.run_dir = RunDir(self._scratch or run_dir, validation=has_validation(config))
         self.checkpoint_dir = RunPaths(run_dir).checkpoints  # every worker restores the chief's
         self.sinks: list[Sink] = [self.run_dir, *sinks]
         self._controller: Any = None  # exists once training is set up
@@ -85,7 +89,7 @@ class Trainer:
             return self._run()
         except KeyboardInterrupt:
             return self._fail("Interrupted before training could stop cleanly.", "KeyboardInterrupt")
-        except (ConfigError, DataError, NonFiniteLoss) as exc:  # DeviceError is a ConfigError
+        except (ConfigError, NonFiniteLoss) as exc:  # DeviceError, DataError and ModelError are ConfigErrors
             return self._fail(str(exc), type(exc).__name__)
         except Exception as exc:  # the last line of defence: say what happened, keep the run dir
             if self.print_tracebacks:
@@ -111,12 +115,19 @@ class Trainer:
         config = self.config
         if self.role.is_chief and not self.resume:
             self.run_dir.write_config(config)
-        arrays = load_arrays(config)  # NumPy: bad data is reported before TensorFlow starts
+        # bad data is reported before TensorFlow starts: every row, image header and record framing is read
+        info = self._source_info or inspect(config)
+        check_fits_batch(info, config.validation_split, config.global_batch_size)
+        workers = self.role.num_workers
+        shard_policy = resolve_shard_policy(config.data.shard_policy, info, workers, config.validation_split)
+        if problem := shard_problem(shard_policy, info, workers):
+            raise ConfigError([problem])
         # TensorFlow from here on: these modules import it
         from engine.train.checkpoints import Checkpointer
+        from engine.train.datasets import make_source
         from engine.train.devices import apply_plan
         from engine.train.loops import CustomLoop, FitLoop, Session
-        from engine.train.models import build_model, build_optimizer
+        from engine.train.models import build_model, build_optimizer, check_output
         from engine.train.strategies import make_strategy
         from engine.train.tensorboard_sink import TensorBoardSink
         from engine.train.tf_runtime import keras, tf
@@ -133,9 +144,15 @@ class Trainer:
         self.stop.training_reached()
         replicas = strategy.num_replicas_in_sync
         _check_batch(config, replicas)
+        source = make_source(config, info, shard_policy, workers)
+        if source.steps_per_epoch < 1:
+            raise ConfigError(
+                [Problem("global_batch_size", config.global_batch_size, f"{source.describe()}: not one full batch")]
+            )
         keras.utils.set_random_seed(config.seed)
         with strategy.scope():
-            model = build_model(config, arrays.num_features, arrays.num_classes)
+            built = build_model(config, source.input_shape(), source.num_classes)
+            model = built.model
             optimizer = build_optimizer(config)
             if config.mixed_precision == "float16" and config.loop == Loop.CUSTOM:
                 optimizer = keras.mixed_precision.LossScaleOptimizer(optimizer)
@@ -151,7 +168,8 @@ class Trainer:
         if start_epoch >= config.epochs:
             self.log(f"All {config.epochs} epochs were already finished; nothing to resume.")
             return self._finish(RunStatus.COMPLETED, model, save_model=False)
-        per_epoch = steps_per_epoch(arrays, config.global_batch_size)
+        check_output(model, next(iter(source.train(start_epoch).take(1)))[0], source.num_classes, built.where)
+        per_epoch = source.steps_per_epoch
         policy = steps_per_call(config, per_epoch, self.role.num_workers)
         self._controller = controller = Controller(
             schedule=Schedule(
@@ -175,11 +193,11 @@ class Trainer:
             strategy=strategy,
             model=model,
             optimizer=optimizer,
-            arrays=arrays,
-            datasets=Datasets(arrays, config, tf),
+            source=source,
+            from_logits=built.from_logits,
             steps_per_execution=policy.fixed,
         )
-        replica_batches = _measure_replica_batches(strategy, session.datasets.train(start_epoch))
+        replica_batches = _measure_replica_batches(strategy, source.first_step(strategy, start_epoch))
         self.emit(
             ev.RunStarted(
                 strategy=config.strategy,
@@ -202,6 +220,11 @@ class Trainer:
             f"{type(strategy).__name__} on {', '.join(plan.strategy_devices)}; all-reduce: {plan.all_reduce}; "
             f"memory growth: {'on' if plan.memory_growth and plan.uses_gpu else 'off'}; "
             f"mixed precision: {config.mixed_precision}; {self.role.num_workers} worker(s)"
+        )
+        self.log(f"data: {source.describe()}; shard policy: {shard_policy}")
+        self.log(
+            f"model: {built.where}, {model.count_params():,} parameters; "
+            + ("outputs logits" if built.from_logits else "ends in softmax/sigmoid: the loss takes probabilities")
         )
         loop = FitLoop(session) if config.loop == Loop.FIT else CustomLoop(session)
         status = controller.run(loop)
@@ -241,11 +264,10 @@ def _check_batch(config: RunConfig, replicas: int) -> None:
         raise ConfigError([problem])
 
 
-def _measure_replica_batches(strategy: Any, dataset: Any) -> list[int]:
+def _measure_replica_batches(strategy: Any, batch: Any) -> list[int]:
     """The batch each replica really receives (a number measured, not assumed)."""
     from engine.train.tf_runtime import tf
 
-    batch = next(iter(strategy.experimental_distribute_dataset(dataset.take(1))))
     sizes = tf.function(lambda b: strategy.run(lambda x, y: tf.shape(x)[0], args=b))(batch)
     return [int(v) for v in strategy.experimental_local_results(sizes)]
 

@@ -1,8 +1,11 @@
-"""Where the examples come from: synthetic data, a CSV file or an NPZ file.
+"""Where the examples come from: every data kind with the fields it needs, and a preview.
 
 For a CSV file the label column is chosen from its header; for an NPZ file
-the feature and label arrays from its keys. Reading a header or the key
-list is cheap and needs no TensorFlow.
+the arrays from its keys; for TFRecord files the feature keys from the
+first record. Reading a header, a key list or a record needs no TensorFlow.
+After each change the preview (gui.form.data_preview) reads the source
+with `engine.sources.inspect(quick=True)`, so a wrong folder is an inline
+problem in a second, not a failed run after TensorFlow's start-up.
 """
 
 from __future__ import annotations
@@ -10,30 +13,59 @@ from __future__ import annotations
 import csv
 import dataclasses
 import zipfile
-from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QVBoxLayout,
     QWidget,
 )
 
-from engine.config import DATA_KINDS, DataConfig
-from engine.problems import Problem
+from engine.config import DataConfig, RunConfig
+from engine.kinds import (
+    COLOR_MODES,
+    DATA_KINDS,
+    SHARD_HINTS,
+    SHARD_POLICIES,
+    TFRECORD_FEATURE_TYPES,
+    matching_files,
+    validate_data,
+)
+from engine.problems import ConfigError, Problem
+from engine.sources import SourceInfo, inspect, resolve_shard_policy, shard_problem
+from engine.tfrecord_reader import RecordError, parse_example, records
+from gui.form.data_preview import DataPreview
 from gui.form.rows import ProblemLabels
 
-FILE_FILTERS = {"csv": "CSV files (*.csv);;All files (*)", "npz": "NumPy archives (*.npz);;All files (*)"}
+FILE_FILTERS = {
+    "csv": "CSV files (*.csv);;All files (*)",
+    "npz": "NumPy archives (*.npz);;All files (*)",
+    "tfrecord": "TFRecord files (*.tfrecord *.tfrecords *.tfr);;All files (*)",
+    "python": "Python files (*.py)",
+}
+KIND_HINTS = {
+    "synthetic": "the tutorial's random data",
+    "csv": "numeric columns and a label column; streamed, so it may be larger than memory",
+    "npz": "NumPy arrays of features and labels, read into memory",
+    "image_folder": "one subfolder of images per class (PNG, JPEG, BMP, GIF)",
+    "tfrecord": "tf.train.Example records: features and an int64 label",
+    "python": "make_dataset(input_context) in your file returns (features, label) examples",
+}
+PATH_KINDS = ("csv", "npz", "image_folder", "tfrecord", "python")
+PREVIEW_DELAY_MS = 250
 
 
 def csv_columns(path: str) -> list[str]:
-    """The header row of a CSV file."""
-    with open(path, newline="", encoding="utf-8") as f:
+    """The header row of a CSV file (the first of a glob)."""
+    files = matching_files(path)
+    with open(files[0] if files else path, newline="", encoding="utf-8-sig") as f:
         return [c.strip() for c in next(csv.reader(f), [])]
 
 
@@ -43,89 +75,204 @@ def npz_keys(path: str) -> list[str]:
         return [n[:-4] if n.endswith(".npy") else n for n in z.namelist()]
 
 
-def _spin(low: int, high: int) -> QSpinBox:
-    spin = QSpinBox()
+def tfrecord_keys(path: str) -> list[str]:
+    """Feature names of the first record of the first file."""
+    files = matching_files(path)
+    first = next(records(files[0], 1), None) if files else None
+    return sorted(parse_example(first)) if first else []
+
+
+def parse_ints(text: str, field: str, example: str) -> tuple[tuple[int, ...] | None, Problem | None]:
+    """ "32, 32, 3" -> (32, 32, 3); "" -> None; a Problem for anything else."""
+    parts = [p for p in text.replace(";", ",").replace("x", ",").replace(" ", ",").split(",") if p]
+    if not parts:
+        return None, None
+    try:
+        return tuple(int(p) for p in parts), None
+    except ValueError:
+        return None, Problem(field, text, f"write whole numbers, e.g. {example}")
+
+
+def _spin(low: int, high: int, name: str = "") -> QSpinBox:
+    spin = QSpinBox(objectName=name)
     spin.setRange(low, high)
     spin.setGroupSeparatorShown(True)
     return spin
 
 
 class DataSourceForm(QWidget):
-    """Edits the `data` section of a RunConfig."""
+    """Edits the `data` section of a RunConfig and previews what it holds."""
 
     changed = Signal()
-    """Any field of the data source changed."""
+    """Any field of the data source changed, or the preview found something new."""
 
     def __init__(self, problems: ProblemLabels, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.kind = QComboBox()
-        self.kind.setObjectName("dataKindCombo")
+        self.kind = QComboBox(objectName="dataKindCombo")
         self.kind.addItems(DATA_KINDS)
-        self.samples = _spin(2, 100_000_000)
-        self.features = _spin(1, 100_000)
-        self.classes = _spin(2, 100_000)
-        self.path = QLineEdit()
-        self.path.setObjectName("dataPathEdit")
+        self.kind_hint = QLabel(objectName="dataKindHint")
+        self.kind_hint.setProperty("role", "hint")
+        self.kind_hint.setWordWrap(True)
+        self.samples = _spin(2, 1_000_000_000, "samplesSpin")
+        self.features = _spin(1, 100_000, "featuresSpin")
+        self.classes = _spin(2, 100_000, "classesSpin")
+        self.path = QLineEdit(objectName="dataPathEdit")
         self.path.setPlaceholderText("choose a file…")
-        browse = QPushButton("Browse…")
+        browse = QPushButton("Browse…", objectName="dataBrowseButton")
         browse.clicked.connect(self._browse)
         path_row = QWidget()
         row = QHBoxLayout(path_row)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.path, 1)
         row.addWidget(browse)
-        self.label = QComboBox()
-        self.label.setObjectName("labelColumnCombo")
-        self.features_key = QComboBox()
-        self.labels_key = QComboBox()
-        form = QFormLayout(self)
+        self.label = QComboBox(objectName="labelColumnCombo")
+        self.features_key = QComboBox(objectName="featuresKeyCombo", editable=True)
+        self.labels_key = QComboBox(objectName="labelsKeyCombo", editable=True)
+        self.feature_type = QComboBox(objectName="featureTypeCombo")
+        self.feature_type.addItems(TFRECORD_FEATURE_TYPES)
+        self.feature_shape = QLineEdit(objectName="featureShapeEdit", placeholderText="e.g. 10 or 32, 32, 3")
+        self.image_size = QLineEdit(objectName="imageSizeEdit", placeholderText="as stored (all alike)")
+        self.color_mode = QComboBox(objectName="colorModeCombo")
+        self.color_mode.addItems(COLOR_MODES)
+        self.function = QLineEdit(objectName="dataFunctionEdit")
+        self.validation_function = QLineEdit(objectName="validationFunctionEdit", placeholderText="none")
+        self.shard_policy = QComboBox(objectName="shardPolicyCombo")
+        self.shard_policy.addItems(SHARD_POLICIES)
+        for i, policy in enumerate(SHARD_POLICIES):
+            self.shard_policy.setItemData(i, SHARD_HINTS[policy], Qt.ItemDataRole.ToolTipRole)
+        self.shard_hint = QLabel(objectName="shardHint")
+        self.shard_hint.setProperty("role", "hint")
+        self.shard_hint.setWordWrap(True)
+        self.preview = DataPreview()
+
+        form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
-        problems.add_row(
-            form,
-            "Source",
-            self.kind,
-            "data.kind",
-            tooltip="synthetic: the tutorial's random data; csv/npz: your own file",
-        )
-        self._rows = {
-            "synthetic": [
-                problems.add_row(form, "Samples", self.samples, "data.num_samples"),
-                problems.add_row(form, "Features", self.features, "data.num_features"),
-                problems.add_row(form, "Classes", self.classes, "data.num_classes"),
-            ],
-            "file": [problems.add_row(form, "File", path_row, "data.path")],
-            "csv": [problems.add_row(form, "Label column", self.label, "data.label")],
-            "npz": [
-                problems.add_row(form, "Features array", self.features_key, "data.features_key"),
-                problems.add_row(form, "Labels array", self.labels_key, "data.labels_key"),
-            ],
+        add = problems.add_row
+        add(form, "Source", self.kind, "data.kind")
+        form.addRow("", self.kind_hint)
+        path_box = add(form, "Path", path_row, "data.path")
+        self._rows: dict[str, tuple[QWidget, tuple[str, ...]]] = {
+            "samples": (add(form, "Samples", self.samples, "data.num_samples"), ("synthetic", "python")),
+            "features": (add(form, "Features", self.features, "data.num_features"), ("synthetic",)),
+            "classes": (add(form, "Classes", self.classes, "data.num_classes"), ("synthetic", "tfrecord", "python")),
+            "path": (path_box, PATH_KINDS),
+            "label": (add(form, "Label column", self.label, "data.label"), ("csv",)),
+            "features_key": (add(form, "Features key", self.features_key, "data.features_key"), ("npz", "tfrecord")),
+            "labels_key": (add(form, "Labels key", self.labels_key, "data.labels_key"), ("npz", "tfrecord")),
+            "feature_type": (
+                add(
+                    form,
+                    "Feature type",
+                    self.feature_type,
+                    "data.feature_type",
+                    tooltip="float: a list of numbers; image: an encoded PNG/JPEG",
+                ),
+                ("tfrecord",),
+            ),
+            "feature_shape": (add(form, "Feature shape", self.feature_shape, "data.feature_shape"), ("tfrecord",)),
+            "image_size": (
+                add(
+                    form,
+                    "Image size",
+                    self.image_size,
+                    "data.image_size",
+                    tooltip="height, width to resize every image to; empty keeps the stored size",
+                ),
+                ("image_folder",),
+            ),
+            "color_mode": (
+                add(
+                    form,
+                    "Colour",
+                    self.color_mode,
+                    "data.color_mode",
+                    tooltip="auto: the images' own channels; rgb or grayscale converts them all",
+                ),
+                ("image_folder",),
+            ),
+            "function": (
+                add(
+                    form,
+                    "Function",
+                    self.function,
+                    "data.function",
+                    tooltip="make_dataset(input_context) -> tf.data.Dataset of (features, label) examples",
+                ),
+                ("python",),
+            ),
+            "validation_function": (
+                add(form, "Validation function", self.validation_function, "data.validation_function"),
+                ("python",),
+            ),
         }
+        add(form, "Shard policy", self.shard_policy, "data.shard_policy", tooltip="How multi-worker runs split data")
+        form.addRow("", self.shard_hint)
         self._form = form
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(form)
+        column.addWidget(self.preview)
+
         self._read_problem: Problem | None = None
+        self._preview_problem: Problem | None = None
+        self.info: SourceInfo | None = None
+        self._preview_key: object = None
+        self._base = RunConfig()
+        self._workers = 1
+        self._preview_timer = QTimer(self, singleShot=True, interval=PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self.refresh_preview)
         self.kind.currentTextChanged.connect(self._on_kind)
         self.path.editingFinished.connect(self._read_file)
         for spin in (self.samples, self.features, self.classes):
-            spin.valueChanged.connect(self.changed)
-        for combo in (self.label, self.features_key, self.labels_key):
-            combo.currentTextChanged.connect(self.changed)
+            spin.valueChanged.connect(self._edited)
+        for combo in (
+            self.label,
+            self.features_key,
+            self.labels_key,
+            self.feature_type,
+            self.color_mode,
+            self.shard_policy,
+        ):
+            combo.currentTextChanged.connect(self._edited)
+        for edit in (self.feature_shape, self.image_size, self.function, self.validation_function):
+            edit.textChanged.connect(self._edited)
         self.set_data(DataConfig())
 
     # ---- config <-> widgets ------------------------------------------------
-    def set_data(self, data: DataConfig) -> None:
+    def set_data(self, data: DataConfig, base: RunConfig | None = None) -> None:
         self._wanted = data
+        self._base = base or self._base
+        widgets = (self.kind, self.samples, self.features, self.classes, self.feature_type, self.color_mode)
+        for w in (*widgets, self.shard_policy, self.feature_shape, self.image_size, self.function):
+            w.blockSignals(True)
         self.kind.setCurrentText(data.kind)
         self.samples.setValue(data.num_samples)
         self.features.setValue(data.num_features)
         self.classes.setValue(data.num_classes)
         self.path.setText(data.path or "")
+        self.feature_type.setCurrentText(data.feature_type)
+        self.feature_shape.setText(", ".join(map(str, data.feature_shape or ())))
+        self.image_size.setText(", ".join(map(str, data.image_size or ())))
+        self.color_mode.setCurrentText(data.color_mode)
+        self.function.setText(data.function)
+        self.validation_function.setText(data.validation_function or "")
+        self.shard_policy.setCurrentText(data.shard_policy)
+        for w in (*widgets, self.shard_policy, self.feature_shape, self.image_size, self.function):
+            w.blockSignals(False)
         for combo in (self.label, self.features_key, self.labels_key):
             combo.blockSignals(True)
             combo.clear()
+            if combo.isEditable():
+                combo.setEditText("")
             combo.blockSignals(False)
-        self._on_kind(data.kind)
+        self._show_rows(data.kind)
+        self._fill_names()
+        self.refresh_preview()
 
     def data(self, base: DataConfig) -> DataConfig:
         kind = self.kind.currentText()
+        shape = parse_ints(self.feature_shape.text(), "data.feature_shape", "32, 32, 3")[0]
+        size = parse_ints(self.image_size.text(), "data.image_size", "64, 64")[0]
         return dataclasses.replace(
             base,
             kind=kind,
@@ -134,46 +281,86 @@ class DataSourceForm(QWidget):
             num_classes=self.classes.value(),
             path=self.path.text().strip() or None,
             label=(self.label.currentText() or None) if kind == "csv" else base.label,
-            features_key=self.features_key.currentText() or base.features_key,
-            labels_key=self.labels_key.currentText() or base.labels_key,
+            features_key=self.features_key.currentText().strip() or base.features_key,
+            labels_key=self.labels_key.currentText().strip() or base.labels_key,
+            feature_type=self.feature_type.currentText(),
+            feature_shape=shape if self.feature_shape.text().strip() else None,
+            image_size=size,
+            color_mode=self.color_mode.currentText(),
+            function=self.function.text().strip() or base.function,
+            validation_function=self.validation_function.text().strip() or None,
+            shard_policy=self.shard_policy.currentText(),
         )
 
     def problems(self) -> list[Problem]:
-        """Problems only the form sees (an unreadable header); the rest come from validate()."""
-        return [self._read_problem] if self._read_problem else []
+        """Problems only the form sees (an unreadable header, a number list, the preview's finding)."""
+        found = [self._read_problem, self._preview_problem]
+        found.append(parse_ints(self.feature_shape.text(), "data.feature_shape", "32, 32, 3")[1])
+        found.append(parse_ints(self.image_size.text(), "data.image_size", "64, 64")[1])
+        return [p for p in found if p]
+
+    def shard_problems(self, workers: int, validation_split: float) -> list[Problem]:
+        """With `workers` workers: the policy "auto" resolves to, shown in the hint, and its problem."""
+        self._workers = workers
+        policy = self.shard_policy.currentText()
+        if self.info is None or policy not in SHARD_POLICIES:
+            self.shard_hint.setText(SHARD_HINTS.get(policy, ""))
+            return []
+        resolved = resolve_shard_policy(policy, self.info, workers, validation_split)
+        chosen = f" → {resolved} with {workers} workers" if policy == "auto" and workers > 1 else ""
+        self.shard_hint.setText(f"{SHARD_HINTS[policy]}{chosen}")
+        problem = shard_problem(resolved, self.info, workers)
+        return [problem] if problem else []
 
     # ---- reactions ---------------------------------------------------------
+    def _edited(self) -> None:
+        self._preview_timer.start()
+        self.changed.emit()
+
+    def _show_rows(self, kind: str) -> None:
+        self.kind_hint.setText(KIND_HINTS.get(kind, ""))
+        for box, kinds in self._rows.values():
+            self._form.setRowVisible(box, kind in kinds)
+        samples_label = self._form.labelForField(self._rows["samples"][0])
+        if samples_label is not None:
+            samples_label.setText("Examples per epoch" if kind == "python" else "Samples")
+        self.path.setPlaceholderText("choose a folder…" if kind == "image_folder" else "choose a file (or a glob)…")
+
     def _on_kind(self, kind: str) -> None:
-        for name, rows in self._rows.items():
-            shown = name == kind or (name == "file" and kind in ("csv", "npz"))
-            for box in rows:
-                self._form.setRowVisible(box, shown)
+        self._show_rows(kind)
         self._read_file()
 
     def _browse(self) -> None:
         kind = self.kind.currentText()
-        path, _ = QFileDialog.getOpenFileName(
-            self, f"Choose a {kind} file", self.path.text(), FILE_FILTERS.get(kind, "")
-        )
+        if kind == "image_folder":
+            path = QFileDialog.getExistingDirectory(self, "Choose an image folder", self.path.text())
+        else:
+            path, _ = QFileDialog.getOpenFileName(
+                self, f"Choose a {kind} file", self.path.text(), FILE_FILTERS.get(kind, "")
+            )
         if path:
             self.path.setText(path)
             self._read_file()
 
     def _read_file(self) -> None:
+        self._fill_names()
+        self.refresh_preview()
+        self.changed.emit()
+
+    def _fill_names(self) -> None:
         """Fill the column/key choices from the file, keeping the wanted choice if it is there."""
         kind, path = self.kind.currentText(), self.path.text().strip()
         self._read_problem = None
         names: list[str] = []
-        if kind in ("csv", "npz") and path and Path(path).is_file():
+        if kind in ("csv", "npz", "tfrecord") and path and matching_files(path):
             try:
-                names = csv_columns(path) if kind == "csv" else npz_keys(path)
-            except (OSError, UnicodeDecodeError, csv.Error, zipfile.BadZipFile) as exc:
+                names = {"csv": csv_columns, "npz": npz_keys, "tfrecord": tfrecord_keys}[kind](path)
+            except (OSError, UnicodeDecodeError, csv.Error, zipfile.BadZipFile, RecordError) as exc:
                 self._read_problem = Problem("data.path", path, f"cannot read the file: {exc}")
         wanted = self._wanted
         self._fill(self.label, names, wanted.label, default=names[-1] if names else "")
         self._fill(self.features_key, names, wanted.features_key, default=names[0] if names else "")
         self._fill(self.labels_key, names, wanted.labels_key, default=names[-1] if names else "")
-        self.changed.emit()
 
     @staticmethod
     def _fill(combo: QComboBox, names: list[str], wanted: str | None, default: str) -> None:
@@ -181,5 +368,27 @@ class DataSourceForm(QWidget):
         current = combo.currentText() or wanted
         combo.clear()
         combo.addItems(names)
-        combo.setCurrentText(current if current in names else default)
+        if combo.isEditable():
+            combo.setCurrentText(current or default)
+        else:
+            combo.setCurrentText(current if current in names else default)
         combo.blockSignals(False)
+
+    def refresh_preview(self) -> None:
+        """Read the source again (a bounded sample) unless nothing it depends on changed."""
+        self._preview_timer.stop()
+        data = self.data(self._wanted)
+        key = (data, self._base.seed)
+        if key == self._preview_key:
+            return
+        self._preview_key = key
+        self.info, self._preview_problem = None, None
+        if self._read_problem is None and not validate_data(data, self._base.validation_split):
+            try:
+                self.info = inspect(dataclasses.replace(self._base, data=data), quick=True)
+            except ConfigError as exc:
+                self._preview_problem = exc.problems[0] if exc.problems else None
+            except (ValueError, TypeError, AttributeError, OSError):
+                pass  # values of the wrong kind: validate() names them
+        self.preview.show_info(self.info)
+        self.changed.emit()

@@ -21,17 +21,17 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QLabel,
-    QLineEdit,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from engine.config import ACTIVATIONS, LOOPS, OPTIMIZERS, STRATEGIES, RunConfig, Strategy, validate
+from engine.config import LOOPS, OPTIMIZERS, STRATEGIES, RunConfig, Strategy, validate
 from engine.plan import plan_problems, replica_count
 from engine.problems import Problem
 from gui.form.data_source import DataSourceForm
 from gui.form.device_probe import ProbeResult
+from gui.form.model_form import ModelForm
 from gui.form.rows import ProblemLabels
 
 STRATEGY_HINTS = {
@@ -45,18 +45,6 @@ STRATEGY_HINTS = {
 MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
 VIRTUAL_TIP = "Split each device into N logical devices (N replicas with mirrored)"
 DEVICE_COLUMNS = 3
-
-
-def parse_hidden_units(text: str) -> tuple[tuple[int, ...], Problem | None]:
-    """ "16, 8" -> (16, 8); a Problem for anything that is not positive integers."""
-    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
-    try:
-        units = tuple(int(p) for p in parts)
-    except ValueError:
-        return (), Problem("model.hidden_units", text, "write layer sizes as whole numbers, e.g. 16, 8")
-    if not units:
-        return (), Problem("model.hidden_units", text, "give at least one layer size, e.g. 16, 8")
-    return units, None
 
 
 def _spin(low: int, high: int, name: str = "") -> QSpinBox:
@@ -198,28 +186,25 @@ class RunForm(QWidget):
 
     def _model_group(self) -> QGroupBox:
         box = QGroupBox("Model")
-        form = QFormLayout(box)
-        self.hidden = QLineEdit(objectName="hiddenLayersEdit")
-        self.hidden.setPlaceholderText("e.g. 16, 8")
-        self.activation = QComboBox(objectName="activationCombo")
-        self.activation.addItems(ACTIVATIONS)
-        self.labels.add_row(
-            form,
-            "Hidden layers",
-            self.hidden,
-            "model.hidden_units",
-            tooltip="Units of each Dense layer, comma-separated",
-        )
-        self.labels.add_row(form, "Activation", self.activation, "model.activation")
+        column = QVBoxLayout(box)
+        self.model_form = ModelForm(self.labels)
+        self.hidden, self.activation = self.model_form.hidden, self.model_form.activation
+        self.model_form.changed.connect(self._emit_changed)
+        self.model_form.summary.button.clicked.connect(self.request_summary)
+        column.addWidget(self.model_form)
         for w in (self.epochs, self.batch_size, self.virtual, self.workers, self.every_steps):
             w.valueChanged.connect(self._emit_changed)
         for w in (self.learning_rate, self.validation):
             w.valueChanged.connect(self._emit_changed)
-        for w in (self.loop, self.optimizer, self.strategy, self.activation):
+        for w in (self.loop, self.optimizer, self.strategy):
             w.currentTextChanged.connect(self._emit_changed)
         self.every_epoch.toggled.connect(self._emit_changed)
-        self.hidden.textChanged.connect(self._emit_changed)
         return box
+
+    def request_summary(self) -> None:
+        """Build the form's model in a child process and show its layers (gui.form.model_summary)."""
+        config, replicas, _ = self.evaluate()
+        self.model_form.summary.request(config, replicas)
 
     # ---- config <-> widgets --------------------------------------------------
     def set_config(self, config: RunConfig) -> None:
@@ -236,9 +221,8 @@ class RunForm(QWidget):
         self.virtual.setValue(config.virtual_devices)
         self.every_epoch.setChecked(config.checkpoint.every_epoch)
         self.every_steps.setValue(config.checkpoint.every_steps)
-        self.hidden.setText(", ".join(str(u) for u in config.model.hidden_units))
-        self.activation.setCurrentText(config.model.activation)
-        self.data_source.set_data(config.data)
+        self.model_form.set_model(config.model)
+        self.data_source.set_data(config.data, config)
         self._tick_devices(config.devices)
         self._loading = False
         self._emit_changed()
@@ -278,7 +262,7 @@ class RunForm(QWidget):
         `workers` counts a multi-worker run's replicas for that many workers
         (an exported cluster's) instead of the local workers box.
         """
-        hidden, hidden_problem = parse_hidden_units(self.hidden.text())
+        model, model_problems = self.model_form.model(self._base.model)
         devices = (
             tuple(n for n, b in self._device_boxes.items() if b.isChecked())
             if self._device_boxes
@@ -296,22 +280,23 @@ class RunForm(QWidget):
             virtual_devices=self.virtual.value(),
             devices=devices or None,
             data=self.data_source.data(self._base.data),
-            model=dataclasses.replace(
-                self._base.model,
-                hidden_units=hidden or self._base.model.hidden_units,
-                activation=self.activation.currentText(),
-            ),
+            model=model,
             checkpoint=dataclasses.replace(
                 self._base.checkpoint, every_epoch=self.every_epoch.isChecked(), every_steps=self.every_steps.value()
             ),
         )
         gpus = [d.name for d in self._probe.gpus] if self._probe else None
         replicas = replica_count(config, gpus, workers or self.workers.value())
-        problems = [p for p in (hidden_problem,) if p] + self.data_source.problems()
+        problems = model_problems + self.data_source.problems()
+        local_workers = workers or self.workers.value()
+        problems += self.data_source.shard_problems(
+            local_workers if config.strategy == MULTI_WORKER else 1, config.validation_split
+        )
         if self._device_boxes and not devices:
             problems.append(Problem("devices", [], "tick at least one device"))
         problems += validate(config, replicas=replicas)
         problems += plan_problems(config, gpus)
+        self.model_form.summary.mark_stale(config)
         return config, replicas, problems
 
     def show_problems(self, problems: list[Problem]) -> None:

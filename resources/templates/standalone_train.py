@@ -26,6 +26,8 @@ import os
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf-keras: the Keras tf.distribute was built with
 
 import csv  # noqa: E402
+import glob  # noqa: E402
+import importlib.util  # noqa: E402
 import platform  # noqa: E402
 import time  # noqa: E402
 
@@ -37,55 +39,195 @@ CONFIG = {}  # the exporter writes the run's config here
 
 # ---- data --------------------------------------------------------------------------
 
-
-def load_data(config):
-    """Features and integer labels as NumPy arrays."""
-    data = config["data"]
-    if data["kind"] == "synthetic":  # the tutorial's data: labels from a noisy random linear rule
-        rng = np.random.default_rng(config["seed"])
-        n, f, k = data["num_samples"], data["num_features"], data["num_classes"]
-        x = rng.standard_normal((n, f), dtype=np.float32)
-        width = 1 if k == 2 else k
-        coeffs = rng.standard_normal((f, width), dtype=np.float32)
-        logits = x @ coeffs + rng.normal(0.0, 0.1, (n, width)).astype(np.float32)
-        y = (logits[:, 0] > 0) if k == 2 else logits.argmax(axis=1)
-        return x, y.astype(np.int64)
-    if data["kind"] == "csv":
-        with open(data["path"], newline="", encoding="utf-8-sig") as f:
-            rows = [r for r in csv.reader(f) if any(c.strip() for c in r)]
-        header = [h.strip() for h in rows[0]]
-        values = np.array(rows[1:], dtype=np.float64)
-        col = header.index(data["label"])
-        return np.delete(values, col, axis=1).astype(np.float32), values[:, col].astype(np.int64)
-    with np.load(data["path"]) as npz:
-        x = np.asarray(npz[data["features_key"]], dtype=np.float32)
-        return (x[:, None] if x.ndim == 1 else x), np.asarray(npz[data["labels_key"]]).astype(np.int64)
+IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".bmp", ".gif")
 
 
-def split(config, x, y):
-    """The last validation_split share of the examples validates, as in Keras; the rest trains."""
-    n_val = int(len(x) * config["validation_split"])
-    n_train = len(x) - n_val
-    return (x[:n_train], y[:n_train]), ((x[n_train:], y[n_train:]) if n_val else None)
+def user_file(path):
+    """A user's file: relative paths are beside this script (the exporter copies Python files here)."""
+    return path if os.path.isabs(path) else os.path.join(os.path.dirname(os.path.abspath(__file__)), path)
+
+
+def import_function(path, name):
+    """`name` from the user's Python file at `path`."""
+    spec = importlib.util.spec_from_file_location("user_" + os.path.basename(path)[:-3], user_file(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, name)
 
 
 def as_labels(y, num_classes):
-    return y.astype(np.float32)[:, None] if num_classes == 2 else y.astype(np.int32)
+    """Binary labels are float (n, 1), for one logit; multi-class labels int32 class ids."""
+    return tf.cast(y, tf.float32)[..., None] if num_classes == 2 else tf.cast(y, tf.int32)
 
 
-def epoch_dataset(config, base, epoch):
+class Data:
+    """The examples of config["data"]: unbatched training and validation examples in file order, decoded
+    before batching (images) or after (CSV lines, TFRecord floats); epoch_dataset shuffles and batches."""
+
+    def __init__(self, config):
+        self.config = config
+        data = config["data"]
+        self.kind = data["kind"]
+        self.files = sorted(glob.glob(data["path"])) if self.kind in ("csv", "tfrecord") else []
+        self.num_classes = data["num_classes"]
+        if self.kind in ("synthetic", "npz"):
+            x, y = self.arrays(data)
+            self.num_classes = max(int(y.max()) + 1, 2) if self.kind == "npz" else self.num_classes
+            self.input_shape, count = x.shape[1:], len(x)
+            self.base = tf.data.Dataset.from_tensor_slices((x, as_labels(y, self.num_classes)))
+        elif self.kind == "csv":
+            with open(self.files[0], newline="", encoding="utf-8-sig") as f:
+                header = [h.strip() for h in next(csv.reader(f))]
+            self.label_col, self.columns = header.index(data["label"]), len(header)
+            labels = [int(float(r[self.label_col])) for r in self.csv_rows()]
+            self.num_classes, count, self.input_shape = max(max(labels) + 1, 2), len(labels), (len(header) - 1,)
+            lines = tf.data.Dataset.from_tensor_slices(self.files)
+            lines = lines.interleave(lambda f: tf.data.TextLineDataset(f).skip(1), cycle_length=1)
+            self.base = lines.map(tf.strings.strip).filter(lambda line: tf.strings.length(line) > 0)
+        elif self.kind == "image_folder":
+            root = data["path"]
+            classes = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)) and d[0] != ".")
+            paths, labels = [], []
+            for k, name in enumerate(c for c in classes if self.images(os.path.join(root, c))):
+                found = self.images(os.path.join(root, name))
+                paths, labels = paths + found, labels + [k] * len(found)
+            order = np.random.default_rng(config["seed"]).permutation(len(paths))  # validation holds every class
+            paths, labels = np.asarray(paths)[order], np.asarray(labels)[order]
+            self.num_classes, count = int(labels.max()) + 1, len(paths)
+            first = tf.io.decode_image(tf.io.read_file(paths[0]), expand_animations=False).shape
+            channels = {"rgb": 3, "grayscale": 1}.get(data["color_mode"], first[-1])
+            self.input_shape = (*(data["image_size"] or first[:2]), channels)
+            self.base = tf.data.Dataset.from_tensor_slices((paths, labels))
+        elif self.kind == "tfrecord":
+            self.input_shape = tuple(data["feature_shape"])
+            count = sum(1 for _ in tf.data.TFRecordDataset(self.files))
+            files = tf.data.Dataset.from_tensor_slices(self.files)
+            self.base = files.interleave(tf.data.TFRecordDataset, cycle_length=1)
+        else:  # python: the user's make_dataset(input_context) gives (features, label) examples
+            self.make = import_function(data["path"], data["function"])
+            spec = self.make(tf.distribute.InputContext(1, 0, 1)).element_spec
+            self.input_shape, count = tuple(spec[0].shape), data["num_samples"]
+        self.n_val = int(count * config["validation_split"])
+        self.n_train = count - self.n_val
+        self.steps = self.n_train // config["global_batch_size"]  # full global batches only
+
+    def arrays(self, data):
+        if self.kind == "synthetic":  # the tutorial's data: labels from a noisy random linear rule
+            rng = np.random.default_rng(self.config["seed"])
+            n, f, k = data["num_samples"], data["num_features"], data["num_classes"]
+            x = rng.standard_normal((n, f), dtype=np.float32)
+            width = 1 if k == 2 else k
+            coeffs = rng.standard_normal((f, width), dtype=np.float32)
+            logits = x @ coeffs + rng.normal(0.0, 0.1, (n, width)).astype(np.float32)
+            y = (logits[:, 0] > 0) if k == 2 else logits.argmax(axis=1)
+            return x, y.astype(np.int64)
+        with np.load(data["path"]) as npz:
+            x = np.asarray(npz[data["features_key"]], dtype=np.float32)
+            return (x[:, None] if x.ndim == 1 else x), np.asarray(npz[data["labels_key"]]).astype(np.int64)
+
+    def csv_rows(self):
+        for path in self.files:
+            with open(path, newline="", encoding="utf-8-sig") as f:
+                yield from (r for r in list(csv.reader(f))[1:] if any(c.strip() for c in r))
+
+    @staticmethod
+    def images(folder):
+        return sorted(
+            os.path.join(d, f)
+            for d, _, names in os.walk(folder)
+            for f in names
+            if f.lower().endswith(IMAGE_EXTENSIONS) and f[0] != "."
+        )
+
+    def examples(self, train):
+        return self.base.take(self.n_train) if train else self.base.skip(self.n_train)
+
+    def decode(self, ds):
+        """Per example, before batching: image files, or TFRecord images."""
+        config = self.config
+        data = config["data"]
+        if self.kind == "image_folder":
+            height, width, channels = self.input_shape
+
+            def load(path, y):
+                image = tf.io.decode_image(tf.io.read_file(path), channels=channels, expand_animations=False)
+                image = tf.cast(image, tf.float32)
+                if data["image_size"]:
+                    image = tf.image.resize(image, [height, width])
+                return tf.ensure_shape(image / 255.0, self.input_shape), as_labels(y, self.num_classes)
+
+            return ds.map(load, num_parallel_calls=tf.data.AUTOTUNE)
+        if self.kind == "tfrecord" and data["feature_type"] == "image":
+            height, width, channels = self.input_shape
+
+            def parse(record):
+                example = tf.io.parse_single_example(record, self.spec())
+                image = tf.io.decode_image(example[data["features_key"]], channels=channels, expand_animations=False)
+                image = tf.image.resize(tf.cast(image, tf.float32), [height, width]) / 255.0
+                return tf.ensure_shape(image, self.input_shape), as_labels(
+                    example[data["labels_key"]], self.num_classes
+                )
+
+            return ds.map(parse, num_parallel_calls=tf.data.AUTOTUNE)
+        return ds
+
+    def decode_batch(self, ds):
+        """Per batch, after batching: CSV lines and TFRecord floats, vectorised."""
+        config = self.config
+        data = config["data"]
+        if self.kind == "csv":
+
+            def parse_lines(lines):
+                columns = tf.io.decode_csv(lines, record_defaults=[[0.0]] * self.columns)
+                features = tf.stack([c for i, c in enumerate(columns) if i != self.label_col], axis=1)
+                return features, as_labels(columns[self.label_col], self.num_classes)
+
+            return ds.map(parse_lines, num_parallel_calls=tf.data.AUTOTUNE)
+        if self.kind == "tfrecord" and data["feature_type"] == "float":
+
+            def parse_records(records):
+                examples = tf.io.parse_example(records, self.spec())
+                return examples[data["features_key"]], as_labels(examples[data["labels_key"]], self.num_classes)
+
+            return ds.map(parse_records, num_parallel_calls=tf.data.AUTOTUNE)
+        return ds
+
+    def spec(self):
+        config = self.config
+        data = config["data"]
+        feature = (
+            tf.io.FixedLenFeature([], tf.string)
+            if data["feature_type"] == "image"
+            else tf.io.FixedLenFeature(list(data["feature_shape"]), tf.float32)
+        )
+        return {data["features_key"]: feature, data["labels_key"]: tf.io.FixedLenFeature([], tf.int64)}
+
+
+def epoch_dataset(config, data, epoch):
     """A fixed shuffle order per epoch, full global batches only."""
-    ds = base
+    ds = data.examples(train=True)
     if config["shuffle_buffer"] > 1:
         seed = (config["seed"] * 1_000_003 + epoch) % (2**31 - 1)
         ds = ds.shuffle(config["shuffle_buffer"], seed=seed, reshuffle_each_iteration=False)
-    return ds.batch(config["global_batch_size"], drop_remainder=True).prefetch(tf.data.AUTOTUNE)
+    ds = data.decode_batch(data.decode(ds).batch(config["global_batch_size"], drop_remainder=True))
+    return ds.prefetch(tf.data.AUTOTUNE)
 
 
-def validation_dataset(config, x, y, num_classes):
+def validation_dataset(config, data):
     """Every validation example in global batches, the last one possibly short."""
-    ds = tf.data.Dataset.from_tensor_slices((x, as_labels(y, num_classes)))
-    return ds.batch(config["global_batch_size"]).prefetch(tf.data.AUTOTUNE)
+    ds = data.decode(data.examples(train=False)).batch(config["global_batch_size"])
+    return data.decode_batch(ds).prefetch(tf.data.AUTOTUNE)
+
+
+def python_pipeline(config, make, train):
+    """A python dataset through distribute_datasets_from_function: examples batched per replica."""
+
+    def dataset_fn(context):
+        ds = make(context).map(lambda x, y: (tf.cast(x, tf.float32), as_labels(y, config["data"]["num_classes"])))
+        ds = ds.repeat() if train else ds
+        return ds.batch(context.get_per_replica_batch_size(config["global_batch_size"]), drop_remainder=train)
+
+    return dataset_fn
 
 
 # ---- devices and strategy -------------------------------------------------------------
@@ -152,21 +294,49 @@ def make_strategy(config, devices, gpu_count):
 # ---- model --------------------------------------------------------------------------
 
 
-def build_model(config, num_features, num_classes):
-    """The MLP and its optimizer; call inside strategy.scope().
+def build_model(config, input_shape, num_classes):
+    """The model and its optimizer; call inside strategy.scope().
 
-    The output layer gives logits and stays float32 under mixed precision:
-    a float16 output is the classic source of NaN losses.
+    The engine's models end in float32 logits (a float16 output is the classic source of NaN losses under
+    mixed precision); a user's model may end in softmax/sigmoid, detected by from_logits().
     """
-    model = keras.Sequential(
-        [keras.Input(shape=(num_features,), name="features")]
-        + [
-            keras.layers.Dense(units, activation=config["model"]["activation"], name=f"dense_{i}")
-            for i, units in enumerate(config["model"]["hidden_units"])
+    m = config["model"]
+    units = 1 if num_classes == 2 else num_classes
+    if m["kind"] == "mlp":
+        flatten = [keras.layers.Flatten(name="flatten")] if len(input_shape) > 1 else []
+        hidden = [
+            keras.layers.Dense(size, activation=m["activation"], name=f"dense_{i}")
+            for i, size in enumerate(m["hidden_units"])
         ]
-        + [keras.layers.Dense(1 if num_classes == 2 else num_classes, dtype="float32", name="logits")],
-        name="mlp",
-    )
+        logits = keras.layers.Dense(units, dtype="float32", name="logits")
+        model = keras.Sequential(
+            [keras.Input(shape=input_shape, name="features"), *flatten, *hidden, logits], name="mlp"
+        )
+    elif m["kind"] == "cnn":  # synchronized batch norm: the global batch's statistics, so 1 and N replicas agree
+        inputs = keras.Input(shape=input_shape)
+        x, height, width = inputs, input_shape[0], input_shape[1]
+        for filters in m["filters"]:
+            x = keras.layers.Conv2D(filters, m["kernel_size"], padding="same", use_bias=not m["batch_norm"])(x)
+            if m["batch_norm"]:
+                x = keras.layers.BatchNormalization(synchronized=True, momentum=0.9)(x)  # the engine's momentum
+            x = keras.layers.Activation(m["activation"])(x)
+            if min(height, width) >= 2:
+                x, height, width = keras.layers.MaxPooling2D(2)(x), height // 2, width // 2
+        x = keras.layers.GlobalAveragePooling2D()(x)
+        for size in m["hidden_units"]:
+            x = keras.layers.Dense(size, activation=m["activation"])(x)
+        model = keras.Model(inputs, keras.layers.Dense(units, dtype="float32", name="logits")(x), name="cnn")
+    elif m["kind"] == "keras_application":  # random weights, or a local file: never a download
+        base = getattr(keras.applications, m["name"])(
+            include_top=False, weights=None, input_shape=tuple(input_shape), pooling="avg"
+        )
+        if m["weights"]:
+            base.load_weights(m["weights"])
+        model = keras.Model(base.input, keras.layers.Dense(units, dtype="float32", name="logits")(base.output))
+    elif m["kind"] == "python":  # the user's build_model(input_shape, num_classes)
+        model = import_function(m["path"], m["function"])(tuple(input_shape), num_classes)
+    else:  # saved: a .keras model trained further
+        model = keras.models.load_model(user_file(m["path"]), compile=False)
     optimizer = {
         "adam": keras.optimizers.Adam,
         "sgd": keras.optimizers.SGD,
@@ -180,15 +350,22 @@ def build_model(config, num_features, num_classes):
     return model, optimizer
 
 
-def loss_and_metric(num_classes, reduction=None):
+def from_logits(model):
+    """False when the last layer applies softmax or sigmoid: the loss then takes probabilities."""
+    last = model.layers[-1]
+    activation = getattr(getattr(last, "activation", None), "__name__", "")
+    return not (isinstance(last, keras.layers.Softmax) or activation in ("softmax", "sigmoid"))
+
+
+def loss_and_metric(num_classes, logits, reduction=None):
     kwargs = {"reduction": reduction} if reduction else {}
     if num_classes == 2:
         return (
-            keras.losses.BinaryCrossentropy(from_logits=True, **kwargs),
-            keras.metrics.BinaryAccuracy(name="accuracy", threshold=0.0),
+            keras.losses.BinaryCrossentropy(from_logits=logits, **kwargs),
+            keras.metrics.BinaryAccuracy(name="accuracy", threshold=0.0 if logits else 0.5),
         )
     return (
-        keras.losses.SparseCategoricalCrossentropy(from_logits=True, **kwargs),
+        keras.losses.SparseCategoricalCrossentropy(from_logits=logits, **kwargs),
         keras.metrics.SparseCategoricalAccuracy(name="accuracy"),
     )
 
@@ -196,30 +373,81 @@ def loss_and_metric(num_classes, reduction=None):
 # ---- loops --------------------------------------------------------------------------
 
 
-def custom_loop(config, strategy, model, optimizer, base, validation, steps, spe, num_classes):
-    global_batch = config["global_batch_size"]
+def correct_count(num_classes, labels, outputs, logits):
+    if num_classes == 2:  # a logit above 0, or a probability above 0.5
+        predicted = tf.cast(outputs > (0.0 if logits else 0.5), tf.float32)
+    else:
+        predicted = tf.cast(tf.argmax(outputs, axis=-1, output_type=tf.int32), labels.dtype)
+    return tf.reduce_sum(tf.cast(tf.equal(predicted, labels), tf.float32))
+
+
+def distributed_train(config, strategy, data, epoch):
+    if data.kind == "python":  # the user shards: one pipeline per worker, batched per replica
+        return strategy.distribute_datasets_from_function(python_pipeline(config, data.make, True))
+    return strategy.experimental_distribute_dataset(epoch_dataset(config, data, epoch))
+
+
+def distributed_validation(config, strategy, data):
+    """The validation batches for strategy.run, or None without validation."""
+    name = config["data"]["validation_function"]
+    if data.kind == "python":
+        make = import_function(config["data"]["path"], name) if name else None
+        return (
+            None if make is None else strategy.distribute_datasets_from_function(python_pipeline(config, make, False))
+        )
+    return strategy.experimental_distribute_dataset(validation_dataset(config, data)) if data.n_val else None
+
+
+def make_evaluate(config, strategy, model, data, logits):
+    """Sum of per-example losses / examples, over every validation example (the last batch may be short)."""
+    with strategy.scope():
+        loss_object, _ = loss_and_metric(data.num_classes, logits, keras.losses.Reduction.NONE)
+
+    def eval_step(features, labels):
+        outputs = tf.cast(model(features, training=False), tf.float32)
+        examples = tf.cast(tf.shape(labels)[0], tf.float32)
+        return (
+            tf.reduce_sum(loss_object(labels, outputs)),
+            correct_count(data.num_classes, labels, outputs, logits),
+            examples,
+        )
+
+    @tf.function
+    def evaluate_batch(batch):
+        return [strategy.reduce("SUM", t, axis=None) for t in strategy.run(eval_step, args=batch)]
+
+    def evaluate():
+        batches = distributed_validation(config, strategy, data)
+        if batches is None:
+            return None
+        loss_sum = right = count = 0.0
+        for batch in batches:
+            batch_loss, batch_right, n = (float(t) for t in evaluate_batch(batch))
+            loss_sum, right, count = loss_sum + batch_loss, right + batch_right, count + n
+        return loss_sum / count, right / count
+
+    return evaluate
+
+
+def custom_loop(config, strategy, model, optimizer, data, spe, logits):
+    global_batch, steps, num_classes = config["global_batch_size"], data.steps, data.num_classes
     scales_loss = isinstance(optimizer, keras.mixed_precision.LossScaleOptimizer)
     with strategy.scope():
-        loss_object, _ = loss_and_metric(num_classes, keras.losses.Reduction.NONE)
-
-    def correct(labels, logits):
-        if num_classes == 2:
-            predicted = tf.cast(logits > 0, tf.float32)
-        else:
-            predicted = tf.cast(tf.argmax(logits, axis=-1, output_type=tf.int32), labels.dtype)
-        return tf.reduce_sum(tf.cast(tf.equal(predicted, labels), tf.float32))
+        loss_object, _ = loss_and_metric(num_classes, logits, keras.losses.Reduction.NONE)
 
     def train_step(features, labels):
         with tf.GradientTape() as tape:
-            logits = model(features, training=True)
-            loss = tf.nn.compute_average_loss(loss_object(labels, logits), global_batch_size=global_batch)
+            outputs = tf.cast(model(features, training=True), tf.float32)
+            loss = tf.nn.compute_average_loss(loss_object(labels, outputs), global_batch_size=global_batch)
+            if model.losses:
+                loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
             # float16: gradients of the loss scaled up, so small ones do not underflow; scaled down below
             scaled = optimizer.get_scaled_loss(loss) if scales_loss else loss
         grads = tape.gradient(scaled, model.trainable_variables)
         if scales_loss:
             grads = optimizer.get_unscaled_gradients(grads)
         optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
-        return loss, correct(labels, logits)
+        return loss, correct_count(num_classes, labels, outputs, logits)
 
     @tf.function
     def train_steps(iterator, n):
@@ -231,26 +459,10 @@ def custom_loop(config, strategy, model, optimizer, base, validation, steps, spe
             accuracies = accuracies.write(i, strategy.reduce("SUM", right, axis=None) / global_batch)
         return losses.stack(), accuracies.stack()
 
-    def eval_step(features, labels):
-        logits = model(features, training=False)
-        examples = tf.cast(tf.shape(labels)[0], tf.float32)
-        return tf.reduce_sum(loss_object(labels, logits)), correct(labels, logits), examples
-
-    @tf.function
-    def evaluate_batch(batch):
-        return [strategy.reduce("SUM", t, axis=None) for t in strategy.run(eval_step, args=batch)]
-
-    def evaluate():
-        """Sum of per-example losses / examples, over every validation example (the last batch may be short)."""
-        loss_sum = right = count = 0.0
-        for batch in strategy.experimental_distribute_dataset(validation):
-            batch_loss, batch_right, n = (float(t) for t in evaluate_batch(batch))
-            loss_sum, right, count = loss_sum + batch_loss, right + batch_right, count + n
-        return loss_sum / count, right / count
-
+    evaluate = make_evaluate(config, strategy, model, data, logits)
     for epoch in range(config["epochs"]):
         t0, done, loss_sum, acc_sum = time.perf_counter(), 0, 0.0, 0.0
-        iterator = iter(strategy.experimental_distribute_dataset(epoch_dataset(config, base, epoch)))
+        iterator = iter(distributed_train(config, strategy, data, epoch))
         while done < steps:
             n = min(spe, steps - done)
             losses, accuracies = train_steps(iterator, tf.constant(n))
@@ -258,21 +470,27 @@ def custom_loop(config, strategy, model, optimizer, base, validation, steps, spe
             acc_sum += sum(float(v) for v in accuracies.numpy())
             done += n
         rate = steps * global_batch / (time.perf_counter() - t0)
-        report(epoch, loss_sum / steps, acc_sum / steps, evaluate() if validation is not None else None, rate)
+        report(epoch, loss_sum / steps, acc_sum / steps, evaluate(), rate)
 
 
-def fit_loop(config, strategy, model, optimizer, base, validation, steps, spe, num_classes):
+def fit_loop(config, strategy, model, optimizer, data, spe, logits):
     with strategy.scope():
-        loss, metric = loss_and_metric(num_classes)
+        loss, metric = loss_and_metric(data.num_classes, logits)
         model.compile(optimizer=optimizer, loss=loss, metrics=[metric], steps_per_execution=spe)
+    evaluate = make_evaluate(config, strategy, model, data, logits)  # python datasets: their size is unknown
     for epoch in range(config["epochs"]):  # one fit call per epoch: each epoch has its own fixed order
         t0 = time.perf_counter()
-        history = model.fit(epoch_dataset(config, base, epoch), initial_epoch=epoch, epochs=epoch + 1, verbose=0)
+        train = distributed_train(config, strategy, data, epoch) if data.kind == "python" else None
+        train = train or epoch_dataset(config, data, epoch)
+        history = model.fit(train, initial_epoch=epoch, epochs=epoch + 1, steps_per_epoch=data.steps, verbose=0)
         logs = {k: v[-1] for k, v in history.history.items()}
-        rate = steps * config["global_batch_size"] / (time.perf_counter() - t0)
+        rate = data.steps * config["global_batch_size"] / (time.perf_counter() - t0)
         val = None
-        if validation is not None:
-            val_logs = model.evaluate(validation, verbose=0, return_dict=True)
+        if data.kind == "python":
+            val = evaluate()
+        elif data.n_val:
+            steps = -(-data.n_val // config["global_batch_size"])
+            val_logs = model.evaluate(validation_dataset(config, data), steps=steps, verbose=0, return_dict=True)
             val = val_logs["loss"], val_logs["accuracy"]
         report(epoch, logs["loss"], logs["accuracy"], val, rate)
 
@@ -285,21 +503,16 @@ def report(epoch, loss, accuracy, validation, rate):
 
 
 def main(config):
-    x, y = load_data(config)
-    num_classes = max(int(y.max()) + 1, 2)
-    (x_train, y_train), val_arrays = split(config, x, y)
-    global_batch = config["global_batch_size"]
-    steps = len(x_train) // global_batch  # full global batches only
-    if steps == 0:
-        raise SystemExit(f"{len(x_train)} training examples are fewer than one global batch of {global_batch}")
-
-    devices, gpu_count = configure_devices(config)
+    devices, gpu_count = configure_devices(config)  # before anything else touches TensorFlow's devices
     if config["mixed_precision"] != "off":  # float16/bfloat16 maths, float32 variables
         keras.mixed_precision.set_global_policy(f"mixed_{config['mixed_precision']}")
     strategy = make_strategy(config, devices, gpu_count)
-    replicas = strategy.num_replicas_in_sync
+    replicas, global_batch = strategy.num_replicas_in_sync, config["global_batch_size"]
     if global_batch % replicas:
         raise SystemExit(f"global_batch_size {global_batch} must be divisible by the {replicas} replicas")
+    data = Data(config)
+    if data.steps == 0:
+        raise SystemExit(f"{data.n_train} training examples are fewer than one global batch of {global_batch}")
     print(
         f"{config['strategy']} on {', '.join(devices)}: {replicas} replica(s); global batch {global_batch} = "
         f"{global_batch // replicas} per replica; mixed precision: {config['mixed_precision']}"
@@ -307,15 +520,13 @@ def main(config):
 
     keras.utils.set_random_seed(config["seed"])
     with strategy.scope():
-        model, optimizer = build_model(config, x_train.shape[1], num_classes)
-    base = tf.data.Dataset.from_tensor_slices((x_train, as_labels(y_train, num_classes)))
-    validation = None if val_arrays is None else validation_dataset(config, *val_arrays, num_classes)
+        model, optimizer = build_model(config, data.input_shape, data.num_classes)
     # steps per tf.function call. "auto" is a fixed 32 here: the dashboard tunes it while training,
     # for speed and a responsive window, and which steps run does not change, so neither do the losses.
     spe = config["steps_per_execution"]
-    spe = max(1, min(32 if spe == "auto" else int(spe), steps))
+    spe = max(1, min(32 if spe == "auto" else int(spe), data.steps))
     loop = fit_loop if config["loop"] == "fit" else custom_loop
-    loop(config, strategy, model, optimizer, base, validation, steps, spe, num_classes)
+    loop(config, strategy, model, optimizer, data, spe, from_logits(model))
 
 
 if __name__ == "__main__":

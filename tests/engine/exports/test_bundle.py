@@ -167,3 +167,31 @@ def test_tfjob_keeps_hostile_text_as_data():
     assert [d["kind"] for d in docs] == ["ConfigMap", "TFJob"]
     assert RunConfig.from_json(docs[0]["data"]["run.json"]).name == config.name
     assert errors(validate(parse_tf_config({"cluster": WITH_CHIEF.to_dict()}))) == []
+
+
+def test_user_files_travel_with_every_task_and_data_paths_are_named(tmp_path):
+    from tests.data_factory import write_image_folder, write_python_model
+
+    images = write_image_folder(tmp_path / "images", classes=2, per_class=2)
+    (tmp_path / "src").mkdir()
+    model_file = write_python_model(tmp_path / "src" / "my_model.py")
+    config = RunConfig.from_dict(
+        {
+            "strategy": "multi_worker_mirrored",
+            "data": {"kind": "image_folder", "path": str(images)},
+            "model": {"kind": "python", "path": str(model_file)},
+        }
+    )
+    export_bundle(local_cluster(2), config, tmp_path / "bundle")
+    for task in ("worker-0", "worker-1"):
+        folder = tmp_path / "bundle" / task
+        assert (folder / "my_model.py").read_text() == model_file.read_text()
+        assert json.loads((folder / "run.json").read_text())["model"]["path"] == "my_model.py"
+        assert RunConfig.load(folder / "run.json").model.path == str(folder / "my_model.py")  # found beside it
+    readme = (tmp_path / "bundle" / "README.md").read_text()
+    assert "## Data every machine must see" in readme and f"- `{images}`" in readme and "`my_model.py`" in readme
+    config_map, tfjob = load_manifest((tmp_path / "bundle" / "tfjob.yaml").read_text())
+    assert "my_model.py" in config_map["data"]
+    pod = tfjob["spec"]["tfReplicaSpecs"]["Worker"]["template"]["spec"]
+    mounts = {m["mountPath"]: m["name"] for m in pod["containers"][0]["volumeMounts"]}
+    assert str(images) in mounts and any(v["name"] == mounts[str(images)] for v in pod["volumes"])

@@ -1,4 +1,4 @@
-"""Data sources and the bad-data cases a person meets first."""
+"""Data sources and the bad-data cases a person meets first: checked by engine.sources before TensorFlow."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from engine.config import DataConfig, RunConfig
-from engine.train.data import DataError, load_arrays, synthetic
+from engine.sources import DataError, check_fits_batch, inspect
+from engine.train.datasets.arrays import synthetic
 
 
 def csv_config(path, label="label", **kw) -> RunConfig:
@@ -22,37 +23,39 @@ def test_synthetic_is_deterministic_under_seed_and_binary():
     assert x1.shape == (200, 5) and set(np.unique(y1)) == {0, 1}
 
 
-def test_synthetic_multiclass_and_validation_split():
-    arrays = load_arrays(RunConfig(data=DataConfig(num_samples=1000, num_classes=4), validation_split=0.25))
-    assert arrays.num_classes == 4 and not arrays.binary
-    assert len(arrays.x_train) == 750 and len(arrays.x_val) == 250
+def test_synthetic_multiclass():
+    info = inspect(RunConfig(data=DataConfig(num_samples=1000, num_classes=4)))
+    assert info.num_classes == 4 and not info.binary and info.examples == 1000 and info.input_shape == (10,)
 
 
 def test_csv_reads_numeric_columns(tmp_path):
     path = tmp_path / "d.csv"
     path.write_text("a,b,label\n1,2,0\n3,4,1\n5,6,2\n", encoding="utf-8")
-    arrays = load_arrays(csv_config(path))
-    assert arrays.x_train.shape == (3, 2) and arrays.num_classes == 3
+    info = inspect(csv_config(path))
+    assert info.examples == 3 and info.input_shape == (2,) and info.num_classes == 3
+    assert info.class_counts == (1, 1, 1) and info.file_examples == (3,)
 
 
 def test_csv_text_column_names_column_line_and_value(tmp_path):
     path = tmp_path / "d.csv"
     path.write_text("age,city,label\n31,12,0\n40,Paris,1\n", encoding="utf-8")
     with pytest.raises(DataError) as info:
-        load_arrays(csv_config(path))
+        inspect(csv_config(path))
     assert "line 3" in str(info.value) and "'city'" in str(info.value) and "'Paris'" in str(info.value)
+    assert str(path) in str(info.value)
 
 
 def test_csv_missing_label_column_lists_columns(tmp_path):
     path = tmp_path / "d.csv"
     path.write_text("a,b,y\n1,2,0\n", encoding="utf-8")
-    with pytest.raises(DataError, match="no column 'label'.*a, b, y"):
-        load_arrays(csv_config(path))
+    with pytest.raises(DataError, match="no column 'label'.*a, b, y") as info:
+        inspect(csv_config(path))
+    assert info.value.problems[0].field == "data.label"
 
 
 def test_csv_missing_file(tmp_path):
-    with pytest.raises(DataError, match="does not exist"):
-        load_arrays(csv_config(tmp_path / "gone.csv"))
+    with pytest.raises(DataError, match="no CSV file matches"):
+        inspect(csv_config(tmp_path / "gone.csv"))
 
 
 @pytest.mark.parametrize("text, words", [("", "is empty"), ("\n\n", "is empty"), ("a,label\n", "no data rows")])
@@ -60,21 +63,30 @@ def test_csv_empty_file(tmp_path, text, words):
     path = tmp_path / "d.csv"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(DataError, match=words):
-        load_arrays(csv_config(path))
+        inspect(csv_config(path))
 
 
-def test_csv_fractional_labels_are_refused(tmp_path):
+@pytest.mark.parametrize("label", ["0.5", "-1", "cat"])
+def test_csv_labels_that_are_not_class_ids_are_refused(tmp_path, label):
     path = tmp_path / "d.csv"
-    path.write_text("a,label\n1,0.5\n2,1\n", encoding="utf-8")
-    with pytest.raises(DataError, match="class numbers"):
-        load_arrays(csv_config(path))
+    path.write_text(f"a,label\n1,{label}\n2,1\n", encoding="utf-8")
+    with pytest.raises(DataError, match="class numbers|holds text 'cat'") as info:
+        inspect(csv_config(path))
+    assert "line 2" in str(info.value)
 
 
 def test_csv_missing_value_is_refused(tmp_path):
     path = tmp_path / "d.csv"
     path.write_text("a,label\n1,0\nnan,1\n", encoding="utf-8")
-    with pytest.raises(DataError, match="example 1 has a missing"):
-        load_arrays(csv_config(path))
+    with pytest.raises(DataError, match="line 3 .*missing or infinite"):
+        inspect(csv_config(path))
+
+
+def test_csv_glob_of_several_files(tmp_path):
+    for i in range(3):
+        (tmp_path / f"part-{i}.csv").write_text("a,label\n" + f"{i},1\n" * (i + 1), encoding="utf-8")
+    info = inspect(csv_config(tmp_path / "part-*.csv"))
+    assert info.file_examples == (1, 2, 3) and info.examples == 6
 
 
 def test_npz_with_named_arrays(tmp_path):
@@ -83,11 +95,11 @@ def test_npz_with_named_arrays(tmp_path):
     config = RunConfig(
         data=DataConfig(kind="npz", path=str(path), features_key="features", labels_key="target"), global_batch_size=4
     )
-    assert load_arrays(config).x_train.shape == (8, 3)
+    assert inspect(config).input_shape == (3,) and inspect(config).examples == 8
     with pytest.raises(DataError, match="no array 'x'.*features, target"):
-        load_arrays(RunConfig(data=DataConfig(kind="npz", path=str(path)), global_batch_size=4))
+        inspect(RunConfig(data=DataConfig(kind="npz", path=str(path)), global_batch_size=4))
 
 
 def test_fewer_examples_than_one_batch():
     with pytest.raises(DataError, match="fewer than one global batch"):
-        load_arrays(RunConfig(data=DataConfig(num_samples=10), global_batch_size=64))
+        check_fits_batch(inspect(RunConfig(data=DataConfig(num_samples=10))), 0.0, 64)

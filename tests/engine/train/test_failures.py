@@ -139,7 +139,7 @@ def test_bad_data_is_a_run_failed_event(tmp_path):
     csv.write_text("a,city,label\n1,Oslo,0\n" * 1 + "2,3,1\n" * 70, encoding="utf-8")
     config = write_config(tmp_path, base_config(data={"kind": "csv", "path": str(csv), "label": "label"}))
     finished = run_worker(["--config", str(config), "--run-dir", str(tmp_path / "run")])
-    assert finished.returncode == 1
+    assert finished.returncode == 2  # bad input, like a bad config: nothing trained
     assert "'city' holds text 'Oslo'" in finished.of(ev.RunFailed)[0].message
 
 

@@ -8,7 +8,8 @@ import numpy as np
 
 from engine.config import DataConfig, RunConfig
 from gui.form.device_probe import DeviceInfo, ProbeResult
-from gui.form.run_form import RunForm, parse_hidden_units
+from gui.form.model_form import parse_units
+from gui.form.run_form import RunForm
 
 CPU_ONLY = ProbeResult(tensorflow="2.21.0", devices=(DeviceInfo("CPU:0", "CPU", "Xeon", 24000, 2),))
 TWO_GPUS = ProbeResult(
@@ -96,10 +97,10 @@ def test_replicas_unknown_before_the_probe(qtbot):
 
 
 def test_hidden_layers_parse():
-    assert parse_hidden_units("16, 8") == ((16, 8), None)
-    assert parse_hidden_units("32 16 4")[0] == (32, 16, 4)
-    assert parse_hidden_units("16, x")[1].field == "model.hidden_units"
-    assert parse_hidden_units("")[1] is not None
+    assert parse_units("16, 8", "model.hidden_units", "16, 8") == ((16, 8), None)
+    assert parse_units("32 16 4", "model.hidden_units", "16, 8")[0] == (32, 16, 4)
+    assert parse_units("16, x", "model.hidden_units", "16, 8")[1].field == "model.hidden_units"
+    assert parse_units("", "model.hidden_units", "16, 8")[1] is not None
 
 
 def test_bad_hidden_layers_and_learning_rate_show_problems(qtbot):

@@ -1,0 +1,530 @@
+"""What a data source holds, found without TensorFlow: counts, shapes, classes, files.
+
+Two callers: the trainer, before TensorFlow starts (`inspect(config)`:
+every row, image header and record framing is checked, so a wrong folder
+or a bad file is reported in a second with the file named, not after
+TensorFlow's start-up), and the window's data preview (`inspect(config,
+quick=True)`: a bounded sample, fast enough to run as the user types).
+Memory stays bounded either way: files are streamed, never loaded whole.
+Image headers are read with Pillow (it reads the header, not the pixels).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import zipfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.kinds import FILE_KINDS, IMAGE_EXTENSIONS, matching_files
+from engine.problems import ConfigError, Problem
+from engine.tfrecord_reader import RecordError, count_records, parse_example, records
+
+QUICK_IMAGES_PER_CLASS = 40  # headers read per class by the preview
+QUICK_CSV_ROWS = 2000  # rows the preview reads from the first CSV file
+QUICK_RECORDS = 200  # records the preview parses
+FULL_RECORDS = 1000  # records the trainer parses to check the description (all are counted)
+THUMBNAILS = 12
+
+
+class DataError(ConfigError):
+    """The data cannot train as configured; the message names the file and what to change."""
+
+    def __init__(self, message: str, field: str = "data.path", value: object = None):
+        super().__init__([Problem(field, value, message)])
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """A data source as the trainer and the preview see it."""
+
+    kind: str
+    examples: int | None  # None: known only once the run starts (python sources)
+    input_shape: tuple[int, ...] | None  # one example's features; None: known once the run starts
+    num_classes: int
+    class_names: tuple[str, ...] = ()
+    class_counts: tuple[int, ...] = ()  # per class (of the sample, when `sampled`)
+    files: tuple[str, ...] = field(default=(), repr=False)  # images, or CSV/TFRecord files
+    file_examples: tuple[int, ...] = ()  # examples per file (CSV/TFRecord), for file sharding
+    labels: np.ndarray | None = field(default=None, repr=False)  # image_folder: one label per file
+    channels: int = 0  # images: channels after decoding
+    sampled: bool = False  # counts or classes come from a sample (the preview)
+    notes: tuple[str, ...] = ()  # said beside the numbers, e.g. "counted from the first 2,000 rows"
+
+    @property
+    def binary(self) -> bool:
+        return self.num_classes == 2
+
+    def thumbnails(self, n: int = THUMBNAILS) -> list[str]:
+        """Up to n image files, taken round-robin across classes."""
+        if self.kind != "image_folder" or self.labels is None:
+            return []
+        per_class = [
+            [f for f, y in zip(self.files, self.labels, strict=True) if y == k] for k in range(self.num_classes)
+        ]
+        out: list[str] = []
+        for i in range(n):
+            for files in per_class:
+                if i < len(files) and len(out) < n:
+                    out.append(files[i])
+        return out
+
+
+def inspect(config, *, quick: bool = False) -> SourceInfo:  # noqa: ANN001 - RunConfig (kept TF- and cycle-free)
+    """The source of `config.data`; DataError with one clear line when it cannot train."""
+    data = config.data
+    reader = {
+        "synthetic": _synthetic,
+        "npz": _npz,
+        "csv": _csv,
+        "image_folder": _image_folder,
+        "tfrecord": _tfrecord,
+        "python": _python,
+    }.get(data.kind)
+    if reader is None:
+        raise DataError(f"unknown data.kind {data.kind!r}", "data.kind", data.kind)
+    return reader(data, quick)
+
+
+def split_sizes(examples: int, validation_split: float) -> tuple[int, int]:
+    """(training, validation) examples: the last share validates, as Keras's validation_split does."""
+    n_val = int(examples * validation_split)
+    return examples - n_val, n_val
+
+
+def check_fits_batch(info: SourceInfo, validation_split: float, global_batch: int) -> None:
+    if info.examples is None:
+        return
+    n_train, _ = split_sizes(info.examples, validation_split)
+    if n_train < global_batch:
+        raise DataError(
+            f"{describe(info)}: {n_train} training examples are fewer than one global batch of {global_batch}; "
+            "use more data or a smaller global_batch_size",
+            "global_batch_size",
+            global_batch,
+        )
+
+
+def describe(info: SourceInfo) -> str:
+    if info.kind in ("synthetic", "python"):
+        return f"{info.kind} data"
+    return f"{info.kind} {info.files[0] if len(info.files) == 1 else Path(info.files[0]).parent}"
+
+
+# ---- sharding -----------------------------------------------------------------------------
+
+
+def resolve_shard_policy(policy: str, info: SourceInfo, workers: int, validation_split: float) -> str:
+    """The policy a run uses: "auto" is decided here, before TensorFlow, so it is the same on every
+    worker and can be explained (file when every worker gets a file and no validation split must be
+    cut from the same rows, else data)."""
+    if policy != "auto" or info.kind == "python":
+        return policy if info.kind != "python" else "off"
+    if info.kind in FILE_KINDS and len(info.files) >= workers > 1 and validation_split == 0:
+        return "file"
+    return "data"
+
+
+def shard_problem(policy: str, info: SourceInfo, workers: int) -> Problem | None:
+    """`file` needs at least as many files as workers (TensorFlow gives each worker whole files)."""
+    if policy == "file" and workers > len(info.files):
+        return Problem(
+            "data.shard_policy",
+            "file",
+            f"{workers} workers need at least {workers} files to split by file, and data.path matches "
+            f"{len(info.files)}; split the data into more files, or use data",
+        )
+    return None
+
+
+def worker_examples(info: SourceInfo, policy: str, workers: int) -> int:
+    """Examples of the worker with the fewest (file sharding gives file i to worker i mod workers)."""
+    if policy != "file" or workers <= 1:
+        return info.examples or 0
+    return min(sum(info.file_examples[w::workers]) for w in range(workers))
+
+
+# ---- the kinds ----------------------------------------------------------------------------
+
+
+def _synthetic(data, quick: bool) -> SourceInfo:  # noqa: ANN001
+    return SourceInfo("synthetic", data.num_samples, (data.num_features,), max(data.num_classes, 2))
+
+
+def _python(data, quick: bool) -> SourceInfo:  # noqa: ANN001
+    return SourceInfo(
+        "python",
+        data.num_samples,
+        None,
+        data.num_classes,
+        notes=(f"examples come from {Path(str(data.path)).name}:{data.function}() when the run starts",),
+    )
+
+
+def labels_to_classes(y: np.ndarray, source: str, field_name: str = "data.path") -> tuple[np.ndarray, int]:
+    """Binary labels are 0/1; multi-class labels are class numbers 0..K-1."""
+    if y.size == 0:
+        raise DataError(f"{source} has no examples")
+    if not np.issubdtype(y.dtype, np.number):
+        raise DataError(f"{source}: labels are {y.dtype}, not class numbers 0, 1, 2, ...", field_name)
+    bad = ~np.isfinite(y) | (y < 0) | (y != np.round(y))
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise DataError(
+            f"{source}: example {i} has label {y[i]!r}; labels must be class numbers 0, 1, 2, ... (0/1 for binary)",
+            field_name,
+        )
+    y = y.astype(np.int64)
+    return y, max(int(y.max()) + 1, 2)
+
+
+def _npz(data, quick: bool) -> SourceInfo:  # noqa: ANN001
+    path = str(Path(str(data.path)).expanduser())
+    source = f"NPZ file {data.path}"
+    try:
+        with zipfile.ZipFile(path) as z, np.load(path, allow_pickle=False) as npz:
+            names = [n[:-4] if n.endswith(".npy") else n for n in z.namelist()]
+            missing = [k for k in (data.features_key, data.labels_key) if k not in names]
+            if missing:
+                raise DataError(
+                    f"{source} has no array {missing[0]!r}; its arrays are: {', '.join(names) or 'none'} "
+                    "(set data.features_key and data.labels_key)",
+                    "data.features_key" if missing[0] == data.features_key else "data.labels_key",
+                    missing[0],
+                )
+            with z.open(data.features_key + ".npy") as f:
+                major, _ = np.lib.format.read_magic(f)
+                read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+                shape, _, dtype = read_header(f)  # the header only, not the array
+            y = np.asarray(npz[data.labels_key])
+    except DataError:
+        raise
+    except (zipfile.BadZipFile, ValueError, OSError, KeyError) as exc:
+        raise DataError(f"{source} cannot be read ({exc}); save it with numpy.savez") from None
+    if not np.issubdtype(dtype, np.number):
+        raise DataError(f"{source}: features are {dtype}, not numbers", "data.features_key", data.features_key)
+    shape = tuple(shape) if len(shape) > 1 else (shape[0], 1)
+    if y.ndim != 1 or shape[0] != len(y) or len(shape) != 2:
+        raise DataError(
+            f"{source}: features must be (samples, features) and labels (samples,); got {shape} and {y.shape}"
+        )
+    y, k = labels_to_classes(y, source, "data.labels_key")
+    counts = np.bincount(y, minlength=k)
+    return SourceInfo("npz", len(y), (shape[1],), k, tuple(map(str, range(k))), tuple(int(c) for c in counts))
+
+
+def _csv(data, quick: bool) -> SourceInfo:  # noqa: ANN001
+    files = matching_files(str(data.path))
+    if not files:
+        raise DataError(f"no CSV file matches {data.path}; check data.path")
+    header: list[str] | None = None
+    labels: Counter[int] = Counter()
+    per_file: list[int] = []
+    for path in files:
+        count, file_header = _csv_file(path, data.label, labels, QUICK_CSV_ROWS if quick else None)
+        if header is not None and file_header != header:
+            raise DataError(f"CSV file {path} has columns {', '.join(file_header)}, unlike {files[0]}")
+        header = file_header
+        per_file.append(count)
+        if quick:
+            per_file += [_estimate_rows(p, count, path) for p in files[1:]]
+            break
+    assert header is not None
+    k = max(max(labels) + 1, 2)
+    counts = tuple(labels.get(i, 0) for i in range(k))
+    sampled = quick and (len(files) > 1 or per_file[0] >= QUICK_CSV_ROWS)
+    if sampled:
+        per_file[0] = _estimate_rows(files[0], per_file[0], files[0])
+    notes = (f"classes from the first {sum(counts):,} rows; rows estimated from the file size",) if sampled else ()
+    return SourceInfo(
+        "csv",
+        sum(per_file),
+        (len(header) - 1,),
+        k,
+        tuple(map(str, range(k))),
+        counts,
+        files=tuple(files),
+        file_examples=tuple(per_file),
+        sampled=sampled,
+        notes=notes,
+    )
+
+
+def _estimate_rows(path: str, rows_read: int, sample_path: str) -> int:
+    """Rows of a file from its size and the bytes per row of the sample (the preview's estimate)."""
+    if rows_read <= 0:
+        return 0
+    with open(sample_path, "rb") as f:
+        sample = f.read(1 << 20)
+    lines = max(sample.count(b"\n"), 1)
+    return max(int(os.path.getsize(path) / (len(sample) / lines)) - 1, 0)
+
+
+def _csv_file(path: str, label: str, labels: Counter[int], limit: int | None) -> tuple[int, list[str]]:
+    """Rows of one CSV file, every value checked (up to `limit` rows); label counts added to `labels`."""
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        reader = csv.reader(f)
+        header = [h.strip() for h in next((r for r in reader if any(c.strip() for c in r)), [])]
+        if not header:
+            raise DataError(f"CSV file {path} is empty; it needs a header row and at least one data row")
+        if label not in header:
+            raise DataError(
+                f"CSV file {path} has no column {label!r} for the labels; its columns are: {', '.join(header)}",
+                "data.label",
+                label,
+            )
+        if len(header) < 2:
+            raise DataError(f"CSV file {path} has only the label column; it needs feature columns too")
+        label_col, width, rows = header.index(label), len(header), 0
+        for row in reader:
+            if limit is not None and rows >= limit:
+                break
+            if not any(cell.strip() for cell in row):
+                continue
+            rows += 1
+            line = reader.line_num
+            if len(row) != width:
+                raise DataError(f"CSV file {path}, line {line}: {len(row)} values for {width} columns")
+            try:
+                values = [float(cell) for cell in row]
+            except ValueError:
+                col = next(i for i, c in enumerate(row) if not _is_number(c))
+                raise DataError(
+                    f"CSV file {path}, line {line}: column {header[col]!r} holds text {row[col].strip()!r}; "
+                    "only numbers can train a model: encode that column as numbers or remove it"
+                ) from None
+            bad = next((i for i, v in enumerate(values) if not math.isfinite(v)), None)
+            if bad is not None:
+                raise DataError(
+                    f"CSV file {path}, line {line} (example {rows - 1}): column {header[bad]!r} has a missing or "
+                    "infinite value; fill or drop that row"
+                )
+            y = values[label_col]
+            if y < 0 or y != int(y):
+                raise DataError(
+                    f"CSV file {path}, line {line}: label column {label!r} holds {row[label_col].strip()!r}; labels "
+                    "must be class numbers 0, 1, 2, ... (0/1 for binary): map the classes to numbers",
+                    "data.label",
+                    label,
+                )
+            labels[int(y)] += 1
+    if rows == 0:
+        raise DataError(f"CSV file {path} has a header but no data rows")
+    return rows, header
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _image_mode_channels(mode: str) -> int:
+    return {"1": 1, "L": 1, "I": 1, "I;16": 1, "F": 1, "LA": 2, "RGBA": 4, "PA": 4}.get(mode, 3)
+
+
+def _image_folder(data, quick: bool) -> SourceInfo:  # noqa: ANN001
+    from PIL import Image, UnidentifiedImageError
+
+    root = Path(str(data.path)).expanduser()
+    if not root.is_dir():
+        raise DataError(f"image folder {data.path} does not exist; check data.path")
+    classes: list[str] = []
+    files: list[str] = []
+    labels: list[int] = []
+    for sub in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        images = sorted(
+            str(f) for f in sub.rglob("*") if f.suffix.lower() in IMAGE_EXTENSIONS and not f.name.startswith(".")
+        )
+        if images:
+            labels += [len(classes)] * len(images)
+            classes.append(sub.name)
+            files += images
+    if not files:
+        loose = [f.name for f in root.iterdir() if f.suffix.lower() in IMAGE_EXTENSIONS][:1]
+        hint = f" (images such as {loose[0]} lie in the folder itself)" if loose else ""
+        raise DataError(
+            f"image folder {data.path} has no images in subfolders{hint}; put each class's images "
+            f"({', '.join(IMAGE_EXTENSIONS)}) in a subfolder named after the class"
+        )
+    if len(classes) < 2:
+        raise DataError(
+            f"image folder {data.path} has one class ({classes[0]}); a classifier needs at least two "
+            "subfolders of images, one per class"
+        )
+    label_array = np.asarray(labels, dtype=np.int64)
+    checked = _sample_per_class(files, label_array, len(classes)) if quick else range(len(files))
+    sizes: dict[tuple[int, int], str] = {}
+    channel_counts: dict[int, str] = {}
+    for i in checked:
+        path = files[i]
+        try:
+            with Image.open(path) as im:
+                size, mode = im.size, im.mode
+                if not quick:
+                    im.verify()
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+            raise DataError(
+                f"image {path} cannot be read ({exc}); replace or delete it", "data.path", data.path
+            ) from None
+        sizes.setdefault((size[1], size[0]), path)
+        channel_counts.setdefault(_image_mode_channels(mode), path)
+    if data.image_size is None and len(sizes) > 1:
+        (a, fa), (b, fb) = list(sizes.items())[:2]
+        raise DataError(
+            f"image folder {data.path} has images of mixed sizes ({a[0]}x{a[1]} in {fa}, {b[0]}x{b[1]} in {fb}); "
+            "set data.image_size, e.g. [64, 64], to resize them all",
+            "data.image_size",
+            None,
+        )
+    if data.color_mode == "auto" and len(channel_counts) > 1:
+        (a, fa), (b, fb) = list(channel_counts.items())[:2]
+        raise DataError(
+            f"image folder {data.path} mixes images with {a} channel(s) ({fa}) and {b} ({fb}); "
+            'set data.color_mode to "rgb" or "grayscale" to convert them all',
+            "data.color_mode",
+            "auto",
+        )
+    channels = {"rgb": 3, "grayscale": 1}.get(data.color_mode) or next(iter(channel_counts))
+    height, width = tuple(data.image_size) if data.image_size else next(iter(sizes))
+    counts = np.bincount(label_array, minlength=len(classes))
+    return SourceInfo(
+        "image_folder",
+        len(files),
+        (height, width, channels),
+        len(classes),
+        tuple(classes),
+        tuple(int(c) for c in counts),
+        files=tuple(files),
+        labels=label_array,
+        channels=channels,
+        notes=(f"headers of {len(checked):,} of {len(files):,} images checked",) if quick else (),
+    )
+
+
+def _sample_per_class(files: list[str], labels: np.ndarray, k: int) -> list[int]:
+    out: list[int] = []
+    for c in range(k):
+        idx = np.flatnonzero(labels == c)
+        out += idx[np.linspace(0, len(idx) - 1, min(len(idx), QUICK_IMAGES_PER_CLASS)).astype(int)].tolist()
+    return out
+
+
+def _tfrecord(data, quick: bool) -> SourceInfo:  # noqa: ANN001
+    files = matching_files(str(data.path))
+    if not files:
+        raise DataError(f"no TFRecord file matches {data.path}; check data.path")
+    per_file: list[int] = []
+    for path in files:
+        try:
+            per_file.append(count_records(path))
+        except (RecordError, OSError) as exc:
+            raise DataError(f"TFRecord file {path}: {exc}") from None
+    if not sum(per_file):
+        raise DataError(f"TFRecord files {data.path} hold no records")
+    labels: Counter[int] = Counter()
+    limit = QUICK_RECORDS if quick else FULL_RECORDS
+    for path in files:
+        try:
+            for n, record in enumerate(records(path, limit - sum(labels.values())), start=1):
+                labels[_check_example(parse_example(record), data, f"TFRecord file {path}, record {n}")] += 1
+        except RecordError as exc:
+            raise DataError(f"TFRecord file {path}: {exc}") from None
+        if sum(labels.values()) >= limit:
+            break
+    k = data.num_classes
+    channels = data.feature_shape[-1] if data.feature_type == "image" else 0
+    return SourceInfo(
+        "tfrecord",
+        sum(per_file),
+        tuple(data.feature_shape),
+        k,
+        tuple(map(str, range(k))),
+        tuple(labels.get(i, 0) for i in range(k)),
+        files=tuple(files),
+        file_examples=tuple(per_file),
+        channels=channels,
+        sampled=True,
+        notes=(f"classes counted in the first {sum(labels.values()):,} records",),
+    )
+
+
+def _check_example(example: dict, data, where: str) -> int:  # noqa: ANN001
+    """The example's label, after checking it against the feature description."""
+    names = ", ".join(sorted(example)) or "none"
+    for key, field_name in ((data.features_key, "data.features_key"), (data.labels_key, "data.labels_key")):
+        if key not in example:
+            raise DataError(f"{where} has no feature {key!r}; its features are: {names}", field_name, key)
+    feature, label = example[data.features_key], example[data.labels_key]
+    if label.kind != "int64" or len(label.values) != 1:
+        raise DataError(
+            f"{where}: label {data.labels_key!r} holds {len(label.values)} {label.kind} value(s); it must be one "
+            "int64 class id",
+            "data.labels_key",
+            data.labels_key,
+        )
+    y = int(label.values[0])
+    if not 0 <= y < data.num_classes:
+        raise DataError(
+            f"{where}: label {y} is not a class id below data.num_classes = {data.num_classes}; raise num_classes "
+            "or fix the labels",
+            "data.num_classes",
+            data.num_classes,
+        )
+    shape = tuple(data.feature_shape)
+    if data.feature_type == "float":
+        if feature.kind != "float":
+            raise DataError(
+                f"{where}: feature {data.features_key!r} holds {feature.kind} values, the description says float "
+                "(set data.feature_type to image for encoded images)",
+                "data.feature_type",
+                data.feature_type,
+            )
+        if len(feature.values) != math.prod(shape):
+            raise DataError(
+                f"{where}: feature {data.features_key!r} has {len(feature.values)} values; feature_shape "
+                f"{list(shape)} needs {math.prod(shape)}",
+                "data.feature_shape",
+                list(shape),
+            )
+    else:
+        if feature.kind != "bytes" or len(feature.values) != 1:
+            raise DataError(
+                f"{where}: feature {data.features_key!r} holds {feature.kind} values, not one encoded image "
+                "(set data.feature_type to float for a list of numbers)",
+                "data.feature_type",
+                data.feature_type,
+            )
+        _check_encoded_image(feature.values[0], shape, where, data.features_key)
+    return y
+
+
+def _check_encoded_image(blob: bytes, shape: tuple[int, ...], where: str, key: str) -> None:
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    if len(shape) != 3:
+        raise DataError(
+            f"{where}: an image feature needs feature_shape [height, width, channels], not {list(shape)}",
+            "data.feature_shape",
+            list(shape),
+        )
+    try:
+        with Image.open(io.BytesIO(blob)) as im:
+            mode = im.mode
+    except (UnidentifiedImageError, OSError) as exc:
+        raise DataError(f"{where}: feature {key!r} is not an encoded image ({exc})", "data.features_key", key) from None
+    if _image_mode_channels(mode) not in (shape[2], 1, 3, 4):
+        raise DataError(f"{where}: image mode {mode} cannot become {shape[2]} channels", "data.feature_shape")

@@ -1,0 +1,127 @@
+"""What every input source gives the loops: batches of an epoch in a fixed order, distributed.
+
+A source yields global batches (`train`), one fixed shuffle order per
+epoch (seeded by run seed and epoch), so the fit and custom loops see the
+same batches and a resumed run can skip the steps an interrupted epoch
+already trained on. `distributed_train` is what the custom loop iterates and
+`fit_train` what `model.fit` gets; a python source (the user shards) overrides
+both with `strategy.distribute_datasets_from_function`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.config import RunConfig
+from engine.sources import SourceInfo, split_sizes, worker_examples
+from engine.train.tf_runtime import tf
+
+POLICIES = {
+    "auto": tf.data.experimental.AutoShardPolicy.AUTO,
+    "file": tf.data.experimental.AutoShardPolicy.FILE,
+    "data": tf.data.experimental.AutoShardPolicy.DATA,
+    "off": tf.data.experimental.AutoShardPolicy.OFF,
+}
+
+
+def epoch_seed(seed: int, epoch: int) -> int:
+    return (seed * 1_000_003 + epoch) % (2**31 - 1)
+
+
+def label_tensor(y: Any, binary: bool) -> Any:
+    """Binary labels are float (batch, 1), for one logit; multi-class labels int32 class ids."""
+    return tf.cast(y, tf.float32)[..., None] if binary else tf.cast(y, tf.int32)
+
+
+def with_policy(dataset: Any, policy: str) -> Any:
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = POLICIES[policy]
+    return dataset.with_options(options)
+
+
+class InputSource:
+    """Base: subclasses give `_examples(train: bool)` (unbatched, in file order) or override `train`."""
+
+    def __init__(self, config: RunConfig, info: SourceInfo, shard_policy: str, workers: int):
+        self.config = config
+        self.info = info
+        self.shard_policy = shard_policy
+        self.workers = workers
+        self.n_train, self.n_val = split_sizes(info.examples or 0, config.validation_split)
+        per_worker = worker_examples(info, shard_policy, workers) if shard_policy == "file" else self.n_train
+        # file sharding: every worker must run the same number of steps, so the worker with the fewest
+        # examples sets them (each worker trains global / workers examples a step)
+        self.steps_per_epoch = per_worker * (workers if shard_policy == "file" else 1) // config.global_batch_size
+
+    @property
+    def num_classes(self) -> int:
+        return self.info.num_classes
+
+    @property
+    def binary(self) -> bool:
+        return self.info.binary
+
+    @property
+    def validation_steps(self) -> int | None:
+        """Validation batches (the last one possibly short), or None when only reading them all can tell."""
+        return -(-self.n_val // self.config.global_batch_size)
+
+    def input_shape(self) -> tuple[int, ...]:
+        assert self.info.input_shape is not None
+        return self.info.input_shape
+
+    # ---- pipelines --------------------------------------------------------------------
+    def _examples(self, train: bool) -> Any:
+        raise NotImplementedError
+
+    def _decode(self, dataset: Any) -> Any:
+        """Examples -> (features, label) before batching (images are decoded here, in parallel)."""
+        return dataset
+
+    def _decode_batch(self, dataset: Any) -> Any:
+        """Batches -> (features, labels) after batching (CSV lines and TFRecord floats, vectorised)."""
+        return dataset
+
+    def train(self, epoch: int, skip_steps: int = 0) -> Any:
+        """Epoch `epoch`'s global batches in a fixed order, less the first `skip_steps`."""
+        c = self.config
+        ds = self._examples(train=True)
+        if c.shuffle_buffer > 1:
+            ds = ds.shuffle(c.shuffle_buffer, seed=epoch_seed(c.seed, epoch), reshuffle_each_iteration=False)
+        if self.shard_policy == "file" and self.workers > 1:
+            ds = ds.repeat()  # workers' files hold unequal counts; every worker runs steps_per_epoch steps
+        ds = self._decode(ds).batch(c.global_batch_size, drop_remainder=True)
+        ds = self._decode_batch(ds)
+        if skip_steps:
+            ds = ds.skip(skip_steps)
+        return with_policy(ds.prefetch(tf.data.AUTOTUNE), self.shard_policy)
+
+    def validation(self) -> Any | None:
+        """Every validation example in global batches (the last one possibly short); data-sharded."""
+        if not self.n_val:
+            return None
+        ds = self._decode(self._examples(train=False)).batch(self.config.global_batch_size)
+        return with_policy(self._decode_batch(ds).prefetch(tf.data.AUTOTUNE), "data")
+
+    # ---- what the loops get -----------------------------------------------------------------
+    def distributed_train(self, strategy: Any, epoch: int, skip_steps: int = 0) -> Any:
+        return strategy.experimental_distribute_dataset(self.train(epoch, skip_steps))
+
+    def fit_train(self, strategy: Any, epoch: int, skip_steps: int = 0) -> Any:
+        return self.train(epoch, skip_steps)
+
+    def first_step(self, strategy: Any, epoch: int) -> Any:
+        """One step's distributed batch, from a dataset that ends there (an iterator dropped mid-way
+        cancels its prefetching with warnings in the log)."""
+        return next(iter(strategy.experimental_distribute_dataset(self.train(epoch).take(1))))
+
+    def distributed_validation(self, strategy: Any) -> Any | None:
+        val = self.validation()
+        return None if val is None else strategy.experimental_distribute_dataset(val)
+
+    def fit_validation(self, strategy: Any) -> Any | None:
+        return self.validation()
+
+    def describe(self) -> str:
+        """One log line: what trains, from where."""
+        return f"{self.info.kind}: {self.n_train:,} training and {self.n_val:,} validation examples"

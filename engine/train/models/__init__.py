@@ -1,0 +1,79 @@
+"""The model a run trains, by `model.kind`: one module per kind, one contract for all.
+
+Every model maps (batch, *input_shape) features to (batch, units) outputs,
+units = 1 for two classes (binary cross-entropy) and num_classes otherwise.
+The engine's own models output logits in float32 (losses from logits are
+numerically stable, and a float16 softmax/sigmoid output is the classic
+source of NaN losses under mixed precision). A user's model may end in
+softmax or sigmoid instead: `check_output` detects it and the loss then takes
+probabilities (`from_logits=False`), so the activation is never applied twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.config import RunConfig
+from engine.train.models.contract import check_output, ends_in_probabilities
+from engine.train.tf_runtime import keras
+
+OPTIMIZERS = {
+    "adam": keras.optimizers.Adam,
+    "sgd": keras.optimizers.SGD,
+    "rmsprop": keras.optimizers.RMSprop,
+    "adagrad": keras.optimizers.Adagrad,
+}
+
+
+@dataclass(frozen=True)
+class BuiltModel:
+    model: Any
+    from_logits: bool  # False when the model ends in softmax/sigmoid
+    where: str  # the model as a person names it: "cnn", "MobileNetV2", "my_model.py:build_model"
+
+
+def build_model(config: RunConfig, input_shape: tuple[int, ...], num_classes: int) -> BuiltModel:
+    """Create the model; call inside `strategy.scope()` so variables are mirrored."""
+    kind = config.model.kind
+    if kind == "mlp":
+        from engine.train.models.mlp import build_mlp
+
+        return BuiltModel(build_mlp(config, input_shape, num_classes), True, "mlp")
+    if kind == "cnn":
+        from engine.train.models.cnn import build_cnn
+
+        return BuiltModel(build_cnn(config, input_shape, num_classes), True, "cnn")
+    if kind == "keras_application":
+        from engine.train.models.applications import build_application
+
+        return BuiltModel(build_application(config, input_shape, num_classes), True, config.model.name)
+    from engine.train.models.user import build_user_model
+
+    model, where = build_user_model(config, input_shape, num_classes)
+    return BuiltModel(model, not ends_in_probabilities(model), where)
+
+
+def output_units(num_classes: int) -> int:
+    return 1 if num_classes == 2 else num_classes
+
+
+def build_optimizer(config: RunConfig) -> Any:
+    return OPTIMIZERS[config.optimizer](learning_rate=config.learning_rate)
+
+
+def build_loss_and_metric(num_classes: int, reduction: Any = None, from_logits: bool = True) -> tuple[Any, Any]:
+    """Loss and accuracy metric follow the label type (binary or multi-class) and the model's output."""
+    kwargs = {"reduction": reduction} if reduction is not None else {}
+    if num_classes == 2:
+        return (
+            keras.losses.BinaryCrossentropy(from_logits=from_logits, **kwargs),
+            keras.metrics.BinaryAccuracy(name="accuracy", threshold=0.0 if from_logits else 0.5),
+        )
+    return (
+        keras.losses.SparseCategoricalCrossentropy(from_logits=from_logits, **kwargs),
+        keras.metrics.SparseCategoricalAccuracy(name="accuracy"),
+    )
+
+
+__all__ = ["BuiltModel", "build_loss_and_metric", "build_model", "build_optimizer", "check_output", "output_units"]

@@ -1,0 +1,87 @@
+"""Running the user's Python files (a model or a dataset): only here, in the trainer process.
+
+A file is imported under a private module name, so two runs' files never
+clash and nothing of the engine is shadowed. Every failure (the import
+raises, the function is missing or raises) becomes one line that names the
+file, the line in it and what to change: a ModelError or DataError, both
+ConfigErrors, so the command line exits with code 2.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine.problems import ConfigError, Problem
+from engine.sources import DataError
+from engine.user_code import CONTRACTS
+
+
+class ModelError(ConfigError):
+    """The model cannot train as configured; the message names the file or model and what to change."""
+
+    def __init__(self, message: str, field: str = "model.path", value: object = None):
+        super().__init__([Problem(field, value, message)])
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _error(section: str, message: str, field: str) -> ConfigError:
+    return ModelError(message, field) if section == "model" else DataError(message, field)
+
+
+def _where_in(path: Path, exc: BaseException) -> str:
+    """ ", line N" of the deepest frame inside the user's file, if any."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).resolve() == path.resolve()]
+    return f", line {frames[-1].lineno}" if frames else ""
+
+
+def load_function(path: str, name: str, section: str) -> Callable[..., Any]:
+    """Import the file and return its function; a clear ModelError/DataError otherwise."""
+    file = Path(path).expanduser()
+    if not file.is_file():
+        raise _error(section, f"{path} does not exist; check {section}.path", f"{section}.path")
+    module_name = "tfdd_user_" + hashlib.sha1(str(file.resolve()).encode()).hexdigest()[:12]
+    module = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, file)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:
+            raise _error(
+                section,
+                f"{path} raised on import{_where_in(file, exc)}: {type(exc).__name__}: {exc}",
+                f"{section}.path",
+            ) from None
+        sys.modules[module_name] = module
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise _error(
+            section,
+            f"{path} has no function {name!r}; expected {CONTRACTS[section]}",
+            f"{section}.function",
+        )
+    return function
+
+
+def call_user(function: Callable[..., Any], args: tuple, where: str, section: str = "data") -> Any:
+    """Call a user function; an exception becomes one line naming where it was raised."""
+    try:
+        return function(*args)
+    except ConfigError:
+        raise
+    except Exception as exc:
+        code = getattr(function, "__code__", None)
+        file = Path(code.co_filename) if code else Path(where)
+        raise _error(
+            section, f"{where} raised{_where_in(file, exc)}: {type(exc).__name__}: {exc}", f"{section}.function"
+        ) from None

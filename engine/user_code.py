@@ -1,0 +1,64 @@
+"""User Python files (a model or a dataset), checked without running them.
+
+The window and the validator may not run user code: it could import
+TensorFlow into the window, take minutes, or have side effects. So they
+read the file's syntax tree only: it parses, and it defines the function at
+top level. Running the file is the trainer's job (engine.train.user_code).
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+from pathlib import Path
+
+from engine.problems import Problem
+
+CONTRACTS = {
+    "model": "build_model(input_shape, num_classes) -> an uncompiled tf_keras model",
+    "data": "make_dataset(input_context) -> a tf.data.Dataset of (features, label) examples",
+}
+
+
+@lru_cache(maxsize=64)
+def _top_level_functions(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, ...], str]:
+    """(functions defined at top level, syntax error or ""); cached by the file's stat."""
+    try:
+        tree = ast.parse(Path(path).read_bytes(), filename=path)
+    except SyntaxError as exc:
+        return (), f"has a syntax error at line {exc.lineno}: {exc.msg}"
+    except (OSError, ValueError) as exc:
+        return (), f"cannot be read: {exc}"
+    names = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    names += [
+        t.id
+        for n in tree.body
+        if isinstance(n, ast.Assign)
+        for t in n.targets
+        if isinstance(t, ast.Name)  # build_model = make_cnn
+    ]
+    return tuple(names), ""
+
+
+def function_problem(section: str, path: str | None, function: str | None) -> Problem | None:
+    """Why `function` cannot be found in the Python file `path` (None when it is there)."""
+    field = f"{section}.function"
+    if not function or not str(function).isidentifier():
+        return Problem(field, function, "a function name, e.g. " + CONTRACTS[section].split("(")[0])
+    p = Path(str(path)).expanduser()
+    try:
+        stat = p.stat()
+    except OSError:
+        return Problem(f"{section}.path", path, "no such file")
+    names, error = _top_level_functions(str(p), stat.st_mtime_ns, stat.st_size)
+    if error:
+        return Problem(f"{section}.path", path, f"{p.name} {error}")
+    if function not in names:
+        defined = ", ".join(names) or "none"
+        return Problem(
+            field,
+            function,
+            f"{p.name} defines no function {function!r} at top level (it defines: {defined}); "
+            f"expected {CONTRACTS[section]}",
+        )
+    return None

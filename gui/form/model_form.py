@@ -1,0 +1,202 @@
+"""The model section of the form: every model kind with the fields it needs, and its summary.
+
+mlp and cnn are built by the engine from a few sizes; keras_application
+names an architecture of tf_keras.applications (weights: none, or a local
+file); python points at the user's file and function; saved at a .keras
+file. The form checks what it can without running anything (engine.kinds:
+the file exists, the function is defined); the summary builds the model in
+a child process (gui.form.model_summary).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.config import ACTIVATIONS, ModelConfig
+from engine.kinds import KERAS_APPLICATIONS, MODEL_KINDS
+from engine.problems import Problem
+from gui.form.model_summary import ModelSummary
+from gui.form.rows import ProblemLabels
+
+KIND_HINTS = {
+    "mlp": "Dense layers (the tutorial's model); images are flattened",
+    "cnn": "conv blocks with synchronized batch norm, pooling and a Dense head; for images",
+    "keras_application": "an architecture of tf_keras.applications, random or local weights (never downloaded)",
+    "python": "build_model(input_shape, num_classes) in your file returns an uncompiled tf_keras model",
+    "saved": "a .keras model (e.g. an earlier run's model.keras), trained further",
+}
+
+
+def parse_units(text: str, field: str, example: str) -> tuple[tuple[int, ...], Problem | None]:
+    """ "16, 8" -> (16, 8); a Problem for anything that is not positive integers."""
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+    try:
+        units = tuple(int(p) for p in parts)
+    except ValueError:
+        return (), Problem(field, text, f"write sizes as whole numbers, e.g. {example}")
+    if not units:
+        return (), Problem(field, text, f"give at least one size, e.g. {example}")
+    return units, None
+
+
+def _path_row(edit: QLineEdit, on_browse: object) -> QWidget:
+    row = QWidget()
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(edit, 1)
+    button = QPushButton("Browse…")
+    button.clicked.connect(on_browse)
+    layout.addWidget(button)
+    return row
+
+
+class ModelForm(QWidget):
+    """Edits the `model` section of a RunConfig."""
+
+    changed = Signal()
+    """Any field of the model changed."""
+
+    def __init__(self, problems: ProblemLabels, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.kind = QComboBox(objectName="modelKindCombo")
+        self.kind.addItems(MODEL_KINDS)
+        self.kind_hint = QLabel(objectName="modelKindHint")
+        self.kind_hint.setProperty("role", "hint")
+        self.kind_hint.setWordWrap(True)
+        self.hidden = QLineEdit(objectName="hiddenLayersEdit", placeholderText="e.g. 16, 8")
+        self.activation = QComboBox(objectName="activationCombo")
+        self.activation.addItems(ACTIVATIONS)
+        self.filters = QLineEdit(objectName="filtersEdit", placeholderText="e.g. 32, 64")
+        self.kernel = QSpinBox(objectName="kernelSpin")
+        self.kernel.setRange(1, 15)
+        self.batch_norm = QCheckBox("synchronized batch norm", objectName="batchNormCheck")
+        self.app_name = QComboBox(objectName="applicationCombo", editable=True)
+        self.app_name.addItems(KERAS_APPLICATIONS)
+        self.weights = QLineEdit(objectName="weightsEdit", placeholderText="none: random initial weights")
+        self.path = QLineEdit(objectName="modelPathEdit", placeholderText="choose a file…")
+        self.function = QLineEdit(objectName="modelFunctionEdit")
+        self.summary = ModelSummary()
+
+        form = QFormLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        add = problems.add_row
+        add(form, "Kind", self.kind, "model.kind")
+        form.addRow("", self.kind_hint)
+        self._rows: dict[str, tuple[QWidget, tuple[str, ...]]] = {
+            "filters": (
+                add(form, "Conv filters", self.filters, "model.filters", tooltip="Filters of each conv block"),
+                ("cnn",),
+            ),
+            "kernel": (add(form, "Kernel size", self.kernel, "model.kernel_size"), ("cnn",)),
+            "batch_norm": (add(form, "Normalisation", self.batch_norm, "model.batch_norm"), ("cnn",)),
+            "hidden": (
+                add(
+                    form,
+                    "Hidden layers",
+                    self.hidden,
+                    "model.hidden_units",
+                    tooltip="Units of each Dense layer, comma-separated",
+                ),
+                ("mlp", "cnn"),
+            ),
+            "activation": (add(form, "Activation", self.activation, "model.activation"), ("mlp", "cnn")),
+            "name": (add(form, "Architecture", self.app_name, "model.name"), ("keras_application",)),
+            "weights": (
+                add(form, "Weights file", _path_row(self.weights, self._browse_weights), "model.weights"),
+                ("keras_application",),
+            ),
+            "path": (
+                add(form, "Model file", _path_row(self.path, self._browse_path), "model.path"),
+                ("python", "saved"),
+            ),
+            "function": (
+                add(form, "Function", self.function, "model.function", tooltip=KIND_HINTS["python"]),
+                ("python",),
+            ),
+        }
+        self._form = form
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(form)
+        column.addWidget(self.summary)
+        self.kind.currentTextChanged.connect(self._show_rows)
+        for combo in (self.kind, self.activation, self.app_name):
+            combo.currentTextChanged.connect(self.changed)
+        for edit in (self.hidden, self.filters, self.weights, self.path, self.function):
+            edit.textChanged.connect(self.changed)
+        self.kernel.valueChanged.connect(self.changed)
+        self.batch_norm.toggled.connect(self.changed)
+
+    def set_model(self, model: ModelConfig) -> None:
+        widgets = (self.kind, self.activation, self.app_name, self.hidden, self.filters, self.weights, self.path)
+        for w in (*widgets, self.function, self.kernel, self.batch_norm):
+            w.blockSignals(True)
+        self.kind.setCurrentText(model.kind)
+        self.hidden.setText(", ".join(str(u) for u in model.hidden_units))
+        self.activation.setCurrentText(model.activation)
+        self.filters.setText(", ".join(str(f) for f in model.filters))
+        self.kernel.setValue(model.kernel_size if isinstance(model.kernel_size, int) else 3)
+        self.batch_norm.setChecked(bool(model.batch_norm))
+        self.app_name.setCurrentText(model.name)
+        self.weights.setText(model.weights or "")
+        self.path.setText(model.path or "")
+        self.function.setText(model.function)
+        for w in (*widgets, self.function, self.kernel, self.batch_norm):
+            w.blockSignals(False)
+        self._show_rows(model.kind)
+
+    def model(self, base: ModelConfig) -> tuple[ModelConfig, list[Problem]]:
+        """The model section and the problems only the form sees (sizes that are not numbers)."""
+        kind = self.kind.currentText()
+        hidden, hidden_problem = parse_units(self.hidden.text(), "model.hidden_units", "16, 8")
+        filters, filters_problem = parse_units(self.filters.text(), "model.filters", "32, 64")
+        problems = [hidden_problem] if kind in ("mlp", "cnn") and hidden_problem else []
+        problems += [filters_problem] if kind == "cnn" and filters_problem else []
+        model = dataclasses.replace(
+            base,
+            kind=kind,
+            hidden_units=hidden or base.hidden_units,
+            activation=self.activation.currentText(),
+            filters=filters or base.filters,
+            kernel_size=self.kernel.value(),
+            batch_norm=self.batch_norm.isChecked(),
+            name=self.app_name.currentText().strip(),
+            weights=self.weights.text().strip() or None,
+            path=self.path.text().strip() or None,
+            function=self.function.text().strip() or base.function,
+        )
+        return model, problems
+
+    def _show_rows(self, kind: str) -> None:
+        self.kind_hint.setText(KIND_HINTS.get(kind, ""))
+        for box, kinds in self._rows.values():
+            self._form.setRowVisible(box, kind in kinds)
+
+    def _browse_path(self) -> None:
+        kind = self.kind.currentText()
+        filters = "Python files (*.py)" if kind == "python" else "Keras models (*.keras)"
+        path, _ = QFileDialog.getOpenFileName(self, "Choose the model file", self.path.text(), filters)
+        if path:
+            self.path.setText(path)
+
+    def _browse_weights(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Choose a weights file", self.weights.text(), "Weights (*.h5 *.weights.h5);;All files (*)"
+        )
+        if path:
+            self.weights.setText(path)

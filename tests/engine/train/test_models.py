@@ -1,0 +1,66 @@
+"""The model kinds against tf_keras itself: the application names, local weights, the output contract."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from engine import events as ev
+from engine.kinds import KERAS_APPLICATIONS
+from tests.data_factory import write_image_folder
+from tests.engine.train.worker_process import base_config, env, train
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_application_names_are_tf_keras_applications():
+    from engine.train.tf_runtime import keras
+
+    found = {n for n in dir(keras.applications) if n[0].isupper() and callable(getattr(keras.applications, n))}
+    assert set(KERAS_APPLICATIONS) == found
+
+
+def test_ends_in_probabilities_and_the_output_check():
+    from engine.train.models import check_output
+    from engine.train.models.contract import ends_in_probabilities
+    from engine.train.tf_runtime import keras, tf
+    from engine.train.user_code import ModelError
+
+    def model(units: int, activation: str | None = None, softmax_layer: bool = False):
+        layers = [keras.Input((4,)), keras.layers.Dense(units, activation=activation)]
+        return keras.Sequential(layers + ([keras.layers.Softmax()] if softmax_layer else []))
+
+    assert not ends_in_probabilities(model(3))
+    assert ends_in_probabilities(model(3, "softmax")) and ends_in_probabilities(model(1, "sigmoid"))
+    assert ends_in_probabilities(model(3, softmax_layer=True))
+    batch = tf.zeros((5, 4))
+    check_output(model(3), batch, 3, "m.py:f")
+    check_output(model(1, "sigmoid"), batch, 2, "m.py:f")
+    with pytest.raises(ModelError, match=r"outputs shape \(5, 2\) for a batch of 5; expected \(batch, 1\)"):
+        check_output(model(2), batch, 2, "m.py:f")
+    with pytest.raises(ModelError, match="softmax over 1 unit"):
+        check_output(model(1, "softmax"), batch, 2, "m.py:f")
+
+
+def test_a_keras_application_trains_from_weights_the_test_saved(tmp_path):
+    """No download: the weights file is MobileNetV3Small's own random weights, saved by this test."""
+    weights = tmp_path / "small.weights.h5"
+    script = (
+        "import tf_keras as keras\n"
+        "keras.applications.MobileNetV3Small(include_top=False, weights=None, input_shape=(32, 32, 3),"
+        f" pooling='avg').save_weights({str(weights)!r})\n"
+    )
+    subprocess.run([sys.executable, "-c", script], env=env(), check=True, capture_output=True, timeout=300)
+    images = write_image_folder(tmp_path / "images", classes=2, per_class=8, size=(32, 32))
+    config = base_config(
+        epochs=1,
+        global_batch_size=8,
+        data={"kind": "image_folder", "path": str(images)},
+        model={"kind": "keras_application", "name": "MobileNetV3Small", "weights": str(weights)},
+    )
+    finished = train(tmp_path, config)
+    assert finished.returncode == 0, finished.stderr[-3000:]
+    assert any(e.message.startswith("model: MobileNetV3Small") for e in finished.of(ev.Log))
+    assert len(finished.of(ev.EpochEnd)) == 1
