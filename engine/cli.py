@@ -18,7 +18,7 @@ from pathlib import Path
 
 from engine import events as ev
 from engine.config import RunConfig
-from engine.problems import ConfigError
+from engine.problems import ConfigError, RunDirError
 from engine.protocol.codes import ExitCode, RunStatus
 
 
@@ -76,7 +76,10 @@ def _train(args: argparse.Namespace) -> int:
     from engine.rundir import open_run
 
     try:
-        config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
+        config, run_dir, resume = open_run(args.config, args.run_dir, args.resume, args.continue_existing)
+    except RunDirError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return ExitCode.CONFIG
     except ConfigError as exc:
         print(f"error: the run config has problems:\n{exc}", file=sys.stderr)
         return ExitCode.CONFIG
@@ -92,7 +95,7 @@ def _train(args: argparse.Namespace) -> int:
 
         trainer = Trainer(config, run_dir, [ConsoleProgress()], stop, resume=resume, print_tracebacks=args.verbose)
         outcome = trainer.run()
-    except ConfigError as exc:  # TF_CONFIG problems
+    except (ConfigError, RunDirError) as exc:  # TF_CONFIG problems; a run folder that is not ours or in use
         print(f"error: {exc}", file=sys.stderr)
         return ExitCode.CONFIG
     if outcome.status == RunStatus.FAILED:
@@ -171,7 +174,16 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--config", help="RunConfig JSON file")
     source.add_argument("--resume", metavar="RUN_DIR", help="continue a stopped or killed run from its checkpoint")
     train.add_argument(
-        "--run-dir", help="where the run's files go (default: a new folder under $TFDD_RUNS_DIR or ~/tfdd-runs)"
+        "--run-dir",
+        help="where the run's files go: a new or empty folder (default: a new folder under $TFDD_RUNS_DIR or "
+        "~/tfdd-runs); a folder that already holds a run is refused",
+    )
+    train.add_argument(
+        "--continue",
+        dest="continue_existing",
+        action="store_true",
+        help="with --config and --run-dir: when the folder already holds a run of the same config, continue it "
+        "from its checkpoint (how a restarted pod or start script picks up where it stopped)",
     )
     train.set_defaults(handler=_train)
     devices = commands.add_parser("devices", parents=[common], help="list the GPUs and the CPU TensorFlow sees")

@@ -39,3 +39,11 @@ def _short(value: Any) -> str:
     """The value as repr, cut to a readable length (a pasted 50 MB value is not echoed in full)."""
     text = repr(value)
     return text if len(text) <= MAX_VALUE_CHARS else f"{text[: MAX_VALUE_CHARS - 1]}… ({len(text):,} characters)"
+
+
+class RunDirError(ValueError):
+    """A run directory cannot be used as asked (not ours, already a run, in use, nothing to resume from).
+
+    Its message is one line saying why and what to do; nothing in the folder
+    was changed. Commands exit with code 2 (engine.protocol.codes.ExitCode.CONFIG).
+    """

@@ -15,7 +15,7 @@ import os
 import sys
 
 from engine import events as ev
-from engine.problems import ConfigError
+from engine.problems import ConfigError, RunDirError
 from engine.protocol.channel import (
     EventChannel,
     StopSignal,
@@ -52,8 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
         trainer = Trainer(config, run_dir, [sink], stop, resume=resume)
-    except ConfigError as exc:
-        sink(ev.RunFailed(message=str(exc), error_type="ConfigError"))
+    except (ConfigError, RunDirError) as exc:  # a bad config; a run folder that is not ours, or in use
+        sink(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return ExitCode.CONFIG
     outcome = trainer.run()
     if outcome.status == RunStatus.FAILED:
