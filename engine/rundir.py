@@ -29,7 +29,6 @@ import json
 import os
 import socket
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from engine import events as ev
@@ -97,17 +96,26 @@ def check_fresh(paths: RunPaths) -> None:
 
 
 def check_resumable(paths: RunPaths) -> None:
-    """Refuse a resume that could only lose or repeat finished epochs (before TensorFlow starts)."""
+    """Refuse a resume that could only lose or repeat finished epochs (before TensorFlow starts).
+
+    Without a checkpoint a resume starts over, which is right when none was
+    ever written (a run cut short in its first epoch, or before its first
+    checkpoint on a full disk: its rows are not covered by any checkpoint and
+    are trained again). When checkpoints were written and are gone, the
+    finished epochs would be repeated: refused.
+    """
     if not paths.config.is_file():
         raise RunDirError(f"{paths.root} is not a run folder (it has no config.json); nothing to resume")
     if paths.has_checkpoint():
         return
-    finished = sorted({int(r["epoch"]) for r in _metric_rows(paths.metrics)} | set(_epoch_ends(paths.events)))
-    if finished:
+    saved, ended = _recorded(paths.events)
+    rows = {int(r["epoch"]) for r in _metric_rows(paths.metrics)}
+    if saved or (rows and not paths.events.is_file()):
+        finished = len(rows | ended)
         raise RunDirError(
             f"{paths.root} cannot be resumed: {paths.checkpoints.name}/ holds no checkpoint, yet "
-            f"{len(finished)} epoch(s) were finished, and starting over would repeat them; nothing was changed. "
-            f"Start a new run with its config: --config {paths.config}"
+            f"{saved or 'some'} were written and {finished} epoch(s) were finished; starting over would "
+            f"repeat them, so nothing was changed. Start a new run with its config: --config {paths.config}"
         )
 
 
@@ -316,17 +324,22 @@ def _metric_rows(path: Path) -> list[dict[str, str]]:
     return out
 
 
-def _epoch_ends(path: Path) -> Iterator[int]:
+def _recorded(path: Path) -> tuple[int, set[int]]:
+    """(checkpoint_saved events, epochs with an epoch_end event) in an events file."""
+    saved, ended = 0, set()
     if not path.is_file():
-        return
+        return saved, ended
     with open(path, "rb") as f:
         for raw in f:
-            if b"epoch_end" not in raw:
+            if b"checkpoint_saved" not in raw and b"epoch_end" not in raw:
                 continue
             with contextlib.suppress(ev.EventDecodeError, UnicodeDecodeError):
                 event = ev.decode(raw.decode("utf-8"))
-                if isinstance(event, ev.EpochEnd):
-                    yield event.epoch
+                if isinstance(event, ev.CheckpointSaved):
+                    saved += 1
+                elif isinstance(event, ev.EpochEnd):
+                    ended.add(event.epoch)
+    return saved, ended
 
 
 def read_metrics(path: Path) -> list[dict[str, str]]:

@@ -132,7 +132,9 @@ time.sleep(600)
 @pytest.mark.skipif(os.name != "posix", reason="kill -9")
 def test_the_kernel_releases_the_lock_of_a_killed_holder(tmp_path):
     run = new_run_dir(RunConfig(), tmp_path)
-    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(run)], cwd=REPO, env=env(), stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(run)], cwd=REPO, env=env(), stdout=subprocess.PIPE, text=True
+    )
     try:
         assert proc.stdout.readline().strip() == "locked"
         held = holder(RunPaths(run))
