@@ -75,6 +75,23 @@ def new_run_dir(config: RunConfig, root: Path | None = None, now: float | None =
     )
 
 
+def discard_unused(path: Path) -> bool:
+    """Remove a folder we claimed for a run that never started (only our marker, lock, reserve in it)."""
+    paths = RunPaths(path)
+    if not paths.is_ours() or paths.has_run_files():
+        return False
+    leftovers = [p for p in paths.user_files() if p != paths.marker]
+    if any(not (p.is_dir() and not any(p.iterdir())) for p in leftovers):
+        return False
+    for p in leftovers:
+        p.rmdir()
+    for p in (paths.marker, paths.lock, paths.reserve):
+        p.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        paths.root.rmdir()
+    return True
+
+
 def check_fresh(paths: RunPaths) -> None:
     """A fresh run may go into a new or empty folder, or one we claimed that holds no run yet."""
     root = paths.root
@@ -119,6 +136,33 @@ def check_resumable(paths: RunPaths) -> None:
         )
 
 
+def claim(path: Path, *, resume: bool, command: str) -> RunLock:
+    """Take a run folder for the process that trains it: checked, marked, locked (RunDirError, RunLocked).
+
+    A fresh run goes into a new or empty folder, or a claimed one without a
+    run; a resume into a run that can be resumed. The checks that can refuse
+    a folder that is not ours come before the lock file is made in it.
+    """
+    paths = RunPaths(path)
+    if not resume:
+        check_fresh(paths)
+    elif not paths.root.is_dir():
+        raise RunDirError(f"{paths.root} does not exist; nothing to resume")
+    paths.root.mkdir(parents=True, exist_ok=True)
+    lock = RunLock.acquire(paths, command)  # RunLocked: "in use by pid … on …"
+    try:
+        if resume:
+            check_resumable(paths)
+        else:
+            check_fresh(paths)  # again, under the lock
+            if not paths.is_ours():
+                write_marker(paths)
+    except BaseException:
+        lock.release()
+        raise
+    return lock
+
+
 class RunDir:
     """Writes a run directory's files; also an event sink (call it with events).
 
@@ -127,23 +171,12 @@ class RunDir:
     lock (RunLocked names the holder). `close()` releases it.
     """
 
-    def __init__(self, path: Path, validation: bool, *, resume: bool = False, command: str = "train"):
+    def __init__(self, path: Path, validation: bool, *, resume: bool = False, command: str = "tfdd train"):
         self.paths = RunPaths(Path(path))
         self.path = self.paths.root
         self.columns = METRIC_COLUMNS + (VALIDATION_COLUMNS if validation else [])
-        if not resume:
-            check_fresh(self.paths)  # before the lock file is made: a folder that is not ours gets nothing
-        elif not self.path.is_dir():
-            raise RunDirError(f"{self.path} does not exist; nothing to resume")
-        self.path.mkdir(parents=True, exist_ok=True)
-        self.lock = RunLock.acquire(self.paths, command)  # RunLocked: "in use by pid … on …"
+        self.lock = claim(self.path, resume=resume, command=command)
         try:
-            if resume:
-                check_resumable(self.paths)
-            else:  # again, under the lock
-                check_fresh(self.paths)
-                if not self.paths.is_ours():
-                    write_marker(self.paths)
             self.checkpoints.mkdir(exist_ok=True)
             self._reserve = Reserve(self.paths.reserve)
         except BaseException:

@@ -21,10 +21,15 @@ from typing import Any
 import yaml
 
 from engine.config import RunConfig
+from engine.protocol.codes import CLUSTER_GRACE_S
 from engine.protocol.commands import CLI_MODULE
 from engine.tfconfig import ClusterError, ClusterSpec, Task, TFConfig, errors, for_task, render, validate
 
 TFJOB_PORT = 2222  # the training operator's default; it writes TF_CONFIG for the pods itself
+TERMINATION_GRACE_S = int(CLUSTER_GRACE_S) + 20
+"""Seconds Kubernetes waits between SIGTERM and SIGKILL (its default, 30, can cut a stop short): after
+SIGTERM every worker finishes its block of steps, agrees to stop, writes a collective checkpoint and the
+model, as a local cluster does within CLUSTER_GRACE_S; 20 more for a slow shared volume."""
 
 
 def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Path) -> list[Path]:
@@ -169,6 +174,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
             "restartPolicy": "ExitCode",
             "template": {
                 "spec": {
+                    "terminationGracePeriodSeconds": TERMINATION_GRACE_S,
                     "containers": [container],
                     "volumes": [{"name": "run-config", "configMap": {"name": f"{name}-config"}}],
                 }

@@ -110,8 +110,8 @@ class RunPaths:
         return bool(self.checkpoint_indexes())
 
     def looks_like_run(self) -> bool:
-        """A folder that holds a run's files (events or config) or our marker."""
-        return self.events.is_file() or self.config.is_file() or self.marker.is_file()
+        """A folder that holds a run's files (events or config); a claimed folder with only its marker is not yet."""
+        return self.events.is_file() or self.config.is_file()
 
     def has_run_files(self) -> bool:
         """Something a run wrote that a fresh run would overwrite or append to."""

@@ -2,7 +2,8 @@
 
 It speaks the worker protocol (engine.protocol): events only on stdout,
 everything else on stderr; "stop" or EOF on stdin, SIGINT and SIGTERM ask for
-a graceful stop (a checkpoint, then run_finished with status stopped);
+a graceful stop (a checkpoint, then run_finished with status stopped; exit
+code 143 after SIGTERM, else 0);
 before training has begun it exits at once, and on Linux it dies with its
 parent even while TensorFlow blocks. A run_failed event always comes before
 a non-zero exit code (engine.protocol.codes.ExitCode).
@@ -58,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     outcome = trainer.run()
     if outcome.status == RunStatus.FAILED:
         return ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED
-    return ExitCode.OK
+    # stopped by SIGTERM: 143 after the checkpoint, as process managers expect; a Stop or Ctrl-C: 0
+    return stop.exit_code if outcome.status == RunStatus.STOPPED else ExitCode.OK
 
 
 if __name__ == "__main__":

@@ -141,6 +141,21 @@ def test_a_stop_request_stops_every_worker(tmp_path, write_run_config, monkeypat
     assert all(isinstance(e[-1], ev.RunFinished) and e[-1].status == "stopped" for e in events.values())
 
 
+def test_a_worker_ending_with_143_after_its_checkpoint_is_stopped_not_failed(tmp_path, write_run_config, monkeypatch):
+    """A worker stopped by SIGTERM (a process manager, kill) checkpoints and exits 143: not a failure."""
+    stop = threading.Event()
+    result, _, _ = launch(
+        tmp_path,
+        write_run_config,
+        monkeypatch,
+        {0: "terminated", 1: "terminated"},
+        should_stop=stop.is_set,
+        on_event=lambda task, event: isinstance(event, ev.BatchEnd) and stop.set(),
+    )
+    assert result.status == "stopped" and result.failure == ""
+    assert [w.state for w in result.workers] == [STOPPED, STOPPED]
+
+
 def test_a_stop_request_before_training_kills_the_joining_workers(tmp_path, write_run_config, monkeypatch):
     stop = threading.Event()
     result, states, _ = launch(
