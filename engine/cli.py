@@ -17,8 +17,9 @@ import sys
 from pathlib import Path
 
 from engine import events as ev
+from engine.arguments import positive_int
 from engine.config import RunConfig
-from engine.problems import ConfigError, RunDirError
+from engine.problems import ConfigError, RunDirError, printable
 from engine.protocol.codes import ExitCode, RunStatus
 
 
@@ -128,6 +129,11 @@ def _export_script(args: argparse.Namespace) -> int:
     config = _load_config(args.config)
     if config is None:
         return ExitCode.CONFIG
+    if Path(args.out).exists() and not args.force:
+        print(
+            f"error: {printable(args.out)} already exists; nothing was written (--force replaces it)", file=sys.stderr
+        )
+        return ExitCode.CONFIG
     path = export_script(config, args.out)
     print(f"wrote {path}; run it with: python {path}")
     return ExitCode.OK
@@ -194,12 +200,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     script.add_argument("--config", required=True, help="RunConfig JSON file")
     script.add_argument("--out", required=True, help="the Python file to write, e.g. train.py")
+    script.add_argument("--force", action="store_true", help="replace the file if it exists")
     script.set_defaults(handler=_export_script)
     scaling = commands.add_parser(
         "scaling", parents=[common], help="run a config with 1, 2, 4 ... replicas and report examples/s and efficiency"
     )
     scaling.add_argument("--config", required=True, help="RunConfig JSON file")
-    scaling.add_argument("--replicas", type=int, nargs="+", default=[1, 2, 4], help="replica counts (default 1 2 4)")
+    scaling.add_argument(
+        "--replicas", type=positive_int, nargs="+", default=[1, 2, 4], help="replica counts (default 1 2 4)"
+    )
     scaling.add_argument("--out", help="folder for the study's runs (default: a temporary folder)")
     scaling.add_argument(
         "--events",

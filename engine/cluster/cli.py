@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import events as ev
+from engine.arguments import positive_int, positive_seconds
 from engine.cluster.netns import Isolation
 from engine.config import STRATEGIES, RunConfig
 from engine.problems import ConfigError, Problem, RunDirError, printable
@@ -41,7 +42,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     export.add_argument("--config", required=True, help="RunConfig JSON file")
     export.add_argument("--out", required=True, help="folder to write the bundle to")
     launch = actions.add_parser("launch", help="train with N workers on this machine (127.0.0.1)")
-    launch.add_argument("--workers", type=int, required=True, help="number of worker processes")
+    launch.add_argument("--workers", type=positive_int, required=True, help="number of worker processes")
     source = launch.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", help="RunConfig JSON file (strategy multi_worker_mirrored)")
     source.add_argument(
@@ -52,7 +53,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     launch.add_argument(
         "--join-timeout",
-        type=float,
+        type=positive_seconds,
         default=120.0,
         metavar="S",
         help="fail when a worker has not started training after S seconds (default 120)",
