@@ -19,7 +19,7 @@ from pathlib import Path
 from engine import events as ev
 from engine.arguments import positive_int
 from engine.config import RunConfig
-from engine.problems import ConfigError, RunDirError, printable
+from engine.problems import ConfigError, OutputExists, RunDirError, printable
 from engine.protocol.codes import ExitCode, RunStatus
 
 
@@ -129,12 +129,11 @@ def _export_script(args: argparse.Namespace) -> int:
     config = _load_config(args.config)
     if config is None:
         return ExitCode.CONFIG
-    if Path(args.out).exists() and not args.force:
-        print(
-            f"error: {printable(args.out)} already exists; nothing was written (--force replaces it)", file=sys.stderr
-        )
+    try:
+        path = export_script(config, args.out, overwrite=args.force)
+    except OutputExists as exc:
+        print(f"error: {printable(str(exc))}", file=sys.stderr)
         return ExitCode.CONFIG
-    path = export_script(config, args.out)
     print(f"wrote {path}; run it with: python {path}")
     return ExitCode.OK
 

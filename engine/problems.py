@@ -73,3 +73,10 @@ class RunDirError(ValueError):
     Its message is one line saying why and what to do; nothing in the folder
     was changed. Commands exit with code 2 (engine.protocol.codes.ExitCode.CONFIG).
     """
+
+
+class OutputExists(ValueError):
+    """Writing would replace files that are not the writer's own (a user's README, another script).
+
+    Its message is one line saying what is in the way; nothing was written.
+    """

@@ -35,7 +35,7 @@ _WINDOWS_LOCK_OFFSET = 1 << 30
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
 
-    def _try_lock(fd: int, exclusive: bool) -> bool:
+    def try_lock(fd: int, exclusive: bool) -> bool:
         os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
         try:
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
@@ -43,7 +43,7 @@ if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
             return False
         return True
 
-    def _unlock(fd: int) -> None:
+    def unlock(fd: int) -> None:
         os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
         with contextlib.suppress(OSError):
             msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
@@ -51,14 +51,14 @@ if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
 else:
     import fcntl
 
-    def _try_lock(fd: int, exclusive: bool) -> bool:
+    def try_lock(fd: int, exclusive: bool) -> bool:
         try:
             fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
         except BlockingIOError:
             return False
         return True
 
-    def _unlock(fd: int) -> None:
+    def unlock(fd: int) -> None:
         with contextlib.suppress(OSError):
             fcntl.flock(fd, fcntl.LOCK_UN)
 
@@ -125,7 +125,7 @@ class RunLock:
             return inherited
         fd = os.open(paths.lock, os.O_RDWR | os.O_CREAT, 0o644)
         deadline = time.monotonic() + wait_s
-        while not _try_lock(fd, exclusive=True):
+        while not try_lock(fd, exclusive=True):
             if time.monotonic() >= deadline:
                 holder = _read_holder(fd)
                 os.close(fd)
@@ -152,7 +152,7 @@ class RunLock:
             return None
         # the same open file description as the parent's: flock succeeds only because it is already held by
         # it; a stray descriptor of an unlocked file would take the lock here, which is just as good
-        return cls(paths, fd, owned=False) if _try_lock(fd, exclusive=True) else None
+        return cls(paths, fd, owned=False) if try_lock(fd, exclusive=True) else None
 
     @property
     def fd(self) -> int:
@@ -167,7 +167,7 @@ class RunLock:
         if self._fd is None:
             return
         if self._owned:
-            _unlock(self._fd)
+            unlock(self._fd)
         with contextlib.suppress(OSError):
             os.close(self._fd)
         self._fd = None
@@ -186,8 +186,8 @@ def holder(paths: RunPaths) -> Holder | None:
     except OSError:
         return None
     try:
-        if _try_lock(fd, exclusive=False):
-            _unlock(fd)
+        if try_lock(fd, exclusive=False):
+            unlock(fd)
             return None
         return _read_holder(fd)
     finally:

@@ -414,7 +414,11 @@ class MainWindow(QMainWindow):
     def export_form_script(self) -> None:
         config = self.form.evaluate()[0]
         outcome = save_as(
-            self, "Export as script", "train.py", "Python scripts (*.py)", lambda path: export_script(config, path)
+            self,
+            "Export as script",
+            "train.py",
+            "Python scripts (*.py)",
+            lambda path: export_script(config, path, overwrite=True),
         )
         if outcome is not None:
             self.statusBar().showMessage(outcome[0], 10000)

@@ -23,7 +23,7 @@ from engine import events as ev
 from engine.arguments import positive_int, positive_seconds
 from engine.cluster.netns import Isolation
 from engine.config import STRATEGIES, RunConfig
-from engine.problems import ConfigError, Problem, RunDirError, printable
+from engine.problems import ConfigError, OutputExists, Problem, RunDirError, printable
 from engine.protocol.codes import ExitCode, RunStatus
 from engine.protocol.paths import RunPaths
 from engine.runlock import RunLock
@@ -75,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
     except (ClusterError, ConfigError) as exc:
         _print_problems(exc.problems)
         return ExitCode.CONFIG
-    except RunDirError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except (RunDirError, OutputExists) as exc:
+        print(f"error: {printable(str(exc))}", file=sys.stderr)
         return ExitCode.CONFIG
 
 

@@ -20,6 +20,7 @@ import textwrap
 from pathlib import Path
 
 from engine.config import RunConfig
+from engine.problems import OutputExists
 from engine.resources import resource_path
 
 TEMPLATE = resource_path("templates", "standalone_train.py")
@@ -109,8 +110,12 @@ def render_script(config: RunConfig) -> str:
     return source.replace(CONFIG_LINE, f"CONFIG = {literal}\n", 1)
 
 
-def export_script(config: RunConfig, out: str | Path) -> Path:
+def export_script(config: RunConfig, out: str | Path, overwrite: bool = False) -> Path:
+    """Write the script; OutputExists when `out` exists and `overwrite` is not given (a save dialog that
+    asked "replace?" passes it)."""
     path = Path(out)
+    if path.exists() and not overwrite:
+        raise OutputExists(f"{path} already exists; nothing was written (overwrite it on purpose: --force)")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(render_script(config), encoding="utf-8")
     path.chmod(0o755)

@@ -96,7 +96,13 @@ def read_npz(path: str, features_key: str, labels_key: str) -> tuple[np.ndarray,
     if not p.is_file():
         raise DataError(f"NPZ file {path} does not exist; check data.path")
     try:
-        with np.load(p, allow_pickle=False) as npz:
+        loaded = np.load(p, allow_pickle=False)
+        if not isinstance(loaded, np.lib.npyio.NpzFile):
+            raise DataError(
+                f"NPZ file {path} holds a single array (.npy), not named arrays of features and labels; "
+                "save them with numpy.savez(path, x=features, y=labels)"
+            )
+        with loaded as npz:
             names = list(npz.keys())
             missing = [k for k in (features_key, labels_key) if k not in names]
             if missing:
@@ -120,8 +126,12 @@ def read_npz(path: str, features_key: str, labels_key: str) -> tuple[np.ndarray,
     return x.astype(np.float32), y
 
 
-def _labels_to_classes(y: np.ndarray, source: str) -> tuple[np.ndarray, int]:
-    """Binary labels are 0/1; multi-class labels are class numbers 0..K-1."""
+def _labels_to_classes(y: np.ndarray, source: str, every_class: bool = True) -> tuple[np.ndarray, int]:
+    """Binary labels are 0/1; multi-class labels are class numbers 0..K-1.
+
+    `every_class`: a file's labels must use every number 0..K-1 (labels 3 and 7
+    would otherwise train an 8-class model with six classes that never occur).
+    """
     if y.size == 0:
         raise DataError(f"{source} has no examples")
     if not np.issubdtype(y.dtype, np.number):
@@ -133,6 +143,17 @@ def _labels_to_classes(y: np.ndarray, source: str) -> tuple[np.ndarray, int]:
             f"{source}: example {i} has label {y[i]!r}; labels must be class numbers 0, 1, 2, ... (0/1 for binary)"
         )
     y = y.astype(np.int64)
+    present = np.unique(y)
+    if every_class and len(present) < 2:
+        raise DataError(f"{source}: only one class ({present[0]}) in the labels; a classifier needs at least two")
+    if every_class and len(present) < int(present[-1]) + 1:
+        shown = ", ".join(str(c) for c in present[:10]) + (" …" if len(present) > 10 else "")
+        wanted = ", ".join(str(c) for c in range(min(len(present), 10))) + (" …" if len(present) > 10 else "")
+        raise DataError(
+            f"{source}: the labels are {shown}, but classes are numbered 0, 1, 2 … with every number used; "
+            f"renumber them {wanted} (otherwise the model gets {int(present[-1]) + 1} outputs, "
+            f"{int(present[-1]) + 1 - len(present)} of them for classes without an example)"
+        )
     return y, max(int(y.max()) + 1, 2)
 
 
@@ -151,7 +172,7 @@ def load_arrays(config: RunConfig) -> Arrays:
     if not np.all(np.isfinite(x)):
         row = int(np.argwhere(~np.isfinite(x))[0][0])
         raise DataError(f"{source}: example {row} has a missing or infinite feature value; fill or drop it")
-    y, num_classes = _labels_to_classes(y, source)
+    y, num_classes = _labels_to_classes(y, source, every_class=d.kind != "synthetic")
     n_val = int(len(x) * config.validation_split)
     n_train = len(x) - n_val
     if n_train < config.global_batch_size:

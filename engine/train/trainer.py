@@ -10,8 +10,6 @@ checkpoints are never thrown away.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +25,7 @@ from engine.protocol.codes import RunStatus
 from engine.protocol.paths import RunPaths
 from engine.rundir import RunDir
 from engine.safe_files import DiskFull, disk_full_message, is_disk_full
+from engine.scratch import ScratchDir
 from engine.tfconfig import Role, role_from_environment
 from engine.train.controller import Controller, NonFiniteLoss, Schedule
 from engine.train.data import DataError, Datasets, load_arrays, steps_per_epoch
@@ -64,14 +63,17 @@ class Trainer:
         self.stop = stop
         self.resume = resume
         self.role = role_from_environment() if config.strategy == Strategy.MULTI_WORKER_MIRRORED else Role()
-        self._scratch = None if self.role.is_chief else Path(tempfile.mkdtemp(prefix="tfdd-worker-"))
+        # a non-chief worker's saves go to a scratch folder (swept by the next worker if this one is killed)
+        self._scratch = None if self.role.is_chief else ScratchDir("tfdd-worker-")
         try:  # claims the folder (RunDirError: not ours, already a run, in use) before TensorFlow starts
             self.run_dir = RunDir(
-                self._scratch or run_dir, validation=config.validation_split > 0, resume=resume and self.role.is_chief
+                self._scratch.path / "run" if self._scratch else run_dir,
+                validation=config.validation_split > 0,
+                resume=resume and self.role.is_chief,
             )
         except BaseException:
             if self._scratch:
-                shutil.rmtree(self._scratch, ignore_errors=True)
+                self._scratch.cleanup()
             raise
         self.checkpoint_dir = RunPaths(run_dir).checkpoints  # every worker restores the chief's
         self.sinks: list[Sink] = [self.run_dir, *sinks]
@@ -109,7 +111,7 @@ class Trainer:
         finally:
             self.run_dir.close()
             if self._scratch:
-                shutil.rmtree(self._scratch, ignore_errors=True)
+                self._scratch.cleanup()
 
     def _fail(self, message: str, error_type: str, record: bool = True) -> Outcome:
         """run_failed to every sink; `record=False` keeps it out of the run directory (a refusal)."""

@@ -247,7 +247,7 @@ class RunsPanel(QWidget):
     def export_script_dialog(self) -> None:
         run = self.selected_runs()[0]
         self._report(save_as(self, "Export as script", f"train_{display_name(run).replace('-', '_')}.py",
-                             "Python scripts (*.py)", lambda path: export_script(load_run_config(run.path), path)))
+                             "Python scripts (*.py)", lambda path: export_script(load_run_config(run.path), path, overwrite=True)))
 
     def _report(self, outcome: tuple[str, bool] | None) -> None:
         if outcome is not None:

@@ -13,6 +13,7 @@ import yaml
 
 from engine.config import RunConfig
 from engine.exports.bundle import export_bundle, ps_quote, sh_quote, tfjob_yaml
+from engine.problems import OutputExists
 from engine.protocol.codes import CLUSTER_GRACE_S
 from engine.tfconfig import ClusterError, ClusterSpec, errors, local_cluster, parse_tf_config, validate
 
@@ -170,3 +171,45 @@ def test_tfjob_keeps_hostile_text_as_data():
     assert [d["kind"] for d in docs] == ["ConfigMap", "TFJob"]
     assert RunConfig.from_json(docs[0]["data"]["run.json"], check=False).name == config.name
     assert errors(validate(parse_tf_config({"cluster": WITH_CHIEF.to_dict()}))) == []
+
+
+def test_export_into_a_folder_of_the_users_files_is_refused_and_changes_nothing(tmp_path):
+    out = tmp_path / "project"
+    out.mkdir()
+    (out / "README.md").write_text("my project's readme")
+    with pytest.raises(OutputExists, match="not empty") as info:
+        export_bundle(local_cluster(2), CONFIG, out)
+    assert "nothing was written" in str(info.value)
+    assert [p.name for p in out.iterdir()] == ["README.md"] and (out / "README.md").read_text() == "my project's readme"
+
+
+def test_exporting_again_replaces_the_old_bundle_and_leaves_no_stale_task(tmp_path):
+    out = tmp_path / "bundle"
+    export_bundle(local_cluster(3), CONFIG, out)
+    (out / "notes.txt").write_text("the user's own notes")
+    export_bundle(local_cluster(2), CONFIG, out)
+    assert not (out / "worker-2").exists()
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["worker-0", "worker-1"]
+    assert (out / "notes.txt").read_text() == "the user's own notes"
+    assert "2 training task(s)" in (out / "README.md").read_text()
+
+
+def test_the_readme_keeps_the_warning_and_gives_a_firewall_example_for_every_port(tmp_path):
+    cluster = ClusterSpec.from_dict({"worker": ["10.0.0.1:2222", "10.0.0.2:2223"]})
+    export_bundle(cluster, CONFIG, tmp_path / "b")
+    readme = (tmp_path / "b" / "README.md").read_text()
+    assert "no authentication or encryption" in readme
+    assert "--dport 2222 -s 10.0.0.2 -j ACCEPT" in readme and "--dport 2223 -s 10.0.0.1 -j ACCEPT" in readme
+    assert "--dport 2222 -j DROP" in readme and "New-NetFirewallRule" in readme
+
+
+def test_export_script_refuses_to_overwrite_unless_asked(tmp_path):
+    from engine.exports.script import export_script
+
+    mine = tmp_path / "train.py"
+    mine.write_text("mine")
+    with pytest.raises(OutputExists):
+        export_script(CONFIG, mine)
+    assert mine.read_text() == "mine"
+    export_script(CONFIG, mine, overwrite=True)
+    assert "CONFIG = {" in mine.read_text()
