@@ -61,6 +61,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "data.num_classes": (2, 1_000_000),
 }
 NAME_MAX_CHARS = 100
+MAX_CONFIG_BYTES = 16 << 20  # a run config is a few KB; a bigger file is the wrong file
 NAME_FORBIDDEN = '/\\:*?"<>|'  # path separators and what Windows refuses in a folder name
 
 
@@ -177,6 +178,17 @@ class RunConfig:
         if not p.exists():
             raise ConfigError([Problem("(file)", str(p), "no such config file")])
         try:
+            size = p.stat().st_size
+            if size > MAX_CONFIG_BYTES:
+                raise ConfigError(
+                    [
+                        Problem(
+                            "(file)",
+                            str(p),
+                            f"is {size / 2**20:,.0f} MB; a run config is a few KB: is this the right file?",
+                        )
+                    ]
+                )
             data = p.read_bytes()
         except OSError as exc:
             raise ConfigError([Problem("(file)", str(p), f"cannot be read: {exc.strerror or exc}")]) from None

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from engine.config import DATA_KINDS, DataConfig
 from engine.problems import Problem
+from gui.form.number_fields import KeptValues, limited_spin
 from gui.form.rows import ProblemLabels
 
 FILE_FILTERS = {"csv": "CSV files (*.csv);;All files (*)", "npz": "NumPy archives (*.npz);;All files (*)"}
@@ -43,13 +44,6 @@ def npz_keys(path: str) -> list[str]:
         return [n[:-4] if n.endswith(".npy") else n for n in z.namelist()]
 
 
-def _spin(low: int, high: int) -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(low, high)
-    spin.setGroupSeparatorShown(True)
-    return spin
-
-
 class DataSourceForm(QWidget):
     """Edits the `data` section of a RunConfig."""
 
@@ -61,9 +55,10 @@ class DataSourceForm(QWidget):
         self.kind = QComboBox()
         self.kind.setObjectName("dataKindCombo")
         self.kind.addItems(DATA_KINDS)
-        self.samples = _spin(2, 100_000_000)
-        self.features = _spin(1, 100_000)
-        self.classes = _spin(2, 100_000)
+        self.samples = limited_spin("data.num_samples")
+        self.features = limited_spin("data.num_features")
+        self.classes = limited_spin("data.num_classes")
+        self.kept = KeptValues()  # values these fields cannot show: kept, named as problems
         self.path = QLineEdit()
         self.path.setObjectName("dataPathEdit")
         self.path.setPlaceholderText("choose a file…")
@@ -104,7 +99,8 @@ class DataSourceForm(QWidget):
         self._read_problem: Problem | None = None
         self.kind.currentTextChanged.connect(self._on_kind)
         self.path.editingFinished.connect(self._read_file)
-        for spin in (self.samples, self.features, self.classes):
+        for field, spin in self._numbers().items():
+            self.kept.watch(field, spin)  # first: a changed field forgets its kept value
             spin.valueChanged.connect(self.changed)
         for combo in (self.label, self.features_key, self.labels_key):
             combo.currentTextChanged.connect(self.changed)
@@ -114,9 +110,10 @@ class DataSourceForm(QWidget):
     def set_data(self, data: DataConfig) -> None:
         self._wanted = data
         self.kind.setCurrentText(data.kind)
-        self.samples.setValue(data.num_samples)
-        self.features.setValue(data.num_features)
-        self.classes.setValue(data.num_classes)
+        values = {"data.num_samples": data.num_samples, "data.num_features": data.num_features,
+                  "data.num_classes": data.num_classes}
+        for field, spin in self._numbers().items():
+            self.kept.show(field, spin, values[field])
         self.path.setText(data.path or "")
         for combo in (self.label, self.features_key, self.labels_key):
             combo.blockSignals(True)
@@ -129,18 +126,23 @@ class DataSourceForm(QWidget):
         return dataclasses.replace(
             base,
             kind=kind,
-            num_samples=self.samples.value(),
-            num_features=self.features.value(),
-            num_classes=self.classes.value(),
+            num_samples=self.kept.value("data.num_samples", self.samples),
+            num_features=self.kept.value("data.num_features", self.features),
+            num_classes=self.kept.value("data.num_classes", self.classes),
             path=self.path.text().strip() or None,
             label=(self.label.currentText() or None) if kind == "csv" else base.label,
             features_key=self.features_key.currentText() or base.features_key,
             labels_key=self.labels_key.currentText() or base.labels_key,
         )
 
-    def problems(self) -> list[Problem]:
-        """Problems only the form sees (an unreadable header); the rest come from validate()."""
-        return [self._read_problem] if self._read_problem else []
+    def _numbers(self) -> dict[str, QSpinBox]:
+        return {"data.num_samples": self.samples, "data.num_features": self.features, "data.num_classes": self.classes}
+
+    def problems(self, reported: set[str] = frozenset()) -> list[Problem]:
+        """Problems only the form sees (an unreadable header, a value a field cannot show that `reported`
+        does not name already); the rest come from validate()."""
+        shown = self.kept.problems(reported) if self.kind.currentText() == "synthetic" else []
+        return ([self._read_problem] if self._read_problem else []) + shown
 
     # ---- reactions ---------------------------------------------------------
     def _on_kind(self, kind: str) -> None:

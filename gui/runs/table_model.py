@@ -18,14 +18,16 @@ COLUMNS = ("Run", "Status", "Started", "Strategy", "Replicas", "Loop", "Epochs",
 METRIC_COLUMNS = {"Loss": "loss", "Accuracy": "accuracy", "Val loss": "val_loss", "Val accuracy": "val_accuracy"}
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 STATUS_COLOURS = {RunStatus.COMPLETED: "#1a7f37", RunStatus.STOPPED: "#9a6700", RunStatus.FAILED: "#b00020",
-                  RunStatus.INTERRUPTED: "#5a6372", RunStatus.KILLED: "#5a6372", RunStatus.RUNNING: "#1f6feb"}
+                  RunStatus.INTERRUPTED: "#5a6372", RunStatus.KILLED: "#5a6372", RunStatus.RUNNING: "#1f6feb",
+                  RunStatus.UNREADABLE: "#b00020"}
 STATUS_HINTS = {
     RunStatus.COMPLETED: "trained every planned epoch",
     RunStatus.STOPPED: "stopped on request; it left a checkpoint",
     RunStatus.FAILED: "the trainer reported a failure",
-    RunStatus.INTERRUPTED: "ended without a word (killed or crashed), or still running in another process",
+    RunStatus.INTERRUPTED: "ended without a word (killed or crashed); it resumes from its last checkpoint",
     RunStatus.KILLED: "did not stop in time and was killed; it resumes from its last checkpoint",
-    RunStatus.RUNNING: "running in this window",
+    RunStatus.RUNNING: "a process is training it now",
+    RunStatus.UNREADABLE: "its files cannot be read",
 }
 _STAMP_PREFIX = re.compile(r"^\d{8}-\d{6}-")
 
@@ -60,6 +62,11 @@ class RunsTableModel(QAbstractTableModel):
 
     def status(self, run: RunSummary) -> str:
         return RunStatus.RUNNING if self._active is not None and run.path == self._active else run.status
+
+    def _running_where(self, run: RunSummary) -> str:
+        if self._active is not None and run.path == self._active:
+            return "in this window"
+        return f"by {run.holder.describe()}" if run.holder is not None else ""
 
     def _changed_column(self, column: int) -> None:
         if self.runs:
@@ -99,6 +106,8 @@ class RunsTableModel(QAbstractTableModel):
         if column in METRIC_COLUMNS:
             value = run.final.get(METRIC_COLUMNS[column])
             return "" if value is None else f"{value:.4f}"
+        if run.status == RunStatus.UNREADABLE and column not in ("Run", "Status"):
+            return ""
         texts = {
             "Run": display_name(run),
             "Started": time.strftime("%Y-%m-%d %H:%M", time.localtime(run.started)) if run.started else "—",
@@ -118,8 +127,12 @@ class RunsTableModel(QAbstractTableModel):
 
     def _tooltip(self, run: RunSummary, column: str) -> str:
         status = self.status(run)
+        if status == RunStatus.UNREADABLE:
+            return f"Cannot read {run.path}: {run.message}"
         if status == RunStatus.FAILED and run.message:
             return f"Failed: {run.message}"
+        notes = "".join(f"\n• {p}" for p in run.problems)
         if column == "Status":
-            return f"{status}: {STATUS_HINTS.get(status, '')}"
-        return str(run.path)
+            where = self._running_where(run) if status == RunStatus.RUNNING else ""
+            return f"{status}: {STATUS_HINTS.get(status, '')}" + (f" ({where})" if where else "") + notes
+        return str(run.path) + notes

@@ -12,6 +12,7 @@ from engine.history import Curves, load_curves
 from gui.runs.compare_plots import ComparePlots, batch_series, epoch_series
 from gui.runs.panel import RunsPanel
 from tests.gui.history_runs import make_runs, write_run
+from tests.gui.runs.panel_helpers import refresh, select
 
 PLOT_NAMES = ("compareLossPlot", "compareAccuracyPlot", "compareThroughputPlot")
 
@@ -21,8 +22,8 @@ def panel(qtbot, tmp_path: Path) -> tuple[RunsPanel, dict[str, Path]]:
     runs = make_runs(tmp_path / "runs")
     panel = RunsPanel(tmp_path / "runs")
     qtbot.addWidget(panel)
-    panel.refresh()
-    panel.select_paths([runs["done"], runs["failed"]])
+    refresh(qtbot, panel)
+    select(qtbot, panel, [runs["done"], runs["failed"]])
     return panel, runs
 
 
@@ -119,12 +120,14 @@ def test_no_selection_empties_the_plots_and_says_what_to_do(qtbot):
     assert "Select runs" in compare.hint.text()
 
 
-def test_a_refresh_redraws_only_when_a_compared_run_changed(panel, monkeypatch):
+def test_a_refresh_redraws_only_when_a_compared_run_changed(qtbot, panel, monkeypatch):
     panel, runs = panel
     drawn: list[int] = []
     monkeypatch.setattr(panel.compare, "set_runs", lambda compared: drawn.append(len(compared)))
-    panel.refresh()
+    with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
+        refresh(qtbot, panel)
     assert drawn == [], "unchanged runs are not drawn again"
     write_run(runs["failed"].parent, runs["failed"].name, None, 1, t0=3000.0)  # the run's files grew
-    panel.refresh()
+    with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
+        refresh(qtbot, panel)
     assert drawn == [2]

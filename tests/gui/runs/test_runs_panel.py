@@ -16,6 +16,7 @@ from gui.runs.table_model import COLUMNS, SORT_ROLE
 from engine.protocol.commands import resume_command
 from gui.runs.panel import RunsPanel
 from tests.gui.history_runs import make_runs, write_run
+from tests.gui.runs.panel_helpers import refresh
 
 HISTORY_SCRIPT = Path(__file__).parents[1] / "history_runs.py"
 CPU_ONLY = ProbeResult(tensorflow="2.21.0", devices=(DeviceInfo("CPU:0", "CPU", "Xeon", 24000, 2),))
@@ -30,7 +31,7 @@ def runs(tmp_path: Path) -> dict[str, Path]:
 def panel(qtbot, runs: dict[str, Path]) -> RunsPanel:
     panel = RunsPanel(runs["done"].parent)
     qtbot.addWidget(panel)
-    panel.refresh()
+    refresh(qtbot, panel)
     return panel
 
 
@@ -66,11 +67,12 @@ def test_columns_sort_by_value(panel: RunsPanel):
     assert losses == sorted(losses)
 
 
-def test_f5_finds_a_run_started_elsewhere_and_keeps_the_selection(panel: RunsPanel, runs):
+def test_f5_finds_a_run_started_elsewhere_and_keeps_the_selection(qtbot, panel: RunsPanel, runs):
     panel.select_paths([runs["done"]])
     assert panel.refresh_action.shortcut() == QKeySequence(Qt.Key.Key_F5)
     write_run(runs["done"].parent, "20240102-090000-from-the-cli", None, 1, t0=9000.0)
-    panel.refresh_action.trigger()
+    with qtbot.waitSignal(panel.runs_loaded, timeout=20_000):
+        panel.refresh_action.trigger()
     assert panel.proxy.rowCount() == 5
     assert cell(panel, 0, "Run") == "from-the-cli"
     assert [r.path for r in panel.selected_runs()] == [runs["done"]]
@@ -86,12 +88,12 @@ def test_refreshes_itself_while_visible(qtbot, panel: RunsPanel, runs):
     assert not panel.timer.isActive()
 
 
-def test_a_run_that_changed_on_disk_is_read_again(panel: RunsPanel, runs):
+def test_a_run_that_changed_on_disk_is_read_again(qtbot, panel: RunsPanel, runs):
     killed = runs["killed"]
-    assert panel.history.scan()[0].status == "interrupted"
+    assert cell(panel, 0, "Status") == "interrupted"
     write_run(killed.parent, killed.name, None, 2, t0=4000.0)  # the run went on: events and metrics grew
-    panel.refresh()
-    assert cell(panel, 0, "Epochs") == "3/3"
+    refresh(qtbot, panel)
+    assert cell(panel, 0, "Epochs") == "2/3"
 
 
 def test_resume_is_enabled_only_for_a_resumable_run(panel: RunsPanel, runs):
@@ -120,10 +122,10 @@ def test_the_window_has_live_and_runs_tabs(make_window):
     assert window.findChild(QTableView, "runsTable") is window.runs.table
 
 
-def test_reopen_loads_the_form_and_shows_the_live_tab(make_window, runs):
+def test_reopen_loads_the_form_and_shows_the_live_tab(qtbot, make_window, runs):
     window = make_window()
     window.tabs.setCurrentWidget(window.runs)
-    window.runs.refresh()
+    refresh(qtbot, window.runs)
     window.runs.select_paths([runs["done"]])
     window.runs.reopen_selected()
     assert window.form.epochs.value() == 3 and window.form.loop.currentText() == "fit"
@@ -139,7 +141,7 @@ def test_resume_starts_the_worker_with_resume(qtbot, make_window, fake_trainer_c
 
     window = make_window(resume_command_for=resume_for)
     window.apply_probe(CPU_ONLY)
-    window.runs.refresh()
+    refresh(qtbot, window.runs)
     window.runs.select_paths([runs["stopped"]])
     qtbot.mouseClick(window.runs.resume_button, Qt.MouseButton.LeftButton)
     assert window.runner is not None and not window.runs.resume_button.isEnabled()
@@ -154,10 +156,11 @@ def test_a_run_of_the_window_appears_when_it_finishes(qtbot, tmp_path: Path):
                         command_for=lambda config, run_dir: [sys.executable, str(HISTORY_SCRIPT), str(run_dir)])
     qtbot.addWidget(window)
     window.apply_probe(CPU_ONLY)
-    window.runs.refresh()
+    refresh(qtbot, window.runs)
     assert window.runs.proxy.rowCount() == 0
-    window.start_run()
-    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    with qtbot.waitSignal(window.runs.runs_loaded, timeout=30_000):  # the window refreshes when its run ends
+        window.start_run()
+        qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
     assert window.runs.proxy.rowCount() == 1
     assert cell(window.runs, 0, "Status") == "completed"
     window.shutdown()
@@ -171,8 +174,9 @@ def test_a_real_training_run_appears_in_the_table(qtbot, tmp_path: Path):
     window.form.set_config(RunConfig(strategy="one_device", devices=("CPU:0",), loop="custom", epochs=1,
                                      global_batch_size=32, data=DataConfig(num_samples=256)))
     window.tabs.setCurrentWidget(window.runs)
-    window.start_run()
-    qtbot.waitUntil(lambda: window.runner is None, timeout=180_000)
+    with qtbot.waitSignal(window.runs.runs_loaded, timeout=180_000):
+        window.start_run()
+        qtbot.waitUntil(lambda: window.runner is None, timeout=180_000)
     assert window.runs.proxy.rowCount() == 1, window.log.tail()
     assert cell(window.runs, 0, "Status") == "completed"
     assert cell(window.runs, 0, "Epochs") == "1/1" and cell(window.runs, 0, "Loss")
