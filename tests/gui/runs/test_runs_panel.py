@@ -1,15 +1,19 @@
 """The Runs tab: the table read from run directories, refresh, reopen and resume through the window."""
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QThread
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QTabWidget, QTableView
+from PySide6.QtWidgets import QApplication, QTabWidget, QTableView
 
 from engine.config import DataConfig, RunConfig
+from engine.protocol.paths import RunPaths
+from engine.runlock import RunLock
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
 from gui.runs.table_model import COLUMNS, SORT_ROLE
@@ -186,3 +190,77 @@ def test_a_real_training_run_appears_in_the_table(qtbot, tmp_path: Path):
 def test_a_cluster_run_resumes_as_a_cluster_of_as_many_workers(tmp_path):
     assert resume_command(tmp_path, 3) == [sys.executable, "-m", "engine.cli", "cluster", "launch", "--workers", "3",
                                            "--resume", str(tmp_path), "--events"]
+
+
+def test_one_broken_run_shows_as_broken_and_never_hides_the_others(qtbot, runs):
+    """A hand-edited event ("time": "yesterday") and a run whose files cannot be read at all."""
+    events = runs["stopped"] / "events.jsonl"
+    lines = events.read_text().splitlines()
+    raw = json.loads(lines[0])
+    lines[0] = json.dumps({**raw, "time": "yesterday"})
+    events.write_text("\n".join(lines) + "\n")
+    broken = runs["done"].parent / "20240101-140000-broken-mirrored-fit"
+    broken.mkdir()
+    (broken / "config.json").write_text("{}")
+    (broken / "events.jsonl").mkdir()  # cannot be read as a file
+    panel = RunsPanel(runs["done"].parent)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 5 and not panel.loader.scanning, timeout=20_000)
+    assert panel.timer.isActive(), "auto-refresh runs"
+    statuses = {cell(panel, r, "Run"): cell(panel, r, "Status") for r in range(5)}
+    assert statuses["broken-mirrored-fit"] == "unreadable"
+    assert statuses["stopped-mirrored-fit"] == "stopped"
+    row = next(r for r in range(5) if cell(panel, r, "Run") == "broken-mirrored-fit")
+    assert "Cannot read" in cell(panel, row, "Status", Qt.ItemDataRole.ToolTipRole)
+    row = next(r for r in range(5) if cell(panel, r, "Run") == "stopped-mirrored-fit")
+    assert "not events" in cell(panel, row, "Status", Qt.ItemDataRole.ToolTipRole)
+    panel.shutdown()
+
+
+def test_a_text_cell_in_metrics_is_named_and_the_rest_is_plotted(qtbot, panel: RunsPanel, runs):
+    metrics = runs["done"] / "metrics.csv"
+    lines = metrics.read_text().splitlines()
+    cells = lines[2].split(",")
+    cells[1] = "abc"
+    lines[2] = ",".join(cells)
+    metrics.write_text("\n".join(lines) + "\n")
+    refresh(qtbot, panel)
+    with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
+        panel.select_paths([runs["done"]])
+    assert "metrics.csv line 3: loss holds 'abc'" in panel.status.text()
+    assert len(panel.compare.runs[0].curves.epochs) == 3  # the row's other cells still count
+
+
+def test_a_run_another_process_trains_is_running_and_offers_no_resume(qtbot, panel: RunsPanel, runs):
+    with RunLock.acquire(RunPaths(runs["stopped"]), "tfdd train") as lock:
+        refresh(qtbot, panel)
+        row = next(r for r in range(4) if cell(panel, r, "Run") == "stopped-mirrored-fit")
+        assert cell(panel, row, "Status") == "running"
+        assert f"pid {os.getpid()}" in cell(panel, row, "Status", Qt.ItemDataRole.ToolTipRole)
+        panel.select_paths([runs["stopped"]])
+        assert not panel.resume_button.isEnabled() and f"pid {os.getpid()}" in panel.resume_button.toolTip()
+        assert lock.fd >= 0
+    refresh(qtbot, panel)
+    panel.select_paths([runs["stopped"]])
+    assert panel.resume_button.isEnabled()
+
+
+def test_history_is_read_off_the_gui_thread(qtbot, runs, monkeypatch):
+    from engine.history import RunHistory
+
+    on_gui_thread: set[bool] = set()
+    summary, curves = RunHistory.summary, RunHistory.curves
+
+    def where() -> None:
+        on_gui_thread.add(QThread.currentThread() is QApplication.instance().thread())
+
+    monkeypatch.setattr(RunHistory, "summary", lambda self, d: where() or summary(self, d))
+    monkeypatch.setattr(RunHistory, "curves", lambda self, d: where() or curves(self, d))
+    panel = RunsPanel(runs["done"].parent)
+    qtbot.addWidget(panel)
+    refresh(qtbot, panel)
+    with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
+        panel.select_paths([runs["done"]])
+    assert on_gui_thread == {False}
+    panel.shutdown()
