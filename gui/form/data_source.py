@@ -110,8 +110,11 @@ class DataSourceForm(QWidget):
     def set_data(self, data: DataConfig) -> None:
         self._wanted = data
         self.kind.setCurrentText(data.kind)
-        values = {"data.num_samples": data.num_samples, "data.num_features": data.num_features,
-                  "data.num_classes": data.num_classes}
+        values = {
+            "data.num_samples": data.num_samples,
+            "data.num_features": data.num_features,
+            "data.num_classes": data.num_classes,
+        }
         for field, spin in self._numbers().items():
             self.kept.show(field, spin, values[field])
         self.path.setText(data.path or "")
