@@ -168,10 +168,9 @@ class RunsPanel(QWidget):
         if runs and not self._sized:  # once: later the user's column widths stay as they are
             self._size_columns()
             self._sized = True
-        more = "" if done else " so far…"
-        problem = self.loader.problem
-        self.count.setText(problem or f"{len(runs)} run{'s' if len(runs) != 1 else ''} in {self.root}{more}")
-        if done:
+        if done:  # the count only at the end: a label that changes size re-lays out the tab, plots and all
+            problem = self.loader.problem
+            self.count.setText(problem or f"{len(runs)} run{'s' if len(runs) != 1 else ''} in {self.root}")
             self._on_selection()  # the selected runs' files may have changed: their curves are asked again
             self.runs_loaded.emit()
 
