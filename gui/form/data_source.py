@@ -141,10 +141,10 @@ class DataSourceForm(QWidget):
     def _numbers(self) -> dict[str, QSpinBox]:
         return {"data.num_samples": self.samples, "data.num_features": self.features, "data.num_classes": self.classes}
 
-    def problems(self, reported: set[str] = frozenset()) -> list[Problem]:
-        """Problems only the form sees (an unreadable header, a value a field cannot show that `reported`
-        does not name already); the rest come from validate()."""
-        shown = self.kept.problems(reported) if self.kind.currentText() == "synthetic" else []
+    def problems(self) -> list[Problem]:
+        """Problems only the form sees (an unreadable header, a value a field cannot show); the rest come
+        from validate()."""
+        shown = self.kept.problems() if self.kind.currentText() == "synthetic" else []
         return ([self._read_problem] if self._read_problem else []) + shown
 
     # ---- reactions ---------------------------------------------------------

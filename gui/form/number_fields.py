@@ -7,8 +7,9 @@ and a value past a C int (10**30) made setValue raise. Here:
 - a field's range is the engine's (engine.config.LIMITS), so what the engine
   accepts the field can show, and the rest is the engine's problem to name;
 - `KeptValues` keeps a value a field cannot show exactly as the config holds
-  it, shows the field's nearest value, and reports a problem under the field
-  until the user edits it; the config the form gives back keeps the value;
+  it, shows the field's nearest value, and reports a problem naming the value
+  under the field until the user edits it; the config the form gives back
+  keeps the value;
 - `ScientificSpinBox` shows and takes small numbers as 1e-07 rather than
   rounding them to a fixed number of decimals.
 """
@@ -22,7 +23,7 @@ from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox, QWidget
 
 from engine.config import LIMITS
-from engine.problems import Problem
+from engine.problems import Problem, short_value
 
 
 def limited_spin(field: str, name: str = "") -> QSpinBox:
@@ -105,16 +106,15 @@ class KeptValues:
         kept = self._kept.get(field)
         return kept[1] if kept is not None else spin.value()
 
-    def problems(self, reported: set[str] = frozenset()) -> list[Problem]:
-        """A problem for each kept value whose field has no other problem (the engine's says more)."""
+    def problems(self) -> list[Problem]:
+        """One problem per kept value, naming it: the field shows its nearest value, not the config's."""
         return [
             Problem(
                 field,
                 value,
-                f"this field shows {spin.text()}; the config holds the value above, which the field cannot "
-                f"show (it takes {spin.textFromValue(spin.minimum())} to {spin.textFromValue(spin.maximum())}). "
-                "It is kept as it is until you change the field",
+                f"the config holds {short_value(value)}, which this field cannot show (it takes "
+                f"{spin.textFromValue(spin.minimum())} to {spin.textFromValue(spin.maximum())}); kept as it is "
+                "until you change the field",
             )
             for field, (spin, value) in self._kept.items()
-            if field not in reported
         ]

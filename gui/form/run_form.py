@@ -342,8 +342,7 @@ class RunForm(QWidget):
             problems.append(Problem("devices", [], "tick at least one device"))
         problems += validate(config, replicas=replicas)
         problems += plan_problems(config, gpus)
-        reported = {p.field for p in problems}  # a kept value the engine names needs no second problem
-        problems += self.data_source.problems(reported) + self.kept.problems(reported)
+        problems += self.data_source.problems() + self.kept.problems()
         return config, replicas, problems
 
     def show_problems(self, problems: list[Problem]) -> None:
