@@ -29,6 +29,9 @@ from engine.protocol.paths import RunPaths
 from engine.runlock import RunLock
 from engine.tfconfig import ClusterError, ClusterProblem, Task, errors, parse_tf_config, validate
 
+LAUNCHER = "launcher"
+"""The source of the launcher's own log lines in the relayed stream (the workers' are their task ids)."""
+
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the `cluster` command to a `add_subparsers()` object."""
@@ -235,7 +238,7 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     except (ClusterError, ConfigError, RunDirError) as exc:
         emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return ExitCode.CONFIG
-    emit(ev.Log(level="info" if isolation.isolated else "warning", message=isolation.message()))
+    emit(ev.Log(level="info" if isolation.isolated else "warning", message=isolation.message(), source=LAUNCHER))
     try:
         result = launch_local_cluster(
             config_path,

@@ -33,6 +33,7 @@ from engine.protocol import commands
 from engine.protocol.client import WorkerProcess
 from engine.protocol.codes import CLUSTER_STOP_GRACE_S, ExitCode, RunStatus, WorkerState
 from engine.protocol.paths import RunPaths
+from engine.rundir import claim
 from engine.runlock import RunLock
 from engine.tfconfig import (
     TF_CONFIG_ENV,
@@ -148,8 +149,10 @@ def launch_cluster(
     `resume` continues the run in `run_dir` from its latest checkpoint (every
     worker restores the chief's). `lock`, the run's lock held by the caller,
     is handed to the chief (the one task that writes the run), so no other
-    process can train the run while the cluster does. ConfigError or
-    ClusterError (port in use included) before anything starts.
+    process can train the run while the cluster does; without one, a launcher
+    that starts the chief claims the folder itself (marker and lock first, so
+    the workers' logs do not make it look like someone else's). ConfigError,
+    ClusterError (port in use included) or RunDirError before anything starts.
     """
     config_path = Path(run_config_path).resolve()
     config = RunConfig.load(config_path)
@@ -157,12 +160,17 @@ def launch_cluster(
     if not tasks:
         raise ClusterError([ClusterProblem("error", "cluster", cluster.to_dict(), f"no task named {start_only}")])
     _check_ports(tasks)
+    owned = None
+    if lock is None and cluster.chief() in tasks:  # this launcher runs the chief: it claims the run folder
+        lock = owned = claim(Path(run_dir), resume=resume, command="tfdd cluster launch")
     group = _Group(cluster, tasks, Path(run_dir).resolve(), on_event, on_state, lock)
     try:
         group.start(command_for(config_path, group.run_dir, resume))
         return group.watch(join_timeout_s, should_stop or (lambda: False))
     finally:
         group.shutdown(STOP_GRACE_S)  # a no-op unless an exception (e.g. Ctrl-C) got here
+        if owned is not None:
+            owned.release()
 
 
 def _checked_tasks(cluster: ClusterSpec, strategy: str) -> list[Task]:

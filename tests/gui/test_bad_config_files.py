@@ -105,3 +105,17 @@ def test_stored_settings_that_cannot_be_read_give_the_defaults_and_say_so(qtbot,
     assert "not restored" in window.statusBar().currentMessage()
     assert "not restored" in window.log.shown_text()
     assert window.controls.start.isEnabled()
+
+
+def test_the_run_config_handed_to_a_trainer_lives_in_a_swept_scratch_folder(qtbot, make_window):
+    """A killed window left /tmp/tfdd-config-*.json behind; now the file is in a locked scratch folder,
+    removed at shutdown and swept by the next window if this one is killed (engine.scratch)."""
+    window = make_window()
+    window.apply_probe(CPU_ONLY)
+    window.start_run()
+    config_file = window._config_file
+    assert config_file is not None and config_file.parent.name.startswith("tfdd-window-")
+    assert (config_file.parent / ".in-use").is_file()
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    window.shutdown()
+    assert not config_file.parent.exists()

@@ -187,7 +187,8 @@ def test_launch_events_speaks_the_worker_protocol_for_the_cluster(tmp_path, writ
     started = next(e for e in events if isinstance(e, ev.RunStarted))
     assert started.steps_per_execution == 32  # "auto" is fixed in a cluster: tuned sizes would desync collectives
     logs = [e for e in events if isinstance(e, ev.Log)]
-    assert logs and all(e.source in ("worker-0", "worker-1") for e in logs)  # every log line names its worker
+    # every log line names its source: a worker, or the launcher (where the workers' network is)
+    assert logs and all(e.source in ("worker-0", "worker-1", "launcher") for e in logs)
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
 
 

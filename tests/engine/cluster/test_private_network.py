@@ -119,7 +119,7 @@ def test_without_a_private_network_the_launcher_says_so_once_and_why(tmp_path):
         timeout=60,
     )
     logs = [e for e in map(ev.decode, out.stdout.splitlines()) if isinstance(e, ev.Log)]
-    assert len(logs) == 1 and logs[0].level == "warning"
+    assert len(logs) == 1 and logs[0].level == "warning" and logs[0].source == "launcher"
     assert f"{DISABLE_ENV} is set" in logs[0].message and "firewall" in logs[0].message
 
 
