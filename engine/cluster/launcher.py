@@ -163,6 +163,9 @@ def launch_cluster(
     owned = None
     if lock is None and cluster.chief() in tasks:  # this launcher runs the chief: it claims the run folder
         lock = owned = claim(Path(run_dir), resume=resume, command="tfdd cluster launch")
+    if lock is not None and os.name != "posix":  # no inherited lock there: the folder is claimed, the chief locks it
+        lock.release()
+        lock = None
     group = _Group(cluster, tasks, Path(run_dir).resolve(), on_event, on_state, lock)
     try:
         group.start(command_for(config_path, group.run_dir, resume))
