@@ -18,8 +18,9 @@ import sys
 from pathlib import Path
 
 from engine import events as ev
+from engine.arguments import positive_int
 from engine.config import RunConfig
-from engine.problems import ConfigError
+from engine.problems import ConfigError, OutputExists, RunDirError, printable
 from engine.protocol.codes import ExitCode, RunStatus
 from engine.sources import DataError, SourceInfo, check_fits_batch, inspect
 
@@ -79,8 +80,8 @@ def _train(args: argparse.Namespace) -> int:
 
     try:
         info = _check_source(args.config) if args.config else None  # before a run directory exists
-        config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
-    except DataError as exc:
+        config, run_dir, resume = open_run(args.config, args.run_dir, args.resume, args.continue_existing)
+    except (DataError, RunDirError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return ExitCode.CONFIG
     except ConfigError as exc:
@@ -100,7 +101,7 @@ def _train(args: argparse.Namespace) -> int:
             config, run_dir, [ConsoleProgress()], stop, resume=resume, print_tracebacks=args.verbose, source_info=info
         )
         outcome = trainer.run()
-    except ConfigError as exc:  # TF_CONFIG problems
+    except (ConfigError, RunDirError) as exc:  # TF_CONFIG problems; a run folder that is not ours or in use
         print(f"error: {exc}", file=sys.stderr)
         return ExitCode.CONFIG
     if outcome.status == RunStatus.FAILED:
@@ -142,7 +143,11 @@ def _export_script(args: argparse.Namespace) -> int:
     config = _load_config(args.config)
     if config is None:
         return ExitCode.CONFIG
-    path = export_script(config, args.out)
+    try:
+        path = export_script(config, args.out, overwrite=args.force)
+    except OutputExists as exc:
+        print(f"error: {printable(str(exc))}", file=sys.stderr)
+        return ExitCode.CONFIG
     print(f"wrote {path}; run it with: python {path}")
     return ExitCode.OK
 
@@ -225,7 +230,16 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--config", help="RunConfig JSON file")
     source.add_argument("--resume", metavar="RUN_DIR", help="continue a stopped or killed run from its checkpoint")
     train.add_argument(
-        "--run-dir", help="where the run's files go (default: a new folder under $TFDD_RUNS_DIR or ~/tfdd-runs)"
+        "--run-dir",
+        help="where the run's files go: a new or empty folder (default: a new folder under $TFDD_RUNS_DIR or "
+        "~/tfdd-runs); a folder that already holds a run is refused",
+    )
+    train.add_argument(
+        "--continue",
+        dest="continue_existing",
+        action="store_true",
+        help="with --config and --run-dir: when the folder already holds a run of the same config, continue it "
+        "from its checkpoint (how a restarted pod or start script picks up where it stopped)",
     )
     train.set_defaults(handler=_train)
     devices = commands.add_parser("devices", parents=[common], help="list the GPUs and the CPU TensorFlow sees")
@@ -236,12 +250,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     script.add_argument("--config", required=True, help="RunConfig JSON file")
     script.add_argument("--out", required=True, help="the Python file to write, e.g. train.py")
+    script.add_argument("--force", action="store_true", help="replace the file if it exists")
     script.set_defaults(handler=_export_script)
     scaling = commands.add_parser(
         "scaling", parents=[common], help="run a config with 1, 2, 4 ... replicas and report examples/s and efficiency"
     )
     scaling.add_argument("--config", required=True, help="RunConfig JSON file")
-    scaling.add_argument("--replicas", type=int, nargs="+", default=[1, 2, 4], help="replica counts (default 1 2 4)")
+    scaling.add_argument(
+        "--replicas", type=positive_int, nargs="+", default=[1, 2, 4], help="replica counts (default 1 2 4)"
+    )
     scaling.add_argument("--out", help="folder for the study's runs (default: a temporary folder)")
     scaling.add_argument(
         "--events",

@@ -42,6 +42,28 @@ OPTIMIZERS = ("adam", "sgd", "rmsprop", "adagrad")
 ACTIVATIONS = ("relu", "tanh", "sigmoid", "gelu", "elu", "selu", "swish")
 MIXED_PRECISION = ("off", "float16", "bfloat16")
 
+# The whole numbers a config may hold, (lowest, highest). Past the highest, a number is a typo rather than a
+# plan, or TensorFlow or NumPy overflows on it (a seed beyond 2**32 - 1, a buffer beyond int32); the window's
+# fields take their ranges from here, so a value a field cannot show is a problem, never silently changed.
+LIMITS: dict[str, tuple[int, int]] = {
+    "epochs": (1, 1_000_000),
+    "global_batch_size": (1, 10_000_000),
+    "shuffle_buffer": (0, 2**31 - 1),
+    "seed": (0, 2**32 - 1),  # numpy.random.seed (keras.utils.set_random_seed) takes 32 bits
+    "virtual_devices": (1, 64),
+    "virtual_gpu_memory_mb": (64, 1 << 24),
+    "steps_per_execution": (1, 1_000_000),
+    "checkpoint.every_steps": (0, 10_000_000),
+    "checkpoint.keep": (1, 1000),
+    "model.hidden_units": (1, 1_000_000),  # each layer
+    "data.num_samples": (2, 1_000_000_000),
+    "data.num_features": (1, 1_000_000),
+    "data.num_classes": (2, 1_000_000),
+}
+NAME_MAX_CHARS = 100
+MAX_CONFIG_BYTES = 16 << 20  # a run config is a few KB; a bigger file is the wrong file
+NAME_FORBIDDEN = '/\\:*?"<>|'  # path separators and what Windows refuses in a folder name
+
 
 @dataclass(frozen=True, kw_only=True)
 class DataConfig:
@@ -172,18 +194,49 @@ class RunConfig:
             raw = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ConfigError([Problem("(file)", text[:40], f"not valid JSON: {exc}")]) from None
+        except RecursionError:
+            raise ConfigError(
+                [Problem("(file)", text[:40], "nested too deeply to be a run config (a run config is 3 levels deep)")]
+            ) from None
         return cls.from_dict(raw, check=check)
 
     @classmethod
     def load(cls, path: str | Path, check: bool = True) -> RunConfig:
         """A config file; check=False reads a past run's config whose data file has since moved."""
         p = Path(path)
-        if not p.is_file():
+        if not p.exists():
             raise ConfigError([Problem("(file)", str(p), "no such config file")])
-        text = p.read_text(encoding="utf-8")
+        try:
+            size = p.stat().st_size
+            if size > MAX_CONFIG_BYTES:
+                raise ConfigError(
+                    [
+                        Problem(
+                            "(file)",
+                            str(p),
+                            f"is {size / 2**20:,.0f} MB; a run config is a few KB: is this the right file?",
+                        )
+                    ]
+                )
+            data = p.read_bytes()
+        except OSError as exc:
+            raise ConfigError([Problem("(file)", str(p), f"cannot be read: {exc.strerror or exc}")]) from None
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                [
+                    Problem(
+                        "(file)",
+                        str(p),
+                        f"not UTF-8 text (byte 0x{data[exc.start]:02x} at position {exc.start}): a run config is "
+                        "a JSON text file; is this the right file?",
+                    )
+                ]
+            ) from None
         try:
             raw = anchor_user_files(json.loads(text), p.parent)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             return cls.from_json(text, check=check)  # says what is wrong with the JSON
         return cls.from_dict(raw, check=check)
 
@@ -261,11 +314,6 @@ def _choice(problems: list[Problem], name: str, value: Any, allowed: tuple[str, 
         problems.append(Problem(name, value, f"must be one of: {', '.join(allowed)}"))
 
 
-def _at_least(problems: list[Problem], name: str, value: Any, low: float) -> None:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or value < low:
-        problems.append(Problem(name, value, f"must be a number >= {low:g}"))
-
-
 def nearest_valid_batch_sizes(global_batch: int, replicas: int) -> list[int]:
     """The multiples of `replicas` just below and above `global_batch`."""
     below = (global_batch // replicas) * replicas
@@ -301,13 +349,8 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
     _choice(p, "mixed_precision", config.mixed_precision, MIXED_PRECISION)
     if config.model.kind in ("mlp", "cnn"):
         _choice(p, "model.activation", config.model.activation, ACTIVATIONS)
-    _at_least(p, "epochs", config.epochs, 1)
-    _at_least(p, "global_batch_size", config.global_batch_size, 1)
-    _at_least(p, "shuffle_buffer", config.shuffle_buffer, 0)
-    _at_least(p, "virtual_devices", config.virtual_devices, 1)
-    _at_least(p, "virtual_gpu_memory_mb", config.virtual_gpu_memory_mb, 64)
-    _at_least(p, "checkpoint.every_steps", config.checkpoint.every_steps, 0)
-    _at_least(p, "checkpoint.keep", config.checkpoint.keep, 1)
+    p += _name_problems(config.name)
+    p += _range_problems(config)
     lr = config.learning_rate
     if not isinstance(lr, (int, float)) or not math.isfinite(lr) or not 0 < lr <= 10:
         p.append(Problem("learning_rate", lr, "must be a number in (0, 10]"))
@@ -327,6 +370,59 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
         bp = batch_problem(config.global_batch_size, replicas)
         if bp:
             p.append(bp)
+    return p
+
+
+def _name_problems(name: Any) -> list[Problem]:
+    """The name is part of the run folder's name: it must be one, on any system."""
+    if not isinstance(name, str):
+        return []  # the type check reported it
+    why = ""
+    if len(name) > NAME_MAX_CHARS:
+        why = f"is {len(name):,} characters long"
+    elif any(not c.isprintable() for c in name):
+        why = "holds a control character (a line break, a tab, an escape sequence)"
+    elif any(c in NAME_FORBIDDEN for c in name):
+        why = f"holds one of {' '.join(NAME_FORBIDDEN)}"
+    elif name.strip(". ") == "" and name:
+        why = "is only dots and spaces"
+    if not why:
+        return []
+    return [
+        Problem(
+            "name",
+            name,
+            f"{why}; the name becomes part of the run folder's name: use up to {NAME_MAX_CHARS} characters "
+            f"without {' '.join(NAME_FORBIDDEN)} or control characters",
+        )
+    ]
+
+
+_OWN_LOWER_CHECK = (
+    "model.hidden_units",
+    "steps_per_execution",
+    "data.num_samples",
+    "data.num_features",
+    "data.num_classes",
+)  # these say what is too small in words of their own
+
+
+def _range_problems(config: RunConfig) -> list[Problem]:
+    """Every whole number of LIMITS against its range (one problem per field)."""
+    p: list[Problem] = []
+    for name, (low, high) in LIMITS.items():
+        section, _, key = name.rpartition(".")
+        value = getattr(getattr(config, section) if section else config, key)
+        if (name == "steps_per_execution" and value == "auto") or (
+            name.startswith("data.") and config.data.kind != "synthetic"
+        ):
+            continue
+        numbers = value if isinstance(value, tuple) else (value,)
+        if any(not isinstance(v, int) or isinstance(v, bool) or v < low for v in numbers):
+            if name not in _OWN_LOWER_CHECK:
+                p.append(Problem(name, value, f"must be a number >= {low:g}"))
+        elif any(v > high for v in numbers):
+            p.append(Problem(name, list(value) if isinstance(value, tuple) else value, f"must be at most {high:,}"))
     return p
 
 

@@ -163,23 +163,44 @@ def encode(event: Event) -> str:
     return json.dumps(to_dict(event), separators=(",", ":"))
 
 
-# field name -> "is a float field", per event type: decoding runs thousands of times a second
-_FIELDS: dict[type, dict[str, bool]] = {
-    cls: {f.name: "float" in str(f.type) for f in dataclasses.fields(cls)} for cls in EVENT_TYPES.values()
+def _accepts(annotation: str) -> tuple[tuple[type, ...], bool, bool]:
+    """(JSON types a field accepts, is it a float field, may it be null) from its annotation."""
+    optional = "None" in annotation
+    base = annotation.replace("| None", "").strip()
+    if base.startswith("float"):
+        return (int, float), True, optional
+    if base.startswith("int"):
+        return (int,), False, optional
+    if base.startswith("list"):
+        return (list,), False, optional
+    return (str,), False, optional
+
+
+# field name -> what it accepts, per event type: decoding runs thousands of times a second
+_FIELDS: dict[type, dict[str, tuple[tuple[type, ...], bool, bool]]] = {
+    cls: {f.name: _accepts(str(f.type)) for f in dataclasses.fields(cls)} for cls in EVENT_TYPES.values()
 }
 
 
 def from_dict(raw: dict[str, Any]) -> Event:
+    """An event from its JSON object; EventDecodeError for an unknown type or a field of the wrong type."""
     cls = EVENT_TYPES.get(raw.get("type", ""))
     if cls is None:
-        raise EventDecodeError(f"unknown event type {raw.get('type')!r}")
+        raise EventDecodeError(f"unknown event type {str(raw.get('type'))[:40]!r}")
     fields = _FIELDS[cls]
     kwargs = {}
     for k, v in raw.items():
-        if k in fields:
-            if fields[k] and isinstance(v, str) and v in ("nan", "inf", "-inf"):
-                v = float(v)
-            kwargs[k] = v
+        spec = fields.get(k)
+        if spec is None:
+            continue
+        types, is_float, optional = spec
+        if is_float and isinstance(v, str) and v in ("nan", "inf", "-inf"):
+            v = float(v)
+        elif v is None and optional:
+            pass
+        elif not isinstance(v, types) or isinstance(v, bool):
+            raise EventDecodeError(f"bad {cls.type} event: {k} is {str(v)[:40]!r}, not {types[-1].__name__}")
+        kwargs[k] = v
     try:
         return cls(**kwargs)
     except TypeError as exc:

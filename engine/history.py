@@ -3,26 +3,39 @@
 Read-only and TensorFlow-free, so the window's runs panel and the command
 line see the same history, including runs started on the command line. Every
 number here comes from a run's own events.jsonl and metrics.csv.
-`RunHistory` keeps each summary until the run's files change: summarizing
-reads a run's whole events.jsonl, so the window's periodic refresh of
-unchanged runs costs only a few stat() calls.
+
+`RunHistory` reads only what changed: a run's summary is kept until its
+files' sizes and times change, and a growing events.jsonl is read from where
+the last read stopped (engine.events_file.EventsDigest, which also caps what
+it reads of a huge file). One broken run never hides the others: whatever
+cannot be read becomes a row with status "unreadable" and the reason, and
+a bad line or a bad metrics cell is left out and named in `problems`. A run
+whose lock is held by a live process (engine.runlock) is "running" and
+cannot be resumed.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
+import math
+import os
 import shlex
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import events as ev
 from engine.config import RunConfig
+from engine.events_file import EventsDigest, read_batch_points
 from engine.problems import ConfigError
 from engine.protocol.codes import RunStatus
 from engine.protocol.paths import RunPaths
-from engine.rundir import read_events, read_metrics
+from engine.rundir import read_metrics
+from engine.runlock import Holder, holder
 
 Stamp = tuple[tuple[int, int] | None, ...]
+FINAL_METRICS = ("loss", "accuracy", "val_loss", "val_accuracy")
 
 
 @dataclass(frozen=True)
@@ -37,11 +50,13 @@ class RunSummary:
     loop: str
     epochs_planned: int
     epochs_completed: int
-    status: RunStatus  # completed, stopped, failed, interrupted (killed, or still running)
+    status: RunStatus  # completed, stopped, failed, interrupted, running (locked), unreadable
     duration: float  # seconds from the first to the last event
     final: dict[str, float] = field(default_factory=dict)  # loss, accuracy, val_loss, val_accuracy
-    message: str = ""
+    message: str = ""  # why it failed, or why it cannot be read
     num_workers: int = 1  # a local cluster run is resumed with as many workers
+    holder: Holder | None = None  # who trains it now (status running)
+    problems: tuple[str, ...] = ()  # what could not be read, e.g. "2 lines of events.jsonl are not events"
 
     @property
     def resumable(self) -> bool:
@@ -58,49 +73,121 @@ class Curves:
     accuracy: list[float]
     examples_per_sec: list[float]
     epochs: list[dict[str, float]]  # metrics.csv rows as numbers
+    problems: tuple[str, ...] = ()  # what was left out, and why
 
 
 def is_run_dir(path: Path) -> bool:
     return RunPaths(path).looks_like_run()
 
 
-def summarize(path: Path) -> RunSummary:
-    paths = RunPaths(path)
-    events = read_events(path)
-    started = [e for e in events if isinstance(e, ev.RunStarted)]
-    ends = [e for e in events if isinstance(e, (ev.RunFinished, ev.RunFailed))]
-    rows = read_metrics(paths.metrics)
+# ---- reading one run ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MetricsTable:
+    rows: list[dict[str, float]]  # numeric cells only
+    problems: tuple[str, ...]
+
+
+def read_metrics_table(path: Path) -> MetricsTable:
+    """metrics.csv as numbers; a cell that is not a number is left out and named."""
+    rows, problems = [], []
+    for line, row in enumerate(read_metrics(path), start=2):
+        numbers = {}
+        for key, value in row.items():
+            if value in ("", None):
+                continue
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                problems.append(f"metrics.csv line {line}: {key} holds {str(value)[:40]!r}, not a number")
+                continue
+            numbers[key] = number
+        if math.isfinite(numbers.get("epoch", math.nan)):
+            rows.append(numbers)
+        else:
+            problems.append(f"metrics.csv line {line}: no epoch number; the row is left out")
+    return MetricsTable(rows, tuple(problems))
+
+
+def _load_config(paths: RunPaths) -> tuple[RunConfig, str]:
     try:
-        config = RunConfig.load(paths.config, check=False)  # a run whose data file has since moved still reads
-    except ConfigError:
-        config = RunConfig()
-    last_end = ends[-1] if ends else None
-    if isinstance(last_end, ev.RunFinished) and (not started or last_end.time >= started[-1].time):
-        status = RunStatus(last_end.status)
-    elif isinstance(last_end, ev.RunFailed) and (not started or last_end.time >= started[-1].time):
+        return RunConfig.load(paths.config, check=False), ""  # a run whose data file has since moved still reads
+    except ConfigError as exc:
+        return RunConfig(), f"config.json: {exc.problems[0].message if exc.problems else exc}"
+
+
+def _summary(
+    paths: RunPaths, digest: EventsDigest, metrics: MetricsTable, config: RunConfig, config_problem: str
+) -> RunSummary:
+    started, end = digest.started, digest.end
+    if isinstance(end, ev.RunFinished):
+        try:
+            status = RunStatus(end.status)
+        except ValueError:
+            status = RunStatus.INTERRUPTED
+    elif isinstance(end, ev.RunFailed):
         status = RunStatus.FAILED
     else:
         status = RunStatus.INTERRUPTED
-    final = {
-        k: float(v)
-        for k, v in (rows[-1] if rows else {}).items()
-        if k in ("loss", "accuracy", "val_loss", "val_accuracy") and v not in ("", None)
-    }
+    last = metrics.rows[-1] if metrics.rows else {}
+    problems = list(metrics.problems)
+    if config_problem:
+        problems.append(config_problem)
+    if digest.bad_lines:
+        problems.append(f"{digest.bad_lines} line(s) of events.jsonl are not events and were left out")
+    if digest.skipped_bytes:
+        problems.append(f"events.jsonl is large: its middle ({digest.skipped_bytes / 2**20:,.0f} MB) was not read")
+    first, latest = digest.first_time, digest.last_time
+    return RunSummary(
+        path=paths.root,
+        name=paths.root.name,
+        started=first or 0.0,
+        strategy=started.strategy if started else config.strategy,
+        replicas=started.num_replicas if started else 0,
+        loop=started.loop if started else config.loop,
+        epochs_planned=config.epochs,
+        epochs_completed=len({int(r["epoch"]) for r in metrics.rows}),
+        status=status,
+        duration=(latest - first) if first is not None and latest is not None else 0.0,
+        final={k: v for k, v in last.items() if k in FINAL_METRICS},
+        message=end.message if isinstance(end, ev.RunFailed) else "",
+        num_workers=started.num_workers if started else 1,
+        problems=tuple(problems),
+    )
+
+
+def unreadable(path: Path, reason: str) -> RunSummary:
+    """The row of a run that cannot be read at all: shown, with the reason, never hiding the others."""
     return RunSummary(
         path=path,
         name=path.name,
-        started=events[0].time if events else 0.0,
-        strategy=started[-1].strategy if started else config.strategy,
-        replicas=started[-1].num_replicas if started else 0,
-        loop=started[-1].loop if started else config.loop,
-        epochs_planned=config.epochs,
-        epochs_completed=len(rows),
-        status=status,
-        duration=(events[-1].time - events[0].time) if events else 0.0,
-        final=final,
-        message=last_end.message if isinstance(last_end, ev.RunFailed) else "",
-        num_workers=started[-1].num_workers if started else 1,
+        started=0.0,
+        strategy="",
+        replicas=0,
+        loop="",
+        epochs_planned=0,
+        epochs_completed=0,
+        status=RunStatus.UNREADABLE,
+        duration=0.0,
+        message=reason,
     )
+
+
+def _with_lock(summary: RunSummary) -> RunSummary:
+    """A run whose lock a live process holds is running, whatever its files say."""
+    try:
+        held = holder(RunPaths(summary.path))
+    except OSError:
+        held = None
+    if held is None:
+        return summary if summary.holder is None else dataclasses.replace(summary, holder=None)
+    return dataclasses.replace(summary, status=RunStatus.RUNNING, holder=held)
+
+
+def summarize(path: Path) -> RunSummary:
+    """One run's row, read afresh."""
+    return RunHistory(Path(path).parent).summary(Path(path))
 
 
 def list_runs(root: Path) -> list[RunSummary]:
@@ -109,19 +196,23 @@ def list_runs(root: Path) -> list[RunSummary]:
 
 
 def load_curves(path: Path) -> Curves:
-    events = read_events(path)
-    t0 = events[0].time if events else 0.0
-    batches = [e for e in events if isinstance(e, ev.BatchEnd)]
-    epochs = [
-        {k: float(v) for k, v in row.items() if v not in ("", None)} for row in read_metrics(RunPaths(path).metrics)
-    ]
+    """A run's batch series (thinned for a huge events file) and its epoch rows."""
+    paths = RunPaths(path)
+    points = read_batch_points(paths.events)
+    metrics = read_metrics_table(paths.metrics)
+    problems = list(metrics.problems)
+    if points.bad_lines:
+        problems.append(f"{points.bad_lines} line(s) of events.jsonl are not events and were left out")
+    if points.thinned > 1:
+        problems.append(f"events.jsonl is large: one batch in {points.thinned} is plotted")
     return Curves(
-        global_step=[b.global_step for b in batches],
-        time=[b.time - t0 for b in batches],
-        loss=[b.loss for b in batches],
-        accuracy=[b.accuracy for b in batches],
-        examples_per_sec=[b.examples_per_sec for b in batches],
-        epochs=epochs,
+        global_step=points.global_step,
+        time=points.time,
+        loss=points.loss,
+        accuracy=points.accuracy,
+        examples_per_sec=points.examples_per_sec,
+        epochs=metrics.rows,
+        problems=tuple(problems),
     )
 
 
@@ -148,52 +239,113 @@ def tensorboard_command(run_dirs: list[Path]) -> str:
     return f"tensorboard --logdir_spec {shlex.quote(spec)}"
 
 
-def _stamp(run_dir: Path) -> Stamp:
-    """What changes when a run's history changes: its files' times and sizes."""
-    out = []
-    paths = RunPaths(run_dir)
-    for path in (paths.events, paths.metrics, paths.config, paths.checkpoints):
-        try:
-            st = path.stat()
-            out.append((st.st_mtime_ns, st.st_size))
-        except OSError:
-            out.append(None)
-    return tuple(out)
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+@dataclass
+class _Cached:
+    digest: EventsDigest = field(default_factory=EventsDigest)
+    metrics_stamp: tuple[int, int] | None = None
+    metrics: MetricsTable = field(default_factory=lambda: MetricsTable([], ()))
+    config_stamp: tuple[int, int] | None = None
+    config: tuple[RunConfig, str] = (RunConfig(), "")
+    summary: RunSummary | None = None
+    curves_stamp: Stamp = ()
+    curves: Curves | None = None
 
 
 class RunHistory:
-    """Summaries and curves of the runs directly under `root`, cached per run until its files change."""
+    """Summaries and curves of the runs directly under `root`, re-reading only what changed.
+
+    Not thread-safe: one thread (the window's history loader) uses it.
+    """
 
     def __init__(self, root: Path) -> None:
-        self.root = root
-        self._summaries: dict[Path, tuple[Stamp, RunSummary]] = {}
-        self._curves: dict[Path, tuple[Stamp, Curves]] = {}
+        self.root = Path(root)
+        self._runs: dict[Path, _Cached] = {}
+        self.problem = ""  # why the root itself cannot be listed
+
+    def run_dirs(self) -> list[Path]:
+        """The run directories under the root (a quick listing: names and the marker's presence)."""
+        try:
+            with os.scandir(self.root) as entries:
+                found = [Path(e.path) for e in entries if _is_dir(e) and is_run_dir(Path(e.path))]
+        except OSError as exc:
+            self.problem = "" if isinstance(exc, FileNotFoundError) else f"cannot list {self.root}: {exc.strerror}"
+            found = []
+        else:
+            self.problem = ""
+        for gone in set(self._runs) - set(found):
+            del self._runs[gone]
+        return found
 
     def scan(self) -> list[RunSummary]:
-        """Every run directory directly under the root, newest first, re-reading only runs that changed."""
-        seen = [p for p in self.root.iterdir() if p.is_dir() and is_run_dir(p)] if self.root.is_dir() else []
-        runs = [s for s in (self._summary(p) for p in seen) if s is not None]
-        for gone in set(self._summaries) - set(seen):
-            del self._summaries[gone]
-            self._curves.pop(gone, None)
-        return sorted(runs, key=lambda r: (r.started, r.name), reverse=True)
+        """Every run directory directly under the root, newest first."""
+        return sort_runs(list(self.iter_scan()))
+
+    def iter_scan(self, should_continue: Callable[[], bool] = lambda: True) -> Iterator[RunSummary]:
+        """The runs' summaries one by one (so a window can show rows as they come), until told to stop."""
+        for run_dir in self.run_dirs():
+            if not should_continue():
+                return
+            yield self.summary(run_dir)
+
+    def summary(self, run_dir: Path) -> RunSummary:
+        """One run's row: files that changed are read again (a grown events file from where it stopped)."""
+        cached = self._runs.setdefault(run_dir, _Cached())
+        try:
+            cached.summary = self._read(run_dir, cached)
+        except (OSError, ValueError, RecursionError, MemoryError) as exc:
+            self._runs.pop(run_dir, None)
+            return unreadable(run_dir, _reason(exc))
+        return _with_lock(cached.summary)
 
     def curves(self, run_dir: Path) -> Curves:
-        stamp = _stamp(run_dir)
-        cached = self._curves.get(run_dir)
-        if cached is None or cached[0] != stamp:
-            cached = (stamp, load_curves(run_dir))
-            self._curves[run_dir] = cached
-        return cached[1]
+        """A run's curves, kept until its events or metrics change."""
+        cached = self._runs.setdefault(run_dir, _Cached())
+        paths = RunPaths(run_dir)
+        stamp = (_stamp(paths.events), _stamp(paths.metrics))
+        if cached.curves is None or cached.curves_stamp != stamp:
+            try:
+                cached.curves = load_curves(run_dir)
+            except (OSError, ValueError, RecursionError, MemoryError) as exc:
+                cached.curves = Curves([], [], [], [], [], [], (f"cannot read the run: {_reason(exc)}",))
+            cached.curves_stamp = stamp
+        return cached.curves
 
-    def _summary(self, run_dir: Path) -> RunSummary | None:
-        stamp = _stamp(run_dir)
-        cached = self._summaries.get(run_dir)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        try:
-            summary = summarize(run_dir)
-        except (OSError, ValueError):  # caught mid-write (a torn metrics row): the next refresh reads it again
-            return cached[1] if cached else None
-        self._summaries[run_dir] = (stamp, summary)
-        return summary
+    def _read(self, run_dir: Path, cached: _Cached) -> RunSummary:
+        paths = RunPaths(run_dir)
+        changed = cached.digest.update(paths.events) or cached.summary is None
+        metrics_stamp, config_stamp = _stamp(paths.metrics), _stamp(paths.config)
+        if metrics_stamp != cached.metrics_stamp:
+            cached.metrics, cached.metrics_stamp, changed = read_metrics_table(paths.metrics), metrics_stamp, True
+        if config_stamp != cached.config_stamp:
+            cached.config, cached.config_stamp, changed = _load_config(paths), config_stamp, True
+        if not changed and cached.summary is not None:
+            return cached.summary
+        return _summary(paths, cached.digest, cached.metrics, *cached.config)
+
+
+def sort_runs(runs: list[RunSummary]) -> list[RunSummary]:
+    """Newest first; runs that never started (or cannot be read) by name."""
+    return sorted(runs, key=lambda r: (r.started, r.name), reverse=True)
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
+    if isinstance(exc, RecursionError):
+        return "a file is nested too deeply to read"
+    return f"{type(exc).__name__}: {str(exc)[:200]}"

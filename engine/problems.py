@@ -8,6 +8,8 @@ line prints them and exits with code 2.
 
 from __future__ import annotations
 
+import reprlib
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +23,7 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.field} = {_short(self.value)}: {self.message}"
+        return f"{printable(self.field, MAX_VALUE_CHARS)} = {short_value(self.value)}: {self.message}"
 
 
 class ConfigError(ValueError):
@@ -35,7 +37,46 @@ class ConfigError(ValueError):
 MAX_VALUE_CHARS = 80
 
 
-def _short(value: Any) -> str:
-    """The value as repr, cut to a readable length (a pasted 50 MB value is not echoed in full)."""
-    text = repr(value)
-    return text if len(text) <= MAX_VALUE_CHARS else f"{text[: MAX_VALUE_CHARS - 1]}… ({len(text):,} characters)"
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = MAX_VALUE_CHARS
+_REPR.maxlist = _REPR.maxdict = _REPR.maxtuple = _REPR.maxset = 8
+_REPR.maxlevel = 3
+
+
+def short_value(value: Any) -> str:
+    """The value as repr, cut to a readable length (a pasted 50 MB value is not echoed in full, nor
+    repr'd in full first: reprlib stops early, also for a deeply nested one)."""
+    size = f" ({len(value):,} characters)" if isinstance(value, str) and len(value) > MAX_VALUE_CHARS else ""
+    return printable(_REPR.repr(value), MAX_VALUE_CHARS) + size
+
+
+def printable(text: str, limit: int | None = None) -> str:
+    """Text safe to print on a terminal: control and format characters (escape sequences, bidi overrides,
+    NUL, newlines) are shown escaped, e.g. \\x1b; `limit` cuts it to that many characters."""
+    if limit is not None and len(text) > limit:
+        text = f"{text[: limit - 1]}…"
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def _escape(c: str) -> str:
+    if unicodedata.category(c) == "Zs":  # a space of another width: harmless
+        return c
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+class RunDirError(ValueError):
+    """A run directory cannot be used as asked (not ours, already a run, in use, nothing to resume from).
+
+    Its message is one line saying why and what to do; nothing in the folder
+    was changed. Commands exit with code 2 (engine.protocol.codes.ExitCode.CONFIG).
+    """
+
+
+class OutputExists(ValueError):
+    """Writing would replace files that are not the writer's own (a user's README, another script).
+
+    Its message is one line saying what is in the way; nothing was written.
+    """

@@ -16,6 +16,7 @@ import math
 import os
 import zipfile
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -170,8 +171,29 @@ def _python(data, quick: bool) -> SourceInfo:  # noqa: ANN001
     )
 
 
+def check_every_class(present: Sequence[int], source: str, field_name: str = "data.path") -> None:
+    """A file's labels use every class number 0..K-1, and at least two: labels {3, 7} would otherwise
+    train an 8-class model with six classes that never occur, and one class trains nothing."""
+    present = sorted(present)
+    if len(present) < 2:
+        raise DataError(
+            f"{source}: only one class ({present[0] if present else 'none'}) in the labels; a classifier needs "
+            "at least two",
+            field_name,
+        )
+    if len(present) < present[-1] + 1:
+        shown = ", ".join(str(c) for c in present[:10]) + (" …" if len(present) > 10 else "")
+        wanted = ", ".join(str(c) for c in range(min(len(present), 10))) + (" …" if len(present) > 10 else "")
+        raise DataError(
+            f"{source}: the labels are {shown}, but classes are numbered 0, 1, 2 … with every number used; "
+            f"renumber them {wanted} (otherwise the model gets {present[-1] + 1} outputs, "
+            f"{present[-1] + 1 - len(present)} of them for classes without an example)",
+            field_name,
+        )
+
+
 def labels_to_classes(y: np.ndarray, source: str, field_name: str = "data.path") -> tuple[np.ndarray, int]:
-    """Binary labels are 0/1; multi-class labels are class numbers 0..K-1."""
+    """Binary labels are 0/1; multi-class labels are class numbers 0..K-1, every one of them used."""
     if y.size == 0:
         raise DataError(f"{source} has no examples")
     if not np.issubdtype(y.dtype, np.number):
@@ -184,12 +206,26 @@ def labels_to_classes(y: np.ndarray, source: str, field_name: str = "data.path")
             field_name,
         )
     y = y.astype(np.int64)
+    check_every_class(np.unique(y).tolist(), source, field_name)
     return y, max(int(y.max()) + 1, 2)
+
+
+NPY_MAGIC = b"\x93NUMPY"  # numpy.save's files start with it; numpy.savez writes a zip of them
 
 
 def _npz(data, quick: bool) -> SourceInfo:  # noqa: ANN001
     path = str(Path(str(data.path)).expanduser())
     source = f"NPZ file {data.path}"
+    try:
+        with open(path, "rb") as f:
+            single_array = f.read(len(NPY_MAGIC)) == NPY_MAGIC
+    except OSError as exc:
+        raise DataError(f"{source} cannot be read ({exc.strerror or exc}); check data.path") from None
+    if single_array:
+        raise DataError(
+            f"{source} holds a single array (.npy), not named arrays of features and labels; save them with "
+            "numpy.savez(path, x=features, y=labels)"
+        )
     try:
         with zipfile.ZipFile(path) as z, np.load(path, allow_pickle=False) as npz:
             names = [n[:-4] if n.endswith(".npy") else n for n in z.namelist()]
@@ -242,6 +278,8 @@ def _csv(data, quick: bool) -> SourceInfo:  # noqa: ANN001
     k = max(max(labels) + 1, 2)
     counts = tuple(labels.get(i, 0) for i in range(k))
     sampled = quick and (len(files) > 1 or per_file[0] >= QUICK_CSV_ROWS)
+    if not sampled:  # a sample may not have met every class yet
+        check_every_class(sorted(labels), f"CSV file {data.path}", "data.label")
     if sampled:
         per_file[0] = _estimate_rows(files[0], per_file[0], files[0])
     notes = (f"classes from the first {sum(counts):,} rows; rows estimated from the file size",) if sampled else ()

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.config import Strategy
-from engine.problems import ConfigError, Problem
+from engine.problems import MAX_VALUE_CHARS, ConfigError, Problem, printable, short_value
 from engine.protocol.codes import task_id
 
 JOBS = ("chief", "worker", "ps", "evaluator")
@@ -56,7 +56,10 @@ class ClusterProblem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.severity}: {self.location} = {self.value!r}: {self.message}"
+        # a job name or value comes from the user's file: shown escaped and cut, never as terminal control codes
+        return (
+            f"{self.severity}: {printable(self.location, MAX_VALUE_CHARS)} = {short_value(self.value)}: {self.message}"
+        )
 
 
 @dataclass(frozen=True)

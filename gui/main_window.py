@@ -7,8 +7,6 @@ progress, log and status bar. The window owns the lifecycle of a run
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,12 +28,12 @@ from PySide6.QtWidgets import (
 from engine import events as ev
 from engine.config import RunConfig, Strategy
 from engine.exports.script import export_script
-from engine.history import summarize
 from engine.problems import ConfigError
 from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
 from engine.protocol.commands import cluster_command, resume_command, trainer_command
 from engine.protocol.paths import runs_root
 from engine.rundir import new_run_dir
+from engine.scratch import ScratchDir
 from engine.tfconfig import TRAINING_JOBS
 from gui import settings
 from gui.cluster.editor import ClusterEditor
@@ -83,6 +81,7 @@ class MainWindow(QMainWindow):
         self._runs_dir = runs_dir
         self.runner: TrainingRunner | None = None
         self._config_file: Path | None = None
+        self._scratch: ScratchDir | None = None  # the run configs handed to trainers
         self._close_when_done = False
         self.last_dialog: QMessageBox | None = None
 
@@ -192,12 +191,17 @@ class MainWindow(QMainWindow):
         self._set_state("idle")
 
     def _restore(self) -> None:
-        config = settings.load_last_config()
+        config, why = settings.load_last_config()
         if config is not None:
             try:
                 self.form.set_config(config)
-            except (TypeError, ValueError):  # a stored value of the wrong type: start from defaults
+            except Exception as exc:  # noqa: BLE001 - whatever it is, the window must open: defaults, and say so
+                why = f"the stored run config cannot be shown ({type(exc).__name__}: {exc})"
                 self.form.set_config(RunConfig())
+        if why:
+            note = f"The last session's settings were not restored ({why}); the form starts from the defaults."
+            self.statusBar().showMessage(note, 30_000)
+            self.log.append_lines([f"[dashboard] {note}"])
         self._on_form_changed()
         geometry, state = settings.load_window()
         if geometry is not None:
@@ -284,9 +288,9 @@ class MainWindow(QMainWindow):
             return
         try:
             run_dir = new_run_dir(config, self._runs_root())
-            fd, name = tempfile.mkstemp(prefix="tfdd-config-", suffix=".json")
-            os.close(fd)
-            self._config_file = Path(name)
+            if self._scratch is None:  # swept by the next window if this one is killed
+                self._scratch = ScratchDir("tfdd-window-")
+            self._config_file = self._scratch.path / f"{run_dir.name}.json"
             config.save(self._config_file)
         except OSError as exc:
             self._message(QMessageBox.Icon.Critical, "Cannot start the run", str(exc))
@@ -307,7 +311,8 @@ class MainWindow(QMainWindow):
         """Continue a stopped or killed run from its checkpoint, by the same path as a fresh run."""
         if self.runner is None:
             self.tabs.setCurrentWidget(self.live_tab)
-            workers = summarize(run_dir).num_workers
+            known = self.runs.summary_of(run_dir)
+            workers = known.num_workers if known is not None else 1
             self._launch(
                 self._resume_command_for(run_dir, workers), run_dir, "resuming run", workers if workers > 1 else 0
             )
@@ -414,7 +419,11 @@ class MainWindow(QMainWindow):
     def export_form_script(self) -> None:
         config = self.form.evaluate()[0]
         outcome = save_as(
-            self, "Export as script", "train.py", "Python scripts (*.py)", lambda path: export_script(config, path)
+            self,
+            "Export as script",
+            "train.py",
+            "Python scripts (*.py)",
+            lambda path: export_script(config, path, overwrite=True),
         )
         if outcome is not None:
             self.statusBar().showMessage(outcome[0], 10000)
@@ -451,6 +460,7 @@ class MainWindow(QMainWindow):
         self.probe.cancel()
         self.form.model_form.summary.cancel()
         self.gpu_monitor.stop()
+        self.runs.shutdown()
         if self.scaling_dialog is not None:
             self.scaling_dialog.shutdown()
         if self.runner is not None:
@@ -458,3 +468,6 @@ class MainWindow(QMainWindow):
             if not self.runner.wait(int((self.runner.grace_seconds + 5) * 1000)):
                 kill_live_processes()
                 self.runner.wait(5000)
+        if self._scratch is not None:  # a trainer reads its config when it starts: none needs it any more
+            self._scratch.cleanup()
+            self._scratch = None

@@ -147,7 +147,8 @@ class TrainingRunner(QThread):
         run_dir = getattr(finished or failed or last.get(ev.RunStarted.type), "run_dir", "")
         if killed:
             self.run_finished.emit(RunStatus.KILLED, run_dir)
-        elif code == ExitCode.OK and isinstance(finished, ev.RunFinished):
+        elif code in (ExitCode.OK, ExitCode.TERMINATED) and isinstance(finished, ev.RunFinished):
+            # 143: stopped by SIGTERM from outside (a process manager), after its checkpoint
             self.run_finished.emit(finished.status, run_dir)
         elif isinstance(failed, ev.RunFailed):
             self.run_failed.emit(failed.message, tail)

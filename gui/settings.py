@@ -13,7 +13,7 @@ import json
 from PySide6.QtCore import QByteArray, QSettings
 
 from engine.config import RunConfig
-from engine.problems import ConfigError
+from engine.problems import ConfigError, printable
 
 ORGANIZATION = "tfdd"
 APPLICATION = "dashboard"
@@ -31,18 +31,26 @@ def save_last_config(config: RunConfig) -> None:
     _settings().setValue(CONFIG_KEY, config.to_json())
 
 
-def load_last_config() -> RunConfig | None:
-    """The config of the last session, or None when there is none usable."""
+def load_last_config() -> tuple[RunConfig | None, str]:
+    """The config of the last session (None when none is stored or usable) and, when it cannot be used, why.
+
+    A config with problems comes back as it was (the form shows them); one
+    that cannot be read at all (not JSON, nested without end, not text) gives
+    None and the reason, and the window starts from the defaults and says so.
+    """
     text = _settings().value(CONFIG_KEY)
-    if not isinstance(text, str) or not text:
-        return None
+    if text is None or text == "":
+        return None, ""
+    if not isinstance(text, str):
+        return None, "the stored run config is not text"
     try:
-        return RunConfig.from_json(text)
+        return RunConfig.from_json(text), ""
     except ConfigError:
-        try:
-            return RunConfig.from_dict(json.loads(text), check=False)
-        except ValueError:
-            return None
+        pass
+    try:
+        return RunConfig.from_dict(json.loads(text), check=False), ""
+    except (ValueError, TypeError, RecursionError) as exc:
+        return None, f"the stored run config cannot be read: {printable(str(exc), 120)}"
 
 
 def save_window(geometry: QByteArray, state: QByteArray) -> None:

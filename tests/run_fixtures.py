@@ -13,7 +13,8 @@ from engine.rundir import RunDir
 
 
 def write_run(root: Path, name: str, ending: ev.Event | None, epochs: int = 2, t0: float = 1000.0) -> Path:
-    run = RunDir(root / name, validation=True)
+    # writing again into a run (it "went on") is what a resume does
+    run = RunDir(root / name, validation=True, resume=(root / name / "config.json").is_file())
     RunConfig(epochs=3, loop="fit").save(run.config_path)
     run(
         ev.RunStarted(

@@ -20,11 +20,17 @@ from pathlib import Path
 from typing import Any
 
 from engine import events as ev
+from engine.arguments import positive_int, positive_seconds
+from engine.cluster.netns import Isolation
 from engine.config import STRATEGIES, RunConfig
-from engine.problems import ConfigError, Problem
+from engine.problems import ConfigError, OutputExists, Problem, RunDirError, printable
 from engine.protocol.codes import ExitCode, RunStatus
 from engine.protocol.paths import RunPaths
+from engine.runlock import RunLock
 from engine.tfconfig import ClusterError, ClusterProblem, Task, errors, parse_tf_config, validate
+
+LAUNCHER = "launcher"
+"""The source of the launcher's own log lines in the relayed stream (the workers' are their task ids)."""
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -39,7 +45,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     export.add_argument("--config", required=True, help="RunConfig JSON file")
     export.add_argument("--out", required=True, help="folder to write the bundle to")
     launch = actions.add_parser("launch", help="train with N workers on this machine (127.0.0.1)")
-    launch.add_argument("--workers", type=int, required=True, help="number of worker processes")
+    launch.add_argument("--workers", type=positive_int, required=True, help="number of worker processes")
     source = launch.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", help="RunConfig JSON file (strategy multi_worker_mirrored)")
     source.add_argument(
@@ -50,7 +56,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     launch.add_argument(
         "--join-timeout",
-        type=float,
+        type=positive_seconds,
         default=120.0,
         metavar="S",
         help="fail when a worker has not started training after S seconds (default 120)",
@@ -71,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
         return action(args)
     except (ClusterError, ConfigError) as exc:
         _print_problems(exc.problems)
+        return ExitCode.CONFIG
+    except (RunDirError, OutputExists) as exc:
+        print(f"error: {printable(str(exc))}", file=sys.stderr)
         return ExitCode.CONFIG
 
 
@@ -106,26 +115,39 @@ def _export(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _launch_paths(args: argparse.Namespace) -> tuple[Path, Path]:
-    """(run config, run directory) of a launch: a new run, or the run `--resume` names."""
-    from engine.rundir import new_run_dir
+def _claim(args: argparse.Namespace) -> tuple[Path, Path, RunLock]:
+    """(run config, run directory, its lock) of a launch: a new run, or the run `--resume` names.
 
+    The launcher holds the run's lock for the whole cluster (and hands it to
+    the chief): a second launch or train of the same run is refused.
+    """
+    from engine.rundir import claim, new_run_dir
+
+    command = "tfdd cluster launch"
     if args.resume:
         paths = RunPaths(Path(args.resume))
         if not paths.config.is_file():
             raise ConfigError([Problem("--resume", args.resume, "not a run directory (it has no config.json)")])
-        return paths.config, paths.root
+        return paths.config, paths.root, claim(paths.root, resume=True, command=command)
     config = RunConfig.load(args.config)
-    return Path(args.config), Path(args.run_dir) if args.run_dir else new_run_dir(config)
+    run_dir = Path(args.run_dir) if args.run_dir else new_run_dir(config)
+    return Path(args.config), run_dir, claim(run_dir, resume=False, command=command)
 
 
 def _launch(args: argparse.Namespace) -> int:
-    if args.events:
-        return _relay(args)
-    from engine.cluster.launcher import WorkerStatus, launch_local_cluster
+    from engine.cluster.netns import isolate_network
+    from engine.protocol.channel import StopSignal, handle_stop_signals
 
-    config_path, run_dir = _launch_paths(args)
-    epochs = RunConfig.load(config_path).epochs
+    isolation = isolate_network()  # first: before any thread (stdin, BLAS) or socket; the workers inherit it
+    if args.events:
+        return _relay(args, isolation)
+    from engine.cluster.launcher import WorkerStatus, launch_local_cluster
+    from engine.rundir import discard_unused
+
+    stop = StopSignal()
+    handle_stop_signals(stop)  # Ctrl-C (130) and SIGTERM (143) stop every worker after its checkpoint
+    config_path, run_dir, lock = _claim(args)
+    epochs = RunConfig.load(config_path, check=False).epochs
 
     def on_state(status: WorkerStatus) -> None:
         detail = f": {status.message}" if status.message else ""
@@ -139,9 +161,10 @@ def _launch(args: argparse.Namespace) -> int:
                 flush=True,
             )
         elif isinstance(event, ev.Log) and event.level in ("warning", "error"):
-            print(f"{task.name}: [{event.level}] {event.message}", flush=True)
+            print(f"{task.name}: [{event.level}] {printable(event.message)}", flush=True)
 
-    print(f"launching {args.workers} worker(s) on 127.0.0.1; run dir {run_dir}", flush=True)
+    print(f"launching {args.workers} worker(s) on 127.0.0.1; run dir {printable(str(run_dir))}", flush=True)
+    print(isolation.message(), file=sys.stderr, flush=True)
     try:
         result = launch_local_cluster(
             config_path,
@@ -150,22 +173,28 @@ def _launch(args: argparse.Namespace) -> int:
             join_timeout_s=args.join_timeout,
             on_event=on_event,
             on_state=on_state,
+            should_stop=lambda: stop.requested,
             resume=bool(args.resume),
+            lock=lock,
         )
-    except KeyboardInterrupt:
-        print("interrupted: every worker was stopped", file=sys.stderr)
-        return ExitCode.INTERRUPTED
+    except (ClusterError, ConfigError):
+        lock.release()
+        if not args.resume:
+            discard_unused(run_dir)  # nothing started: no empty run is left in the history
+        raise
+    finally:
+        lock.release()
     if result.ok:
         print(f"completed: all {args.workers} worker(s) finished; results in {result.run_dir}")
         return ExitCode.OK
     if result.status == RunStatus.STOPPED:
         print(f"stopped; results so far in {result.run_dir}", file=sys.stderr)
-        return ExitCode.INTERRUPTED
-    print(f"error: cluster failed: {result.failure}", file=sys.stderr)
+        return stop.exit_code if stop.requested else ExitCode.INTERRUPTED
+    print(f"error: cluster failed: {printable(result.failure)}", file=sys.stderr)
     return ExitCode.FAILED
 
 
-def _relay(args: argparse.Namespace) -> int:
+def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     """One event stream for the cluster: the chief's events, worker_state, the others' logs and failures.
 
     The chief's run_finished / run_failed is held back: the cluster's outcome
@@ -173,11 +202,12 @@ def _relay(args: argparse.Namespace) -> int:
     """
     from engine.cluster.launcher import WorkerStatus, launch_local_cluster
     from engine.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
+    from engine.rundir import discard_unused
 
     emit = EventChannel(protect_stdout())
     stop = StopSignal()
     watch_stdin(stop)
-    handle_stop_signals(stop)
+    handle_stop_signals(stop, ctrl_c_code=ExitCode.OK)  # as the trainer: SIGTERM exits 143 after the checkpoint
     chief_final: list[ev.Event] = []
     epochs = [0]
 
@@ -204,7 +234,12 @@ def _relay(args: argparse.Namespace) -> int:
             emit(ev.Log(level="error", message=event.message, source=source))
 
     try:
-        config_path, run_dir = _launch_paths(args)
+        config_path, run_dir, lock = _claim(args)
+    except (ClusterError, ConfigError, RunDirError) as exc:
+        emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
+        return ExitCode.CONFIG
+    emit(ev.Log(level="info" if isolation.isolated else "warning", message=isolation.message(), source=LAUNCHER))
+    try:
         result = launch_local_cluster(
             config_path,
             args.workers,
@@ -214,10 +249,16 @@ def _relay(args: argparse.Namespace) -> int:
             on_state=on_state,
             should_stop=lambda: stop.requested,
             resume=bool(args.resume),
+            lock=lock,
         )
     except (ClusterError, ConfigError) as exc:
+        lock.release()
+        if not args.resume:
+            discard_unused(run_dir)  # nothing started: no empty run is left in the history
         emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return ExitCode.CONFIG
+    finally:
+        lock.release()
     if result.status == RunStatus.FAILED:
         emit(
             ev.RunFailed(
@@ -231,7 +272,7 @@ def _relay(args: argparse.Namespace) -> int:
         if finished
         else ev.RunFinished(status=result.status, epochs_completed=epochs[0], run_dir=result.run_dir)
     )
-    return ExitCode.OK
+    return stop.exit_code if result.status == RunStatus.STOPPED else ExitCode.OK
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,6 +33,8 @@ from engine.protocol import commands
 from engine.protocol.client import WorkerProcess
 from engine.protocol.codes import CLUSTER_STOP_GRACE_S, ExitCode, RunStatus, WorkerState
 from engine.protocol.paths import RunPaths
+from engine.rundir import claim
+from engine.runlock import RunLock
 from engine.tfconfig import (
     TF_CONFIG_ENV,
     ClusterError,
@@ -109,6 +111,7 @@ def launch_local_cluster(
     on_state: StateCallback | None = None,
     should_stop: StopCheck | None = None,
     resume: bool = False,
+    lock: RunLock | None = None,
 ) -> ClusterResult:
     """`n_workers` workers on free 127.0.0.1 ports; worker 0 is the chief."""
     return launch_cluster(
@@ -120,6 +123,7 @@ def launch_local_cluster(
         on_state=on_state,
         should_stop=should_stop,
         resume=resume,
+        lock=lock,
     )
 
 
@@ -135,6 +139,7 @@ def launch_cluster(
     should_stop: StopCheck | None = None,
     command_for: CommandFactory = trainer_command,
     resume: bool = False,
+    lock: RunLock | None = None,
 ) -> ClusterResult:
     """Run the cluster's training tasks here and wait for all of them (never unbounded).
 
@@ -142,8 +147,12 @@ def launch_cluster(
     to be started elsewhere. Once `should_stop()` is true the group stops gracefully.
     `command_for` builds each task's command (tests use a fake trainer).
     `resume` continues the run in `run_dir` from its latest checkpoint (every
-    worker restores the chief's). ConfigError or ClusterError (port in use
-    included) before anything starts.
+    worker restores the chief's). `lock`, the run's lock held by the caller,
+    is handed to the chief (the one task that writes the run), so no other
+    process can train the run while the cluster does; without one, a launcher
+    that starts the chief claims the folder itself (marker and lock first, so
+    the workers' logs do not make it look like someone else's). ConfigError,
+    ClusterError (port in use included) or RunDirError before anything starts.
     """
     config_path = Path(run_config_path).resolve()
     config = RunConfig.load(config_path)
@@ -151,12 +160,20 @@ def launch_cluster(
     if not tasks:
         raise ClusterError([ClusterProblem("error", "cluster", cluster.to_dict(), f"no task named {start_only}")])
     _check_ports(tasks)
-    group = _Group(cluster, tasks, Path(run_dir).resolve(), on_event, on_state)
+    owned = None
+    if lock is None and cluster.chief() in tasks:  # this launcher runs the chief: it claims the run folder
+        lock = owned = claim(Path(run_dir), resume=resume, command="tfdd cluster launch")
+    if lock is not None and os.name != "posix":  # no inherited lock there: the folder is claimed, the chief locks it
+        lock.release()
+        lock = None
+    group = _Group(cluster, tasks, Path(run_dir).resolve(), on_event, on_state, lock)
     try:
         group.start(command_for(config_path, group.run_dir, resume))
         return group.watch(join_timeout_s, should_stop or (lambda: False))
     finally:
         group.shutdown(STOP_GRACE_S)  # a no-op unless an exception (e.g. Ctrl-C) got here
+        if owned is not None:
+            owned.release()
 
 
 def _checked_tasks(cluster: ClusterSpec, strategy: str) -> list[Task]:
@@ -250,8 +267,10 @@ class _Group:
         run_dir: Path,
         on_event: EventCallback | None,
         on_state: StateCallback | None,
+        lock: RunLock | None = None,
     ):
         self.cluster = cluster
+        self.lock = lock
         self.run_dir = run_dir
         self.paths = RunPaths(run_dir)
         self.workers = [_Worker(WorkerStatus(t, log_path=str(self.paths.worker_log(t.id)))) for t in tasks]
@@ -263,11 +282,21 @@ class _Group:
     # ---- start -----------------------------------------------------------------
 
     def start(self, command: list[str]) -> None:
+        chief = self.cluster.chief()
         for w in self.workers:
             task = w.status.task
             env = dict(os.environ, **{TF_CONFIG_ENV: render(for_task(self.cluster, task.job, task.index))})
+            hand_lock = self.lock is not None and task == chief
+            if hand_lock:
+                env.update(self.lock.child_env())
             # its own session: kill() takes anything the worker started along
-            w.process = WorkerProcess(command, env=env, stderr_path=Path(w.status.log_path), own_group=True)
+            w.process = WorkerProcess(
+                command,
+                env=env,
+                stderr_path=Path(w.status.log_path),
+                own_group=True,
+                pass_fds=(self.lock.fd,) if hand_lock else (),
+            )
             self._set(w, pid=w.process.start())
 
     # ---- watch ---------------------------------------------------------------------
@@ -356,7 +385,8 @@ class _Group:
             self._drain(wait_s=0.01)
         code = w.process.returncode
         assert code is not None
-        if code == ExitCode.OK or w.killed:
+        terminated = code == ExitCode.TERMINATED and w.finished_status == RunStatus.STOPPED  # SIGTERM, checkpointed
+        if code == ExitCode.OK or terminated or w.killed:
             stopped = stopping or w.killed or w.finished_status == RunStatus.STOPPED
             self._set(w, state=STOPPED if stopped else FINISHED, exit_code=code)
             return

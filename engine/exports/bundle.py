@@ -5,6 +5,9 @@
     OUT/tfjob.yaml          ConfigMap with run.json + Kubeflow TFJob
     OUT/<job>-<i>/          one folder per task: tf_config.json, run.json,
                             start.sh (POSIX shell), start.ps1 (PowerShell)
+    OUT/.tfdd-bundle        the files this export wrote: exporting again into OUT
+                            replaces exactly those (no stale task folder is left), and
+                            a folder of other files is refused (OutputExists)
 
 Hosts are validated by engine.tfconfig before they get here, and everything
 put into a script is quoted anyway. No TensorFlow and no PyYAML: the GUI
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -22,18 +26,32 @@ import yaml
 
 from engine.config import RunConfig
 from engine.exports.script import localized, user_files
+from engine.problems import OutputExists
+from engine.protocol.codes import CLUSTER_GRACE_S
 from engine.protocol.commands import CLI_MODULE
 from engine.tfconfig import ClusterError, ClusterSpec, Task, TFConfig, errors, for_task, render, validate
 
 TFJOB_PORT = 2222  # the training operator's default; it writes TF_CONFIG for the pods itself
+TERMINATION_GRACE_S = int(CLUSTER_GRACE_S) + 20
+"""Seconds Kubernetes waits between SIGTERM and SIGKILL (its default, 30, can cut a stop short): after
+SIGTERM every worker finishes its block of steps, agrees to stop, writes a collective checkpoint and the
+model, as a local cluster does within CLUSTER_GRACE_S; 20 more for a slow shared volume."""
+
+
+BUNDLE_MARKER = ".tfdd-bundle"
 
 
 def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Path) -> list[Path]:
-    """Write the bundle; return every file written. ClusterError if the cluster has errors."""
+    """Write the bundle; return every file written.
+
+    ClusterError if the cluster has errors; OutputExists if `out_dir` holds
+    files but no earlier bundle (a bundle written before is replaced whole).
+    """
     problems = errors(validate(TFConfig(cluster), run_config.strategy))
     if problems:
         raise ClusterError(problems)
     out = Path(out_dir)
+    check_bundle_folder(out)
     name = _run_name(run_config)
     tasks = cluster.training_tasks()
     sources = user_files(run_config)
@@ -52,12 +70,49 @@ def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Pa
         files[folder / "start.ps1"] = _start_ps1(task, tf_config, name)
         for source in sources:  # every task imports the user's files from its own folder
             files[folder / source.name] = source.read_text(encoding="utf-8")
+    _remove_previous(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / BUNDLE_MARKER).write_text(
+        json.dumps({"files": sorted(str(p.relative_to(out)) for p in files)}, indent=1) + "\n", encoding="utf-8"
+    )
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="\n")
         if path.name == "start.sh":
             path.chmod(0o755)
     return sorted(files)
+
+
+def check_bundle_folder(out: Path) -> None:
+    """A bundle goes into a new or empty folder, or one holding an earlier bundle; OutputExists otherwise."""
+    if out.exists() and not out.is_dir():
+        raise OutputExists(f"{out} is a file; nothing was written: choose a folder for the bundle")
+    if out.is_dir() and not (out / BUNDLE_MARKER).is_file() and any(out.iterdir()):
+        raise OutputExists(
+            f"{out} is not empty and holds no bundle written by `cluster export`; nothing was written: "
+            "choose an empty or new folder"
+        )
+
+
+def _previous_files(out: Path) -> list[Path]:
+    try:
+        listed = json.loads((out / BUNDLE_MARKER).read_text(encoding="utf-8")).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    root = out.resolve()
+    paths = [(out / str(name)).resolve() for name in listed if isinstance(name, str)]
+    return [p for p in paths if p.is_relative_to(root) and p != root]  # never outside the bundle
+
+
+def _remove_previous(out: Path) -> None:
+    """Remove what the last export wrote (the user's own files stay), then its emptied task folders."""
+    previous = _previous_files(out)
+    for path in previous:
+        if path.is_file():
+            path.unlink()
+    for folder in sorted({p.parent for p in previous}, key=lambda p: len(p.parts), reverse=True):
+        if folder != out.resolve() and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
 
 
 def _run_name(run_config: RunConfig) -> str:
@@ -148,6 +203,29 @@ def _data_section(paths: list[str], copied: list[str]) -> str:
     return "\n".join(lines)
 
 
+def _firewall(tasks: list[Task]) -> str:
+    """Per machine: its port open to the cluster's other machines only (iptables, then PowerShell)."""
+    linux, windows = [], []
+    for t in tasks:
+        peers = sorted({p.host for p in tasks if p.host != t.host})
+        linux.append(f"# {t.id}, on {t.host}: port {t.port} for the cluster only")
+        linux.append(f"sudo iptables -A INPUT -p tcp --dport {t.port} -i lo -j ACCEPT")
+        linux += [f"sudo iptables -A INPUT -p tcp --dport {t.port} -s {shlex.quote(p)} -j ACCEPT" for p in peers]
+        linux += [f"sudo iptables -A INPUT -p tcp --dport {t.port} -j DROP", ""]
+        if peers:
+            windows.append(
+                f"New-NetFirewallRule -DisplayName {ps_quote('tfdd ' + t.id)} -Direction Inbound -Protocol TCP "
+                f"-LocalPort {t.port} -RemoteAddress {','.join(ps_quote(p) for p in peers)} -Action Allow"
+            )
+    text = "```sh\n" + "\n".join(linux).rstrip() + "\n```\n"
+    if windows:
+        text += (
+            "\nOn Windows (PowerShell as administrator; inbound connections not allowed by a rule are blocked "
+            "there by default):\n\n```powershell\n" + "\n".join(windows) + "\n```\n"
+        )
+    return text
+
+
 def _readme(tasks: list[Task], name: str, paths: list[str] | None = None, copied: list[str] | None = None) -> str:
     rows = "\n".join(f"| `{t.id}/` | {t.host} | {t.port} |" for t in tasks)
     chief = tasks[0]
@@ -173,16 +251,28 @@ def _readme(tasks: list[Task], name: str, paths: list[str] | None = None, copied
 4. `{chief.id}` is the chief: it writes the results (metrics, TensorBoard
    logs, checkpoints, the model) to its run directory, `~/tfdd-runs/{name}`
    (or under `$TFDD_RUNS_DIR`) unless given as the first argument or
-   `TFDD_RUN_DIR`. Starting again starts afresh. To continue from the chief's
-   checkpoints instead, every task must reach them: use one shared folder
-   (e.g. NFS) as the run directory, and start each task with its TF_CONFIG
-   (`tf_config.json`) and `python -m {CLI_MODULE} train --resume RUN_DIR`.
+   `TFDD_RUN_DIR`. A run directory that already holds a run is refused, so a
+   finished run is never overwritten: give a new one to start afresh. To
+   continue from the chief's checkpoints instead, every task must reach them:
+   use one shared folder (e.g. NFS) as the run directory, and start each task
+   with its TF_CONFIG (`tf_config.json`) and
+   `python -m {CLI_MODULE} train --config run.json --run-dir RUN_DIR --continue`.
 
 {data}
 `tfjob.yaml` runs the same cluster on Kubernetes with the Kubeflow training
 operator, which writes TF_CONFIG itself: build an image with this dashboard
 installed, put its name in the manifest, then `kubectl apply -f tfjob.yaml`.
-"""
+Kubernetes stops a pod with SIGTERM: the trainer then writes a checkpoint and
+exits (code 143) within the manifest's grace period.
+
+## Firewall
+
+TensorFlow's gRPC server accepts anyone who reaches its port and runs what it
+is sent. On each machine, let only the cluster's other machines in, for
+example with iptables (Linux; `sudo iptables -S` shows the rules, they last
+until reboot unless saved):
+
+{_firewall(tasks)}"""
 
 
 # ---- Kubeflow TFJob ------------------------------------------------------------------
@@ -203,6 +293,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
             "/etc/tfdd/run.json",
             "--run-dir",
             f"/runs/{name}",
+            "--continue",  # a restarted pod continues the run from its checkpoint (with /runs shared)
         ],
         "ports": [{"name": "tfjob-port", "containerPort": TFJOB_PORT}],
         "volumeMounts": [{"name": "run-config", "mountPath": "/etc/tfdd", "readOnly": True}],
@@ -219,6 +310,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
             "restartPolicy": "ExitCode",
             "template": {
                 "spec": {
+                    "terminationGracePeriodSeconds": TERMINATION_GRACE_S,
                     "containers": [container],
                     "volumes": volumes,
                 }
@@ -248,7 +340,8 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
 def tfjob_yaml(cluster: ClusterSpec, run_config: RunConfig) -> str:
     header = (
         "# Kubeflow training operator: kubectl apply -f tfjob.yaml\n"
-        "# Replace the image; mount a shared volume at /runs to keep results and checkpoints.\n"
+        "# Replace the image; mount a shared volume at /runs to keep results and checkpoints (then a restarted\n"
+        "# pod continues from the last checkpoint: --continue).\n"
     )
     return header + yaml.safe_dump_all(
         tfjob_manifest(cluster, run_config), sort_keys=False, default_flow_style=False, allow_unicode=True

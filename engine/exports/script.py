@@ -22,6 +22,7 @@ import textwrap
 from pathlib import Path
 
 from engine.config import RunConfig
+from engine.problems import OutputExists
 from engine.resources import resource_path
 
 TEMPLATE = resource_path("templates", "standalone_train.py")
@@ -158,9 +159,12 @@ def with_local_user_files(config: RunConfig, folder: Path) -> RunConfig:
     return localized(config)
 
 
-def export_script(config: RunConfig, out: str | Path) -> Path:
-    """Write the script; a python model's or dataset's file is copied beside it."""
+def export_script(config: RunConfig, out: str | Path, overwrite: bool = False) -> Path:
+    """Write the script; a python model's or dataset's file is copied beside it. OutputExists when `out`
+    exists and `overwrite` is not given (a save dialog that asked "replace?" passes it)."""
     path = Path(out)
+    if path.exists() and not overwrite:
+        raise OutputExists(f"{path} already exists; nothing was written (overwrite it on purpose: --force)")
     config = with_local_user_files(config, path.parent)
     path.write_text(render_script(config), encoding="utf-8")
     path.chmod(0o755)

@@ -70,14 +70,16 @@ class WorkerProcess:
         cwd: Path | str | None = None,
         stderr_path: Path | None = None,
         own_group: bool = False,
+        pass_fds: tuple[int, ...] = (),
     ) -> None:
         """`stderr_path` sends stderr to that file instead of poll(); `own_group` starts the child in a
-        session of its own, so kill() also ends whatever it started."""
+        session of its own, so kill() also ends whatever it started; `pass_fds` are inherited (POSIX)."""
         self.command = list(command)
         self._env = dict(os.environ if env is None else env, PYTHONUNBUFFERED="1")
         self._cwd = cwd
         self._stderr_path = stderr_path
         self._own_group = own_group and os.name == "posix"
+        self._pass_fds = pass_fds if os.name == "posix" else ()
         self._queue: queue.Queue[tuple[str, list[bytes] | None]] = queue.Queue(maxsize=QUEUE_CHUNKS)
         self._readers: list[threading.Thread] = []
         self._open_streams = 0
@@ -102,6 +104,7 @@ class WorkerProcess:
                 stdout=subprocess.PIPE,
                 stderr=stderr,
                 start_new_session=self._own_group,
+                pass_fds=self._pass_fds,
                 creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0) if self._own_group else 0,
             )
         finally:

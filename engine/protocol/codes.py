@@ -56,6 +56,7 @@ class RunStatus(StrEnum):
     KILLED = "killed"  # did not stop within the grace period and was killed
     INTERRUPTED = "interrupted"  # ended without a word (kill -9, power loss): resumable
     RUNNING = "running"  # a live process holds the run's lock
+    UNREADABLE = "unreadable"  # the history cannot read the run's files (the reason comes with it)
 
     @property
     def resumable(self) -> bool:

@@ -29,6 +29,7 @@ from engine.problems import ConfigError
 from engine.protocol import commands
 from engine.protocol.client import WorkerProcess
 from engine.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus
+from engine.rundir import claim_new_dir
 
 ScalingPoint = ev.ScalingPoint
 POLL_S = 0.2
@@ -103,9 +104,8 @@ def run_study(
     for replicas in sorted(replica_counts):
         if should_stop():
             break
-        rate, error = measure(
-            with_replicas(config, replicas), root / f"replicas-{replicas}", should_stop=should_stop, on_event=on_event
-        )
+        run_dir = claim_new_dir(root, f"replicas-{replicas}")  # a study run again never writes into an old run
+        rate, error = measure(with_replicas(config, replicas), run_dir, should_stop=should_stop, on_event=on_event)
         if should_stop():
             break  # a count cut short measured nothing
         if reference is None and rate:
@@ -117,7 +117,7 @@ def run_study(
             examples_per_sec=rate,
             speedup=speedup,
             efficiency=efficiency,
-            run_dir=str(root / f"replicas-{replicas}"),
+            run_dir=str(run_dir),
             error=error,
         )
         points.append(point)

@@ -1,18 +1,44 @@
-"""Model, optimizer and position (epoch, step) in one atomic tf.train checkpoint.
+"""Model, optimizer, position (epoch, step) and the epoch's running totals in one tf.train checkpoint.
 
 tf.train.CheckpointManager writes its index file atomically, so a process
-killed mid-save leaves the previous checkpoint readable.
+killed mid-save leaves the previous checkpoint readable. A checkpoint can
+still be damaged afterwards (a disk error, a copy cut short, a hand edit), so
+a restore reads every tensor of the newest checkpoint first (the tensor
+bundle checks each one's CRC32C) and falls back to the next older one when
+that fails, saying so; the unreadable ones are moved to RUN_DIR/set-aside/
+so they can never be picked again. When none can be read, the run is refused
+(RunDirError) before anything in the folder changes.
+
+The running totals of the epoch in progress (steps, loss and accuracy sums,
+training and wall seconds) are saved too, so an epoch interrupted mid-way
+and resumed gets a metrics row over the whole epoch, not only its last part.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine import events as ev
-from engine.protocol.paths import CHECKPOINT_PREFIX
+from engine.problems import RunDirError
+from engine.protocol.paths import CHECKPOINT_PREFIX, RunPaths
 from engine.train.tf_runtime import tf
+
+TOTALS = 5  # engine.train.controller.EpochTotals.carried(): steps, loss sum, accuracy sum, train s, wall s
+
+
+@dataclass(frozen=True)
+class Restored:
+    """Where a resume continues: `epoch` epochs finished, `step` steps of the next done."""
+
+    epoch: int
+    step: int
+    totals: tuple[float, ...]  # the interrupted epoch's running totals (zeros at an epoch's end)
+    path: str
+    skipped: tuple[str, ...] = ()  # "ckpt-7: why it could not be read", newest first
 
 
 class Checkpointer:
@@ -32,29 +58,91 @@ class Checkpointer:
         emit: Callable[[ev.Event], None],
         restore_from: Path | None = None,
     ):
-        self._restore_from = restore_from or directory
+        self._directory = Path(directory)
+        self._restore_from = Path(restore_from or directory)
         self._position = tf.Variable([0, 0], dtype=tf.int64, trainable=False, name="position")
-        self._checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer, position=self._position)
-        self._manager = tf.train.CheckpointManager(
-            self._checkpoint, str(directory), max_to_keep=keep, checkpoint_name=CHECKPOINT_PREFIX
+        self._totals = tf.Variable([0.0] * TOTALS, dtype=tf.float64, trainable=False, name="epoch_totals")
+        self._checkpoint = tf.train.Checkpoint(
+            model=model, optimizer=optimizer, position=self._position, epoch_totals=self._totals
         )
+        self._keep = keep
+        self._manager: Any = None  # made at the first save, after a restore has set aside what it could not read
         self._emit = emit
         self.last_saved: tuple[int, int] | None = None
 
-    def restore(self) -> tuple[int, int] | None:
-        """(epoch, step) to continue from, or None when there is no checkpoint."""
-        path = tf.train.latest_checkpoint(str(self._restore_from))
-        if not path:
+    def restore(self) -> Restored | None:
+        """The newest readable checkpoint, or None when there is none; RunDirError when none can be read."""
+        paths = RunPaths(self._restore_from.parent)
+        candidates = list(reversed(paths.checkpoint_indexes()))
+        if not candidates:
             return None
-        self._checkpoint.restore(path).expect_partial()
-        epoch, step = (int(v) for v in self._position.numpy())
-        self.last_saved = (epoch, step)
-        return epoch, step
+        skipped: list[tuple[Path, str]] = []
+        for index in candidates:
+            prefix = str(index.with_suffix(""))
+            problem = unreadable(prefix)
+            if problem is None:
+                try:
+                    self._totals.assign([0.0] * TOTALS)  # an older checkpoint has none: the epoch starts afresh
+                    self._checkpoint.restore(prefix).expect_partial()
+                except Exception as exc:  # noqa: BLE001 - whatever it is, this checkpoint cannot be used
+                    problem = _first_line(exc)
+            if problem is None:
+                epoch, step = (int(v) for v in self._position.numpy())
+                self.last_saved = (epoch, step)
+                if self._restore_from == self._directory:  # the chief's own folder: only it moves files
+                    self._set_aside(paths, [i for i, _ in skipped])
+                return Restored(
+                    epoch,
+                    step,
+                    tuple(float(v) for v in self._totals.numpy()),
+                    prefix,
+                    tuple(f"{i.stem}: {why}" for i, why in skipped),
+                )
+            skipped.append((index, problem))
+        reasons = "; ".join(f"{i.stem}: {why}" for i, why in skipped)
+        raise RunDirError(
+            f"no checkpoint in {self._restore_from} can be read ({reasons}); nothing was changed. "
+            f"Start a new run with its config: --config {paths.config}"
+        )
 
-    def save(self, epoch: int, step: int) -> None:
+    def save(self, epoch: int, step: int, totals: Sequence[float] = ()) -> None:
         if self.last_saved == (epoch, step):
             return
+        if self._manager is None:
+            self._manager = tf.train.CheckpointManager(
+                self._checkpoint, str(self._directory), max_to_keep=self._keep, checkpoint_name=CHECKPOINT_PREFIX
+            )
         self._position.assign([epoch, step])
+        self._totals.assign(list(totals) if totals else [0.0] * TOTALS)
         path = self._manager.save()
         self.last_saved = (epoch, step)
         self._emit(ev.CheckpointSaved(path=path, epoch=epoch, step=step))
+
+    def _set_aside(self, paths: RunPaths, indexes: list[Path]) -> None:
+        """Move unreadable checkpoints out of the manager's way, into set-aside/checkpoints/."""
+        if not indexes:
+            return
+        target = paths.set_aside / "checkpoints"
+        target.mkdir(parents=True, exist_ok=True)
+        for index in indexes:
+            for f in paths.checkpoint_files(index):
+                shutil.move(str(f), str(target / f.name))
+        state = self._restore_from / "checkpoint"  # the manager's list; it rewrites it at the next save
+        if state.is_file():
+            shutil.move(str(state), str(target / "checkpoint"))
+
+
+def unreadable(prefix: str) -> str | None:
+    """Why the checkpoint at `prefix` cannot be read, or None: every tensor is read and checked."""
+    try:
+        reader = tf.train.load_checkpoint(prefix)
+        for name in reader.get_variable_to_shape_map():
+            reader.get_tensor(name)
+    except Exception as exc:  # noqa: BLE001 - the reader raises OpError, IndexError, ValueError …: all mean "cannot"
+        return _first_line(exc)
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__

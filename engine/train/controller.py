@@ -39,11 +39,29 @@ class Loop(Protocol):
 
 @dataclass
 class EpochTotals:
+    """Running sums of the epoch in progress; a checkpoint carries them, so a resumed epoch's row is whole."""
+
     steps: int = 0
     loss_sum: float = 0.0
     accuracy_sum: float = 0.0
-    started: float = 0.0
+    started: float = 0.0  # perf_counter() when the epoch began (moved back by what a resume carries)
     train_seconds: float = 0.0
+
+    def carried(self) -> tuple[float, float, float, float, float]:
+        """What a checkpoint keeps: steps, loss sum, accuracy sum, training seconds, wall seconds so far."""
+        return (
+            float(self.steps),
+            self.loss_sum,
+            self.accuracy_sum,
+            self.train_seconds,
+            time.perf_counter() - self.started,
+        )
+
+    @classmethod
+    def resumed(cls, carried: Sequence[float]) -> EpochTotals:
+        """The totals a checkpoint carried (all zeros, or none from an older checkpoint: a fresh epoch)."""
+        steps, loss_sum, accuracy_sum, train_seconds, wall = (list(carried) + [0.0] * 5)[:5]
+        return cls(int(steps), loss_sum, accuracy_sum, time.perf_counter() - wall, train_seconds)
 
     @property
     def loss(self) -> float:
@@ -63,12 +81,17 @@ class Schedule:
     global_batch_size: int
     start_epoch: int = 0
     start_step: int = 0
+    start_totals: tuple[float, ...] = ()  # the interrupted epoch's totals, from the checkpoint resumed
     checkpoint_every_steps: int = 0
     checkpoint_every_epoch: bool = True
 
 
+Checkpoint = Callable[[int, int, tuple[float, ...]], None]
+"""Saves (epoch, step, the epoch's carried totals): epoch epochs finished, step steps of the next done."""
+
+
 class Controller:
-    """Drives a Loop through the schedule; `emit` is the reporter, `checkpoint(epoch, step)` saves."""
+    """Drives a Loop through the schedule; `emit` is the reporter, `checkpoint(epoch, step, totals)` saves."""
 
     def __init__(
         self,
@@ -77,7 +100,7 @@ class Controller:
         policy: StepsPerCall,
         emit: Callable[[ev.Event], None],
         stop: StopSignal,
-        checkpoint: Callable[[int, int], None],
+        checkpoint: Checkpoint,
         learning_rate: float,
         stop_agreed: Callable[[bool], bool] | None = None,
     ):
@@ -108,7 +131,8 @@ class Controller:
         for epoch in range(s.start_epoch, s.epochs):
             first = s.start_step if epoch == s.start_epoch else 0
             self.epoch, self.step = epoch, first
-            self.totals = EpochTotals(started=time.perf_counter())
+            resumed = epoch == s.start_epoch and first > 0
+            self.totals = EpochTotals.resumed(s.start_totals) if resumed else EpochTotals(started=time.perf_counter())
             if self.should_stop():
                 return self._stopped()
             loop.train_epoch(epoch, first, self)
@@ -161,7 +185,7 @@ class Controller:
         if self.step >= self.steps_per_epoch:
             return False
         if every and self.global_step // every > previous // every:
-            self._checkpoint(self.epoch, self.step)
+            self._checkpoint(self.epoch, self.step, self.totals.carried())
         return not self.should_stop()
 
     def should_stop(self) -> bool:
@@ -171,7 +195,8 @@ class Controller:
 
     # ---- inside ------------------------------------------------------------------------
     def _end_epoch(self, val_loss: float | None, val_accuracy: float | None) -> None:
-        """Close a finished epoch: metrics row first, then its checkpoint (see RunDir.keep_epochs_before)."""
+        """Close a finished epoch: metrics row first, then its checkpoint (a kill between the two leaves a row
+        the checkpoint does not cover: RunDir.reconcile drops it on resume, and the epoch is trained again)."""
         t = self.totals
         self.emit(
             ev.EpochEnd(
@@ -188,10 +213,13 @@ class Controller:
         )
         self.epochs_completed = self.epoch + 1
         if self.schedule.checkpoint_every_epoch:
-            self._checkpoint(self.epoch + 1, 0)
+            self._checkpoint(self.epoch + 1, 0, ())
 
     def _stopped(self) -> RunStatus:
         """Checkpoint where training stands, so a resume repeats no step."""
         done = self.step >= self.steps_per_epoch
-        self._checkpoint(self.epoch + (1 if done else 0), 0 if done else self.step)
+        if done:
+            self._checkpoint(self.epoch + 1, 0, ())
+        else:
+            self._checkpoint(self.epoch, self.step, self.totals.carried())
         return RunStatus.STOPPED

@@ -10,8 +10,7 @@ checkpoints are never thrown away.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
+import os
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,11 +21,13 @@ from engine import events as ev
 from engine.config import Loop, RunConfig, Strategy, batch_problem
 from engine.kinds import has_validation
 from engine.plan import plan_devices
-from engine.problems import ConfigError, Problem
+from engine.problems import ConfigError, Problem, RunDirError
 from engine.protocol.channel import StopSignal
 from engine.protocol.codes import RunStatus
 from engine.protocol.paths import RunPaths
 from engine.rundir import RunDir
+from engine.safe_files import DiskFull, disk_full_message, is_disk_full
+from engine.scratch import ScratchDir
 from engine.sources import SourceInfo, check_fits_batch, inspect, resolve_shard_policy, shard_problem
 from engine.tfconfig import Role, role_from_environment
 from engine.train.controller import Controller, NonFiniteLoss, Schedule
@@ -43,8 +44,9 @@ class Outcome:
 
     @property
     def config_error(self) -> bool:
-        """The config (or TF_CONFIG, or the device choice) cannot work on this machine."""
-        return self.error_type in ("ConfigError", "DeviceError", "DataError", "ModelError")
+        """The config (or TF_CONFIG, the device choice, the data, the model or the run folder) cannot work:
+        nothing was trained."""
+        return self.error_type in ("ConfigError", "DeviceError", "DataError", "ModelError", "RunDirError", "RunLocked")
 
 
 class Trainer:
@@ -66,8 +68,18 @@ class Trainer:
         self.resume = resume
         self._source_info = source_info  # the data source, when the caller has read it already
         self.role = role_from_environment() if config.strategy == Strategy.MULTI_WORKER_MIRRORED else Role()
-        self._scratch = None if self.role.is_chief else Path(tempfile.mkdtemp(prefix="tfdd-worker-"))
-        self.run_dir = RunDir(self._scratch or run_dir, validation=has_validation(config))
+        # a non-chief worker's saves go to a scratch folder (swept by the next worker if this one is killed)
+        self._scratch = None if self.role.is_chief else ScratchDir("tfdd-worker-")
+        try:  # claims the folder (RunDirError: not ours, already a run, in use) before TensorFlow starts
+            self.run_dir = RunDir(
+                self._scratch.path / "run" if self._scratch else run_dir,
+                validation=has_validation(config),
+                resume=resume and self.role.is_chief,
+            )
+        except BaseException:
+            if self._scratch:
+                self._scratch.cleanup()
+            raise
         self.checkpoint_dir = RunPaths(run_dir).checkpoints  # every worker restores the chief's
         self.sinks: list[Sink] = [self.run_dir, *sinks]
         self._controller: Any = None  # exists once training is set up
@@ -89,26 +101,34 @@ class Trainer:
             return self._run()
         except KeyboardInterrupt:
             return self._fail("Interrupted before training could stop cleanly.", "KeyboardInterrupt")
+        except RunDirError as exc:  # a resume that cannot be trusted: refused, the folder left as it was
+            return self._fail(str(exc), "RunDirError", record=False)
         except (ConfigError, NonFiniteLoss) as exc:  # DeviceError, DataError and ModelError are ConfigErrors
             return self._fail(str(exc), type(exc).__name__)
         except Exception as exc:  # the last line of defence: say what happened, keep the run dir
+            if is_disk_full(exc):
+                return self._fail(
+                    str(exc) if isinstance(exc, DiskFull) else disk_full_message(self.run_dir.path), "DiskFull"
+                )
             if self.print_tracebacks:
                 traceback.print_exc()
             return self._fail(_explain(exc), type(exc).__name__)
         finally:
             self.run_dir.close()
             if self._scratch:
-                shutil.rmtree(self._scratch, ignore_errors=True)
+                self._scratch.cleanup()
 
-    def _fail(self, message: str, error_type: str) -> Outcome:
-        self.emit(
-            ev.RunFailed(
-                message=message,
-                error_type=error_type,
-                epochs_completed=self.epochs_completed,
-                run_dir=str(self.run_dir.path),
-            )
+    def _fail(self, message: str, error_type: str, record: bool = True) -> Outcome:
+        """run_failed to every sink; `record=False` keeps it out of the run directory (a refusal)."""
+        failed = ev.RunFailed(
+            message=message,
+            error_type=error_type,
+            epochs_completed=self.epochs_completed,
+            run_dir=str(self.run_dir.path),
         )
+        for sink in self.sinks:
+            if record or sink is not self.run_dir:
+                sink(failed)
         return Outcome(RunStatus.FAILED, message, error_type)
 
     def _run(self) -> Outcome:
@@ -132,7 +152,6 @@ class Trainer:
         from engine.train.tensorboard_sink import TensorBoardSink
         from engine.train.tf_runtime import keras, tf
 
-        self.sinks.insert(1, TensorBoardSink(self.run_dir.tensorboard))
         gpus = [f"GPU:{i}" for i, _ in enumerate(tf.config.list_physical_devices("GPU"))]
         plan = plan_devices(config, gpus, workers=self.role.num_workers)
         apply_plan(plan)
@@ -164,7 +183,8 @@ class Trainer:
             self.emit,
             restore_from=self.checkpoint_dir,
         )
-        start_epoch, start_step = self._restore(checkpointer)
+        start_epoch, start_step, start_totals = self._restore(checkpointer)
+        self.sinks.insert(1, TensorBoardSink(self.run_dir.tensorboard))
         if start_epoch >= config.epochs:
             self.log(f"All {config.epochs} epochs were already finished; nothing to resume.")
             return self._finish(RunStatus.COMPLETED, model, save_model=False)
@@ -178,6 +198,7 @@ class Trainer:
                 global_batch_size=config.global_batch_size,
                 start_epoch=start_epoch,
                 start_step=start_step,
+                start_totals=start_totals,
                 checkpoint_every_steps=config.checkpoint.every_steps,
                 checkpoint_every_epoch=config.checkpoint.every_epoch,
             ),
@@ -230,22 +251,33 @@ class Trainer:
         status = controller.run(loop)
         return self._finish(status, model, save_model=True)
 
-    def _restore(self, checkpointer: Any) -> tuple[int, int]:
-        position = checkpointer.restore() if self.resume else None
-        if position is None:
+    def _restore(self, checkpointer: Any) -> tuple[int, int, tuple[float, ...]]:
+        """Continue from the newest readable checkpoint, and make the run's files agree with it."""
+        restored = checkpointer.restore() if self.resume else None  # RunDirError when none can be read
+        notes: list[str] = []
+        if restored is None:
+            epoch, step, totals = 0, 0, ()
+        else:
+            epoch, step, totals = restored.epoch, restored.step, restored.totals
+        if self.resume and self.role.is_chief:
+            notes = self.run_dir.reconcile(epoch, step)
+        if restored is None:
             if self.resume:
-                self.log("No checkpoint found; starting from the first epoch.", "warning")
-            return 0, 0
-        epoch, step = position
-        self.log(f"Resuming at epoch {epoch + 1}, step {step} from {self.checkpoint_dir}.")
-        if self.role.is_chief:
-            self.run_dir.keep_epochs_before(epoch + 1)
-        return epoch, step
+                self.log("No checkpoint found (no epoch was finished); starting from the first epoch.", "warning")
+            return 0, 0, ()
+        for why in restored.skipped:
+            self.log(f"Checkpoint {why}; it was set aside and an older one is used.", "warning")
+        self.log(
+            f"Resuming at epoch {epoch + 1}, step {step} from {Path(restored.path).name} in {self.checkpoint_dir}."
+        )
+        for note in notes:
+            self.log(f"Resume: {note}.")
+        return epoch, step, totals
 
     def _finish(self, status: RunStatus, model: Any, save_model: bool) -> Outcome:
         model_path = ""
         if save_model:
-            model.save(str(self.run_dir.model_path))
+            _save_model(model, self.run_dir.model_path)
             model_path = str(self.run_dir.model_path) if self.role.is_chief else ""
         self.emit(
             ev.RunFinished(
@@ -256,6 +288,16 @@ class Trainer:
             )
         )
         return Outcome(status)
+
+
+def _save_model(model: Any, path: Path) -> None:
+    """Write the model beside its place and rename it there: a crash leaves the old file or the new one."""
+    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")  # Keras wants the .keras suffix
+    try:
+        model.save(str(tmp))
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _check_batch(config: RunConfig, replicas: int) -> None:

@@ -2,7 +2,8 @@
 
 It speaks the worker protocol (engine.protocol): events only on stdout,
 everything else on stderr; "stop" or EOF on stdin, SIGINT and SIGTERM ask for
-a graceful stop (a checkpoint, then run_finished with status stopped);
+a graceful stop (a checkpoint, then run_finished with status stopped; exit
+code 143 after SIGTERM, else 0);
 before training has begun it exits at once, and on Linux it dies with its
 parent even while TensorFlow blocks. A run_failed event always comes before
 a non-zero exit code (engine.protocol.codes.ExitCode).
@@ -15,7 +16,7 @@ import os
 import sys
 
 from engine import events as ev
-from engine.problems import ConfigError
+from engine.problems import ConfigError, RunDirError
 from engine.protocol.channel import (
     EventChannel,
     StopSignal,
@@ -52,13 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
         trainer = Trainer(config, run_dir, [sink], stop, resume=resume)
-    except ConfigError as exc:
-        sink(ev.RunFailed(message=str(exc), error_type="ConfigError"))
+    except (ConfigError, RunDirError) as exc:  # a bad config; a run folder that is not ours, or in use
+        sink(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return ExitCode.CONFIG
     outcome = trainer.run()
     if outcome.status == RunStatus.FAILED:
         return ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED
-    return ExitCode.OK
+    # stopped by SIGTERM: 143 after the checkpoint, as process managers expect; a Stop or Ctrl-C: 0
+    return stop.exit_code if outcome.status == RunStatus.STOPPED else ExitCode.OK
 
 
 if __name__ == "__main__":

@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.config import RunConfig
-from engine.exports.bundle import export_bundle
-from engine.problems import Problem
+from engine.exports.bundle import BUNDLE_MARKER, check_bundle_folder, export_bundle
+from engine.problems import OutputExists, Problem
 from engine.tfconfig import TRAINING_JOBS, ClusterError, ClusterSpec, TFConfig, errors, validate
 
 
@@ -105,13 +105,22 @@ class ClusterExportDialog(QDialog):
         out = Path(self.folder.text().strip()).expanduser()
         if not self.folder.text().strip():
             return self._fail("Choose a folder to write the bundle to.")
-        if out.is_dir() and any(out.iterdir()) and not self._confirm_replace(out):
+        try:
+            check_bundle_folder(out)
+        except OutputExists:  # the user's own files are never mixed with a bundle: propose a fresh folder
+            fresh = _fresh_folder(out)
+            self.folder.setText(str(fresh))
+            return self._fail(
+                f"{out} holds other files, so nothing was written there. Proposed instead: {fresh} "
+                "(Export writes it; or choose another folder)."
+            )
+        if (out / BUNDLE_MARKER).is_file() and not self._confirm_replace(out):
             return False
         try:
             self.written = export_bundle(self._cluster, self._config, out)
         except ClusterError as exc:
             return self._fail("\n".join(str(p) for p in exc.problems))
-        except OSError as exc:
+        except (OSError, OutputExists) as exc:
             return self._fail(f"Could not write the bundle: {exc}")
         self.files.clear()
         self.files.addItems([str(path.relative_to(out)) for path in self.written])
@@ -126,9 +135,9 @@ class ClusterExportDialog(QDialog):
     def _confirm_replace(self, out: Path) -> bool:
         answer = QMessageBox.question(
             self,
-            "Folder is not empty",
-            f"{out} already holds files. Files of the bundle with the same names are "
-            "replaced; others are left as they are. Export there?",
+            "Replace the bundle?",
+            f"{out} holds a bundle exported before. It is replaced (task folders it no longer has are "
+            "removed); files of your own in it stay. Export there?",
         )
         return answer == QMessageBox.StandardButton.Yes
 
@@ -149,3 +158,12 @@ class ClusterExportDialog(QDialog):
 
     def _open_folder(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(self.folder.text().strip()))
+
+
+def _fresh_folder(taken: Path) -> Path:
+    """taken-2, taken-3 …: the first that does not exist or is empty."""
+    for n in range(2, 1000):
+        candidate = taken.with_name(f"{taken.name}-{n}")
+        if not candidate.exists() or (candidate.is_dir() and not any(candidate.iterdir())):
+            return candidate
+    return taken.with_name(f"{taken.name}-new")

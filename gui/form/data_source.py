@@ -42,6 +42,7 @@ from engine.problems import ConfigError, Problem
 from engine.sources import SourceInfo, inspect, resolve_shard_policy, shard_problem
 from engine.tfrecord_reader import RecordError, parse_example, records
 from gui.form.data_preview import DataPreview
+from gui.form.number_fields import KeptValues, limited_spin
 from gui.form.rows import ProblemLabels
 
 FILE_FILTERS = {
@@ -93,13 +94,6 @@ def parse_ints(text: str, field: str, example: str) -> tuple[tuple[int, ...] | N
         return None, Problem(field, text, f"write whole numbers, e.g. {example}")
 
 
-def _spin(low: int, high: int, name: str = "") -> QSpinBox:
-    spin = QSpinBox(objectName=name)
-    spin.setRange(low, high)
-    spin.setGroupSeparatorShown(True)
-    return spin
-
-
 class DataSourceForm(QWidget):
     """Edits the `data` section of a RunConfig and previews what it holds."""
 
@@ -113,9 +107,10 @@ class DataSourceForm(QWidget):
         self.kind_hint = QLabel(objectName="dataKindHint")
         self.kind_hint.setProperty("role", "hint")
         self.kind_hint.setWordWrap(True)
-        self.samples = _spin(2, 1_000_000_000, "samplesSpin")
-        self.features = _spin(1, 100_000, "featuresSpin")
-        self.classes = _spin(2, 100_000, "classesSpin")
+        self.samples = limited_spin("data.num_samples", "samplesSpin")
+        self.features = limited_spin("data.num_features", "featuresSpin")
+        self.classes = limited_spin("data.num_classes", "classesSpin")
+        self.kept = KeptValues()  # values these fields cannot show: kept, named as problems
         self.path = QLineEdit(objectName="dataPathEdit")
         self.path.setPlaceholderText("choose a file…")
         browse = QPushButton("Browse…", objectName="dataBrowseButton")
@@ -223,7 +218,8 @@ class DataSourceForm(QWidget):
         self._preview_timer.timeout.connect(self.refresh_preview)
         self.kind.currentTextChanged.connect(self._on_kind)
         self.path.editingFinished.connect(self._read_file)
-        for spin in (self.samples, self.features, self.classes):
+        for field, spin in self._numbers().items():
+            self.kept.watch(field, spin)  # first: a changed field forgets its kept value
             spin.valueChanged.connect(self._edited)
         for combo in (
             self.label,
@@ -246,9 +242,13 @@ class DataSourceForm(QWidget):
         for w in (*widgets, self.shard_policy, self.feature_shape, self.image_size, self.function):
             w.blockSignals(True)
         self.kind.setCurrentText(data.kind)
-        self.samples.setValue(data.num_samples)
-        self.features.setValue(data.num_features)
-        self.classes.setValue(data.num_classes)
+        values = {
+            "data.num_samples": data.num_samples,
+            "data.num_features": data.num_features,
+            "data.num_classes": data.num_classes,
+        }
+        for field, spin in self._numbers().items():
+            self.kept.show(field, spin, values[field])
         self.path.setText(data.path or "")
         self.feature_type.setCurrentText(data.feature_type)
         self.feature_shape.setText(", ".join(map(str, data.feature_shape or ())))
@@ -276,9 +276,9 @@ class DataSourceForm(QWidget):
         return dataclasses.replace(
             base,
             kind=kind,
-            num_samples=self.samples.value(),
-            num_features=self.features.value(),
-            num_classes=self.classes.value(),
+            num_samples=self.kept.value("data.num_samples", self.samples),
+            num_features=self.kept.value("data.num_features", self.features),
+            num_classes=self.kept.value("data.num_classes", self.classes),
             path=self.path.text().strip() or None,
             label=(self.label.currentText() or None) if kind == "csv" else base.label,
             features_key=self.features_key.currentText().strip() or base.features_key,
@@ -292,11 +292,21 @@ class DataSourceForm(QWidget):
             shard_policy=self.shard_policy.currentText(),
         )
 
+    def _numbers(self) -> dict[str, QSpinBox]:
+        return {"data.num_samples": self.samples, "data.num_features": self.features, "data.num_classes": self.classes}
+
     def problems(self) -> list[Problem]:
-        """Problems only the form sees (an unreadable header, a number list, the preview's finding)."""
+        """Problems only the form sees (an unreadable header, a number list, the preview's finding, a value a
+        field cannot show); the rest come from validate()."""
+        kind = self.kind.currentText()
         found = [self._read_problem, self._preview_problem]
         found.append(parse_ints(self.feature_shape.text(), "data.feature_shape", "32, 32, 3")[1])
         found.append(parse_ints(self.image_size.text(), "data.image_size", "64, 64")[1])
+        found += [
+            p
+            for p in self.kept.problems()
+            if kind == "synthetic" or (kind, p.field) == ("tfrecord", "data.num_classes")
+        ]
         return [p for p in found if p]
 
     def shard_problems(self, workers: int, validation_split: float) -> list[Problem]:

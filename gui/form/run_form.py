@@ -10,10 +10,10 @@ hand-written file and saving it again loses nothing.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -32,6 +32,7 @@ from engine.problems import Problem
 from gui.form.data_source import DataSourceForm
 from gui.form.device_probe import ProbeResult
 from gui.form.model_form import ModelForm
+from gui.form.number_fields import KeptValues, ScientificSpinBox, limited_spin
 from gui.form.rows import ProblemLabels
 
 STRATEGY_HINTS = {
@@ -67,6 +68,7 @@ class RunForm(QWidget):
         self._probe: ProbeResult | None = None
         self._device_boxes: dict[str, QCheckBox] = {}
         self._loading = False
+        self.kept = KeptValues()  # config values a field cannot show: never silently changed
         self.general_problems = QLabel()
         self.general_problems.setObjectName("generalProblems")
         self.labels = ProblemLabels(self.general_problems)
@@ -88,8 +90,8 @@ class RunForm(QWidget):
     def _training_group(self) -> QGroupBox:
         box = QGroupBox("Training")
         form = QFormLayout(box)
-        self.epochs = _spin(1, 1_000_000, "epochsSpin")
-        self.batch_size = _spin(1, 10_000_000, "batchSizeSpin")
+        self.epochs = limited_spin("epochs", "epochsSpin")
+        self.batch_size = limited_spin("global_batch_size", "batchSizeSpin")
         self.per_replica = QLabel()
         self.per_replica.setObjectName("perReplicaLabel")
         self.per_replica.setProperty("role", "hint")
@@ -102,14 +104,13 @@ class RunForm(QWidget):
         column.addWidget(self.per_replica)
         self.loop = QComboBox(objectName="loopCombo")
         self.loop.addItems(LOOPS)
-        self.learning_rate = QDoubleSpinBox(objectName="learningRateSpin")
-        self.learning_rate.setDecimals(6)
-        self.learning_rate.setRange(0.000001, 10.0)
-        self.learning_rate.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
+        self.learning_rate = ScientificSpinBox()
+        self.learning_rate.setObjectName("learningRateSpin")
+        self.learning_rate.setRange(1e-12, 10.0)  # the engine takes (0, 10]
         self.optimizer = QComboBox(objectName="optimizerCombo")
         self.optimizer.addItems(OPTIMIZERS)
         self.validation = QDoubleSpinBox(objectName="validationSpin")
-        self.validation.setRange(0.0, 0.9)
+        self.validation.setRange(0.0, 0.99)  # the engine takes [0, 1)
         self.validation.setSingleStep(0.05)
         self.labels.add_row(form, "Epochs", self.epochs, "epochs")
         self.labels.add_row(
@@ -147,11 +148,11 @@ class RunForm(QWidget):
         self.devices_waiting = QLabel("waiting for the device list…")
         self.devices_waiting.setWordWrap(True)
         self.devices_layout.addWidget(self.devices_waiting, 0, 0, 1, DEVICE_COLUMNS)
-        self.virtual = _spin(1, 64, "virtualDevicesSpin")
+        self.virtual = limited_spin("virtual_devices", "virtualDevicesSpin")
         self.workers = _spin(1, 32, "workersSpin")
         self.workers.setValue(2)
         self.every_epoch = QCheckBox("every epoch", objectName="checkpointEpochCheck")
-        self.every_steps = _spin(0, 10_000_000, "checkpointStepsSpin")
+        self.every_steps = limited_spin("checkpoint.every_steps", "checkpointStepsSpin")
         self.every_steps.setSpecialValueText("never by steps")
         self.every_steps.setPrefix("every ")
         self.every_steps.setSuffix(" steps")
@@ -192,6 +193,8 @@ class RunForm(QWidget):
         self.model_form.changed.connect(self._emit_changed)
         self.model_form.summary.button.clicked.connect(self.request_summary)
         column.addWidget(self.model_form)
+        for field, spin in self._number_fields().items():  # first: a changed field forgets its kept value
+            self.kept.watch(field, spin)
         for w in (self.epochs, self.batch_size, self.virtual, self.workers, self.every_steps):
             w.valueChanged.connect(self._emit_changed)
         for w in (self.learning_rate, self.validation):
@@ -207,24 +210,48 @@ class RunForm(QWidget):
         self.model_form.summary.request(config, replicas)
 
     # ---- config <-> widgets --------------------------------------------------
+    def _number_fields(self) -> dict[str, QSpinBox | QDoubleSpinBox]:
+        return {
+            "epochs": self.epochs,
+            "global_batch_size": self.batch_size,
+            "learning_rate": self.learning_rate,
+            "validation_split": self.validation,
+            "virtual_devices": self.virtual,
+            "checkpoint.every_steps": self.every_steps,
+        }
+
+    def _number(self, field: str) -> Any:
+        """A number field's value: the config's own when the field cannot show it."""
+        if field in self.kept.fields():
+            return self.kept.value(field, self._number_fields()[field])
+        shown = self._number_fields()[field].value()
+        return round(shown, 2) if field == "validation_split" else shown  # 0.05 steps add float noise
+
     def set_config(self, config: RunConfig) -> None:
-        """Show `config`; keys without a widget are kept for `evaluate()`."""
+        """Show `config`; keys without a widget are kept for `evaluate()`, and so are values a field
+        cannot show (named as problems under their fields)."""
         self._loading = True
-        self._base = config
-        self.epochs.setValue(config.epochs)
-        self.batch_size.setValue(config.global_batch_size)
-        self.loop.setCurrentText(config.loop)
-        self.optimizer.setCurrentText(config.optimizer)
-        self.learning_rate.setValue(config.learning_rate)
-        self.validation.setValue(config.validation_split)
-        self.strategy.setCurrentText(config.strategy)
-        self.virtual.setValue(config.virtual_devices)
-        self.every_epoch.setChecked(config.checkpoint.every_epoch)
-        self.every_steps.setValue(config.checkpoint.every_steps)
-        self.model_form.set_model(config.model)
-        self.data_source.set_data(config.data, config)
-        self._tick_devices(config.devices)
-        self._loading = False
+        try:
+            self._base = config
+            values = {
+                "epochs": config.epochs,
+                "global_batch_size": config.global_batch_size,
+                "learning_rate": config.learning_rate,
+                "validation_split": config.validation_split,
+                "virtual_devices": config.virtual_devices,
+                "checkpoint.every_steps": config.checkpoint.every_steps,
+            }
+            for field, spin in self._number_fields().items():
+                self.kept.show(field, spin, values[field])
+            self.loop.setCurrentText(config.loop)
+            self.optimizer.setCurrentText(config.optimizer)
+            self.strategy.setCurrentText(config.strategy)
+            self.every_epoch.setChecked(config.checkpoint.every_epoch)
+            self.model_form.set_model(config.model)
+            self.data_source.set_data(config.data, config)
+            self._tick_devices(config.devices)
+        finally:
+            self._loading = False
         self._emit_changed()
 
     def set_probe(self, probe: ProbeResult) -> None:
@@ -268,21 +295,24 @@ class RunForm(QWidget):
             if self._device_boxes
             else self._base.devices
         )
+        value = self._number
         config = dataclasses.replace(
             self._base,
-            epochs=self.epochs.value(),
-            global_batch_size=self.batch_size.value(),
+            epochs=value("epochs"),
+            global_batch_size=value("global_batch_size"),
             loop=self.loop.currentText(),
             optimizer=self.optimizer.currentText(),
-            learning_rate=round(self.learning_rate.value(), 6),
-            validation_split=round(self.validation.value(), 2),
+            learning_rate=value("learning_rate"),
+            validation_split=value("validation_split"),
             strategy=self.strategy.currentText(),
-            virtual_devices=self.virtual.value(),
+            virtual_devices=value("virtual_devices"),
             devices=devices or None,
             data=self.data_source.data(self._base.data),
             model=model,
             checkpoint=dataclasses.replace(
-                self._base.checkpoint, every_epoch=self.every_epoch.isChecked(), every_steps=self.every_steps.value()
+                self._base.checkpoint,
+                every_epoch=self.every_epoch.isChecked(),
+                every_steps=value("checkpoint.every_steps"),
             ),
         )
         gpus = [d.name for d in self._probe.gpus] if self._probe else None
@@ -296,6 +326,7 @@ class RunForm(QWidget):
             problems.append(Problem("devices", [], "tick at least one device"))
         problems += validate(config, replicas=replicas)
         problems += plan_problems(config, gpus)
+        problems += self.kept.problems()
         self.model_form.summary.mark_stale(config)
         return config, replicas, problems
 

@@ -7,8 +7,11 @@ Batch curves are smoothed with the live plots' EMA, per step, so a fit run
 curve stays visible, faint. Downsampling and clipping are set on each
 PlotItem (set on a curve, pyqtgraph's PlotItem.addItem overwrites it), so long runs stay cheap to draw.
 """
+
 from __future__ import annotations
 
+import threading
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,11 +24,14 @@ from engine.history import Curves
 from gui.exports import add_export_action
 from gui.live.plots import Ema
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
-           "#bcbd22")
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22")
 X_AXES = {"step": "step", "epoch": "epoch", "wall time": "wall time since start (s)"}
-METRICS = (("loss", "Loss", "loss"), ("accuracy", "Accuracy", "accuracy"),
-           ("examples_per_sec", "Throughput", "examples / s"))
+METRICS = (
+    ("loss", "Loss", "loss"),
+    ("accuracy", "Accuracy", "accuracy"),
+    ("examples_per_sec", "Throughput", "examples / s"),
+)
+BATCH_METRICS = tuple(m for m, _, _ in METRICS)
 DEFAULT_SMOOTHING = 90  # percent: the past weighs 0.9 per step, about a 10-step window
 RAW_ALPHA = 60
 
@@ -44,10 +50,40 @@ class ComparedRun:
 def batch_series(curves: Curves, metric: str, x_axis: str, smoothing: float) -> tuple[np.ndarray, ...]:
     """(x, raw y, smoothed y) of a batch metric; smoothing is the EMA's weight of the past, per step."""
     x = np.asarray(curves.global_step if x_axis == "step" else curves.time, dtype=float)
-    values = [float(v) for v in getattr(curves, metric)]
-    steps = np.diff(np.asarray(curves.global_step, dtype=int), prepend=curves.global_step[:1] or [0])
-    smoothed = Ema(alpha_per_step=1.0 - smoothing).smooth(values, [max(int(n), 1) for n in steps])
-    return x, np.asarray(values, dtype=float), smoothed
+    return x, np.asarray(getattr(curves, metric), dtype=float), smoothed(curves, metric, smoothing)
+
+
+_SMOOTHED: dict[int, tuple[weakref.ref, dict[tuple[str, float], np.ndarray]]] = {}
+_SMOOTHED_LOCK = threading.Lock()
+
+
+def smoothed(curves: Curves, metric: str, smoothing: float) -> np.ndarray:
+    """A batch metric smoothed per step, computed once per run's curves and weight.
+
+    Smoothing 50,000 points takes tens of milliseconds, too long for the GUI
+    thread: the history loader calls this for the selected runs first, on its
+    own thread, and the plots then find the result here.
+    """
+    key = (metric, round(smoothing, 2))
+    with _SMOOTHED_LOCK:
+        ref, done = _SMOOTHED.get(id(curves), (None, {}))
+        if ref is None or ref() is not curves:  # a new object (an id can be reused once one is gone)
+            done = {}
+            key_id = id(curves)
+            _SMOOTHED[key_id] = (weakref.ref(curves, lambda _r: _forget(key_id)), done)
+        found = done.get(key)
+    if found is not None:
+        return found
+    steps = np.diff(np.asarray(curves.global_step, dtype=np.int64), prepend=curves.global_step[:1] or [0])
+    result = Ema(alpha_per_step=1.0 - smoothing).smooth(getattr(curves, metric), np.maximum(steps, 1).tolist())
+    with _SMOOTHED_LOCK:
+        done[key] = result
+    return result
+
+
+def _forget(key: int) -> None:
+    with _SMOOTHED_LOCK:
+        _SMOOTHED.pop(key, None)
 
 
 def epoch_series(curves: Curves, metric: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -68,14 +104,16 @@ class ComparePlots(QWidget):
         self.runs: list[ComparedRun] = []
         self.x_axis = QComboBox(objectName="compareXAxisCombo")
         self.x_axis.addItems(list(X_AXES))
-        self.x_axis.setToolTip("step and wall time show every batch; epoch shows per-epoch means with "
-                               "validation (dashed)")
+        self.x_axis.setToolTip(
+            "step and wall time show every batch; epoch shows per-epoch means with validation (dashed)"
+        )
         self.smoothing = QSlider(Qt.Orientation.Horizontal, objectName="smoothingSlider")
         self.smoothing.setRange(0, 99)
         self.smoothing.setValue(DEFAULT_SMOOTHING)
         self.smoothing.setMaximumWidth(220)
-        self.smoothing.setToolTip("Exponential moving average per step: 0 shows the raw curve, "
-                                  "higher values smooth more")
+        self.smoothing.setToolTip(
+            "Exponential moving average per step: 0 shows the raw curve, higher values smooth more"
+        )
         self.smoothing_value = QLabel()
         self.smoothing_value.setMinimumWidth(32)
         self.hint = QLabel(objectName="compareHint")
@@ -89,10 +127,17 @@ class ComparePlots(QWidget):
         controls.addWidget(self.smoothing_value)
         controls.addSpacing(16)
         controls.addWidget(self.hint, 1)
-        self.plots = {metric: self._new_plot(title, y_label, f"compare{title}Plot")  # compareLossPlot, …
-                      for metric, title, y_label in METRICS}
-        self.legend = self.plots["loss"].getPlotItem().addLegend(
-            offset=(-10, 10), labelTextSize="8pt", brush=pg.mkBrush(255, 255, 255, 210), pen=pg.mkPen("#d5d9e0"))
+        self.plots = {
+            metric: self._new_plot(title, y_label, f"compare{title}Plot")  # compareLossPlot, …
+            for metric, title, y_label in METRICS
+        }
+        self.legend = (
+            self.plots["loss"]
+            .getPlotItem()
+            .addLegend(
+                offset=(-10, 10), labelTextSize="8pt", brush=pg.mkBrush(255, 255, 255, 210), pen=pg.mkPen("#d5d9e0")
+            )
+        )
         grid = QGridLayout()
         grid.addWidget(self.plots["loss"], 0, 0)
         grid.addWidget(self.plots["accuracy"], 0, 1)
@@ -168,8 +213,23 @@ class ComparePlots(QWidget):
         x, y, val = epoch_series(run.curves, metric)
         if not len(x):
             return
-        item.plot(x, y, pen=pg.mkPen(run.colour, width=2), symbol="o", symbolSize=6, symbolBrush=run.colour,
-                  symbolPen=None, name=self._named(item, run))
+        item.plot(
+            x,
+            y,
+            pen=pg.mkPen(run.colour, width=2),
+            symbol="o",
+            symbolSize=6,
+            symbolBrush=run.colour,
+            symbolPen=None,
+            name=self._named(item, run),
+        )
         if val is not None:
-            item.plot(x, val, pen=pg.mkPen(run.colour, width=2, style=Qt.PenStyle.DashLine), symbol="s",
-                      symbolSize=5, symbolBrush=run.colour, symbolPen=None)
+            item.plot(
+                x,
+                val,
+                pen=pg.mkPen(run.colour, width=2, style=Qt.PenStyle.DashLine),
+                symbol="s",
+                symbolSize=5,
+                symbolBrush=run.colour,
+                symbolPen=None,
+            )

@@ -2,30 +2,47 @@
 
 Runs are read from their directories, so runs started on the command line
 appear too. The table refreshes on demand (F5), when the window's own run
-ends, and every few seconds while the tab is visible (cheap: RunHistory
-re-reads only runs whose files changed). The panel never starts a process:
-reopening and resuming are requests the main window carries out.
+ends, and every few seconds while the tab is visible. Reading happens on
+the history loader's thread (gui.runs.loader), which re-reads only what
+changed: the window never waits for the disk, rows appear as they are read,
+and a run that cannot be read is a row saying why, not an empty table. The
+panel never starts a process: reopening and resuming are requests the main
+window carries out.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, QSortFilterProxyModel, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QShowEvent, QHideEvent
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QPushButton, QSplitter,
-                               QTableView, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtGui import QAction, QCloseEvent, QHideEvent, QKeySequence, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from engine.problems import ConfigError
-from engine.history import Curves, RunSummary, export_metrics
 from engine.exports.script import export_script
-from gui.runs.compare_plots import ComparedRun, ComparePlots, colour
+from engine.history import Curves, RunSummary, export_metrics
+from engine.problems import ConfigError
 from gui.exports import TensorBoardCommand, export_run_config, load_run_config, save_as
-from engine.history import RunHistory
+from gui.runs.compare_plots import ComparedRun, ComparePlots, colour
+from gui.runs.loader import HistoryLoader
 from gui.runs.table_model import COLUMNS, SORT_ROLE, RunsTableModel, display_name
 
 AUTO_REFRESH_MS = 3000
 MAX_NAME_WIDTH = 280
 SWATCH_ROOM = 24
+SIZE_FROM_ROWS = 40  # column widths come from the first rows
+CELL_PADDING = 24
 
 
 class RunsPanel(QWidget):
@@ -37,14 +54,20 @@ class RunsPanel(QWidget):
     """Continue the stopped or killed run in this directory (a Path) from its checkpoint."""
     scaling_requested = Signal()
     """Open the scaling study for the run form's config."""
+    runs_loaded = Signal()
+    """A scan has ended and the table shows every run it found."""
+    curves_shown = Signal()
+    """The compare plots show the selected runs' curves as they are on disk now."""
 
     def __init__(self, root: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.history = RunHistory(root)
+        self.root = root
+        self.loader = HistoryLoader(root, self)
+        self.loader.runs_ready.connect(self._on_runs_ready)
+        self.loader.curves_ready.connect(self._on_curves_ready)
         self._active: Path | None = None
         self._compared: list[tuple[Path, Curves]] = []
         self._sized = False
-        self._resetting = False
         self.model = RunsTableModel()
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
@@ -58,7 +81,7 @@ class RunsPanel(QWidget):
         self._build_layout()
         self.timer = QTimer(self)
         self.timer.setInterval(AUTO_REFRESH_MS)
-        self.timer.timeout.connect(self.refresh)
+        self.timer.timeout.connect(self._auto_refresh)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
 
     # ---- assembly -------------------------------------------------------------
@@ -83,8 +106,10 @@ class RunsPanel(QWidget):
         self.refresh_button = QToolButton(objectName="refreshRunsButton")
         self.refresh_button.setDefaultAction(self.refresh_action)
         self.reopen_button = QPushButton("Open in form", objectName="reopenButton")
-        self.reopen_button.setToolTip("Load the selected run's config into the run form, to run it again "
-                                      "with changes (double-click does the same)")
+        self.reopen_button.setToolTip(
+            "Load the selected run's config into the run form, to run it again "
+            "with changes (double-click does the same)"
+        )
         self.reopen_button.clicked.connect(self.reopen_selected)
         self.resume_button = QPushButton("Resume", objectName="resumeButton")
         self.resume_button.clicked.connect(self.resume_selected)
@@ -128,23 +153,50 @@ class RunsPanel(QWidget):
 
     # ---- refreshing -------------------------------------------------------------
     def refresh(self) -> None:
-        """Read the runs folder again, keeping the selection."""
-        runs = self.history.scan()
-        if runs != self.model.runs:
-            selected = {r.path for r in self.selected_runs()}
-            self._resetting = True  # a reset clears the selection: draw once, when it is back
-            try:
-                self.model.set_runs(runs)
-                self._select(selected)
-            finally:
-                self._resetting = False
-            if runs and not self._sized:  # once: later the user's column widths stay as they are
-                self.table.resizeColumnsToContents()
-                name_width = self.table.columnWidth(0) + SWATCH_ROOM  # the compare colour appears on selection
-                self.table.setColumnWidth(0, min(name_width, MAX_NAME_WIDTH))
-                self._sized = True
-        self.count.setText(f"{len(runs)} run{'s' if len(runs) != 1 else ''} in {self.history.root}")
-        self._on_selection()
+        """Read the runs folder again (on the loader's thread); the table follows as rows arrive."""
+        self.loader.request_scan()
+        if not self.model.runs:
+            self.count.setText(f"reading the runs in {self.root}…")
+
+    def _auto_refresh(self) -> None:
+        if not self.loader.scanning:  # a slow disk: never queue scans behind one another
+            self.refresh()
+
+    def _on_runs_ready(self, runs: list[RunSummary], done: bool) -> None:
+        """Rows read so far (all of them once `done`); rows are updated in place, so the selection stays."""
+        self.model.set_runs(runs)
+        if runs and not self._sized:  # once: later the user's column widths stay as they are
+            self._size_columns()
+            self._sized = True
+        if done:  # the count only at the end: a label that changes size re-lays out the tab, plots and all
+            problem = self.loader.problem
+            self.count.setText(problem or f"{len(runs)} run{'s' if len(runs) != 1 else ''} in {self.root}")
+            self._on_selection()  # the selected runs' files may have changed: their curves are asked again
+            self.runs_loaded.emit()
+
+    def _size_columns(self) -> None:
+        """Widths from the texts of the first rows (Qt's resizeColumnsToContents asks every cell's size
+        through the style sheet: a third of a second for a few hundred rows)."""
+        metrics = self.table.fontMetrics()
+        header = self.table.horizontalHeader().fontMetrics()
+        rows = self.model.runs[:SIZE_FROM_ROWS]
+        for column, title in enumerate(COLUMNS):
+            texts = [self.model.data(self.model.index(r, column)) or "" for r in range(len(rows))]
+            width = (
+                max([header.horizontalAdvance(title)] + [metrics.horizontalAdvance(t) for t in texts]) + CELL_PADDING
+            )
+            if column == 0:
+                width = min(width + SWATCH_ROOM, MAX_NAME_WIDTH)  # the compare colour appears on selection
+            self.table.setColumnWidth(column, width)
+
+    def summary_of(self, run_dir: Path) -> RunSummary | None:
+        """The row of a run as last read."""
+        return next((r for r in self.model.runs if r.path == run_dir), None)
+
+    def shutdown(self) -> None:
+        """Stop the timer and the loader's thread (the window's last word)."""
+        self.timer.stop()
+        self.loader.stop()
 
     def set_active_run(self, run_dir: Path | None) -> None:
         """The run this window is training (None: none); it shows as running and cannot be resumed."""
@@ -160,6 +212,10 @@ class RunsPanel(QWidget):
     def hideEvent(self, event: QHideEvent) -> None:
         self.timer.stop()
         super().hideEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.shutdown()
+        super().closeEvent(event)
 
     # ---- selection ------------------------------------------------------------------
     def selected_runs(self) -> list[RunSummary]:
@@ -181,19 +237,35 @@ class RunsPanel(QWidget):
         self.table.selectionModel().select(selection, self.table.selectionModel().SelectionFlag.Select)
 
     def _on_selection(self) -> None:
-        if self._resetting:
-            return
         runs = self.selected_runs()
         self.tensorboard.set_runs([r.path for r in runs])
         self._update_actions()
-        curves = [self.history.curves(r.path) for r in runs]
-        key = list(zip([r.path for r in runs], curves))
-        if len(key) == len(self._compared) and all(p == q and c is d for (p, c), (q, d) in zip(key, self._compared)):
-            return  # the same runs and the same (cached) curves: the periodic refresh must not redraw
-        self._compared = key
-        compared = [ComparedRun(self._label(r, runs), c, colour(i)) for i, (r, c) in enumerate(zip(runs, curves))]
-        self.model.set_colours({r.path: c.colour for r, c in zip(runs, compared)})
-        self.compare.set_runs(compared)
+        self.loader.request_curves([r.path for r in runs], self.compare.smoothing_weight())
+
+    def _on_curves_ready(self, loaded: list[tuple[Path, Curves]]) -> None:
+        """Draw the selected runs' curves, unless they are the ones already drawn."""
+        runs = [self.summary_of(path) for path, _ in loaded]
+        if any(r is None for r in runs) or [r.path for r in runs] != [r.path for r in self.selected_runs()]:
+            return  # the selection moved on meanwhile: its own answer follows
+        key = list(loaded)
+        same = len(key) == len(self._compared) and all(
+            p == q and c is d for (p, c), (q, d) in zip(key, self._compared, strict=True)
+        )
+        if not same:  # the same runs and the same (cached) curves: the periodic refresh must not redraw
+            self._compared = key
+            compared = [
+                ComparedRun(self._label(r, runs), c, colour(i))
+                for i, (r, (_, c)) in enumerate(zip(runs, loaded, strict=True))
+            ]
+            self.model.set_colours({r.path: c.colour for r, c in zip(runs, compared, strict=True)})
+            self.compare.set_runs(compared)
+            problems = [f"{r.name}: {p}" for r, (_, c) in zip(runs, loaded, strict=True) for p in c.problems]
+            if problems:
+                self._set_status(
+                    "; ".join(problems[:3]) + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""),
+                    ok=False,
+                )
+        self.curves_shown.emit()
 
     @staticmethod
     def _label(run: RunSummary, among: list[RunSummary]) -> str:
@@ -215,6 +287,10 @@ class RunsPanel(QWidget):
             self.resume_button.setToolTip("Continue this run from its last checkpoint")
         elif self._active is not None:
             self.resume_button.setToolTip("A run is in progress; resume when it has ended")
+        elif one is not None and one.holder is not None:
+            self.resume_button.setToolTip(
+                f"{one.name} is being trained by {one.holder.describe()}; it can be resumed once that has stopped"
+            )
         else:
             self.resume_button.setToolTip("Select one stopped or interrupted run that left a checkpoint")
 
@@ -236,18 +312,39 @@ class RunsPanel(QWidget):
     def export_metrics_dialog(self) -> None:
         runs = self.selected_runs()
         suggested = f"{runs[0].name if len(runs) == 1 else 'runs'}-metrics.csv"
-        self._report(save_as(self, "Export metrics", suggested, "CSV files (*.csv)",
-                             lambda path: export_metrics([r.path for r in runs], path)))
+        self._report(
+            save_as(
+                self,
+                "Export metrics",
+                suggested,
+                "CSV files (*.csv)",
+                lambda path: export_metrics([r.path for r in runs], path),
+            )
+        )
 
     def export_config_dialog(self) -> None:
         run = self.selected_runs()[0]
-        self._report(save_as(self, "Export run config", f"{run.name}.json", "Run configs (*.json)",
-                             lambda path: export_run_config(run.path, path)))
+        self._report(
+            save_as(
+                self,
+                "Export run config",
+                f"{run.name}.json",
+                "Run configs (*.json)",
+                lambda path: export_run_config(run.path, path),
+            )
+        )
 
     def export_script_dialog(self) -> None:
         run = self.selected_runs()[0]
-        self._report(save_as(self, "Export as script", f"train_{display_name(run).replace('-', '_')}.py",
-                             "Python scripts (*.py)", lambda path: export_script(load_run_config(run.path), path)))
+        self._report(
+            save_as(
+                self,
+                "Export as script",
+                f"train_{display_name(run).replace('-', '_')}.py",
+                "Python scripts (*.py)",
+                lambda path: export_script(load_run_config(run.path), path, overwrite=True),
+            )
+        )
 
     def _report(self, outcome: tuple[str, bool] | None) -> None:
         if outcome is not None:

@@ -6,6 +6,7 @@ count, with a table and a one-line verdict. Every number is the engine's;
 the dialog only checks the counts up front (engine.config.validate of each
 variant) so a batch that cannot be split is fixed before minutes are spent.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,9 +19,21 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine import events as ev
 from engine.config import RunConfig, validate
@@ -40,7 +53,7 @@ TABLE_COLUMNS = ("Replicas", "Examples/s", "Speed-up", "Efficiency", "Run folder
 
 
 def parse_counts(text: str) -> tuple[list[int], str]:
-    """"1, 2, 4" -> ([1, 2, 4], ""); a message instead when the text is not such a list."""
+    """ "1, 2, 4" -> ([1, 2, 4], ""); a message instead when the text is not such a list."""
     parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
     if not parts or not all(p.isdigit() for p in parts):
         return [], "Write replica counts as whole numbers, e.g. 1, 2, 4."
@@ -60,14 +73,19 @@ def device_note(config: RunConfig, counts: list[int]) -> str:
     """Plain words on what a replica is here, so a missing speed-up is not misread."""
     virtual = [r for r in counts if r > 1 and not with_replicas(config, r).devices]
     if not virtual:
-        return ("Each replica is one of the GPUs ticked in the run form. With the same global batch, more "
-                "GPUs should mean more examples per second; efficiency shows how much of the ideal you get.")
-    listed = " and ".join([", ".join(str(r) for r in virtual[:-1]), str(virtual[-1])] if len(virtual) > 1
-                          else [str(virtual[0])])
-    return (f"Note: with {listed} replicas, the replicas are virtual CPU devices. They split this machine's "
-            f"{os.cpu_count() or 'few'} CPU cores rather than adding any, so do not expect a speed-up: the "
-            "study then shows what distribution itself costs (all-reduce, smaller per-replica batches). "
-            "Tick GPUs in the run form to measure real devices.")
+        return (
+            "Each replica is one of the GPUs ticked in the run form. With the same global batch, more "
+            "GPUs should mean more examples per second; efficiency shows how much of the ideal you get."
+        )
+    listed = " and ".join(
+        [", ".join(str(r) for r in virtual[:-1]), str(virtual[-1])] if len(virtual) > 1 else [str(virtual[0])]
+    )
+    return (
+        f"Note: with {listed} replicas, the replicas are virtual CPU devices. They split this machine's "
+        f"{os.cpu_count() or 'few'} CPU cores rather than adding any, so do not expect a speed-up: the "
+        "study then shows what distribution itself costs (all-reduce, smaller per-replica batches). "
+        "Tick GPUs in the run form to measure real devices."
+    )
 
 
 def verdict(points: list[ScalingPoint]) -> str:
@@ -78,10 +96,14 @@ def verdict(points: list[ScalingPoint]) -> str:
     base, best = ok[0], max(ok, key=lambda p: p.examples_per_sec)
     if best is base:
         slowest = min(ok[1:], key=lambda p: p.speedup)
-        return (f"More replicas did not help: {base.replicas} replica{'s' if base.replicas > 1 else ''} was "
-                f"fastest; {slowest.replicas} ran at {slowest.speedup:.2f}× its speed.")
-    return (f"{best.replicas} replicas were fastest: {best.speedup:.2f}× the throughput of {base.replicas} "
-            f"({best.efficiency:.0%} scaling efficiency).")
+        return (
+            f"More replicas did not help: {base.replicas} replica{'s' if base.replicas > 1 else ''} was "
+            f"fastest; {slowest.replicas} ran at {slowest.speedup:.2f}× its speed."
+        )
+    return (
+        f"{best.replicas} replicas were fastest: {best.speedup:.2f}× the throughput of {base.replicas} "
+        f"({best.efficiency:.0%} scaling efficiency)."
+    )
 
 
 def _bar_plot(title: str, y_label: str, name: str) -> pg.PlotWidget:
@@ -103,8 +125,9 @@ def _bar_plot(title: str, y_label: str, name: str) -> pg.PlotWidget:
 class ScalingDialog(QDialog):
     """Replica counts in, a study in the background, charts and a table out."""
 
-    def __init__(self, runs_root: Path, command_for: StudyCommand = scaling_command,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, runs_root: Path, command_for: StudyCommand = scaling_command, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Scaling study")
         self.setObjectName("scalingDialog")
@@ -186,11 +209,16 @@ class ScalingDialog(QDialog):
         if self.running:
             return
         self.config = config
-        data = (f"{config.data.num_samples:,} synthetic examples" if config.data.kind == "synthetic"
-                else f"{config.data.kind} data from {config.data.path}")
-        self.config_label.setText(f"Studies the run form's config: {config.loop} loop, global batch "
-                                  f"{config.global_batch_size}, {max(config.epochs, 2)} epochs, {data}. Each count "
-                                  "is a fresh trainer; throughput is the mean of the epochs after the first.")
+        data = (
+            f"{config.data.num_samples:,} synthetic examples"
+            if config.data.kind == "synthetic"
+            else f"{config.data.kind} data from {config.data.path}"
+        )
+        self.config_label.setText(
+            f"Studies the run form's config: {config.loop} loop, global batch "
+            f"{config.global_batch_size}, {max(config.epochs, 2)} epochs, {data}. Each count "
+            "is a fresh trainer; throughput is the mean of the epochs after the first."
+        )
         self._check()
 
     def _check(self) -> None:
@@ -260,8 +288,10 @@ class ScalingDialog(QDialog):
     def _on_count_started(self, replicas: int) -> None:
         done = len(self.points)
         self.progress.setValue(done)
-        self.progress.setFormat(f"training with {replicas} replica{'s' if replicas > 1 else ''} "
-                                f"(count {done + 1} of {self.progress.maximum()})…")
+        self.progress.setFormat(
+            f"training with {replicas} replica{'s' if replicas > 1 else ''} "
+            f"(count {done + 1} of {self.progress.maximum()})…"
+        )
 
     def _on_point(self, point: ScalingPoint) -> None:
         self.points.append(point)
@@ -278,8 +308,9 @@ class ScalingDialog(QDialog):
         self.thread.deleteLater()
         self.thread = None
         measured = len(self.points)
-        self.progress.setFormat(f"{'cancelled after' if cancelled else 'done:'} {measured} of "
-                                f"{self.progress.maximum()} counts measured")
+        self.progress.setFormat(
+            f"{'cancelled after' if cancelled else 'done:'} {measured} of {self.progress.maximum()} counts measured"
+        )
         self._check()
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -295,23 +326,34 @@ class ScalingDialog(QDialog):
         points = self.points
         self.verdict.setText(verdict(points))
         ticks = [[(i, str(p.replicas)) for i, p in enumerate(points)]]
-        for plot, values, label in ((self.throughput_plot, [p.examples_per_sec for p in points], "{:,.0f}"),
-                                    (self.efficiency_plot, [100 * p.efficiency for p in points], "{:.0f}%")):
+        for plot, values, label in (
+            (self.throughput_plot, [p.examples_per_sec for p in points], "{:,.0f}"),
+            (self.efficiency_plot, [100 * p.efficiency for p in points], "{:.0f}%"),
+        ):
             item = plot.getPlotItem()
             item.clear()
             item.getAxis("bottom").setTicks(ticks)
-            heights = [0.0 if p.error else v for p, v in zip(points, values)]
+            heights = [0.0 if p.error else v for p, v in zip(points, values, strict=True)]
             if points:
-                item.addItem(pg.BarGraphItem(x=np.arange(len(points)), height=heights, width=0.6,
-                                             brush=BAR_COLOUR, pen=None))
-            for i, (point, height) in enumerate(zip(points, heights)):
-                text = pg.TextItem("failed" if point.error else label.format(height), anchor=(0.5, 1.0),
-                                   color=FAILED_COLOUR if point.error else "#333")
+                item.addItem(
+                    pg.BarGraphItem(x=np.arange(len(points)), height=heights, width=0.6, brush=BAR_COLOUR, pen=None)
+                )
+            for i, (point, height) in enumerate(zip(points, heights, strict=True)):
+                text = pg.TextItem(
+                    "failed" if point.error else label.format(height),
+                    anchor=(0.5, 1.0),
+                    color=FAILED_COLOUR if point.error else "#333",
+                )
                 text.setPos(i, height)
                 item.addItem(text)
             item.setXRange(-0.6, max(len(points), 1) - 0.4, padding=0)
-        ideal = pg.InfiniteLine(pos=100, angle=0, pen=pg.mkPen("#1a7f37", width=1, style=Qt.PenStyle.DashLine),
-                                label="ideal (linear)", labelOpts={"position": 0.9, "color": "#1a7f37"})
+        ideal = pg.InfiniteLine(
+            pos=100,
+            angle=0,
+            pen=pg.mkPen("#1a7f37", width=1, style=Qt.PenStyle.DashLine),
+            label="ideal (linear)",
+            labelOpts={"position": 0.9, "color": "#1a7f37"},
+        )
         self.efficiency_plot.getPlotItem().addItem(ideal)
         self.efficiency_plot.getPlotItem().setYRange(0, max([110] + [100 * p.efficiency + 10 for p in points]))
         self._fill_table()
@@ -319,9 +361,13 @@ class ScalingDialog(QDialog):
     def _fill_table(self) -> None:
         self.table.setRowCount(len(self.points))
         for row, p in enumerate(self.points):
-            cells = (str(p.replicas), "" if p.error else f"{p.examples_per_sec:,.0f}",
-                     "" if p.error else f"{p.speedup:.2f}×", "" if p.error else f"{p.efficiency:.0%}",
-                     f"failed: {p.error}" if p.error else p.run_dir)
+            cells = (
+                str(p.replicas),
+                "" if p.error else f"{p.examples_per_sec:,.0f}",
+                "" if p.error else f"{p.speedup:.2f}×",
+                "" if p.error else f"{p.efficiency:.0%}",
+                f"failed: {p.error}" if p.error else p.run_dir,
+            )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)

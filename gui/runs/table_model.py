@@ -1,4 +1,12 @@
-"""The Qt model of the runs table; the summaries come from engine.history.RunHistory."""
+"""The Qt model of the runs table; the summaries come from engine.history.RunHistory (via the loader).
+
+A refresh changes a few rows, not the table: `set_runs` inserts, updates and
+removes rows by run directory, so the view keeps its selection and scroll
+position and the sorting proxy re-sorts only what moved. Each row's texts
+and sort keys are worked out once per summary: data() is called for every
+visible cell on every paint and for every comparison of a sort.
+"""
+
 from __future__ import annotations
 
 import re
@@ -13,21 +21,51 @@ from engine.history import RunSummary
 from engine.protocol.codes import RunStatus
 from gui.live.controls import format_duration
 
-COLUMNS = ("Run", "Status", "Started", "Strategy", "Replicas", "Loop", "Epochs", "Loss", "Accuracy", "Val loss",
-           "Val accuracy", "Duration")
+COLUMNS = (
+    "Run",
+    "Status",
+    "Started",
+    "Strategy",
+    "Replicas",
+    "Loop",
+    "Epochs",
+    "Loss",
+    "Accuracy",
+    "Val loss",
+    "Val accuracy",
+    "Duration",
+)
 METRIC_COLUMNS = {"Loss": "loss", "Accuracy": "accuracy", "Val loss": "val_loss", "Val accuracy": "val_accuracy"}
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-STATUS_COLOURS = {RunStatus.COMPLETED: "#1a7f37", RunStatus.STOPPED: "#9a6700", RunStatus.FAILED: "#b00020",
-                  RunStatus.INTERRUPTED: "#5a6372", RunStatus.KILLED: "#5a6372", RunStatus.RUNNING: "#1f6feb"}
+_ROOT = QModelIndex()  # the invisible root every row hangs from
+STATUS_COLOURS = {
+    RunStatus.COMPLETED: "#1a7f37",
+    RunStatus.STOPPED: "#9a6700",
+    RunStatus.FAILED: "#b00020",
+    RunStatus.INTERRUPTED: "#5a6372",
+    RunStatus.KILLED: "#5a6372",
+    RunStatus.RUNNING: "#1f6feb",
+    RunStatus.UNREADABLE: "#b00020",
+}
 STATUS_HINTS = {
     RunStatus.COMPLETED: "trained every planned epoch",
     RunStatus.STOPPED: "stopped on request; it left a checkpoint",
     RunStatus.FAILED: "the trainer reported a failure",
-    RunStatus.INTERRUPTED: "ended without a word (killed or crashed), or still running in another process",
+    RunStatus.INTERRUPTED: "ended without a word (killed or crashed); it resumes from its last checkpoint",
     RunStatus.KILLED: "did not stop in time and was killed; it resumes from its last checkpoint",
-    RunStatus.RUNNING: "running in this window",
+    RunStatus.RUNNING: "a process is training it now",
+    RunStatus.UNREADABLE: "its files cannot be read",
 }
 _STAMP_PREFIX = re.compile(r"^\d{8}-\d{6}-")
+_DISPLAY, _DECORATION, _TOOLTIP = (
+    r.value for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ToolTipRole)
+)
+_ALIGN, _FOREGROUND = Qt.ItemDataRole.TextAlignmentRole.value, Qt.ItemDataRole.ForegroundRole.value
+_SERVED = frozenset({_DISPLAY, _DECORATION, _TOOLTIP, _ALIGN, _FOREGROUND, SORT_ROLE})
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_STATUS_QCOLOURS = {status: QColor(colour) for status, colour in STATUS_COLOURS.items()}
+_DEFAULT_QCOLOUR = QColor("#333333")
+
 
 def display_name(run: RunSummary) -> str:
     """The directory name without its time stamp (the Started column shows it)."""
@@ -42,11 +80,27 @@ class RunsTableModel(QAbstractTableModel):
         self.runs: list[RunSummary] = []
         self._active: Path | None = None
         self._colours: dict[Path, QColor] = {}
+        self._cells: dict[Path, tuple[RunSummary, dict[str, str], dict[str, Any]]] = {}
 
     def set_runs(self, runs: list[RunSummary]) -> None:
-        self.beginResetModel()
-        self.runs = list(runs)
-        self.endResetModel()
+        """Show these runs: rows of runs gone are removed, changed ones updated, new ones appended."""
+        wanted = {r.path: r for r in runs}
+        for row in reversed(range(len(self.runs))):
+            if self.runs[row].path not in wanted:
+                self.beginRemoveRows(QModelIndex(), row, row)
+                self._cells.pop(self.runs[row].path, None)
+                del self.runs[row]
+                self.endRemoveRows()
+        last = self.columnCount() - 1
+        for row, old in enumerate(self.runs):
+            new = wanted.pop(old.path)
+            if new != old:
+                self.runs[row] = new
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+        if wanted:  # in the order given, after the rows there are
+            self.beginInsertRows(QModelIndex(), len(self.runs), len(self.runs) + len(wanted) - 1)
+            self.runs.extend(wanted.values())
+            self.endInsertRows()
 
     def set_active(self, run_dir: Path | None) -> None:
         """Mark the run this window is training: its files say "interrupted" until it ends."""
@@ -61,15 +115,20 @@ class RunsTableModel(QAbstractTableModel):
     def status(self, run: RunSummary) -> str:
         return RunStatus.RUNNING if self._active is not None and run.path == self._active else run.status
 
+    def _running_where(self, run: RunSummary) -> str:
+        if self._active is not None and run.path == self._active:
+            return "in this window"
+        return f"by {run.holder.describe()}" if run.holder is not None else ""
+
     def _changed_column(self, column: int) -> None:
         if self.runs:
             self.dataChanged.emit(self.index(0, column), self.index(len(self.runs) - 1, column))
 
     # ---- QAbstractTableModel ------------------------------------------------
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
         return 0 if parent.isValid() else len(self.runs)
 
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -77,49 +136,78 @@ class RunsTableModel(QAbstractTableModel):
             return COLUMNS[section]
         return None
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY) -> Any:
+        # called for every visible cell, for seven roles, on every paint: ints compared, colours made once
+        if role not in _SERVED or not index.isValid():
             return None
         run, column = self.runs[index.row()], COLUMNS[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             return self._text(run, column)
         if role == SORT_ROLE:
             return self._sort_key(run, column)
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             return self._tooltip(run, column)
-        if role == Qt.ItemDataRole.ForegroundRole and column == "Status":
-            return QColor(STATUS_COLOURS.get(self.status(run), "#333333"))
-        if role == Qt.ItemDataRole.DecorationRole and column == "Run":
-            return self._colours.get(run.path)
-        if role == Qt.ItemDataRole.TextAlignmentRole and column not in ("Run", "Strategy", "Loop", "Status"):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        if role == _FOREGROUND:
+            return _STATUS_QCOLOURS.get(self.status(run), _DEFAULT_QCOLOUR) if column == "Status" else None
+        if role == _DECORATION:
+            return self._colours.get(run.path) if column == "Run" else None
+        return None if column in ("Run", "Strategy", "Loop", "Status") else _RIGHT  # _ALIGN
+
+    def _cached(self, run: RunSummary) -> tuple[dict[str, str], dict[str, Any]]:
+        """(texts, sort keys) of a row, worked out once per summary (Status is not cached: it can change)."""
+        cached = self._cells.get(run.path)
+        if cached is None or cached[0] is not run:
+            texts = {c: self._compute_text(run, c) for c in COLUMNS if c != "Status"}
+            keys = {c: self._compute_key(run, c) for c in COLUMNS if c != "Status"}
+            cached = (run, texts, keys)
+            self._cells[run.path] = cached
+        return cached[1], cached[2]
 
     def _text(self, run: RunSummary, column: str) -> str:
+        return self.status(run) if column == "Status" else self._cached(run)[0][column]
+
+    def _sort_key(self, run: RunSummary, column: str) -> Any:
+        return self.status(run) if column == "Status" else self._cached(run)[1][column]
+
+    def _compute_text(self, run: RunSummary, column: str) -> str:
         if column in METRIC_COLUMNS:
             value = run.final.get(METRIC_COLUMNS[column])
             return "" if value is None else f"{value:.4f}"
+        if run.status == RunStatus.UNREADABLE and column not in ("Run", "Status"):
+            return ""
         texts = {
             "Run": display_name(run),
             "Started": time.strftime("%Y-%m-%d %H:%M", time.localtime(run.started)) if run.started else "—",
-            "Strategy": run.strategy, "Replicas": str(run.replicas) if run.replicas else "—", "Loop": run.loop,
-            "Epochs": f"{run.epochs_completed}/{run.epochs_planned}", "Status": self.status(run),
+            "Strategy": run.strategy,
+            "Replicas": str(run.replicas) if run.replicas else "—",
+            "Loop": run.loop,
+            "Epochs": f"{run.epochs_completed}/{run.epochs_planned}",
             "Duration": format_duration(run.duration),
         }
         return texts[column]
 
-    def _sort_key(self, run: RunSummary, column: str) -> Any:
+    def _compute_key(self, run: RunSummary, column: str) -> Any:
         if column in METRIC_COLUMNS:
             return run.final.get(METRIC_COLUMNS[column], float("-inf"))
-        keys = {"Run": display_name(run).lower(), "Started": run.started, "Strategy": run.strategy,
-                "Replicas": run.replicas, "Loop": run.loop, "Epochs": run.epochs_completed,
-                "Status": self.status(run), "Duration": run.duration}
+        keys = {
+            "Run": display_name(run).lower(),
+            "Started": run.started,
+            "Strategy": run.strategy,
+            "Replicas": run.replicas,
+            "Loop": run.loop,
+            "Epochs": run.epochs_completed,
+            "Duration": run.duration,
+        }
         return keys[column]
 
     def _tooltip(self, run: RunSummary, column: str) -> str:
         status = self.status(run)
+        if status == RunStatus.UNREADABLE:
+            return f"Cannot read {run.path}: {run.message}"
         if status == RunStatus.FAILED and run.message:
             return f"Failed: {run.message}"
+        notes = "".join(f"\n• {p}" for p in run.problems)
         if column == "Status":
-            return f"{status}: {STATUS_HINTS.get(status, '')}"
-        return str(run.path)
+            where = self._running_where(run) if status == RunStatus.RUNNING else ""
+            return f"{status}: {STATUS_HINTS.get(status, '')}" + (f" ({where})" if where else "") + notes
+        return str(run.path) + notes

@@ -87,3 +87,68 @@ def test_ctrl_c_stops_gracefully_with_a_checkpoint(tmp_path):
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
     assert any(isinstance(e, ev.CheckpointSaved) for e in events)
     assert "Traceback" not in err
+
+
+def one_error_line(out: subprocess.CompletedProcess) -> str:
+    lines = [line for line in out.stderr.splitlines() if line.strip()]
+    assert "Traceback" not in out.stderr, out.stderr
+    return lines[-1]
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\xff", "not UTF-8 text"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"name": "../../etc"}', "run folder's name"),
+        (b'{"epochs": 1000000000000000000000000000000}', "at most 1,000,000"),
+        (b'{"seed": -3}', "seed"),
+    ],
+    ids=["binary", "deeply-nested", "name", "huge-epochs", "seed"],
+)
+def test_a_config_problem_exits_2_with_a_clear_line(tmp_path, content, words):
+    path = tmp_path / "run.json"
+    path.write_bytes(content)
+    out = cli("train", "--config", str(path))
+    assert out.returncode == 2
+    assert words in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("value", ["-5", "nan", "inf", "0"])
+def test_join_timeout_must_be_a_positive_number_of_seconds(tmp_path, value):
+    config = write_config(tmp_path, {"strategy": "multi_worker_mirrored"})
+    out = cli("cluster", "launch", "--workers", "2", "--config", str(config), "--join-timeout", value)
+    assert out.returncode == 2 and "--join-timeout" in out.stderr and "seconds" in one_error_line(out)
+
+
+@pytest.mark.parametrize("flag, value", [("--workers", "0"), ("--workers", "-2")])
+def test_workers_must_be_at_least_one(tmp_path, flag, value):
+    config = write_config(tmp_path, {"strategy": "multi_worker_mirrored"})
+    out = cli("cluster", "launch", flag, value, "--config", str(config))
+    assert out.returncode == 2 and "whole number >= 1" in one_error_line(out)
+
+
+@pytest.mark.parametrize("replicas", [["0"], ["1", "-2"], ["two"]])
+def test_scaling_replicas_must_be_positive_whole_numbers(tmp_path, replicas):
+    config = write_config(tmp_path, {})
+    out = cli("scaling", "--config", str(config), "--replicas", *replicas)
+    assert out.returncode == 2 and "--replicas" in out.stderr and "whole number >= 1" in one_error_line(out)
+
+
+def test_export_script_does_not_overwrite_a_file_without_force(tmp_path):
+    config = write_config(tmp_path, {})
+    mine = tmp_path / "train.py"
+    mine.write_text("my own script\n")
+    out = cli("export-script", "--config", str(config), "--out", str(mine))
+    assert out.returncode == 2 and "already exists" in one_error_line(out) and "--force" in out.stderr
+    assert mine.read_text() == "my own script\n"
+    assert cli("export-script", "--config", str(config), "--out", str(mine), "--force").returncode == 0
+    assert "CONFIG = {" in mine.read_text()
+
+
+def test_escape_sequences_in_a_job_name_do_not_reach_the_terminal(tmp_path):
+    path = tmp_path / "cluster.json"
+    path.write_text(json.dumps({"cluster": {"work\x1b[2J\x1b]0;pwned\x07er": ["127.0.0.1:1"]}}))
+    out = cli("cluster", "validate", str(path))
+    assert "\x1b" not in out.stderr + out.stdout and "\x07" not in out.stderr + out.stdout
+    assert "\\x1b[2J" in out.stderr

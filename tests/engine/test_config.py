@@ -117,3 +117,73 @@ def test_indivisible_batch_names_both_numbers_and_nearest_sizes():
 def test_nearest_valid_batch_sizes():
     assert nearest_valid_batch_sizes(10, 4) == [8, 12]
     assert nearest_valid_batch_sizes(3, 4) == [4]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["two\nlines", "nul\x00byte", "x" * 10_000, "../..", "a/b", "back\\slash", "..", "esc\x1b[31m", 'quote"d', "a:b"],
+)
+def test_a_name_that_cannot_be_part_of_a_folder_name_is_refused_before_tensorflow(name):
+    """The name becomes part of the run folder's name: say so up front, not with a raw OS error later."""
+    with pytest.raises(ConfigError) as info:
+        RunConfig.from_dict({"name": name})
+    (problem,) = info.value.problems
+    assert problem.field == "name" and "folder" in problem.message
+    assert len(str(problem)) < 400 and "\x1b" not in str(problem) and "\x00" not in str(problem)
+
+
+@pytest.mark.parametrize("name", ["lr-sweep", "Tiny 'cluster' run", "ResNet 50 (bs=64)", "étude №1", ""])
+def test_ordinary_names_are_fine(name):
+    assert RunConfig.from_dict({"name": name}).name == name
+
+
+@pytest.mark.parametrize(
+    "field, value, words",
+    [
+        ("seed", -1, ">= 0"),
+        ("seed", 2**32, "at most 4,294,967,295"),
+        ("shuffle_buffer", 2**31, "at most 2,147,483,647"),
+        ("epochs", 10**30, "at most 1,000,000"),
+        ("global_batch_size", 10**12, "at most"),
+        ("virtual_devices", 65, "at most 64"),
+        ("checkpoint.keep", 10**9, "at most"),
+        ("steps_per_execution", 10**20, "at most"),
+        ("model.hidden_units", [10**9], "at most"),
+        ("data.num_samples", 10**30, "at most"),
+    ],
+)
+def test_numbers_have_upper_bounds_checked_before_tensorflow(field, value, words):
+    """A value TensorFlow or NumPy would overflow on (or a form cannot show) is a config problem."""
+    section, _, key = field.rpartition(".")
+    raw = {section: {key: value}} if section else {field: value}
+    with pytest.raises(ConfigError) as info:
+        RunConfig.from_dict(raw)
+    problem = next(p for p in info.value.problems if p.field == field)
+    assert words in problem.message
+
+
+def test_a_binary_file_is_a_config_error(tmp_path):
+    path = tmp_path / "photo.json"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
+    with pytest.raises(ConfigError, match="not UTF-8 text"):
+        RunConfig.load(path)
+
+
+def test_a_deeply_nested_document_is_a_config_error():
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        RunConfig.from_json("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ConfigError) as info:  # deep, but parseable: the value is named, briefly
+        RunConfig.from_json('{"model": {"hidden_units": ' + "[" * 500 + "]" * 500 + "}}")
+    assert len(str(info.value)) < 400
+
+
+def test_a_folder_or_unreadable_file_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError, match="cannot be read"):
+        RunConfig.load(tmp_path)
+
+
+def test_an_unknown_keys_huge_value_is_not_echoed_in_full():
+    key = "k" * 1_000_000
+    with pytest.raises(ConfigError) as info:
+        RunConfig.from_dict({"colour": "x" * 50_000_000, key: 1})
+    assert len(str(info.value)) < 1000 and "50,000,000 characters" in str(info.value)

@@ -51,3 +51,20 @@ def test_nan_survives_as_float():
 def test_garbage_is_a_decode_error(line):
     with pytest.raises(ev.EventDecodeError):
         ev.decode(line)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"time": "yesterday"}, {"epoch": "1"}, {"loss": [1]}, {"global_step": 1.5}, {"steps": True}, {"epoch": None}],
+)
+def test_a_field_of_the_wrong_type_is_a_decode_error(change):
+    """One hand-edited event must not poison whoever reads it later (the Runs tab sorts by time)."""
+    raw = ev.to_dict(ev.BatchEnd(epoch=1, step=1, global_step=1, loss=0.5, accuracy=0.5, examples_per_sec=1.0))
+    with pytest.raises(ev.EventDecodeError, match=next(iter(change))):
+        ev.from_dict({**raw, **change})
+
+
+def test_optional_and_integer_valued_fields_still_decode():
+    raw = ev.to_dict(ev.EpochEnd(epoch=1, loss=1, accuracy=0, seconds=2, examples_per_sec=3, val_loss=None))
+    assert ev.from_dict(raw).val_loss is None and ev.from_dict({**raw, "loss": 1}).loss == 1
+    assert ev.from_dict(ev.to_dict(ev.WorkerState(worker="w", state="s", pid=None))).pid is None

@@ -76,3 +76,65 @@ def test_a_run_whose_data_file_has_moved_keeps_its_planned_epochs(tmp_path):
         run / "config.json"
     )
     assert summarize(run).epochs_planned == 7
+
+
+def test_a_growing_events_file_is_read_from_where_the_last_read_stopped(tmp_path, monkeypatch):
+    from engine import events_file
+    from engine.history import RunHistory
+
+    run = write_run(tmp_path, "live", None, 1)
+    history = RunHistory(tmp_path)
+    assert history.summary(run).epochs_completed == 1
+    starts: list[int] = []
+    lines = events_file._lines
+    monkeypatch.setattr(events_file, "_lines", lambda f, start, stop: starts.append(start) or lines(f, start, stop))
+    size = (run / "events.jsonl").stat().st_size
+    with open(run / "events.jsonl", "a", encoding="utf-8") as f:
+        f.write(ev.encode(ev.RunFinished(status="completed", epochs_completed=1, run_dir="", time=2000.0)) + "\n")
+    summary = history.summary(run)
+    assert starts == [size], "only the appended bytes are read"
+    assert summary.status == "completed" and summary.duration == pytest.approx(1000.0)
+
+
+def test_a_huge_events_file_is_read_at_its_head_and_tail_only(tmp_path, monkeypatch):
+    from engine import events_file
+
+    monkeypatch.setattr(events_file, "CAP_BYTES", 50_000)
+    monkeypatch.setattr(events_file, "HEAD_BYTES", 5_000)
+    monkeypatch.setattr(events_file, "TAIL_BYTES", 10_000)
+    monkeypatch.setattr(events_file, "MAX_POINTS", 100)
+    run = write_run(tmp_path, "huge", None, 1)
+    with open(run / "events.jsonl", "a", encoding="utf-8") as f:
+        for step in range(3, 3000):
+            f.write(
+                ev.encode(
+                    ev.BatchEnd(
+                        epoch=1,
+                        step=step,
+                        global_step=step,
+                        loss=1.0,
+                        accuracy=0.5,
+                        examples_per_sec=1.0,
+                        time=1001.0 + step / 1000,
+                    )
+                )
+                + "\n"
+            )
+        f.write(ev.encode(ev.RunFailed(message="out of memory", time=5000.0)) + "\n")
+    summary = summarize(run)
+    assert summary.status == "failed" and summary.message == "out of memory"
+    assert summary.strategy == "mirrored" and summary.duration == pytest.approx(4000.0)
+    assert any("was not read" in p for p in summary.problems)
+    curves = load_curves(run)
+    assert 50 <= len(curves.global_step) <= 250 and any("one batch in" in p for p in curves.problems)
+
+
+def test_bad_lines_and_cells_are_left_out_and_named(tmp_path):
+    run = write_run(tmp_path, "edited", ev.RunFinished(status="completed", epochs_completed=2, run_dir=""), 2)
+    with open(run / "events.jsonl", "a", encoding="utf-8") as f:
+        f.write('{"type": "run_started", "time": "yesterday"}\n')
+    (run / "metrics.csv").write_text((run / "metrics.csv").read_text().replace("0.5,", "abc,", 1))
+    summary = summarize(run)
+    assert summary.status == "completed" and summary.epochs_completed == 2
+    assert any("not events" in p for p in summary.problems)
+    assert any("holds 'abc'" in p for p in load_curves(run).problems)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import time
+
+import pytest
 
 from engine import events as ev
 from engine.config import RunConfig
-from engine.rundir import RunDir, new_run_dir, read_metrics
+from engine.rundir import RunDir, new_run_dir, read_events, read_metrics
+from engine.safe_files import DiskFull
 
 
 def test_run_dir_names_are_unique_and_readable(tmp_path):
@@ -20,12 +25,113 @@ def test_run_dir_names_are_unique_and_readable(tmp_path):
     assert named.name == "20250102-030405-lr-sweep-mirrored-fit"
 
 
-def test_resume_drops_rows_of_epochs_to_be_redone(tmp_path):
+def batches(run: RunDir, epoch: int, steps: int) -> None:
+    for step in range(1, steps + 1):
+        run(
+            ev.BatchEnd(
+                epoch=epoch,
+                step=step,
+                global_step=(epoch - 1) * 10 + step,
+                loss=1.0,
+                accuracy=0.5,
+                examples_per_sec=1.0,
+            )
+        )
+
+
+def epoch_end(epoch: int, loss: float = 1.0) -> ev.EpochEnd:
+    return ev.EpochEnd(epoch=epoch, loss=loss, accuracy=0.5, seconds=1.0, examples_per_sec=10.0)
+
+
+def test_resume_reconciles_metrics_and_events_with_the_checkpoint(tmp_path):
+    """Checkpoint at epoch 2, step 5: what was recorded after it is trained again, so it is dropped."""
     run = RunDir(tmp_path / "r", validation=False)
+    RunConfig(epochs=4).save(run.config_path)
     for epoch in (1, 2, 3):
-        run(ev.EpochEnd(epoch=epoch, loss=1.0, accuracy=0.5, seconds=1.0, examples_per_sec=10.0))
-    run.keep_epochs_before(3)
-    run(ev.EpochEnd(epoch=3, loss=0.5, accuracy=0.7, seconds=1.0, examples_per_sec=10.0))
+        batches(run, epoch, 10)
+        run(epoch_end(epoch))
+        run(ev.CheckpointSaved(path="ckpt", epoch=epoch, step=0))
+    batches(run, 4, 3)
     run.close()
-    rows = read_metrics(tmp_path / "r" / "metrics.csv")
-    assert [(r["epoch"], r["loss"]) for r in rows] == [("1", "1.0"), ("2", "1.0"), ("3", "0.5")]
+    (tmp_path / "r" / "checkpoints" / "ckpt-3.index").write_bytes(b"")
+    again = RunDir(tmp_path / "r", validation=False, resume=True)
+    notes = again.reconcile(2, 5)
+    again.close()
+    assert [r["epoch"] for r in read_metrics(tmp_path / "r" / "metrics.csv")] == ["1", "2"]
+    events = read_events(tmp_path / "r")
+    assert [e.epoch for e in events if isinstance(e, ev.EpochEnd)] == [1, 2]
+    assert max(e.global_step for e in events if isinstance(e, ev.BatchEnd)) == 25
+    assert [(e.epoch, e.step) for e in events if isinstance(e, ev.CheckpointSaved)] == [(1, 0), (2, 0)]
+    assert any("dropped 1 metrics row(s) and 10 event(s)" in n for n in notes), notes
+
+
+def test_resume_rebuilds_a_lost_metrics_row_from_events_and_keeps_one_row_per_epoch(tmp_path):
+    run = RunDir(tmp_path / "r", validation=False)
+    RunConfig(epochs=4).save(run.config_path)
+    for epoch in (1, 2):
+        run(epoch_end(epoch))
+    run(epoch_end(2, loss=0.25))  # an older version's resume repeated epoch 2
+    run.close()
+    metrics = tmp_path / "r" / "metrics.csv"
+    lines = metrics.read_text().splitlines()
+    metrics.write_text("\n".join([lines[0], *lines[2:]]) + "\n")  # epoch 1's row is lost
+    (tmp_path / "r" / "checkpoints" / "ckpt-2.index").write_bytes(b"")
+    again = RunDir(tmp_path / "r", validation=False, resume=True)
+    notes = again.reconcile(2, 0)
+    again.close()
+    rows = read_metrics(metrics)
+    assert [(r["epoch"], r["loss"]) for r in rows] == [("1", "1.0"), ("2", "0.25")]
+    assert any("rebuilt" in n and "epoch(s) 1" in n for n in notes)
+
+
+def test_a_torn_last_line_is_set_aside_and_the_next_event_survives(tmp_path):
+    """A kill mid-write leaves half a line; the resumed run's first event must not fuse with it."""
+    run = RunDir(tmp_path / "r", validation=False)
+    RunConfig().save(run.config_path)
+    run(ev.Log(level="info", message="before"))
+    run.close()
+    events = tmp_path / "r" / "events.jsonl"
+    with open(events, "ab") as f:
+        f.write(b'{"type":"batch_end","epoch":1,"st')
+    again = RunDir(tmp_path / "r", validation=False, resume=True)
+    again(ev.Log(level="info", message="after"))
+    again.close()
+    assert [e.message for e in read_events(tmp_path / "r") if isinstance(e, ev.Log)] == ["before", "after"]
+    side = tmp_path / "r" / "set-aside" / "events.jsonl.torn"
+    assert b'{"type":"batch_end","epoch":1,"st' in side.read_bytes()
+
+
+def test_config_is_replaced_whole(tmp_path, monkeypatch):
+    """A crash while writing config.json leaves the old file, not half of the new one."""
+    run = RunDir(tmp_path / "r", validation=False)
+    run.write_config(RunConfig(epochs=3))
+    real_write = os.write
+
+    def crash(fd, data):
+        real_write(fd, bytes(data)[:10])
+        raise KeyboardInterrupt  # the process dies mid-write
+
+    monkeypatch.setattr("engine.safe_files.os.write", crash)
+    with pytest.raises(KeyboardInterrupt):
+        run.write_config(RunConfig(epochs=9))
+    monkeypatch.undo()
+    run.close()
+    assert RunConfig.load(tmp_path / "r" / "config.json").epochs == 3
+
+
+def test_a_full_disk_leaves_no_torn_line_and_names_the_disk(tmp_path, monkeypatch):
+    run = RunDir(tmp_path / "r", validation=False)
+    run(ev.Log(level="info", message="fine"))
+    real_write = os.write
+
+    def full(fd, data):
+        real_write(fd, bytes(data)[:7])  # a short write, then nothing fits
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("engine.safe_files.os.write", full)
+    with pytest.raises(DiskFull, match="disk is full"):
+        run(ev.Log(level="info", message="x" * 100))
+    monkeypatch.undo()
+    run.close()
+    assert (tmp_path / "r" / "events.jsonl").read_bytes().endswith(b"\n")
+    assert [e.message for e in read_events(tmp_path / "r")] == ["fine"]

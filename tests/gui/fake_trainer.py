@@ -1,6 +1,7 @@
 """A tiny stand-in for `engine.train.worker` that speaks the worker protocol in milliseconds.
 
-Modes (first argument): normal, ignore_stop, crash, garbage, fail. With
+Modes (first argument): normal, ignore_stop, crash, garbage, fail, terminated (stops
+like normal, then exits 143 as a trainer stopped by SIGTERM does). With
 `--delay 0` it prints events as fast as it can (the event-loop stall benchmark).
 It imports only engine.events (no TensorFlow), so it starts fast.
 """
@@ -67,7 +68,7 @@ def main() -> int:
             if stop.is_set():
                 emit(ev.CheckpointSaved(path=f"{args.run_dir}/checkpoints/ckpt-1", epoch=epoch, step=step))
                 emit(ev.RunFinished(status="stopped", epochs_completed=epoch - 1, run_dir=args.run_dir))
-                return 0
+                return 143 if args.mode == "terminated" else 0
             if args.mode == "crash" and epoch == 1 and step == 3:
                 print("Traceback (most recent call last):\nRuntimeError: fake crash", file=sys.stderr, flush=True)
                 sys.stdout.flush()

@@ -18,6 +18,7 @@ from gui.exports import export_plot
 from gui.live.plots import TrainingPlots
 from gui.runs.panel import RunsPanel
 from tests.gui.history_runs import make_runs
+from tests.gui.runs.panel_helpers import refresh
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SVG_ROOT = "{http://www.w3.org/2000/svg}svg"
@@ -44,7 +45,7 @@ def runs(tmp_path: Path) -> dict[str, Path]:
 def panel(qtbot, runs) -> RunsPanel:
     panel = RunsPanel(runs["done"].parent)
     qtbot.addWidget(panel)
-    panel.refresh()
+    refresh(qtbot, panel)
     return panel
 
 

@@ -63,6 +63,16 @@ def test_stop_is_cooperative(qtbot, fake_trainer_command):
     assert rec.of_type(ev.CheckpointSaved), "a stop leaves a checkpoint"
 
 
+def test_a_trainer_terminated_after_its_checkpoint_ends_as_stopped(qtbot, fake_trainer_command):
+    """SIGTERM from outside (a process manager): the trainer checkpoints, says stopped, exits 143."""
+    runner = TrainingRunner(fake_trainer_command("terminated", "--epochs", "100", "--steps", "100"))
+    rec = Recorder(runner)
+    runner.events_ready.connect(lambda _batch: runner.request_stop())
+    run_to_end(qtbot, runner)
+    qtbot.waitUntil(lambda: rec.end is not None)
+    assert rec.end[:2] == ("finished", "stopped")
+
+
 def test_trainer_ignoring_stop_is_killed_after_grace(qtbot, fake_trainer_command):
     runner = TrainingRunner(
         fake_trainer_command("ignore_stop", "--epochs", "1000", "--steps", "100", "--delay", "0.01"), grace_seconds=0.5

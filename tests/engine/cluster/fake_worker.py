@@ -1,8 +1,10 @@
 """A stand-in for engine.train.worker that obeys the same protocol in milliseconds.
 
 FAKE_WORKER_PLAN (JSON, e.g. {"1": "crash"}) picks each task's behaviour by
-index: ok, until_stop, crash, fail, never_join (its server listens but it
-ignores stop, like TensorFlow blocked waiting for peers), no_server.
+index: ok, until_stop, terminated (as until_stop, then exits 143 like a
+trainer stopped by SIGTERM after its checkpoint), crash, fail, never_join
+(its server listens but it ignores stop, like TensorFlow blocked waiting for
+peers), no_server.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def main() -> int:
         )
     )
     steps = 0
-    while steps < 3 or (plan == "until_stop" and not stop.wait(0.05)):
+    while steps < 3 or (plan in ("until_stop", "terminated") and not stop.wait(0.05)):
         steps += 1
         emit(
             ev.BatchEnd(epoch=1, step=steps, global_step=steps, loss=1.0 / steps, accuracy=0.5, examples_per_sec=1000.0)
@@ -73,7 +75,7 @@ def main() -> int:
     emit(ev.EpochEnd(epoch=1, loss=0.25, accuracy=0.5, seconds=0.1, examples_per_sec=1000.0))
     emit(ev.RunFinished(status="stopped" if stop.is_set() else "completed", epochs_completed=1, run_dir=sys.argv[-1]))
     server.close()
-    return 0
+    return 143 if plan == "terminated" else 0
 
 
 if __name__ == "__main__":

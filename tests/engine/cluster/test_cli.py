@@ -115,6 +115,43 @@ def test_launch_events_reports_a_bad_config_as_an_event(tmp_path):
         text=True,
         timeout=60,
     )
-    (event,) = [ev.decode(line) for line in done.stdout.splitlines()]
+    *before, event = [ev.decode(line) for line in done.stdout.splitlines()]
+    assert all(isinstance(e, ev.Log) for e in before)  # at most where the workers' network is
     assert done.returncode == 2
     assert isinstance(event, ev.RunFailed) and "ignores the cluster" in event.message
+
+
+def launch_cli(*args: str) -> subprocess.CompletedProcess:
+    from tests.repo import REPO
+
+    return subprocess.run(
+        [sys.executable, "main.py", "cluster", "launch", "--workers", "2", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_launch_refuses_a_run_another_process_trains(tmp_path, write_run_config):
+    import os
+
+    from engine.protocol.paths import RunPaths
+    from engine.runlock import RunLock
+    from tests.run_fixtures import write_run
+
+    run = write_run(tmp_path, "stopped", ev.RunFinished(status="stopped", epochs_completed=1, run_dir=""), 1)
+    (run / "checkpoints" / "ckpt-1.index").write_bytes(b"")
+    with RunLock.acquire(RunPaths(run), "tfdd train"):
+        out = launch_cli("--resume", str(run))
+    assert out.returncode == 2 and f"in use by pid {os.getpid()}" in out.stderr
+    assert not (run / "workers").exists()  # no worker was started
+
+
+def test_launch_refuses_a_folder_that_is_not_a_run(tmp_path, write_run_config):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "README.md").write_text("mine")
+    out = launch_cli("--config", str(write_run_config()), "--run-dir", str(mine))
+    assert out.returncode == 2 and "not a run folder" in out.stderr
+    assert [p.name for p in mine.iterdir()] == ["README.md"]

@@ -141,6 +141,21 @@ def test_a_stop_request_stops_every_worker(tmp_path, write_run_config, monkeypat
     assert all(isinstance(e[-1], ev.RunFinished) and e[-1].status == "stopped" for e in events.values())
 
 
+def test_a_worker_ending_with_143_after_its_checkpoint_is_stopped_not_failed(tmp_path, write_run_config, monkeypatch):
+    """A worker stopped by SIGTERM (a process manager, kill) checkpoints and exits 143: not a failure."""
+    stop = threading.Event()
+    result, _, _ = launch(
+        tmp_path,
+        write_run_config,
+        monkeypatch,
+        {0: "terminated", 1: "terminated"},
+        should_stop=stop.is_set,
+        on_event=lambda task, event: isinstance(event, ev.BatchEnd) and stop.set(),
+    )
+    assert result.status == "stopped" and result.failure == ""
+    assert [w.state for w in result.workers] == [STOPPED, STOPPED]
+
+
 def test_a_stop_request_before_training_kills_the_joining_workers(tmp_path, write_run_config, monkeypatch):
     stop = threading.Event()
     result, states, _ = launch(
@@ -199,3 +214,24 @@ def test_a_bad_run_config_is_refused_before_launch(tmp_path):
     (tmp_path / "run.json").write_text('{"epochs": 0}')
     with pytest.raises(ConfigError, match="epochs"):
         launch_cluster(local_cluster(2), tmp_path / "run.json", tmp_path / "run", join_timeout_s=5)
+
+
+def test_the_launcher_claims_and_locks_the_run_folder_for_its_cluster(tmp_path, write_run_config, monkeypatch):
+    """Marker first (the workers' logs must not make a fresh folder look like someone else's), then the lock,
+    held by the launcher for its whole cluster."""
+    import os
+
+    from engine.protocol.paths import RunPaths
+    from engine.runlock import holder
+
+    holders = []
+    result, _, _ = launch(
+        tmp_path,
+        write_run_config,
+        monkeypatch,
+        {},
+        on_event=lambda task, event: holders.append(holder(RunPaths(tmp_path / "run"))),
+    )
+    assert result.ok and RunPaths(tmp_path / "run").is_ours()
+    assert holders and all(h is not None and h.pid == os.getpid() for h in holders)
+    assert holder(RunPaths(tmp_path / "run")) is None  # released at the end

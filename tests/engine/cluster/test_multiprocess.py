@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -186,7 +187,8 @@ def test_launch_events_speaks_the_worker_protocol_for_the_cluster(tmp_path, writ
     started = next(e for e in events if isinstance(e, ev.RunStarted))
     assert started.steps_per_execution == 32  # "auto" is fixed in a cluster: tuned sizes would desync collectives
     logs = [e for e in events if isinstance(e, ev.Log)]
-    assert logs and all(e.source in ("worker-0", "worker-1") for e in logs)  # every log line names its worker
+    # every log line names its source: a worker, or the launcher (where the workers' network is)
+    assert logs and all(e.source in ("worker-0", "worker-1", "launcher") for e in logs)
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
 
 
@@ -216,3 +218,39 @@ def test_a_stopped_cluster_run_resumes_from_its_checkpoint(tmp_path, write_run_c
     assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
     starts = [e for e in read_events(run_dir) if isinstance(e, ev.RunStarted)]
     assert starts[-1].start_epoch == len(done) and starts[-1].num_workers == 2
+
+
+def test_sigterm_to_cluster_launch_checkpoints_every_worker_and_a_resume_repeats_nothing(tmp_path, write_run_config):
+    """SIGTERM (a process manager, `kill`) stops the whole cluster as Stop does: checkpoint, exit 143."""
+    run_dir = tmp_path / "run"
+    config = write_run_config(num_samples=16384, epochs=3, steps_per_execution=4)
+    proc = subprocess.Popen(
+        [sys.executable, "main.py", "cluster", "launch", "--workers", "2", "--config", str(config)]
+        + ["--run-dir", str(run_dir)],
+        cwd=str(Path(__file__).resolve().parents[3]),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 240
+        while not any(isinstance(e, ev.BatchEnd) and e.epoch == 2 for e in read_events(run_dir)):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()[-3000:]
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+    assert proc.returncode == 143, err[-3000:]
+    assert "worker 0" in out and "stopped" in out and "failed" not in out, out
+    events = read_events(run_dir)
+    assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
+    saved = [e for e in events if isinstance(e, ev.CheckpointSaved)]
+    assert saved and (saved[-1].epoch, saved[-1].step) > (1, 0), saved  # where training stood, in epoch 2
+
+    resumed = launch_local_cluster(run_dir / "config.json", 2, run_dir, join_timeout_s=120, resume=True)
+    assert resumed.status == "completed", resumed.failure
+    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
+    assert [e.epoch for e in read_events(run_dir) if isinstance(e, ev.EpochEnd)] == [1, 2, 3]

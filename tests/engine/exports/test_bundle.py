@@ -13,6 +13,8 @@ import yaml
 
 from engine.config import RunConfig
 from engine.exports.bundle import export_bundle, ps_quote, sh_quote, tfjob_yaml
+from engine.problems import OutputExists
+from engine.protocol.codes import CLUSTER_GRACE_S
 from engine.tfconfig import ClusterError, ClusterSpec, errors, local_cluster, parse_tf_config, validate
 
 CONFIG = RunConfig(name="Tiny 'cluster' run", strategy="multi_worker_mirrored", epochs=2)
@@ -147,6 +149,8 @@ def test_tfjob_has_the_structure_kubeflow_expects(cluster, replicas):
     for spec in specs.values():
         assert spec["restartPolicy"] in ("Always", "OnFailure", "Never", "ExitCode")
         pod = spec["template"]["spec"]
+        # SIGTERM makes the trainer checkpoint and save the model: Kubernetes must not SIGKILL it sooner
+        assert pod["terminationGracePeriodSeconds"] >= CLUSTER_GRACE_S
         container = pod["containers"][0]
         assert container["name"] == "tensorflow" and container["image"]
         assert container["command"][:4] == ["python", "-m", "engine.cli", "train"]
@@ -165,7 +169,7 @@ def test_tfjob_keeps_hostile_text_as_data():
     config = CONFIG.replace(name="x: y\n---\nkind: Secret # \"quoted\" 'single' {a: [b]}")
     docs = load_manifest(tfjob_yaml(WITH_CHIEF, config))
     assert [d["kind"] for d in docs] == ["ConfigMap", "TFJob"]
-    assert RunConfig.from_json(docs[0]["data"]["run.json"]).name == config.name
+    assert RunConfig.from_json(docs[0]["data"]["run.json"], check=False).name == config.name
     assert errors(validate(parse_tf_config({"cluster": WITH_CHIEF.to_dict()}))) == []
 
 
@@ -195,3 +199,45 @@ def test_user_files_travel_with_every_task_and_data_paths_are_named(tmp_path):
     pod = tfjob["spec"]["tfReplicaSpecs"]["Worker"]["template"]["spec"]
     mounts = {m["mountPath"]: m["name"] for m in pod["containers"][0]["volumeMounts"]}
     assert str(images) in mounts and any(v["name"] == mounts[str(images)] for v in pod["volumes"])
+
+
+def test_export_into_a_folder_of_the_users_files_is_refused_and_changes_nothing(tmp_path):
+    out = tmp_path / "project"
+    out.mkdir()
+    (out / "README.md").write_text("my project's readme")
+    with pytest.raises(OutputExists, match="not empty") as info:
+        export_bundle(local_cluster(2), CONFIG, out)
+    assert "nothing was written" in str(info.value)
+    assert [p.name for p in out.iterdir()] == ["README.md"] and (out / "README.md").read_text() == "my project's readme"
+
+
+def test_exporting_again_replaces_the_old_bundle_and_leaves_no_stale_task(tmp_path):
+    out = tmp_path / "bundle"
+    export_bundle(local_cluster(3), CONFIG, out)
+    (out / "notes.txt").write_text("the user's own notes")
+    export_bundle(local_cluster(2), CONFIG, out)
+    assert not (out / "worker-2").exists()
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["worker-0", "worker-1"]
+    assert (out / "notes.txt").read_text() == "the user's own notes"
+    assert "2 training task(s)" in (out / "README.md").read_text()
+
+
+def test_the_readme_keeps_the_warning_and_gives_a_firewall_example_for_every_port(tmp_path):
+    cluster = ClusterSpec.from_dict({"worker": ["10.0.0.1:2222", "10.0.0.2:2223"]})
+    export_bundle(cluster, CONFIG, tmp_path / "b")
+    readme = (tmp_path / "b" / "README.md").read_text()
+    assert "no authentication or encryption" in readme
+    assert "--dport 2222 -s 10.0.0.2 -j ACCEPT" in readme and "--dport 2223 -s 10.0.0.1 -j ACCEPT" in readme
+    assert "--dport 2222 -j DROP" in readme and "New-NetFirewallRule" in readme
+
+
+def test_export_script_refuses_to_overwrite_unless_asked(tmp_path):
+    from engine.exports.script import export_script
+
+    mine = tmp_path / "train.py"
+    mine.write_text("mine")
+    with pytest.raises(OutputExists):
+        export_script(CONFIG, mine)
+    assert mine.read_text() == "mine"
+    export_script(CONFIG, mine, overwrite=True)
+    assert "CONFIG = {" in mine.read_text()

@@ -37,3 +37,20 @@ def test_a_failing_count_is_reported_and_the_others_run(tmp_path):
     points = run_study(config, [1, 3], tmp_path)
     assert not points[0].error
     assert "3 replicas" in points[1].error
+
+
+def test_a_study_into_the_same_folder_again_writes_new_runs_and_keeps_the_old(tmp_path, monkeypatch):
+    """Run folders are never written into twice: a second study gets replicas-1-2, not replicas-1."""
+    from engine.tools import scaling
+
+    used = []
+
+    def fake_measure(config, run_dir, **kwargs):
+        used.append(run_dir.name)
+        (run_dir / "config.json").write_text("{}")  # what a trainer leaves behind
+        return 100.0, ""
+
+    monkeypatch.setattr(scaling, "measure", fake_measure)
+    run_study(RunConfig(), [1, 2], tmp_path)
+    run_study(RunConfig(), [1], tmp_path)
+    assert used == ["replicas-1", "replicas-2", "replicas-1-2"]

@@ -43,15 +43,17 @@ class ScriptedLoop:
 def make(schedule: Schedule, policy: StepsPerCall | None = None):
     events: list[ev.Event] = []
     saved: list[tuple[int, int]] = []
+    carried: list[tuple[float, ...]] = []
     stop = StopSignal()
     controller = Controller(
         schedule=schedule,
         policy=policy or StepsPerCall(3),
         emit=events.append,
         stop=stop,
-        checkpoint=lambda e, s: saved.append((e, s)),
+        checkpoint=lambda e, s, totals: (saved.append((e, s)), carried.append(tuple(totals))),
         learning_rate=0.01,
     )
+    controller.carried = carried  # what each checkpoint carried of the epoch in progress
     return controller, events, saved, stop
 
 
@@ -101,3 +103,26 @@ def test_a_nan_loss_names_where_it_happened():
     with pytest.raises(NonFiniteLoss, match="epoch 2, step 2"):
         controller.run(ScriptedLoop(nan_at=8))
     assert saved == [(1, 0)] and controller.epochs_completed == 1
+
+
+def test_an_interrupted_epochs_row_covers_the_whole_epoch():
+    """Stopped 6 steps into epoch 2 and resumed: epoch 2's row is the mean over all 10 steps."""
+    first, events, saved, stop = make(Schedule(epochs=2, steps_per_epoch=10, global_batch_size=8))
+    loop = ScriptedLoop(stop_after_steps=14)
+    loop.stop = stop
+    assert first.run(loop) == RunStatus.STOPPED
+    assert saved[-1] == (1, 6) and first.carried[-1][0] == 6
+    resumed, more, _, _ = make(
+        Schedule(
+            epochs=2,
+            steps_per_epoch=10,
+            global_batch_size=8,
+            start_epoch=1,
+            start_step=6,
+            start_totals=first.carried[-1],
+        )
+    )
+    assert resumed.run(ScriptedLoop()) == RunStatus.COMPLETED
+    row = [e for e in more if isinstance(e, ev.EpochEnd)][0]
+    assert row.epoch == 2 and row.loss == pytest.approx(sum(1 / s for s in range(11, 21)) / 10)
+    assert row.seconds > 0 and row.examples_per_sec > 0

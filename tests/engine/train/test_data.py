@@ -84,7 +84,7 @@ def test_csv_missing_value_is_refused(tmp_path):
 
 def test_csv_glob_of_several_files(tmp_path):
     for i in range(3):
-        (tmp_path / f"part-{i}.csv").write_text("a,label\n" + f"{i},1\n" * (i + 1), encoding="utf-8")
+        (tmp_path / f"part-{i}.csv").write_text("a,label\n" + f"{i},{i % 2}\n" * (i + 1), encoding="utf-8")
     info = inspect(csv_config(tmp_path / "part-*.csv"))
     assert info.file_examples == (1, 2, 3) and info.examples == 6
 
@@ -103,3 +103,29 @@ def test_npz_with_named_arrays(tmp_path):
 def test_fewer_examples_than_one_batch():
     with pytest.raises(DataError, match="fewer than one global batch"):
         check_fits_batch(inspect(RunConfig(data=DataConfig(num_samples=10))), 0.0, 64)
+
+
+def test_labels_that_skip_class_numbers_are_refused_with_the_classes_found(tmp_path):
+    """Labels {3, 7} would silently train an 8-class model with 6 classes that never occur."""
+    path = tmp_path / "d.csv"
+    path.write_text("a,label\n" + "".join(f"{i},{3 if i % 2 else 7}\n" for i in range(10)), encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        inspect(csv_config(path))
+    message = str(info.value)
+    assert "3, 7" in message and "0, 1" in message and "renumber" in message
+
+
+def test_a_single_class_is_refused(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("a,label\n" + "".join(f"{i},0\n" for i in range(10)), encoding="utf-8")
+    with pytest.raises(DataError, match="only one class"):
+        inspect(csv_config(path))
+
+
+def test_a_npy_file_named_npz_is_a_clear_data_error(tmp_path):
+    path = tmp_path / "data.npz"
+    with open(path, "wb") as f:
+        np.save(f, np.zeros((10, 3)))
+    config = RunConfig(data=DataConfig(kind="npz", path=str(path)), global_batch_size=2)
+    with pytest.raises(DataError, match=r"a single array \(\.npy\).*numpy\.savez"):
+        inspect(config)

@@ -51,6 +51,20 @@ def test_stop_mid_epoch_then_resume_keeps_every_epoch_once(tmp_path, loop):
     assert [e.status for e in read_events(run_dir) if isinstance(e, ev.RunFinished)] == ["stopped", "completed"]
 
 
+def test_sigterm_stops_the_worker_with_a_checkpoint_and_exit_code_143(tmp_path):
+    """SIGTERM is how Kubernetes and process managers stop a job; the window's trainer honours it too."""
+    import signal
+
+    run_dir = tmp_path / "run"
+    config = write_config(tmp_path, base_config(**LONG))
+    worker = LiveWorker(["--config", str(config), "--run-dir", str(run_dir)])
+    worker.wait_for(lambda e: isinstance(e, ev.BatchEnd) and e.epoch == 1 and e.step >= 50)
+    worker.proc.send_signal(signal.SIGTERM)
+    assert worker.finish() == 143
+    assert isinstance(worker.events[-1], ev.RunFinished) and worker.events[-1].status == "stopped"
+    assert worker.of(ev.CheckpointSaved)[-1].step >= 50
+
+
 def test_killed_run_resumes_from_its_last_step_checkpoint(tmp_path):
     run_dir = tmp_path / "run"
     config = write_config(tmp_path, base_config(**LONG, checkpoint={"every_steps": 100}))

@@ -128,6 +128,9 @@ class LiveWorker:
             return event
         return None
 
+    def of(self, kind: type) -> list[Any]:
+        return [e for e in self.events if isinstance(e, kind)]
+
     def wait_for(self, predicate: Any) -> ev.Event:
         while (event := self.next_event()) is not None:
             if predicate(event):

@@ -228,8 +228,25 @@ def test_export_from_the_window_writes_the_bundle(qtbot, make_window, tmp_path: 
     monkeypatch.setattr(
         QMessageBox, "question", staticmethod(lambda *a, **k: asked.append(a[1]) or QMessageBox.StandardButton.No)
     )
-    assert not dialog.export(), "a folder that holds files is not written without asking"
-    assert asked == ["Folder is not empty"]
+    assert not dialog.export(), "a bundle exported before is not replaced without asking"
+    assert asked == ["Replace the bundle?"]
+    dialog.close()
+
+
+def test_export_into_a_folder_of_the_users_files_proposes_a_fresh_one(qtbot, make_window, tmp_path: Path):
+    window = make_window()
+    window.form.strategy.setCurrentText("multi_worker_mirrored")
+    window.cluster.json.setPlainText(json.dumps({"cluster": LOCAL_3["cluster"]}))
+    dialog = window.export_cluster()
+    mine = tmp_path / "project"
+    mine.mkdir()
+    (mine / "README.md").write_text("my readme")
+    dialog.folder.setText(str(mine))
+    assert not dialog.export()
+    assert [p.name for p in mine.iterdir()] == ["README.md"] and (mine / "README.md").read_text() == "my readme"
+    assert dialog.folder.text() == str(tmp_path / "project-2") and "holds other files" in dialog.result.text()
+    assert dialog.export()  # the proposed folder
+    assert (tmp_path / "project-2" / "README.md").is_file()
     dialog.close()
 
 

@@ -127,7 +127,7 @@ def test_csv_label_column_comes_from_the_header(qtbot, tmp_path: Path):
 
 def test_npz_keys_are_offered(qtbot, tmp_path: Path):
     npz = tmp_path / "data.npz"
-    np.savez(npz, feats=np.zeros((4, 2)), labs=np.zeros(4))
+    np.savez(npz, feats=np.zeros((4, 2)), labs=np.array([0, 1, 0, 1]))
     form = make_form(qtbot)
     form.set_config(RunConfig(data=DataConfig(kind="npz", path=str(npz), features_key="feats", labels_key="labs")))
     config, _, problems = form.evaluate()

@@ -1,17 +1,19 @@
 """Compare plots fed from two runs on disk: one colour per run, x-axis modes, smoothing, downsampling."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
-import pytest
 import pyqtgraph as pg
+import pytest
 from PySide6.QtCore import Qt
 
 from engine.history import Curves, load_curves
 from gui.runs.compare_plots import ComparePlots, batch_series, epoch_series
 from gui.runs.panel import RunsPanel
 from tests.gui.history_runs import make_runs, write_run
+from tests.gui.runs.panel_helpers import refresh, select
 
 PLOT_NAMES = ("compareLossPlot", "compareAccuracyPlot", "compareThroughputPlot")
 
@@ -21,8 +23,8 @@ def panel(qtbot, tmp_path: Path) -> tuple[RunsPanel, dict[str, Path]]:
     runs = make_runs(tmp_path / "runs")
     panel = RunsPanel(tmp_path / "runs")
     qtbot.addWidget(panel)
-    panel.refresh()
-    panel.select_paths([runs["done"], runs["failed"]])
+    refresh(qtbot, panel)
+    select(qtbot, panel, [runs["done"], runs["failed"]])
     return panel, runs
 
 
@@ -47,10 +49,13 @@ def test_two_runs_overlay_in_every_plot_with_one_colour_each(panel):
     assert [len(c.xData) for c in solid(loss)] == [4, 6]  # 2 and 3 epochs of 2 steps, in table order
     legend = [label.text for _, label in loss.getPlotItem().legend.items]
     assert legend == ["failed-mirrored-fit", "done-mirrored-fit"]
-    colours = [panel.model.data(panel.model.index(row, 0), Qt.ItemDataRole.DecorationRole)
-               for row in range(panel.model.rowCount())]
-    assert sorted(c.name() for c in colours if c is not None) == sorted(c.opts["pen"].color().name()
-                                                                          for c in solid(loss))
+    colours = [
+        panel.model.data(panel.model.index(row, 0), Qt.ItemDataRole.DecorationRole)
+        for row in range(panel.model.rowCount())
+    ]
+    assert sorted(c.name() for c in colours if c is not None) == sorted(
+        c.opts["pen"].color().name() for c in solid(loss)
+    )
 
 
 def test_plot_items_downsample_and_clip(panel):
@@ -95,18 +100,31 @@ def test_smoothing_zero_shows_the_raw_curve_only(panel):
 
 def test_smoothing_weighs_an_event_by_the_steps_it_covers():
     """A fit run reports one point per several steps; its smoothing must match a step-by-step run."""
-    per_step = Curves(global_step=list(range(1, 11)), time=[0.0] * 10, loss=[0.0] + [1.0] * 9,
-                      accuracy=[0.0] * 10, examples_per_sec=[0.0] * 10, epochs=[])
-    grouped = Curves(global_step=[1, 10], time=[0.0, 0.0], loss=[0.0, 1.0], accuracy=[0.0] * 2,
-                     examples_per_sec=[0.0] * 2, epochs=[])
+    per_step = Curves(
+        global_step=list(range(1, 11)),
+        time=[0.0] * 10,
+        loss=[0.0] + [1.0] * 9,
+        accuracy=[0.0] * 10,
+        examples_per_sec=[0.0] * 10,
+        epochs=[],
+    )
+    grouped = Curves(
+        global_step=[1, 10], time=[0.0, 0.0], loss=[0.0, 1.0], accuracy=[0.0] * 2, examples_per_sec=[0.0] * 2, epochs=[]
+    )
     _, _, a = batch_series(per_step, "loss", "step", 0.9)
     _, _, b = batch_series(grouped, "loss", "step", 0.9)
     assert b[-1] == pytest.approx(a[-1])
 
 
 def test_epoch_series_without_validation():
-    curves = Curves(global_step=[], time=[], loss=[], accuracy=[], examples_per_sec=[],
-                    epochs=[{"epoch": 1.0, "loss": 0.5}, {"epoch": 2.0, "loss": 0.25}])
+    curves = Curves(
+        global_step=[],
+        time=[],
+        loss=[],
+        accuracy=[],
+        examples_per_sec=[],
+        epochs=[{"epoch": 1.0, "loss": 0.5}, {"epoch": 2.0, "loss": 0.25}],
+    )
     x, y, val = epoch_series(curves, "loss")
     np.testing.assert_array_equal(x, [1, 2])
     assert val is None
@@ -119,12 +137,14 @@ def test_no_selection_empties_the_plots_and_says_what_to_do(qtbot):
     assert "Select runs" in compare.hint.text()
 
 
-def test_a_refresh_redraws_only_when_a_compared_run_changed(panel, monkeypatch):
+def test_a_refresh_redraws_only_when_a_compared_run_changed(qtbot, panel, monkeypatch):
     panel, runs = panel
     drawn: list[int] = []
     monkeypatch.setattr(panel.compare, "set_runs", lambda compared: drawn.append(len(compared)))
-    panel.refresh()
+    with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
+        refresh(qtbot, panel)
     assert drawn == [], "unchanged runs are not drawn again"
     write_run(runs["failed"].parent, runs["failed"].name, None, 1, t0=3000.0)  # the run's files grew
-    panel.refresh()
+    with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
+        refresh(qtbot, panel)
     assert drawn == [2]

@@ -1,21 +1,27 @@
 """The Runs tab: the table read from run directories, refresh, reopen and resume through the window."""
+
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QThread
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QTabWidget, QTableView
+from PySide6.QtWidgets import QApplication, QTableView, QTabWidget
 
 from engine.config import DataConfig, RunConfig
+from engine.protocol.commands import resume_command
+from engine.protocol.paths import RunPaths
+from engine.runlock import RunLock
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
-from gui.runs.table_model import COLUMNS, SORT_ROLE
-from engine.protocol.commands import resume_command
 from gui.runs.panel import RunsPanel
+from gui.runs.table_model import COLUMNS, SORT_ROLE
 from tests.gui.history_runs import make_runs, write_run
+from tests.gui.runs.panel_helpers import refresh
 
 HISTORY_SCRIPT = Path(__file__).parents[1] / "history_runs.py"
 CPU_ONLY = ProbeResult(tensorflow="2.21.0", devices=(DeviceInfo("CPU:0", "CPU", "Xeon", 24000, 2),))
@@ -30,7 +36,7 @@ def runs(tmp_path: Path) -> dict[str, Path]:
 def panel(qtbot, runs: dict[str, Path]) -> RunsPanel:
     panel = RunsPanel(runs["done"].parent)
     qtbot.addWidget(panel)
-    panel.refresh()
+    refresh(qtbot, panel)
     return panel
 
 
@@ -44,8 +50,11 @@ def test_every_run_is_listed_newest_first_with_its_numbers(panel: RunsPanel, run
     done = 3
     assert cell(panel, done, "Run") == "done-mirrored-fit"
     assert cell(panel, done, "Run", Qt.ItemDataRole.ToolTipRole) == str(runs["done"])
-    assert (cell(panel, done, "Strategy"), cell(panel, done, "Replicas"), cell(panel, done, "Loop")) == \
-        ("mirrored", "2", "fit")
+    assert (cell(panel, done, "Strategy"), cell(panel, done, "Replicas"), cell(panel, done, "Loop")) == (
+        "mirrored",
+        "2",
+        "fit",
+    )
     assert cell(panel, done, "Epochs") == "3/3"
     assert cell(panel, done, "Loss") == f"{1 / 3:.4f}" and cell(panel, done, "Val loss") == f"{1.1 / 3:.4f}"
     assert cell(panel, done, "Duration") == "0:10"
@@ -66,11 +75,12 @@ def test_columns_sort_by_value(panel: RunsPanel):
     assert losses == sorted(losses)
 
 
-def test_f5_finds_a_run_started_elsewhere_and_keeps_the_selection(panel: RunsPanel, runs):
+def test_f5_finds_a_run_started_elsewhere_and_keeps_the_selection(qtbot, panel: RunsPanel, runs):
     panel.select_paths([runs["done"]])
     assert panel.refresh_action.shortcut() == QKeySequence(Qt.Key.Key_F5)
     write_run(runs["done"].parent, "20240102-090000-from-the-cli", None, 1, t0=9000.0)
-    panel.refresh_action.trigger()
+    with qtbot.waitSignal(panel.runs_loaded, timeout=20_000):
+        panel.refresh_action.trigger()
     assert panel.proxy.rowCount() == 5
     assert cell(panel, 0, "Run") == "from-the-cli"
     assert [r.path for r in panel.selected_runs()] == [runs["done"]]
@@ -86,12 +96,12 @@ def test_refreshes_itself_while_visible(qtbot, panel: RunsPanel, runs):
     assert not panel.timer.isActive()
 
 
-def test_a_run_that_changed_on_disk_is_read_again(panel: RunsPanel, runs):
+def test_a_run_that_changed_on_disk_is_read_again(qtbot, panel: RunsPanel, runs):
     killed = runs["killed"]
-    assert panel.history.scan()[0].status == "interrupted"
+    assert cell(panel, 0, "Status") == "interrupted"
     write_run(killed.parent, killed.name, None, 2, t0=4000.0)  # the run went on: events and metrics grew
-    panel.refresh()
-    assert cell(panel, 0, "Epochs") == "3/3"
+    refresh(qtbot, panel)
+    assert cell(panel, 0, "Epochs") == "2/3"
 
 
 def test_resume_is_enabled_only_for_a_resumable_run(panel: RunsPanel, runs):
@@ -120,10 +130,10 @@ def test_the_window_has_live_and_runs_tabs(make_window):
     assert window.findChild(QTableView, "runsTable") is window.runs.table
 
 
-def test_reopen_loads_the_form_and_shows_the_live_tab(make_window, runs):
+def test_reopen_loads_the_form_and_shows_the_live_tab(qtbot, make_window, runs):
     window = make_window()
     window.tabs.setCurrentWidget(window.runs)
-    window.runs.refresh()
+    refresh(qtbot, window.runs)
     window.runs.select_paths([runs["done"]])
     window.runs.reopen_selected()
     assert window.form.epochs.value() == 3 and window.form.loop.currentText() == "fit"
@@ -139,7 +149,7 @@ def test_resume_starts_the_worker_with_resume(qtbot, make_window, fake_trainer_c
 
     window = make_window(resume_command_for=resume_for)
     window.apply_probe(CPU_ONLY)
-    window.runs.refresh()
+    refresh(qtbot, window.runs)
     window.runs.select_paths([runs["stopped"]])
     qtbot.mouseClick(window.runs.resume_button, Qt.MouseButton.LeftButton)
     assert window.runner is not None and not window.runs.resume_button.isEnabled()
@@ -150,14 +160,18 @@ def test_resume_starts_the_worker_with_resume(qtbot, make_window, fake_trainer_c
 
 
 def test_a_run_of_the_window_appears_when_it_finishes(qtbot, tmp_path: Path):
-    window = MainWindow(start_probe=False, runs_dir=tmp_path / "runs",
-                        command_for=lambda config, run_dir: [sys.executable, str(HISTORY_SCRIPT), str(run_dir)])
+    window = MainWindow(
+        start_probe=False,
+        runs_dir=tmp_path / "runs",
+        command_for=lambda config, run_dir: [sys.executable, str(HISTORY_SCRIPT), str(run_dir)],
+    )
     qtbot.addWidget(window)
     window.apply_probe(CPU_ONLY)
-    window.runs.refresh()
+    refresh(qtbot, window.runs)
     assert window.runs.proxy.rowCount() == 0
-    window.start_run()
-    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    with qtbot.waitSignal(window.runs.runs_loaded, timeout=30_000):  # the window refreshes when its run ends
+        window.start_run()
+        qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
     assert window.runs.proxy.rowCount() == 1
     assert cell(window.runs, 0, "Status") == "completed"
     window.shutdown()
@@ -168,11 +182,20 @@ def test_a_real_training_run_appears_in_the_table(qtbot, tmp_path: Path):
     window = MainWindow(start_probe=False, runs_dir=tmp_path / "runs")
     qtbot.addWidget(window)
     window.apply_probe(CPU_ONLY)
-    window.form.set_config(RunConfig(strategy="one_device", devices=("CPU:0",), loop="custom", epochs=1,
-                                     global_batch_size=32, data=DataConfig(num_samples=256)))
+    window.form.set_config(
+        RunConfig(
+            strategy="one_device",
+            devices=("CPU:0",),
+            loop="custom",
+            epochs=1,
+            global_batch_size=32,
+            data=DataConfig(num_samples=256),
+        )
+    )
     window.tabs.setCurrentWidget(window.runs)
-    window.start_run()
-    qtbot.waitUntil(lambda: window.runner is None, timeout=180_000)
+    with qtbot.waitSignal(window.runs.runs_loaded, timeout=180_000):
+        window.start_run()
+        qtbot.waitUntil(lambda: window.runner is None, timeout=180_000)
     assert window.runs.proxy.rowCount() == 1, window.log.tail()
     assert cell(window.runs, 0, "Status") == "completed"
     assert cell(window.runs, 0, "Epochs") == "1/1" and cell(window.runs, 0, "Loss")
@@ -180,5 +203,89 @@ def test_a_real_training_run_appears_in_the_table(qtbot, tmp_path: Path):
 
 
 def test_a_cluster_run_resumes_as_a_cluster_of_as_many_workers(tmp_path):
-    assert resume_command(tmp_path, 3) == [sys.executable, "-m", "engine.cli", "cluster", "launch", "--workers", "3",
-                                           "--resume", str(tmp_path), "--events"]
+    assert resume_command(tmp_path, 3) == [
+        sys.executable,
+        "-m",
+        "engine.cli",
+        "cluster",
+        "launch",
+        "--workers",
+        "3",
+        "--resume",
+        str(tmp_path),
+        "--events",
+    ]
+
+
+def test_one_broken_run_shows_as_broken_and_never_hides_the_others(qtbot, runs):
+    """A hand-edited event ("time": "yesterday") and a run whose files cannot be read at all."""
+    events = runs["stopped"] / "events.jsonl"
+    lines = events.read_text().splitlines()
+    raw = json.loads(lines[0])
+    lines[0] = json.dumps({**raw, "time": "yesterday"})
+    events.write_text("\n".join(lines) + "\n")
+    broken = runs["done"].parent / "20240101-140000-broken-mirrored-fit"
+    broken.mkdir()
+    (broken / "config.json").write_text("{}")
+    (broken / "events.jsonl").mkdir()  # cannot be read as a file
+    panel = RunsPanel(runs["done"].parent)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 5 and not panel.loader.scanning, timeout=20_000)
+    assert panel.timer.isActive(), "auto-refresh runs"
+    statuses = {cell(panel, r, "Run"): cell(panel, r, "Status") for r in range(5)}
+    assert statuses["broken-mirrored-fit"] == "unreadable"
+    assert statuses["stopped-mirrored-fit"] == "stopped"
+    row = next(r for r in range(5) if cell(panel, r, "Run") == "broken-mirrored-fit")
+    assert "Cannot read" in cell(panel, row, "Status", Qt.ItemDataRole.ToolTipRole)
+    row = next(r for r in range(5) if cell(panel, r, "Run") == "stopped-mirrored-fit")
+    assert "not events" in cell(panel, row, "Status", Qt.ItemDataRole.ToolTipRole)
+    panel.shutdown()
+
+
+def test_a_text_cell_in_metrics_is_named_and_the_rest_is_plotted(qtbot, panel: RunsPanel, runs):
+    metrics = runs["done"] / "metrics.csv"
+    lines = metrics.read_text().splitlines()
+    cells = lines[2].split(",")
+    cells[1] = "abc"
+    lines[2] = ",".join(cells)
+    metrics.write_text("\n".join(lines) + "\n")
+    refresh(qtbot, panel)
+    with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
+        panel.select_paths([runs["done"]])
+    assert "metrics.csv line 3: loss holds 'abc'" in panel.status.text()
+    assert len(panel.compare.runs[0].curves.epochs) == 3  # the row's other cells still count
+
+
+def test_a_run_another_process_trains_is_running_and_offers_no_resume(qtbot, panel: RunsPanel, runs):
+    with RunLock.acquire(RunPaths(runs["stopped"]), "tfdd train") as lock:
+        refresh(qtbot, panel)
+        row = next(r for r in range(4) if cell(panel, r, "Run") == "stopped-mirrored-fit")
+        assert cell(panel, row, "Status") == "running"
+        assert f"pid {os.getpid()}" in cell(panel, row, "Status", Qt.ItemDataRole.ToolTipRole)
+        panel.select_paths([runs["stopped"]])
+        assert not panel.resume_button.isEnabled() and f"pid {os.getpid()}" in panel.resume_button.toolTip()
+        assert lock.fd >= 0
+    refresh(qtbot, panel)
+    panel.select_paths([runs["stopped"]])
+    assert panel.resume_button.isEnabled()
+
+
+def test_history_is_read_off_the_gui_thread(qtbot, runs, monkeypatch):
+    from engine.history import RunHistory
+
+    on_gui_thread: set[bool] = set()
+    summary, curves = RunHistory.summary, RunHistory.curves
+
+    def where() -> None:
+        on_gui_thread.add(QThread.currentThread() is QApplication.instance().thread())
+
+    monkeypatch.setattr(RunHistory, "summary", lambda self, d: where() or summary(self, d))
+    monkeypatch.setattr(RunHistory, "curves", lambda self, d: where() or curves(self, d))
+    panel = RunsPanel(runs["done"].parent)
+    qtbot.addWidget(panel)
+    refresh(qtbot, panel)
+    with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
+        panel.select_paths([runs["done"]])
+    assert on_gui_thread == {False}
+    panel.shutdown()

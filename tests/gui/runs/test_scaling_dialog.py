@@ -3,13 +3,14 @@
 The fast tests inject a fake study process (tests/gui/fake_scaling.py, the same protocol as
 `tfdd scaling --events`); the slow ones run the real study.
 """
+
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-import pytest
 import pyqtgraph as pg
+import pytest
 
 from engine.config import DataConfig, RunConfig
 from engine.events import ScalingPoint
@@ -17,15 +18,26 @@ from gui.runs.scaling_dialog import ScalingDialog, count_problems, device_note, 
 
 FAKE_STUDY = Path(__file__).parents[1] / "fake_scaling.py"
 
-TINY = RunConfig(strategy="mirrored", loop="custom", epochs=2, global_batch_size=64, steps_per_execution=4,
-                 data=DataConfig(num_samples=512))
+TINY = RunConfig(
+    strategy="mirrored",
+    loop="custom",
+    epochs=2,
+    global_batch_size=64,
+    steps_per_execution=4,
+    data=DataConfig(num_samples=512),
+)
 
 
 def point(replicas: int, rate: float, base: float = 1000.0, error: str = "") -> ScalingPoint:
     speedup = 0.0 if error else rate / base
-    return ScalingPoint(replicas=replicas, examples_per_sec=0.0 if error else rate, speedup=speedup,
-                        efficiency=0.0 if error else speedup / replicas, run_dir=f"/study/replicas-{replicas}",
-                        error=error)
+    return ScalingPoint(
+        replicas=replicas,
+        examples_per_sec=0.0 if error else rate,
+        speedup=speedup,
+        efficiency=0.0 if error else speedup / replicas,
+        run_dir=f"/study/replicas-{replicas}",
+        error=error,
+    )
 
 
 def fake_study(mode: str = "normal"):
@@ -34,8 +46,18 @@ def fake_study(mode: str = "normal"):
     until told to stop, like a long training."""
 
     def command(config_path: Path, counts: list[int], root: Path) -> list[str]:
-        return [sys.executable, str(FAKE_STUDY), mode, "--config", str(config_path), "--replicas",
-                *map(str, counts), "--out", str(root), "--events"]
+        return [
+            sys.executable,
+            str(FAKE_STUDY),
+            mode,
+            "--config",
+            str(config_path),
+            "--replicas",
+            *map(str, counts),
+            "--out",
+            str(root),
+            "--events",
+        ]
 
     return command
 

@@ -1,0 +1,174 @@
+"""Reading a run's events.jsonl the way a history needs it: incrementally, in chunks, with a cap.
+
+A run's summary needs few of its events: the first and last times, the run
+starts and the run ends. `EventsDigest` finds those by a byte search per
+line, decodes only them, remembers how far it has read, and on the next
+update reads only what was appended (a live run's file grows; the rest was
+read before). A file larger than CAP_BYTES is read at its head and its tail
+only: the summary is the same, and a 200 MB file costs what a 5 MB one does.
+Reads are chunked so another thread (the window's event loop) is never kept
+waiting for the interpreter for long.
+
+`read_batch_points` reads the batch events for plotting: all of them for a
+normal file, evenly thinned to about MAX_POINTS for a huge one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from engine import events as ev
+
+CHUNK_BYTES = 1 << 20
+CAP_BYTES = 8 << 20  # larger files: the head and the tail only
+HEAD_BYTES = 1 << 20
+TAIL_BYTES = 4 << 20
+MAX_POINTS = 20_000  # batch points read from a huge file for plotting: plots are ~1,400 px wide
+_RUN_MARKS = (b'"run_started"', b'"run_finished"', b'"run_failed"')
+
+
+def _lines(f: BinaryIO, start: int, stop: int) -> Iterator[tuple[int, bytes]]:
+    """(offset just after the line, line) for every complete line in [start, stop) of an open binary file."""
+    f.seek(start)
+    pos, base, pending = start, start, b""
+    while pos < stop:
+        chunk = f.read(min(CHUNK_BYTES, stop - pos))
+        if not chunk:
+            break
+        pos += len(chunk)
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            base += len(line) + 1
+            yield base, line
+
+
+def _decode(line: bytes) -> ev.Event | None:
+    try:
+        return ev.decode(line.decode("utf-8"))
+    except (ev.EventDecodeError, UnicodeDecodeError):
+        return None
+
+
+@dataclass
+class EventsDigest:
+    """What a run's summary needs from its events, kept up to date by reading only what was appended."""
+
+    identity: tuple[int, int] | None = None  # (device, inode): a replaced file is read again from the start
+    offset: int = 0  # bytes read so far (complete lines only)
+    first_time: float | None = None
+    last_time: float | None = None
+    started: ev.RunStarted | None = None  # the latest run start (a resume starts again)
+    end: ev.RunFinished | ev.RunFailed | None = None  # the latest end, if it came after the latest start
+    bad_lines: int = 0  # lines that were decoded and are not events (a hand edit, a torn line)
+    skipped_bytes: int = 0  # the middle of a huge file, not read
+    last_line: bytes = field(default=b"", repr=False)  # decoded only when asked for its time
+
+    def update(self, path: Path) -> bool:
+        """Read what was appended since the last update; True when anything changed."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            changed = self.identity is not None
+            self._reset(None)
+            return changed
+        identity = (st.st_dev, st.st_ino)
+        if identity != self.identity or st.st_size < self.offset:
+            self._reset(identity)
+        if st.st_size == self.offset:
+            return False
+        with open(path, "rb") as f:
+            if self.offset == 0 and st.st_size > CAP_BYTES:
+                for end, line in _lines(f, 0, HEAD_BYTES):
+                    self._take(line)
+                    self.offset = end
+                f.seek(st.st_size - TAIL_BYTES)
+                partial = f.readline()  # the tail begins at a line boundary
+                tail = st.st_size - TAIL_BYTES + len(partial)
+                self.skipped_bytes = tail - self.offset
+                self.offset = tail
+            for end, line in _lines(f, self.offset, st.st_size):
+                self._take(line)
+                self.offset = end
+        self._settle_last_time()
+        return True
+
+    def _reset(self, identity: tuple[int, int] | None) -> None:
+        self.__init__(identity=identity)  # type: ignore[misc]
+
+    def _take(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        if self.first_time is not None and not any(mark in line for mark in _RUN_MARKS):
+            self.last_line = line  # a batch event, most likely: only its time may matter, later
+            return
+        event = _decode(line)
+        if event is None:
+            self.bad_lines += 1
+            return
+        self.last_line = b""
+        if self.first_time is None:
+            self.first_time = event.time
+        self.last_time = event.time
+        if isinstance(event, ev.RunStarted):
+            self.started, self.end = event, None
+        elif isinstance(event, (ev.RunFinished, ev.RunFailed)):
+            self.end = event
+
+    def _settle_last_time(self) -> None:
+        if self.last_line:
+            event = _decode(self.last_line)
+            if event is None:
+                self.bad_lines += 1
+            else:
+                self.last_time = event.time
+            self.last_line = b""
+
+
+@dataclass(frozen=True)
+class BatchPoints:
+    """Batch series for plotting."""
+
+    global_step: list[int]
+    time: list[float]  # seconds since the run's first event
+    loss: list[float]
+    accuracy: list[float]
+    examples_per_sec: list[float]
+    thinned: int = 1  # one batch event in `thinned` was read (a huge file)
+    bad_lines: int = 0
+
+
+def read_batch_points(path: Path) -> BatchPoints:
+    """The batch events of an events file; a file over CAP_BYTES is thinned evenly to about MAX_POINTS."""
+    points: tuple[list, ...] = ([], [], [], [], [])
+    bad, t0, n = 0, None, 0
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return BatchPoints(*points)
+    with open(path, "rb") as f:
+        every = 1
+        if size > CAP_BYTES:
+            sample = f.read(CHUNK_BYTES)
+            estimated = size * max(sample.count(b"\n"), 1) // max(len(sample), 1)
+            every = max(1, -(-estimated // MAX_POINTS))
+        for _, line in _lines(f, 0, size):
+            n += 1
+            if t0 is not None and (n % every or b'"batch_end"' not in line):
+                continue
+            event = _decode(line)
+            if event is None:
+                bad += bool(line.strip())
+                continue
+            t0 = event.time if t0 is None else t0
+            if isinstance(event, ev.BatchEnd):
+                for series, value in zip(
+                    points,
+                    (event.global_step, event.time - t0, event.loss, event.accuracy, event.examples_per_sec),
+                    strict=True,
+                ):
+                    series.append(value)
+    return BatchPoints(*points, thinned=every, bad_lines=bad)

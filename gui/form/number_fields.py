@@ -1,0 +1,120 @@
+"""Number fields that never change a config behind the user's back.
+
+A QSpinBox clamps whatever it is given to its range, so a config holding
+epochs 5,000,000 or a learning rate of 1e-7 came back from the form changed,
+and a value past a C int (10**30) made setValue raise. Here:
+
+- a field's range is the engine's (engine.config.LIMITS), so what the engine
+  accepts the field can show, and the rest is the engine's problem to name;
+- `KeptValues` keeps a value a field cannot show exactly as the config holds
+  it, shows the field's nearest value, and reports a problem naming the value
+  under the field until the user edits it; the config the form gives back
+  keeps the value;
+- `ScientificSpinBox` shows and takes small numbers as 1e-07 rather than
+  rounding them to a fixed number of decimals.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PySide6.QtGui import QValidator
+from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox, QWidget
+
+from engine.config import LIMITS
+from engine.problems import Problem, short_value
+
+
+def limited_spin(field: str, name: str = "") -> QSpinBox:
+    """A whole-number field with the engine's range for `field`."""
+    spin = QSpinBox(objectName=name)
+    low, high = LIMITS[field]
+    spin.setRange(low, min(high, 2**31 - 1))  # a QSpinBox holds a C int
+    spin.setGroupSeparatorShown(True)
+    return spin
+
+
+class ScientificSpinBox(QDoubleSpinBox):
+    """A positive number shown as %g (0.001, 1e-07), typed the same way; steps by a factor near 10%."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setDecimals(15)  # the value is kept to this many places; the text is %g
+        self.setStepType(QAbstractSpinBox.StepType.AdaptiveDecimalStepType)
+
+    def textFromValue(self, value: float) -> str:
+        return f"{value:g}"
+
+    def valueFromText(self, text: str) -> float:
+        try:
+            return float(text.strip().replace(",", "."))
+        except ValueError:
+            return self.value()
+
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
+        stripped = text.strip().replace(",", ".")
+        try:
+            value = float(stripped)
+        except ValueError:
+            partial = stripped == "" or stripped[-1] in "eE.-+" or stripped.lower().endswith(("e-", "e+"))
+            return (QValidator.State.Intermediate if partial else QValidator.State.Invalid), text, pos
+        if self.minimum() <= value <= self.maximum():
+            return QValidator.State.Acceptable, text, pos
+        return QValidator.State.Intermediate, text, pos
+
+
+class KeptValues:
+    """Config values the fields cannot show, kept as they are and named as problems until edited."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[QAbstractSpinBox, Any]] = {}
+
+    def show(self, field: str, spin: QSpinBox | QDoubleSpinBox, value: Any) -> None:
+        """Put `value` in the field if it can show it; otherwise keep it and show the field's nearest value."""
+        fits = (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and spin.minimum() <= value <= spin.maximum()
+            and (isinstance(spin, QDoubleSpinBox) or float(value).is_integer())
+        )
+        spin.blockSignals(True)
+        try:
+            if fits:
+                spin.setValue(value)
+                self._kept.pop(field, None)
+            else:
+                nearest = value if isinstance(value, (int, float)) and math.isfinite(value) else spin.minimum()
+                spin.setValue(min(max(nearest, spin.minimum()), spin.maximum()))
+                self._kept[field] = (spin, value)
+        finally:
+            spin.blockSignals(False)
+
+    def forget(self, field: str) -> None:
+        """The user edited the field: from now on it holds what it shows."""
+        self._kept.pop(field, None)
+
+    def watch(self, field: str, spin: QAbstractSpinBox) -> None:
+        """Forget the kept value when the user changes the field (show() changes it with signals blocked)."""
+        spin.valueChanged.connect(lambda _value: self.forget(field))
+
+    def fields(self) -> set[str]:
+        return set(self._kept)
+
+    def value(self, field: str, spin: QSpinBox | QDoubleSpinBox) -> Any:
+        kept = self._kept.get(field)
+        return kept[1] if kept is not None else spin.value()
+
+    def problems(self) -> list[Problem]:
+        """One problem per kept value, naming it: the field shows its nearest value, not the config's."""
+        return [
+            Problem(
+                field,
+                value,
+                f"the config holds {short_value(value)}, which this field cannot show (it takes "
+                f"{spin.textFromValue(spin.minimum())} to {spin.textFromValue(spin.maximum())}); kept as it is "
+                "until you change the field",
+            )
+            for field, (spin, value) in self._kept.items()
+        ]
