@@ -16,13 +16,16 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import events as ev
 from engine.arguments import positive_int
 from engine.config import RunConfig
-from engine.problems import ConfigError, OutputExists, RunDirError, printable
+from engine.problems import ConfigError, DataError, OutputExists, RunDirError, printable
 from engine.protocol.codes import ExitCode, RunStatus
-from engine.sources import DataError, SourceInfo, check_fits_batch, inspect
+
+if TYPE_CHECKING:
+    from engine.sources import SourceInfo
 
 
 class ConsoleProgress:
@@ -113,7 +116,11 @@ def _train(args: argparse.Namespace) -> int:
 
 def _check_source(config_path: str) -> SourceInfo:
     """The data source, read before TensorFlow starts and before a run directory is made: a bad folder or
-    file leaves nothing behind. DataError (one line naming the file) or ConfigError."""
+    file leaves nothing behind. DataError (one line naming the file) or ConfigError.
+    Imported here: NumPy starts BLAS threads on import, and `cluster launch` must still be
+    single-threaded when it isolates its network."""
+    from engine.sources import check_fits_batch, inspect
+
     config = RunConfig.load(config_path)
     info = inspect(config)
     check_fits_batch(info, config.validation_split, config.global_batch_size)

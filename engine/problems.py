@@ -67,6 +67,17 @@ def _escape(c: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
+class DataError(ConfigError):
+    """The data cannot train as configured; the message names the file and what to change."""
+
+    def __init__(self, message: str, field: str = "data.path", value: object = None):
+        super().__init__([Problem(field, value, message)])
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class RunDirError(ValueError):
     """A run directory cannot be used as asked (not ours, already a run, in use, nothing to resume from).
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.kinds import FILE_KINDS, IMAGE_EXTENSIONS, matching_files
-from engine.problems import ConfigError, Problem
+from engine.problems import DataError, Problem
 from engine.tfrecord_reader import RecordError, count_records, parse_example, records
 
 QUICK_IMAGES_PER_CLASS = 40  # headers read per class by the preview
@@ -31,17 +31,6 @@ QUICK_CSV_ROWS = 2000  # rows the preview reads from the first CSV file
 QUICK_RECORDS = 200  # records the preview parses
 FULL_RECORDS = 1000  # records the trainer parses to check the description (all are counted)
 THUMBNAILS = 12
-
-
-class DataError(ConfigError):
-    """The data cannot train as configured; the message names the file and what to change."""
-
-    def __init__(self, message: str, field: str = "data.path", value: object = None):
-        super().__init__([Problem(field, value, message)])
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 @dataclass(frozen=True)

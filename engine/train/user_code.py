@@ -17,8 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.problems import ConfigError, Problem
-from engine.sources import DataError
+from engine.problems import ConfigError, DataError, Problem
 from engine.user_code import CONTRACTS
 
 

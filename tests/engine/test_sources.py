@@ -8,7 +8,8 @@ import pytest
 from PIL import Image
 
 from engine.config import DataConfig, ModelConfig, RunConfig, validate
-from engine.sources import DataError, inspect, resolve_shard_policy, shard_problem, worker_examples
+from engine.problems import DataError
+from engine.sources import inspect, resolve_shard_policy, shard_problem, worker_examples
 from tests.data_factory import encode_example, write_float_tfrecords, write_image_folder, write_tfrecord
 
 

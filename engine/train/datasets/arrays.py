@@ -35,7 +35,7 @@ def read_npz(data: DataConfig) -> tuple[np.ndarray, np.ndarray]:
         x, y = np.asarray(npz[data.features_key]), np.asarray(npz[data.labels_key])
     x = x[:, None] if x.ndim == 1 else x
     if not np.all(np.isfinite(x)):
-        from engine.sources import DataError
+        from engine.problems import DataError
 
         row = int(np.argwhere(~np.isfinite(x))[0][0])
         raise DataError(f"NPZ file {data.path}: example {row} has a missing or infinite feature value; fill or drop it")

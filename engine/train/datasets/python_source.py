@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.config import RunConfig
-from engine.sources import DataError, SourceInfo
+from engine.problems import DataError
+from engine.sources import SourceInfo
 from engine.train.datasets.base import InputSource, label_tensor
 from engine.train.tf_runtime import tf
 from engine.train.user_code import call_user, load_function

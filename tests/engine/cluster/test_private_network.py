@@ -123,6 +123,14 @@ def test_without_a_private_network_the_launcher_says_so_once_and_why(tmp_path):
     assert f"{DISABLE_ENV} is set" in logs[0].message and "firewall" in logs[0].message
 
 
+def test_the_launcher_is_still_single_threaded_when_it_isolates():
+    """unshare() needs a single thread; NumPy's BLAS starts threads the moment it is imported, so nothing
+    `tfdd cluster launch` imports before isolating may pull it in (it once did, through the data checks)."""
+    probe = "import os, engine.cli, engine.cluster.cli; print(len(os.listdir('/proc/self/task')))"
+    out = subprocess.run([sys.executable, "-c", probe], cwd=REPO, env=env(), capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "1", "importing the launcher started threads: isolation would be refused"
+
+
 @pytest.mark.slow
 @needs_namespaces
 def test_cluster_launch_trains_real_workers_that_no_one_else_can_reach(tmp_path):

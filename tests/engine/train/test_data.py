@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from engine.config import DataConfig, RunConfig
-from engine.sources import DataError, check_fits_batch, inspect
+from engine.problems import DataError
+from engine.sources import check_fits_batch, inspect
 from engine.train.datasets.arrays import synthetic
 
 
