@@ -88,10 +88,9 @@ def _train(args: argparse.Namespace) -> int:
     stop = StopSignal(on_early_stop=stop_before_training)
     handle_stop_signals(stop)
     try:
-        from engine.train.trainer import Trainer
+        from engine.train.task import run_task
 
-        trainer = Trainer(config, run_dir, [ConsoleProgress()], stop, resume=resume, print_tracebacks=args.verbose)
-        outcome = trainer.run()
+        outcome = run_task(config, run_dir, [ConsoleProgress()], stop, resume=resume, print_tracebacks=args.verbose)
     except ConfigError as exc:  # TF_CONFIG problems
         print(f"error: {exc}", file=sys.stderr)
         return ExitCode.CONFIG
@@ -125,7 +124,11 @@ def _export_script(args: argparse.Namespace) -> int:
     config = _load_config(args.config)
     if config is None:
         return ExitCode.CONFIG
-    path = export_script(config, args.out)
+    try:
+        path = export_script(config, args.out)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return ExitCode.CONFIG
     print(f"wrote {path}; run it with: python {path}")
     return ExitCode.OK
 

@@ -26,6 +26,7 @@ class Strategy(StrEnum):
     ONE_DEVICE = "one_device"
     MIRRORED = "mirrored"
     MULTI_WORKER_MIRRORED = "multi_worker_mirrored"
+    PARAMETER_SERVER = "parameter_server"
 
 
 class Loop(StrEnum):
@@ -41,6 +42,10 @@ OPTIMIZERS = ("adam", "sgd", "rmsprop", "adagrad")
 ACTIVATIONS = ("relu", "tanh", "sigmoid", "gelu", "elu", "selu", "swish")
 MIXED_PRECISION = ("off", "float16", "bfloat16")
 DATA_KINDS = ("synthetic", "csv", "npz")
+# parameter_server: how variables are split across the ps tasks. min_size: shards of at least 256 KiB, at most
+# one per ps task (TensorFlow's tutorial; a small model stays whole); fixed: every variable in as many shards as
+# there are ps tasks; none: each variable whole on one ps task (round robin).
+VARIABLE_PARTITIONERS = ("min_size", "fixed", "none")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,6 +109,7 @@ class RunConfig:
     steps_per_execution: StepsPerExecution = "auto"
     mixed_precision: str = "off"
     memory_growth: bool = True
+    variable_partitioner: str = "min_size"
     data: DataConfig = field(default_factory=DataConfig)
     model: ModelConfig = field(default_factory=ModelConfig)
     checkpoint: CheckpointConfig = field(default_factory=CheckpointConfig)
@@ -256,6 +262,7 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
     _choice(p, "optimizer", config.optimizer, OPTIMIZERS)
     _choice(p, "mixed_precision", config.mixed_precision, MIXED_PRECISION)
     _choice(p, "model.activation", config.model.activation, ACTIVATIONS)
+    _choice(p, "variable_partitioner", config.variable_partitioner, VARIABLE_PARTITIONERS)
     _at_least(p, "epochs", config.epochs, 1)
     _at_least(p, "global_batch_size", config.global_batch_size, 1)
     _at_least(p, "shuffle_buffer", config.shuffle_buffer, 0)

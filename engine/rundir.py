@@ -21,6 +21,7 @@ from engine.protocol.paths import RunPaths, runs_root
 
 METRIC_COLUMNS = ["epoch", "loss", "accuracy", "examples_per_sec", "seconds"]
 VALIDATION_COLUMNS = ["val_loss", "val_accuracy"]
+EVALUATION_COLUMNS = ["epoch", "step", "global_step", "val_loss", "val_accuracy", "examples", "seconds", "checkpoint"]
 
 
 def new_run_dir(config: RunConfig, root: Path | None = None, now: float | None = None) -> Path:
@@ -117,6 +118,32 @@ class RunDir:
         if not self._events.closed:
             _sync(self._events)
             self._events.close()
+
+
+class EvaluationLog:
+    """RUN_DIR/evaluation.csv, the evaluator task's file (the chief owns metrics.csv); an event sink.
+
+    One row per evaluated checkpoint, appended and fsynced, so an evaluator
+    started again (a resumed run) skips what it has already validated.
+    """
+
+    def __init__(self, run_dir: Path):
+        self.path = RunPaths(Path(run_dir)).evaluation
+
+    def checkpoints(self) -> set[str]:
+        """Names of the checkpoints validated so far, e.g. {"ckpt-1", "ckpt-2"}."""
+        return {Path(r["checkpoint"]).name for r in read_metrics(self.path) if r.get("checkpoint")}
+
+    def __call__(self, event: ev.Event) -> None:
+        if not isinstance(event, ev.Evaluation):
+            return
+        new = not self.path.exists() or self.path.stat().st_size == 0
+        with open(self.path, "a", newline="", encoding="utf-8") as f:
+            writer = csv.DictWriter(f, fieldnames=EVALUATION_COLUMNS, extrasaction="ignore")
+            if new:
+                writer.writeheader()
+            writer.writerow(ev.to_dict(event))
+            _sync(f)
 
 
 def _sync(f: IO[str]) -> None:

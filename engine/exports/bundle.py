@@ -1,5 +1,9 @@
 """A cluster as files to carry to real machines: start scripts and a Kubeflow TFJob.
 
+Every task of the cluster gets its folder (chief, workers, parameter
+servers, the evaluator) with the same `train` command: its TF_CONFIG's role
+picks what it runs (engine.train.task).
+
     OUT/README.md           what to copy where, in which order to start
     OUT/cluster.json        the cluster (TF_CONFIG without a task), for the editor
     OUT/tfjob.yaml          ConfigMap with run.json + Kubeflow TFJob
@@ -20,23 +24,25 @@ from typing import Any
 
 import yaml
 
-from engine.config import RunConfig
+from engine.config import RunConfig, Strategy
 from engine.protocol.commands import CLI_MODULE
-from engine.tfconfig import ClusterError, ClusterSpec, Task, TFConfig, errors, for_task, render, validate
+from engine.tfconfig import ClusterError, ClusterSpec, Task, TFConfig, errors, for_task, render, role_text, run_problems
 
 TFJOB_PORT = 2222  # the training operator's default; it writes TF_CONFIG for the pods itself
+# TF_CONFIG's job -> the TFJob replica type the training operator (kubeflow.org/v1) knows it by
+TFJOB_REPLICA_TYPES = {"chief": "Chief", "worker": "Worker", "ps": "PS", "evaluator": "Evaluator"}
 
 
 def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Path) -> list[Path]:
     """Write the bundle; return every file written. ClusterError if the cluster has errors."""
-    problems = errors(validate(TFConfig(cluster), run_config.strategy))
+    problems = errors(run_problems(cluster, run_config))
     if problems:
         raise ClusterError(problems)
     out = Path(out_dir)
-    name = _run_name(run_config)
-    tasks = cluster.training_tasks()
+    name = run_name(run_config)
+    tasks = cluster.tasks()
     files: dict[Path, str] = {
-        out / "README.md": _readme(tasks, name),
+        out / "README.md": _readme(cluster, run_config.strategy, name),
         out / "cluster.json": render(TFConfig(cluster), indent=2) + "\n",
         out / "tfjob.yaml": tfjob_yaml(cluster, run_config),
     }
@@ -55,7 +61,7 @@ def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Pa
     return sorted(files)
 
 
-def _run_name(run_config: RunConfig) -> str:
+def run_name(run_config: RunConfig) -> str:
     """A name safe as a folder, a shell word and a Kubernetes object name."""
     slug = re.sub(r"[^a-z0-9]+", "-", run_config.name.lower()).strip("-")[:40].strip("-")
     return f"tfdd-{slug}" if slug else "tfdd-cluster-run"
@@ -105,13 +111,38 @@ exit $LASTEXITCODE
 """
 
 
-def _readme(tasks: list[Task], name: str) -> str:
-    rows = "\n".join(f"| `{t.id}/` | {t.host} | {t.port} |" for t in tasks)
-    chief = tasks[0]
-    return f"""# Cluster bundle `{name}`: {len(tasks)} training task(s)
+def _readme(cluster: ClusterSpec, strategy: str, name: str) -> str:
+    tasks = cluster.tasks()
+    rows = "\n".join(
+        f"| `{t.id}/` | {role_text(t.job, t.index, strategy, cluster)} | {t.host} | {t.port} |" for t in tasks
+    )
+    chief = cluster.chief()
+    if strategy == Strategy.PARAMETER_SERVER:
+        order = (
+            "The order does not matter: the chief (the coordinator) waits until every worker and ps task\n"
+            "   answers, silently, so start them close together. A worker that stops is not fatal: the\n"
+            "   coordinator reruns its steps on the others, and takes it back when it is started again. A ps\n"
+            "   task or the chief that stops ends the run; the workers and ps tasks then stop by themselves a\n"
+            "   few seconds after the chief is gone."
+        )
+    else:
+        order = (
+            "The order does not matter: a started task waits for the others, up to\n"
+            "   TensorFlow's registration timeout (one hour by default), then fails. Start\n"
+            "   them close together, and if one fails, stop the others (Ctrl-C): they\n"
+            "   notice a dead peer only after a heartbeat timeout, or not at all."
+        )
+    evaluator = (
+        "\n   `evaluator-0` validates each checkpoint the chief writes; it must see the chief's\n"
+        "   run directory (a shared folder), and writes `evaluation.csv` and `tensorboard/evaluation/` there.\n"
+        "   It never holds training up, and stops by itself after the final checkpoint or once the chief is gone."
+        if cluster.addresses("evaluator")
+        else ""
+    )
+    return f"""# Cluster bundle `{name}`: {len(tasks)} task(s), strategy {strategy}
 
-| folder | copy to machine | port it listens on |
-| --- | --- | --- |
+| folder | role | copy to machine | port it listens on |
+| --- | --- | --- | --- |
 {rows}
 
 1. Every machine needs Python with this dashboard installed (`pip install`
@@ -121,18 +152,16 @@ def _readme(tasks: list[Task], name: str) -> str:
 2. Copy each task's folder to its machine. Open its port between the machines
    and nowhere else: TensorFlow's server has no authentication or encryption
    and listens on every interface of the machine, whatever the host above.
-3. Start every task: `./start.sh` (POSIX) or `.\\start.ps1` (PowerShell). The
-   order does not matter: a started task waits for the others, up to
-   TensorFlow's registration timeout (one hour by default), then fails. Start
-   them close together, and if one fails, stop the others (Ctrl-C): they
-   notice a dead peer only after a heartbeat timeout, or not at all.
+3. Start every task: `./start.sh` (POSIX) or `.\\start.ps1` (PowerShell). Every
+   task runs the same `train` command; its TF_CONFIG says what it is.
+   {order}
 4. `{chief.id}` is the chief: it writes the results (metrics, TensorBoard
    logs, checkpoints, the model) to its run directory, `~/tfdd-runs/{name}`
    (or under `$TFDD_RUNS_DIR`) unless given as the first argument or
    `TFDD_RUN_DIR`. Starting again starts afresh. To continue from the chief's
    checkpoints instead, every task must reach them: use one shared folder
    (e.g. NFS) as the run directory, and start each task with its TF_CONFIG
-   (`tf_config.json`) and `python -m {CLI_MODULE} train --resume RUN_DIR`.
+   (`tf_config.json`) and `python -m {CLI_MODULE} train --resume RUN_DIR`.{evaluator}
 
 `tfjob.yaml` runs the same cluster on Kubernetes with the Kubeflow training
 operator, which writes TF_CONFIG itself: build an image with this dashboard
@@ -144,8 +173,8 @@ installed, put its name in the manifest, then `kubectl apply -f tfjob.yaml`.
 
 
 def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str, Any]]:
-    """A ConfigMap holding run.json, and a TFJob with the cluster's chief and worker replicas."""
-    name = _run_name(run_config)
+    """A ConfigMap holding run.json, and a TFJob with a replica spec per job of the cluster."""
+    name = run_name(run_config)
     container = {
         "name": "tensorflow",  # the operator finds the TensorFlow container by this name
         "image": "REPLACE-WITH-YOUR-IMAGE",
@@ -163,7 +192,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
         "volumeMounts": [{"name": "run-config", "mountPath": "/etc/tfdd", "readOnly": True}],
     }
     replica_specs = {
-        job.capitalize(): {
+        TFJOB_REPLICA_TYPES[job]: {
             "replicas": len(cluster.addresses(job)),
             # Our exit codes 1 (failed) and 2 (bad config) are permanent; killed pods (128+) are retried.
             "restartPolicy": "ExitCode",
@@ -174,7 +203,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
                 }
             },
         }
-        for job in ("chief", "worker")
+        for job in TFJOB_REPLICA_TYPES
         if cluster.addresses(job)
     }
     config_map = {

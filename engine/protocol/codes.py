@@ -68,13 +68,17 @@ class WorkerState(StrEnum):
     STARTING = "starting"
     WAITING = "waiting_for_peers"
     TRAINING = "training"
+    EVALUATING = "evaluating"  # the evaluator task: ready, validating each new checkpoint
+    LOST = "lost"  # parameter_server: a worker died; the coordinator goes on with the others
+    REJOINED = "rejoined"  # a lost worker the launcher restarted is serving again
     FINISHED = "finished"
     STOPPED = "stopped"
     FAILED = "failed"
 
     @property
     def done(self) -> bool:
-        return self in (WorkerState.FINISHED, WorkerState.STOPPED, WorkerState.FAILED)
+        """Its process is gone for good (a lost worker that is restarted becomes STARTING again)."""
+        return self in (WorkerState.FINISHED, WorkerState.STOPPED, WorkerState.FAILED, WorkerState.LOST)
 
     @property
     def joining(self) -> bool:

@@ -7,6 +7,9 @@
     RUN_DIR/checkpoints/     tf.train.CheckpointManager files
     RUN_DIR/model.keras      the trained model
     RUN_DIR/workers/         a local cluster's per-task logs (<task id>.log)
+    RUN_DIR/cluster.json     a local cluster's tasks (TF_CONFIG without a task): its shape on resume
+    RUN_DIR/evaluation.csv   the evaluator task's validation of each checkpoint
+    RUN_DIR/tensorboard/evaluation/   the evaluator's TensorBoard scalars
 
 Nothing here creates or opens a file: the trainer writes through
 `engine.rundir.RunDir`, the history and the window read through this.
@@ -55,6 +58,18 @@ class RunPaths:
     @property
     def tensorboard(self) -> Path:
         return self.root / "tensorboard"
+
+    @property
+    def tensorboard_evaluation(self) -> Path:
+        return self.tensorboard / "evaluation"
+
+    @property
+    def evaluation(self) -> Path:
+        return self.root / "evaluation.csv"
+
+    @property
+    def cluster(self) -> Path:
+        return self.root / "cluster.json"
 
     @property
     def model(self) -> Path:

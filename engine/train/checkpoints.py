@@ -15,6 +15,20 @@ from engine.protocol.paths import CHECKPOINT_PREFIX
 from engine.train.tf_runtime import tf
 
 
+def _position_variable() -> Any:
+    return tf.Variable([0, 0], dtype=tf.int64, trainable=False, name="position")
+
+
+def restore_weights(model: Any, path: str) -> tuple[int, int]:
+    """The model's weights from checkpoint `path` (nothing else: the evaluator has no optimizer); the
+    checkpoint's (epoch, step). A parameter-server run's sharded variables are saved whole, so they
+    restore into a plain model. Raises what TensorFlow raises for a missing or foreign checkpoint."""
+    position = _position_variable()
+    tf.train.Checkpoint(model=model, position=position).restore(path).expect_partial().assert_existing_objects_matched()
+    epoch, step = (int(v) for v in position.numpy())
+    return epoch, step
+
+
 class Checkpointer:
     """Saves to `directory`; restores from `restore_from` (default the same).
 
@@ -33,7 +47,7 @@ class Checkpointer:
         restore_from: Path | None = None,
     ):
         self._restore_from = restore_from or directory
-        self._position = tf.Variable([0, 0], dtype=tf.int64, trainable=False, name="position")
+        self._position = _position_variable()
         self._checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer, position=self._position)
         self._manager = tf.train.CheckpointManager(
             self._checkpoint, str(directory), max_to_keep=keep, checkpoint_name=CHECKPOINT_PREFIX

@@ -117,9 +117,10 @@ class Controller:
             self._end_epoch(*loop.evaluate())
         return RunStatus.COMPLETED
 
-    def block_size(self) -> int:
-        """Steps the next call should run (never past the end of the epoch)."""
-        return self.policy.next(self.steps_per_epoch - self.step)
+    def block_size(self, scheduled_ahead: int = 0) -> int:
+        """Steps the next call should run (never past the end of the epoch); `scheduled_ahead`: steps
+        already handed out but not yet reported (parameter_server keeps several calls in flight)."""
+        return self.policy.next(self.steps_per_epoch - self.step - scheduled_ahead)
 
     def block_done(
         self, losses: Sequence[float], accuracies: Sequence[float], seconds: float, steps_each: int = 1

@@ -180,7 +180,8 @@ class Datasets:
         self._tf = tf
         self._config = config
         labels = arrays.y_train.astype(np.float32)[:, None] if arrays.binary else arrays.y_train.astype(np.int32)
-        self._train = tf.data.Dataset.from_tensor_slices((arrays.x_train, labels))
+        self._arrays = (arrays.x_train, labels)
+        self._train = tf.data.Dataset.from_tensor_slices(self._arrays)
         self._val = None
         if arrays.x_val is not None:
             vl = arrays.y_val.astype(np.float32)[:, None] if arrays.binary else arrays.y_val.astype(np.int32)
@@ -200,6 +201,22 @@ class Datasets:
         if skip_steps:
             ds = ds.skip(skip_steps)
         return ds.prefetch(tf.data.AUTOTUNE)
+
+    def worker_dataset(self, input_context: Any) -> Any:
+        """parameter_server: one worker's endless stream of batches (a `dataset_fn`).
+
+        Its workers take steps independently, so each shuffles in its own
+        unseeded order (with one seed they would all train on the same batches)
+        and repeats without end: the coordinator counts the steps of an epoch.
+        Built from the arrays inside the function because it runs on each
+        worker, where the chief's datasets do not exist.
+        """
+        tf, c = self._tf, self._config
+        ds = tf.data.Dataset.from_tensor_slices(self._arrays)
+        if c.shuffle_buffer > 1:
+            ds = ds.shuffle(c.shuffle_buffer)
+        batch = input_context.get_per_replica_batch_size(c.global_batch_size)
+        return ds.repeat().batch(batch, drop_remainder=True).prefetch(tf.data.AUTOTUNE)
 
     @property
     def validation(self) -> Any | None:

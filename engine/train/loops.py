@@ -46,6 +46,42 @@ def _correct_count(binary: bool, labels: Any, logits: Any) -> Any:
     return tf.reduce_sum(tf.cast(tf.equal(predicted, labels), tf.float32))
 
 
+def validation_sums(model: Any, loss_object: Any, binary: bool, features: Any, labels: Any) -> tuple[Any, Any, Any]:
+    """(summed loss, correct predictions, examples) of one validation batch; averaged by the caller."""
+    logits = model(features, training=False)
+    return (
+        tf.reduce_sum(loss_object(labels, logits)),
+        _correct_count(binary, labels, logits),
+        tf.cast(tf.shape(labels)[0], tf.float32),
+    )
+
+
+def replica_train_step(s: Session, loss_object: Any) -> Any:
+    """One replica's step: forward, the loss averaged over the *global* batch, gradients, update.
+
+    Returns a function (features, labels) -> (loss, correct predictions) for
+    `strategy.run`; the custom loop and the parameter-server loop share it.
+    """
+    model, optimizer = s.model, s.optimizer
+    binary, global_batch = s.arrays.binary, s.global_batch_size
+    scales_loss = hasattr(optimizer, "get_scaled_loss")  # LossScaleOptimizer under float16
+
+    def train_step(features: Any, labels: Any) -> tuple[Any, Any]:
+        with tf.GradientTape() as tape:
+            logits = model(features, training=True)
+            loss = tf.nn.compute_average_loss(loss_object(labels, logits), global_batch_size=global_batch)
+            if model.losses:
+                loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
+            scaled = optimizer.get_scaled_loss(loss) if scales_loss else loss
+        grads = tape.gradient(scaled, model.trainable_variables)
+        if scales_loss:
+            grads = optimizer.get_unscaled_gradients(grads)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))  # noqa: B905 - AutoGraph rejects strict=
+        return loss, _correct_count(binary, labels, logits)
+
+    return train_step
+
+
 class CustomLoop:
     """strategy.run + strategy.reduce over a distributed dataset, the tutorial done right.
 
@@ -65,21 +101,8 @@ class CustomLoop:
         global_batch = s.global_batch_size
         with strategy.scope():
             loss_object, _ = build_loss_and_metric(s.arrays.num_classes, keras.losses.Reduction.NONE)
-        model, optimizer = s.model, s.optimizer
-        scales_loss = hasattr(optimizer, "get_scaled_loss")  # LossScaleOptimizer under float16
-
-        def train_step(features: Any, labels: Any) -> tuple[Any, Any]:
-            with tf.GradientTape() as tape:
-                logits = model(features, training=True)
-                loss = tf.nn.compute_average_loss(loss_object(labels, logits), global_batch_size=global_batch)
-                if model.losses:
-                    loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
-                scaled = optimizer.get_scaled_loss(loss) if scales_loss else loss
-            grads = tape.gradient(scaled, model.trainable_variables)
-            if scales_loss:
-                grads = optimizer.get_unscaled_gradients(grads)
-            optimizer.apply_gradients(zip(grads, model.trainable_variables))  # noqa: B905 - AutoGraph rejects strict=
-            return loss, _correct_count(binary, labels, logits)
+        model = s.model
+        train_step = replica_train_step(s, loss_object)
 
         @tf.function
         def train_steps(iterator: Any, n: Any) -> tuple[Any, Any]:
@@ -93,12 +116,7 @@ class CustomLoop:
             return losses.stack(), accuracies.stack()
 
         def eval_step(features: Any, labels: Any) -> tuple[Any, Any, Any]:
-            logits = model(features, training=False)
-            return (
-                tf.reduce_sum(loss_object(labels, logits)),
-                _correct_count(binary, labels, logits),
-                tf.cast(tf.shape(labels)[0], tf.float32),
-            )
+            return validation_sums(model, loss_object, binary, features, labels)
 
         @tf.function
         def evaluate_batch(batch: Any) -> list[Any]:
@@ -132,7 +150,7 @@ class CustomLoop:
 # ---- fit loop ---------------------------------------------------------------------
 
 
-class _FitBridge(keras.callbacks.Callback):
+class FitBridge(keras.callbacks.Callback):
     """Hands each `steps_per_execution` block of fit to the controller and honours its answer.
 
     tf-keras logs running epoch means, once per block; the mean of just the
@@ -146,9 +164,14 @@ class _FitBridge(keras.callbacks.Callback):
         self.t0 = time.perf_counter()
 
     def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
-        done = batch + 1
+        self.report(batch + 1, float(logs["loss"]), float(logs["accuracy"]))
+
+    def report(self, done: int, loss_mean: float, accuracy_mean: float) -> None:
+        """Hand the steps between the last report and `done` (the running means after it) to the controller."""
         k = done - self.seen
-        loss_sum, acc_sum = float(logs["loss"]) * done, float(logs["accuracy"]) * done
+        if k <= 0:
+            return
+        loss_sum, acc_sum = loss_mean * done, accuracy_mean * done
         now = time.perf_counter()
         going = self.controller.block_done(
             [(loss_sum - self.loss_sum) / k], [(acc_sum - self.acc_sum) / k], now - self.t0, steps_each=k
@@ -174,7 +197,7 @@ class FitLoop:
             self.s.datasets.train(epoch, first_step),
             initial_epoch=epoch,
             epochs=epoch + 1,
-            callbacks=[_FitBridge(controller)],
+            callbacks=[FitBridge(controller)],
             verbose=0,
         )
 

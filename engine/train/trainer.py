@@ -9,6 +9,8 @@ checkpoints are never thrown away.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import shutil
 import tempfile
 import traceback
@@ -61,9 +63,11 @@ class Trainer:
         self.print_tracebacks = print_tracebacks
         self.stop = stop
         self.resume = resume
-        self.role = role_from_environment() if config.strategy == Strategy.MULTI_WORKER_MIRRORED else Role()
+        self.role: Role = role_from_environment(config.strategy)
         self._scratch = None if self.role.is_chief else Path(tempfile.mkdtemp(prefix="tfdd-worker-"))
-        self.run_dir = RunDir(self._scratch or run_dir, validation=config.validation_split > 0)
+        # with an evaluator task in the cluster, it validates (evaluation.csv) and training does not wait for it
+        self.validates = config.validation_split > 0 and not self.role.has_evaluator
+        self.run_dir = RunDir(self._scratch or run_dir, validation=self.validates)
         self.checkpoint_dir = RunPaths(run_dir).checkpoints  # every worker restores the chief's
         self.sinks: list[Sink] = [self.run_dir, *sinks]
         self._controller: Any = None  # exists once training is set up
@@ -112,11 +116,15 @@ class Trainer:
         if self.role.is_chief and not self.resume:
             self.run_dir.write_config(config)
         arrays = load_arrays(config)  # NumPy: bad data is reported before TensorFlow starts
+        if not self.validates:
+            arrays = dataclasses.replace(arrays, x_val=None, y_val=None)
+        ps = config.strategy == Strategy.PARAMETER_SERVER
         # TensorFlow from here on: these modules import it
         from engine.train.checkpoints import Checkpointer
         from engine.train.devices import apply_plan
         from engine.train.loops import CustomLoop, FitLoop, Session
         from engine.train.models import build_model, build_optimizer
+        from engine.train.ps_loop import PSCustomLoop, PSFitLoop, make_coordinator, quiesced, save_plain_model
         from engine.train.strategies import make_strategy
         from engine.train.tensorboard_sink import TensorBoardSink
         from engine.train.tf_runtime import keras, tf
@@ -129,7 +137,8 @@ class Trainer:
             keras.mixed_precision.set_global_policy(f"mixed_{config.mixed_precision}")
         # checked before the strategy too: a cluster's workers block in its constructor until all have joined
         _check_batch(config, plan.replicas)
-        strategy = make_strategy(config, plan)
+        strategy = make_strategy(config, plan)  # a cluster's tasks wait in here until all have joined
+        coordinator = make_coordinator(strategy) if ps else None
         self.stop.training_reached()
         replicas = strategy.num_replicas_in_sync
         _check_batch(config, replicas)
@@ -139,6 +148,8 @@ class Trainer:
             optimizer = build_optimizer(config)
             if config.mixed_precision == "float16" and config.loop == Loop.CUSTOM:
                 optimizer = keras.mixed_precision.LossScaleOptimizer(optimizer)
+            if ps:  # its slots exist before a restore, or they are restored only at the first step (measured)
+                optimizer.build(model.trainable_variables)
         checkpointer = Checkpointer(
             model,
             optimizer,
@@ -153,6 +164,8 @@ class Trainer:
             return self._finish(RunStatus.COMPLETED, model, save_model=False)
         per_epoch = steps_per_epoch(arrays, config.global_batch_size)
         policy = steps_per_call(config, per_epoch, self.role.num_workers)
+        save = quiesced(coordinator, checkpointer.save) if coordinator else checkpointer.save
+        in_sync = config.strategy == Strategy.MULTI_WORKER_MIRRORED and self.role.num_workers > 1
         self._controller = controller = Controller(
             schedule=Schedule(
                 epochs=config.epochs,
@@ -166,9 +179,9 @@ class Trainer:
             policy=policy,
             emit=self.emit,
             stop=self.stop,
-            checkpoint=checkpointer.save,
+            checkpoint=save,
             learning_rate=config.learning_rate,
-            stop_agreed=_stop_agreement(strategy) if self.role.num_workers > 1 else None,
+            stop_agreed=_stop_agreement(strategy) if in_sync else None,
         )
         session = Session(
             config=config,
@@ -179,7 +192,11 @@ class Trainer:
             datasets=Datasets(arrays, config, tf),
             steps_per_execution=policy.fixed,
         )
-        replica_batches = _measure_replica_batches(strategy, session.datasets.train(start_epoch))
+        replica_batches = (
+            [config.global_batch_size // replicas]  # a coordinator runs no replica of its own to measure
+            if ps
+            else _measure_replica_batches(strategy, session.datasets.train(start_epoch))
+        )
         self.emit(
             ev.RunStarted(
                 strategy=config.strategy,
@@ -202,10 +219,19 @@ class Trainer:
             f"{type(strategy).__name__} on {', '.join(plan.strategy_devices)}; all-reduce: {plan.all_reduce}; "
             f"memory growth: {'on' if plan.memory_growth and plan.uses_gpu else 'off'}; "
             f"mixed precision: {config.mixed_precision}; {self.role.num_workers} worker(s)"
+            + (f"; variables sharded {config.variable_partitioner}" if ps else "")
         )
-        loop = FitLoop(session) if config.loop == Loop.FIT else CustomLoop(session)
+        if config.validation_split > 0 and not self.validates:
+            self.log(f"The evaluator task validates each checkpoint ({RunPaths(self.run_dir.path).evaluation}).")
+        if ps:
+            loop: Any = (PSFitLoop if config.loop == Loop.FIT else PSCustomLoop)(
+                session, coordinator, self.role.num_workers
+            )
+        else:
+            loop = FitLoop(session) if config.loop == Loop.FIT else CustomLoop(session)
         status = controller.run(loop)
-        return self._finish(status, model, save_model=True)
+        saver = (lambda path: save_plain_model(session, path)) if ps else None
+        return self._finish(status, model, save_model=True, saver=saver)
 
     def _restore(self, checkpointer: Any) -> tuple[int, int]:
         position = checkpointer.restore() if self.resume else None
@@ -219,10 +245,15 @@ class Trainer:
             self.run_dir.keep_epochs_before(epoch + 1)
         return epoch, step
 
-    def _finish(self, status: RunStatus, model: Any, save_model: bool) -> Outcome:
+    def _finish(
+        self, status: RunStatus, model: Any, save_model: bool, saver: Callable[[Path], None] | None = None
+    ) -> Outcome:
         model_path = ""
         if save_model:
-            model.save(str(self.run_dir.model_path))
+            if saver is not None:
+                saver(self.run_dir.model_path)
+            else:
+                model.save(str(self.run_dir.model_path))
             model_path = str(self.run_dir.model_path) if self.role.is_chief else ""
         self.emit(
             ev.RunFinished(
@@ -265,6 +296,9 @@ def _stop_agreement(strategy: Any) -> Callable[[bool], bool]:
     return agreed
 
 
+_REMOTE_TASK = re.compile(r"/job:(\w+)/replica:\d+/task:(\d+)")
+
+
 def _explain(exc: BaseException) -> str:
     """Turn TensorFlow's errors into what a person can do about them."""
     name = type(exc).__name__
@@ -273,6 +307,11 @@ def _explain(exc: BaseException) -> str:
     text = (lines[-1] if lines[0].startswith("in user code") else lines[0]) if lines else name
     if name == "ResourceExhaustedError":
         return f"Out of device memory ({text}). Lower global_batch_size, use mixed precision, or fewer virtual devices."
-    if name in ("UnavailableError", "DeadlineExceededError"):
-        return f"A worker of the cluster stopped responding ({text}). Check that every worker is running and reachable."
+    if name in ("UnavailableError", "DeadlineExceededError", "AbortedError"):
+        task = _REMOTE_TASK.search(str(exc))
+        who = f"{task.group(1)} {task.group(2)}" if task else "A task of the cluster"
+        return (
+            f"{who} stopped responding ({text}). Check that every task is running and reachable; finished "
+            "epochs and checkpoints are kept, and --resume continues the run."
+        )
     return f"{name}: {text}"
