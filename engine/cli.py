@@ -94,11 +94,13 @@ def _train(args: argparse.Namespace) -> int:
     except ConfigError as exc:  # TF_CONFIG problems
         print(f"error: {exc}", file=sys.stderr)
         return ExitCode.CONFIG
+    from engine.train.task import end_process
+
     if outcome.status == RunStatus.FAILED:
         print(f"error: {outcome.message}", file=sys.stderr)
-        return ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED
+        return end_process(ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED, outcome)
     print(f"{outcome.status}: {run_dir}", file=sys.stderr)
-    return stop.exit_code if outcome.status == RunStatus.STOPPED else ExitCode.OK
+    return end_process(stop.exit_code if outcome.status == RunStatus.STOPPED else ExitCode.OK, outcome)
 
 
 def _devices(args: argparse.Namespace) -> int:

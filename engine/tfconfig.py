@@ -473,7 +473,8 @@ def _strategy_problems(cluster: ClusterSpec, strategy: str | None) -> list[Clust
 def run_problems(cluster: ClusterSpec, config: RunConfig) -> list[ClusterProblem]:
     """Every problem of running `config` on `cluster`: the cluster's own, and the rules that need both."""
     problems = validate(TFConfig(cluster), config.strategy)
-    if cluster.addresses(EVALUATOR_JOB) and not config.validation_split > 0:
+    evaluator_allowed = config.strategy in CLUSTER_STRATEGIES  # else validate() has refused it already
+    if cluster.addresses(EVALUATOR_JOB) and evaluator_allowed and not config.validation_split > 0:
         problems.append(
             ClusterProblem(
                 "error",

@@ -125,7 +125,7 @@ def trainer_command(config_path: Path, run_dir: Path, resume: bool) -> list[str]
 
     Every task gets the same command; its TF_CONFIG picks what it runs (engine.train.task).
     """
-    return commands.resume_command(run_dir) if resume else commands.trainer_command(config_path, run_dir)
+    return commands.trainer_resume_command(run_dir) if resume else commands.trainer_command(config_path, run_dir)
 
 
 def local_cluster_for(strategy: str, workers: int, ps: int = 0, evaluator: bool = False) -> ClusterSpec:
@@ -523,11 +523,13 @@ class _Group:
                 f"log: {w.status.log_path}"
             )
             return
-        lost = f"lost: {how}; the coordinator reruns its steps on the other workers"
+        lost = f"{how}; the coordinator reruns its steps on the other workers"
         if w.status.restarts < self.max_restarts:
             self._set(w, state=LOST, exit_code=code, message=lost)
             restart = w.status.restarts + 1
-            self._spawn(w, restarts=restart, message=f"restart {restart} of {self.max_restarts} after it was {lost}")
+            self._spawn(
+                w, restarts=restart, message=f"restart {restart} of {self.max_restarts} after it was lost ({how})"
+            )
         else:
             self._set(w, state=LOST, exit_code=code, message=f"{lost} (not restarted: {self.max_restarts} restarts)")
 

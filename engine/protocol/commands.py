@@ -49,6 +49,11 @@ def cluster_file_command(cluster_path: Path | str, config_path: Path | str, run_
     return _cluster_launch("--cluster", str(cluster_path), "--config", str(config_path), "--run-dir", str(run_dir))
 
 
+def trainer_resume_command(run_dir: Path | str) -> list[str]:
+    """One trainer process continuing `run_dir` (in a cluster, one task of it)."""
+    return [python(), "-m", TRAINER_MODULE, "--resume", str(run_dir)]
+
+
 def resume_command(run_dir: Path | str, workers: int = 1) -> list[str]:
     """Continue a run from its checkpoint: one trainer, or a local cluster with the tasks it had (its
     cluster.json, or as many workers as before for a run launched before that file existed)."""
@@ -56,7 +61,7 @@ def resume_command(run_dir: Path | str, workers: int = 1) -> list[str]:
         return _cluster_launch("--resume", str(run_dir))
     if workers > 1:
         return _cluster_launch("--workers", str(workers), "--resume", str(run_dir))
-    return [python(), "-m", TRAINER_MODULE, "--resume", str(run_dir)]
+    return trainer_resume_command(run_dir)
 
 
 def scaling_command(config_path: Path | str, replicas: list[int], out_dir: Path | str) -> list[str]:

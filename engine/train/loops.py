@@ -166,15 +166,19 @@ class FitBridge(keras.callbacks.Callback):
     def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
         self.report(batch + 1, float(logs["loss"]), float(logs["accuracy"]))
 
-    def report(self, done: int, loss_mean: float, accuracy_mean: float) -> None:
-        """Hand the steps between the last report and `done` (the running means after it) to the controller."""
+    def report(self, done: int, loss_mean: float, accuracy_mean: float, seconds: float | None = None) -> None:
+        """Hand the steps between the last report and `done` (the running means after it) to the controller;
+        `seconds` they took, when not the time since the last report."""
         k = done - self.seen
         if k <= 0:
             return
         loss_sum, acc_sum = loss_mean * done, accuracy_mean * done
         now = time.perf_counter()
         going = self.controller.block_done(
-            [(loss_sum - self.loss_sum) / k], [(acc_sum - self.acc_sum) / k], now - self.t0, steps_each=k
+            [(loss_sum - self.loss_sum) / k],
+            [(acc_sum - self.acc_sum) / k],
+            now - self.t0 if seconds is None else seconds,
+            steps_each=k,
         )
         self.seen, self.loss_sum, self.acc_sum, self.t0 = done, loss_sum, acc_sum, now
         if not going:

@@ -180,15 +180,22 @@ class _QueuedFitBridge(FitBridge):
             self._report_remote(*self._queue.popleft())
 
     def _report_remote(self, done: int, logs: Any) -> None:
-        values = logs.fetch() if hasattr(logs, "fetch") else logs
+        values = logs.fetch()
         self.report(done, float(values["loss"]), float(values["accuracy"]))
 
     def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
-        last = self._queue.pop() if self._queue else None
-        while self._queue:
-            self._report_remote(*self._queue.popleft())
-        if last is not None:
-            self.report(last[0], float(logs["loss"]), float(logs["accuracy"]))
+        """The blocks still queued ran since the last report: their time is shared by their steps."""
+        if not self._queue:
+            return
+        pending = [
+            (done, logs if i == len(self._queue) - 1 else remote) for i, (done, remote) in enumerate(self._queue)
+        ]
+        self._queue.clear()
+        elapsed, steps = time.perf_counter() - self.t0, pending[-1][0] - self.seen
+        for done, values in pending:
+            values = values.fetch() if hasattr(values, "fetch") else values
+            share = elapsed * (done - self.seen) / steps
+            self.report(done, float(values["loss"]), float(values["accuracy"]), seconds=share)
 
 
 class PSFitLoop:

@@ -9,6 +9,8 @@ every task with the same command and the same run config.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +21,15 @@ from engine.tfconfig import Program, role_from_environment, task_program
 from engine.train.trainer import Outcome, Trainer
 
 Sink = Callable[[ev.Event], None]
+
+
+def end_process(code: int, outcome: Outcome) -> int:
+    """`code` for sys.exit, or, when the outcome says everything is written, end the process now."""
+    if outcome.exit_at_once:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 def run_task(

@@ -40,6 +40,9 @@ class Outcome:
     status: RunStatus  # COMPLETED, STOPPED or FAILED
     message: str = ""
     error_type: str = ""
+    # everything is written: skip the interpreter's teardown (a parameter-server coordinator's took up to
+    # 18 s after a worker had been restarted, measured, with the run long over)
+    exit_at_once: bool = False
 
     @property
     def config_error(self) -> bool:
@@ -109,7 +112,9 @@ class Trainer:
                 run_dir=str(self.run_dir.path),
             )
         )
-        return Outcome(RunStatus.FAILED, message, error_type)
+        return Outcome(
+            RunStatus.FAILED, message, error_type, exit_at_once=self.config.strategy == Strategy.PARAMETER_SERVER
+        )
 
     def _run(self) -> Outcome:
         config = self.config
@@ -263,7 +268,7 @@ class Trainer:
                 model_path=model_path,
             )
         )
-        return Outcome(status)
+        return Outcome(status, exit_at_once=self.config.strategy == Strategy.PARAMETER_SERVER)
 
 
 def _check_batch(config: RunConfig, replicas: int) -> None:

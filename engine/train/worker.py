@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     watch_stdin(stop)
     handle_stop_signals(stop, ctrl_c_code=ExitCode.OK)
     from engine.rundir import open_run
-    from engine.train.task import run_task
+    from engine.train.task import end_process, run_task
 
     try:
         config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         sink(ev.RunFailed(message=str(exc), error_type="ConfigError"))
         return ExitCode.CONFIG
     if outcome.status == RunStatus.FAILED:
-        return ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED
-    return ExitCode.OK
+        return end_process(ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED, outcome)
+    return end_process(ExitCode.OK, outcome)
 
 
 if __name__ == "__main__":
