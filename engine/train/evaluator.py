@@ -24,6 +24,7 @@ import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from engine import events as ev
 from engine.config import RunConfig
@@ -81,6 +82,7 @@ class Evaluator:
             )
         _lower_priority()
         from engine.train.checkpoints import restore_weights
+        from engine.train.loops import validation_sums
         from engine.train.models import build_loss_and_metric, build_model
         from engine.train.tensorboard_sink import TensorBoardSink
         from engine.train.tf_runtime import keras, tf
@@ -92,9 +94,13 @@ class Evaluator:
         if config.mixed_precision != "off":
             keras.mixed_precision.set_global_policy(f"mixed_{config.mixed_precision}")
         self.sinks.insert(1, TensorBoardSink(self.paths.tensorboard_evaluation))
-        model = build_model(config, arrays.num_features, arrays.num_classes)
-        loss, metric = build_loss_and_metric(arrays.num_classes)
-        model.compile(loss=loss, metrics=[metric])
+        model = build_model(config, arrays.num_features, arrays.num_classes)  # weights only: no optimizer
+        loss_object, _ = build_loss_and_metric(arrays.num_classes, keras.losses.Reduction.NONE)
+
+        @tf.function
+        def sums(features: Any, labels: Any) -> tuple[Any, Any, Any]:
+            return validation_sums(model, loss_object, arrays.binary, features, labels)
+
         validation = Datasets(arrays, config, tf).validation
         per_epoch = steps_per_epoch(arrays, config.global_batch_size)
         done = self.log.checkpoints()
@@ -129,14 +135,17 @@ class Evaluator:
             except Exception as exc:  # removed by the chief's `keep` meanwhile, or half-written: skip it
                 self.emit(ev.Log(level="warning", message=f"evaluator: skipped {index.stem}: {exc}".strip()))
                 continue
-            logs = model.evaluate(validation, verbose=0, return_dict=True)
+            loss_sum = correct = count = 0.0
+            for features, labels in validation:  # the trainer's own validation arithmetic
+                batch_loss, batch_correct, n = (float(t) for t in sums(features, labels))
+                loss_sum, correct, count = loss_sum + batch_loss, correct + batch_correct, count + n
             self.emit(
                 ev.Evaluation(
                     epoch=epoch,
                     step=step,
                     global_step=epoch * per_epoch + step,
-                    val_loss=float(logs["loss"]),
-                    val_accuracy=float(logs["accuracy"]),
+                    val_loss=loss_sum / count,
+                    val_accuracy=correct / count,
                     examples=len(arrays.x_val),
                     seconds=time.perf_counter() - started,
                     checkpoint=prefix,
