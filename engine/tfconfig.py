@@ -470,20 +470,23 @@ def _strategy_problems(cluster: ClusterSpec, strategy: str | None) -> list[Clust
     return problems
 
 
+def evaluator_problem(config: RunConfig) -> str | None:
+    """Why an evaluator task cannot validate `config`'s run, or None when it can."""
+    if not isinstance(config.validation_split, (int, float)) or config.validation_split <= 0:
+        return (
+            "the evaluator validates on the run's validation data, and validation_split is 0; "
+            "set it above 0 (e.g. 0.2) or remove the evaluator"
+        )
+    return None
+
+
 def run_problems(cluster: ClusterSpec, config: RunConfig) -> list[ClusterProblem]:
     """Every problem of running `config` on `cluster`: the cluster's own, and the rules that need both."""
     problems = validate(TFConfig(cluster), config.strategy)
     evaluator_allowed = config.strategy in CLUSTER_STRATEGIES  # else validate() has refused it already
-    if cluster.addresses(EVALUATOR_JOB) and evaluator_allowed and not config.validation_split > 0:
-        problems.append(
-            ClusterProblem(
-                "error",
-                "cluster.evaluator",
-                list(cluster.addresses(EVALUATOR_JOB)),
-                "the evaluator validates on the run's validation data, and validation_split is 0; "
-                "set it above 0 (e.g. 0.2) or remove the evaluator",
-            )
-        )
+    why = evaluator_problem(config)
+    if cluster.addresses(EVALUATOR_JOB) and evaluator_allowed and why:
+        problems.append(ClusterProblem("error", "cluster.evaluator", list(cluster.addresses(EVALUATOR_JOB)), why))
     return problems
 
 
