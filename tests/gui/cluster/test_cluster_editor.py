@@ -268,3 +268,27 @@ def test_every_role_is_accepted_under_parameter_server_and_start_here_needs_loop
     editor.json.setPlainText(json.dumps(document))
     assert not editor.start_button.isEnabled() and "10.0.0.7:20003" in editor.start_button.toolTip()
     assert editor.export_button.isEnabled()  # other machines are what export is for
+
+
+def test_export_as_a_slurm_job_judges_only_the_shape(qtbot, make_window, tmp_path: Path):
+    window = make_window()
+    window.form.strategy.setCurrentText("parameter_server")
+    window.cluster.json.setPlainText(
+        json.dumps({"cluster": {"chief": ["a:1"], "worker": ["b:1", "c:1"], "ps": ["d:1"]}})  # hosts Slurm replaces
+    )
+    dialog = window.export_cluster()
+    dialog.target.setCurrentIndex(dialog.target.findData("slurm"))
+    assert dialog.slurm_row.isVisibleTo(dialog) and dialog.export_button.isEnabled()
+    dialog.gpus.setValue(1)
+    dialog.port.setValue(24000)
+    dialog.folder.setText(str(tmp_path / "job"))
+    assert dialog.export()
+    assert sorted(p.name for p in dialog.written) == ["README.md", "run.json", "task.sh", "tfdd.sbatch"]
+    assert "#SBATCH --gpus-per-node=1" in (tmp_path / "job" / "tfdd.sbatch").read_text()
+    assert "--port-base 24000" in (tmp_path / "job" / "task.sh").read_text()
+    assert "how to submit it" in dialog.result.text() and "sbatch" in dialog.readme.toPlainText()
+    window.cluster.json.setPlainText(json.dumps({"cluster": {"chief": ["a:1"], "worker": ["b:1"]}}))
+    dialog = window.export_cluster()
+    dialog.target.setCurrentIndex(dialog.target.findData("slurm"))
+    assert not dialog.export_button.isEnabled() and "at least one ps task" in dialog.blockers.text()
+    dialog.close()
