@@ -65,6 +65,12 @@ class ConsoleProgress:
                 f"{event.seconds:.1f} s, {event.examples_per_sec:,.0f} ex/s",
                 file=sys.stderr,
             )
+        elif isinstance(event, ev.Evaluation):  # the evaluator task of a cluster
+            tqdm.write(
+                f"{Path(event.checkpoint).name} (epoch {event.epoch}, step {event.step}): "
+                f"val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}, {event.seconds:.1f} s",
+                file=sys.stderr,
+            )
         elif isinstance(event, ev.Log):
             tqdm.write(f"[{event.level}] {event.message}", file=sys.stderr)
         elif isinstance(event, (ev.RunFinished, ev.RunFailed)) and self._bar is not None:

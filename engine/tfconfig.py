@@ -508,6 +508,7 @@ class Role:
     is_chief: bool = True  # writes the results
     job: str = ""  # "chief", "worker", "ps", "evaluator"; empty outside a cluster
     has_evaluator: bool = False  # an evaluator task validates the checkpoints, so the trainer need not
+    num_ps: int = 0  # parameter_server: the ps tasks holding the variables
 
     @property
     def index(self) -> int:
@@ -546,6 +547,7 @@ def role_from_environment(strategy: str, environ: Mapping[str, str] = os.environ
         is_chief=chief,
         job=job,
         has_evaluator=bool(cluster.addresses(EVALUATOR_JOB)),
+        num_ps=len(cluster.addresses("ps")),
     )
 
 

@@ -123,15 +123,23 @@ class Controller:
         return self.policy.next(self.steps_per_epoch - self.step - scheduled_ahead)
 
     def block_done(
-        self, losses: Sequence[float], accuracies: Sequence[float], seconds: float, steps_each: int = 1
+        self,
+        losses: Sequence[float],
+        accuracies: Sequence[float],
+        seconds: float,
+        steps_each: int = 1,
+        steps_per_sec: float | None = None,
     ) -> bool:
         """Report one call's steps (one loss per `steps_each` steps); False when the loop should end the epoch.
 
-        Raises NonFiniteLoss on NaN or inf.
+        `seconds` the steps took count towards the epoch's throughput; `steps_per_sec`, when given, is the
+        rate to show for them instead of steps / seconds (parameter_server measures it over a window,
+        since its results arrive in bursts). Raises NonFiniteLoss on NaN or inf.
         """
         total_steps = len(losses) * steps_each
         self.policy.observe(total_steps, seconds)
-        rate = self.schedule.global_batch_size * total_steps / seconds if seconds > 0 else 0.0
+        per_sec = steps_per_sec if steps_per_sec is not None else total_steps / seconds if seconds > 0 else 0.0
+        rate = self.schedule.global_batch_size * per_sec
         self.totals.train_seconds += seconds
         for loss, acc in zip(losses, accuracies, strict=True):
             loss, acc = float(loss), float(acc)

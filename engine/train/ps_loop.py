@@ -38,6 +38,28 @@ from engine.train.tf_runtime import keras, tf
 
 IN_FLIGHT_PER_WORKER = 2  # closures queued per worker: one running, one ready to start
 TASK_STEPS_INTERVAL_S = 1.0  # how often the steps each worker ran are reported
+# Closures finish on several workers at once and their results are fetched back to back, so the time
+# between two fetches says little: results are reported together once this much time has passed, and
+# the throughput shown is measured over the last RATE_WINDOW_S.
+REPORT_INTERVAL_S = 0.1
+RATE_WINDOW_S = 1.0
+
+
+class RateWindow:
+    """Steps per second over the last RATE_WINDOW_S of results."""
+
+    def __init__(self) -> None:
+        self._marks: deque[tuple[float, int]] = deque()  # (time, steps finished by then)
+        self._total = 0
+
+    def add(self, steps: int, now: float) -> float | None:
+        """Count `steps` finished at `now`; the rate, or None until two results span some time."""
+        self._total += steps
+        self._marks.append((now, self._total))
+        while len(self._marks) > 2 and now - self._marks[1][0] >= RATE_WINDOW_S:
+            self._marks.popleft()
+        start, before = self._marks[0]
+        return (self._total - before) / (now - start) if len(self._marks) > 1 and now > start else None
 
 
 def make_coordinator(strategy: Any) -> Any:
@@ -136,6 +158,10 @@ class PSCustomLoop:
         ahead = 0  # steps scheduled but not yet reported
         going = True
         last = time.perf_counter()
+        losses: list[float] = []
+        accuracies: list[float] = []
+        rates = RateWindow()  # per epoch: the pause between epochs (validation, checkpoint) is not training
+        rates.add(0, last)
         while True:
             while going and len(in_flight) < self._limit and controller.step + ahead < controller.steps_per_epoch:
                 n = controller.block_size(ahead)
@@ -145,12 +171,16 @@ class PSCustomLoop:
             if not in_flight:
                 break
             remote, n = in_flight.popleft()
-            losses, accuracies, worker = remote.fetch()  # a lost worker's closure was rerun by another
-            ahead -= n
-            now = time.perf_counter()
+            block_losses, block_accuracies, worker = remote.fetch()  # a lost worker's closure was rerun by another
+            losses += list(block_losses)
+            accuracies += list(block_accuracies)
             self._steps.add(int(worker), n)
-            going = controller.block_done(losses, accuracies, now - last) and going
-            last = now
+            now = time.perf_counter()
+            rate = rates.add(n, now)
+            if now - last >= REPORT_INTERVAL_S or not in_flight:
+                ahead -= len(losses)
+                going = controller.block_done(losses, accuracies, now - last, steps_per_sec=rate) and going
+                losses, accuracies, last = [], [], now
         self._steps.report()
 
     def evaluate(self) -> tuple[float | None, float | None]:
@@ -173,29 +203,21 @@ class _QueuedFitBridge(FitBridge):
         self._supports_tf_logs = True
         self._queue: deque[tuple[int, Any]] = deque()
         self._depth = depth
+        self._scheduled = 0  # steps of the epoch handed to the coordinator so far
 
     def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
+        self._scheduled = batch + 1
         self._queue.append((batch + 1, logs))
         while len(self._queue) > self._depth:
-            self._report_remote(*self._queue.popleft())
-
-    def _report_remote(self, done: int, logs: Any) -> None:
-        values = logs.fetch()
-        self.report(done, float(values["loss"]), float(values["accuracy"]))
+            done, remote = self._queue.popleft()
+            values = remote.fetch()  # waits for that block; the later ones keep the workers busy
+            if time.perf_counter() - self.t0 >= REPORT_INTERVAL_S:  # blocks fetched back to back report together
+                self.report(done, float(values["loss"]), float(values["accuracy"]))
 
     def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
-        """The blocks still queued ran since the last report: their time is shared by their steps."""
-        if not self._queue:
-            return
-        pending = [
-            (done, logs if i == len(self._queue) - 1 else remote) for i, (done, remote) in enumerate(self._queue)
-        ]
-        self._queue.clear()
-        elapsed, steps = time.perf_counter() - self.t0, pending[-1][0] - self.seen
-        for done, values in pending:
-            values = values.fetch() if hasattr(values, "fetch") else values
-            share = elapsed * (done - self.seen) / steps
-            self.report(done, float(values["loss"]), float(values["accuracy"]), seconds=share)
+        """The blocks still queued (and any held back) are reported at once, with the epoch's exact means."""
+        self._queue.clear()  # every block of the epoch has run: its exact means cover them all
+        self.report(self._scheduled, float(logs["loss"]), float(logs["accuracy"]))
 
 
 class PSFitLoop:

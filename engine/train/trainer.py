@@ -220,12 +220,20 @@ class Trainer:
                 task=self.role.task,
             )
         )
-        self.log(
-            f"{type(strategy).__name__} on {', '.join(plan.strategy_devices)}; all-reduce: {plan.all_reduce}; "
-            f"memory growth: {'on' if plan.memory_growth and plan.uses_gpu else 'off'}; "
-            f"mixed precision: {config.mixed_precision}; {self.role.num_workers} worker(s)"
-            + (f"; variables sharded {config.variable_partitioner}" if ps else "")
-        )
+        if ps:
+            self.log(
+                f"{type(strategy).__name__}: this coordinator schedules blocks of "
+                f"{policy.fixed} steps on {self.role.num_workers} worker(s); "
+                f"{self.role.num_ps} parameter server(s) "
+                f"hold the variables (sharding: {config.variable_partitioner}); mixed precision: "
+                f"{config.mixed_precision}"
+            )
+        else:
+            self.log(
+                f"{type(strategy).__name__} on {', '.join(plan.strategy_devices)}; all-reduce: {plan.all_reduce}; "
+                f"memory growth: {'on' if plan.memory_growth and plan.uses_gpu else 'off'}; "
+                f"mixed precision: {config.mixed_precision}; {self.role.num_workers} worker(s)"
+            )
         if config.validation_split > 0 and not self.validates:
             self.log(f"The evaluator task validates each checkpoint ({RunPaths(self.run_dir.path).evaluation}).")
         if ps:

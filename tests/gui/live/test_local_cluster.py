@@ -298,3 +298,35 @@ def test_export_script_says_why_there_is_none_for_parameter_server(qtbot, make_w
     window.export_form_script()
     assert asked == [] and "does not support parameter_server" in window.last_dialog.text()
     window.last_dialog.close()
+
+
+@pytest.mark.slow
+def test_the_cluster_tab_runs_a_real_parameter_server_cluster_with_an_evaluator(qtbot, make_window):
+    from engine.tfconfig import free_loopback_ports
+
+    window = make_window()
+    window.apply_probe(CPU_ONLY)
+    window.form.set_config(
+        RunConfig(strategy="parameter_server", epochs=3, validation_split=0.2, data=DataConfig(num_samples=4096))
+    )
+    ports = [f"127.0.0.1:{p}" for p in free_loopback_ports(5)]
+    jobs = {"chief": ports[:1], "worker": ports[1:3], "ps": ports[3:4], "evaluator": ports[4:]}
+    window.cluster.json.setPlainText(json.dumps({"cluster": jobs}))
+    assert window.cluster.start_button.isEnabled(), window.cluster.start_button.toolTip()
+    qtbot.mouseClick(window.cluster.start_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.runner is None, timeout=300_000)
+    assert "completed" in window.status_labels["state"].text(), window.log.tail(60)
+    panel = window.workers
+    assert panel.workers() == ["chief-0", "worker-0", "worker-1", "ps-0", "evaluator-0"]
+    assert [panel.cell(w, ROLE).split(":")[0] for w in panel.workers()] == [
+        "coordinator",
+        "worker",
+        "worker",
+        "parameter server",
+        "evaluator",
+    ]
+    assert {panel.state(w) for w in panel.workers()} == {"finished"}
+    assert all(int(panel.cell(w, STEPS).replace(",", "")) > 0 for w in ("worker-0", "worker-1"))
+    window.plots.redraw_all()
+    assert window.plots.loss.plotted_points("epoch") == 3 and window.plots.loss.plotted_points("val") == 3
+    assert not any(alive(panel.pid(w)) for w in panel.workers())
