@@ -18,7 +18,7 @@ from engine import events as ev
 from engine.config import RunConfig
 from engine.plan import plan_devices
 from engine.protocol.channel import StopSignal
-from engine.protocol.codes import RunStatus
+from engine.protocol.codes import ExitCode, RunStatus
 from engine.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, Role, parse_tf_config
 from engine.train.chief_watch import watch_chief
 from engine.train.trainer import Outcome
@@ -65,5 +65,7 @@ class Server:
             watch_chief(cluster.chief(), self.stop)
         self.stop.wait()
         self.emit(ev.Log(level="info", message=f"{self.role.job} {self.role.index} stops: {self.stop.reason}"))
-        self.emit(ev.RunFinished(status=RunStatus.COMPLETED, epochs_completed=0, run_dir=""))
-        return Outcome(RunStatus.COMPLETED)
+        # its run is over (the chief is gone, or its launcher says so), unless Ctrl-C or SIGTERM ended it
+        status = RunStatus.COMPLETED if self.stop.exit_code == ExitCode.OK else RunStatus.STOPPED
+        self.emit(ev.RunFinished(status=status, epochs_completed=0, run_dir=""))
+        return Outcome(status)
