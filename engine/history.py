@@ -18,7 +18,7 @@ from pathlib import Path
 from engine import events as ev
 from engine.config import RunConfig
 from engine.problems import ConfigError
-from engine.protocol.codes import RunStatus
+from engine.protocol.codes import PEER_LOST_ERRORS, RunStatus
 from engine.protocol.paths import RunPaths
 from engine.rundir import read_events, read_metrics
 
@@ -42,10 +42,16 @@ class RunSummary:
     final: dict[str, float] = field(default_factory=dict)  # loss, accuracy, val_loss, val_accuracy
     message: str = ""
     num_workers: int = 1  # a local cluster run is resumed with as many workers
+    error_type: str = ""  # what a failed run failed with
 
     @property
     def resumable(self) -> bool:
-        return self.status in (RunStatus.STOPPED, RunStatus.INTERRUPTED) and RunPaths(self.path).has_checkpoint()
+        """Stopped, interrupted, or failed because a task of its cluster stopped answering (a killed ps
+        task): and there is a checkpoint to go on from."""
+        cut_short = self.status in (RunStatus.STOPPED, RunStatus.INTERRUPTED) or (
+            self.status == RunStatus.FAILED and self.error_type in PEER_LOST_ERRORS
+        )
+        return cut_short and RunPaths(self.path).has_checkpoint()
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,7 @@ def summarize(path: Path) -> RunSummary:
         duration=(events[-1].time - events[0].time) if events else 0.0,
         final=final,
         message=last_end.message if isinstance(last_end, ev.RunFailed) else "",
+        error_type=last_end.error_type if isinstance(last_end, ev.RunFailed) else "",
         num_workers=started[-1].num_workers if started else 1,
     )
 

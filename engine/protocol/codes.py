@@ -47,6 +47,11 @@ _MEANINGS = {
 }
 
 
+PEER_LOST_ERRORS = ("UnavailableError", "DeadlineExceededError", "AbortedError")
+"""TensorFlow's errors when a task of the cluster stopped answering (a killed ps task, a lost peer): the run
+itself was sound, so a run that failed with one of them can be resumed from its checkpoint."""
+
+
 class RunStatus(StrEnum):
     """How a run ended (run_finished, the Runs table), or that it has not."""
 

@@ -24,7 +24,7 @@ from engine.config import Loop, RunConfig, Strategy, batch_problem
 from engine.plan import plan_devices
 from engine.problems import ConfigError
 from engine.protocol.channel import StopSignal
-from engine.protocol.codes import RunStatus
+from engine.protocol.codes import PEER_LOST_ERRORS, RunStatus
 from engine.protocol.paths import RunPaths
 from engine.rundir import RunDir
 from engine.tfconfig import Role, role_from_environment
@@ -320,7 +320,7 @@ def _explain(exc: BaseException) -> str:
     text = (lines[-1] if lines[0].startswith("in user code") else lines[0]) if lines else name
     if name == "ResourceExhaustedError":
         return f"Out of device memory ({text}). Lower global_batch_size, use mixed precision, or fewer virtual devices."
-    if name in ("UnavailableError", "DeadlineExceededError", "AbortedError"):
+    if name in PEER_LOST_ERRORS:
         task = _REMOTE_TASK.search(str(exc))
         who = f"{task.group(1)} {task.group(2)}" if task else "A task of the cluster"
         return (
