@@ -112,6 +112,7 @@ class Evaluation:
     examples: int
     seconds: float  # how long the evaluation took
     checkpoint: str
+    cpu_seconds: float = 0.0  # CPU time the evaluator used since its previous evaluation (what it cost the machine)
     time: float = field(default_factory=_now)
 
 

@@ -21,7 +21,17 @@ from engine.protocol.paths import RunPaths, runs_root
 
 METRIC_COLUMNS = ["epoch", "loss", "accuracy", "examples_per_sec", "seconds"]
 VALIDATION_COLUMNS = ["val_loss", "val_accuracy"]
-EVALUATION_COLUMNS = ["epoch", "step", "global_step", "val_loss", "val_accuracy", "examples", "seconds", "checkpoint"]
+EVALUATION_COLUMNS = [
+    "epoch",
+    "step",
+    "global_step",
+    "val_loss",
+    "val_accuracy",
+    "examples",
+    "seconds",
+    "cpu_seconds",
+    "checkpoint",
+]
 
 
 def new_run_dir(config: RunConfig, root: Path | None = None, now: float | None = None) -> Path:

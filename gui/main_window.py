@@ -36,7 +36,7 @@ from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
 from engine.protocol.commands import cluster_command, cluster_file_command, resume_command, trainer_command
 from engine.protocol.paths import RunPaths, runs_root
 from engine.rundir import new_run_dir
-from engine.tfconfig import CLUSTER_STRATEGIES, TRAINING_JOBS, parse_tf_config
+from engine.tfconfig import CLUSTER_STRATEGIES, TRAINING_JOBS, errors, parse_tf_config, run_problems
 from gui import settings
 from gui.cluster.editor import ClusterEditor
 from gui.cluster.export_dialog import ClusterExportDialog
@@ -314,11 +314,19 @@ class MainWindow(QMainWindow):
             fields = ", ".join(dict.fromkeys(p.field for p in problems))
             self._message(QMessageBox.Icon.Warning, "Cannot start the cluster", f"Fix the run form first ({fields}).")
             return
+        cluster = self.cluster.cluster()
+        blockers = errors(run_problems(cluster, config))
+        if blockers:  # e.g. an evaluator row while the form has no validation split: said before any process starts
+            self._message(
+                QMessageBox.Icon.Warning,
+                "Cannot start the cluster",
+                "\n".join(f"{p.location}: {p.message}" for p in blockers),
+            )
+            return
         run_dir = self._prepare_run(config)
         if run_dir is None:
             return
         assert self._config_file is not None
-        cluster = self.cluster.cluster()
         cluster_file = RunPaths(run_dir).cluster  # the launcher keeps it there too, for --resume
         cluster_file.write_text(self.cluster.cluster_json(), encoding="utf-8")
         self.tabs.setCurrentWidget(self.live_tab)
@@ -368,6 +376,8 @@ class MainWindow(QMainWindow):
         self.plots.reset()
         self.workers.reset(expected=workers)
         self.workers.setVisible(bool(workers))
+        if workers:
+            self._fit_workers_panel(workers)
         self.runs.set_active_run(run_dir)
         self.log.append_lines([f"[dashboard] {what} in {run_dir}"])
         self.form.setEnabled(False)
@@ -375,6 +385,14 @@ class MainWindow(QMainWindow):
         self._set_state("starting")
         self._on_form_changed()
         runner.start()
+
+    def _fit_workers_panel(self, tasks: int) -> None:
+        """Give the cluster tasks panel room for every task (within reason), taken from the plots."""
+        sizes = self.live_tab.sizes()
+        table = self.workers.table
+        wanted = min(60 + table.verticalHeader().defaultSectionSize() * (tasks + 1), sum(sizes) // 3)
+        if len(sizes) == 3 and sizes[1] < wanted:
+            self.live_tab.setSizes([sizes[0] - (wanted - sizes[1]), wanted, sizes[2]])
 
     def ask_stop(self) -> None:
         answer = QMessageBox.question(self, "Stop the run?", "The trainer saves a checkpoint and stops. Stop now?")

@@ -19,14 +19,22 @@ def _position_variable() -> Any:
     return tf.Variable([0, 0], dtype=tf.int64, trainable=False, name="position")
 
 
-def restore_weights(model: Any, path: str) -> tuple[int, int]:
-    """The model's weights from checkpoint `path` (nothing else: the evaluator has no optimizer); the
-    checkpoint's (epoch, step). A parameter-server run's sharded variables are saved whole, so they
-    restore into a plain model. Raises what TensorFlow raises for a missing or foreign checkpoint."""
-    position = _position_variable()
-    tf.train.Checkpoint(model=model, position=position).restore(path).expect_partial().assert_existing_objects_matched()
-    epoch, step = (int(v) for v in position.numpy())
-    return epoch, step
+class WeightReader:
+    """Reads a model's weights and the position from checkpoints, again and again (the evaluator task).
+
+    Nothing else is read (the evaluator has no optimizer). A parameter-server run's sharded variables are
+    saved whole, so they restore into a plain model. One tf.train.Checkpoint serves every read.
+    """
+
+    def __init__(self, model: Any):
+        self._position = _position_variable()
+        self._checkpoint = tf.train.Checkpoint(model=model, position=self._position)
+
+    def read(self, path: str) -> tuple[int, int]:
+        """The checkpoint's (epoch, step); raises what TensorFlow raises for a missing or foreign checkpoint."""
+        self._checkpoint.restore(path).expect_partial().assert_existing_objects_matched()
+        epoch, step = (int(v) for v in self._position.numpy())
+        return epoch, step
 
 
 class Checkpointer:

@@ -81,7 +81,7 @@ class Evaluator:
                 "there is no validation data to evaluate on: set validation_split above 0 (e.g. 0.2)", "ConfigError"
             )
         _lower_priority()
-        from engine.train.checkpoints import restore_weights
+        from engine.train.checkpoints import WeightReader
         from engine.train.loops import validation_sums
         from engine.train.models import build_loss_and_metric, build_model
         from engine.train.tensorboard_sink import TensorBoardSink
@@ -97,11 +97,18 @@ class Evaluator:
         model = build_model(config, arrays.num_features, arrays.num_classes)  # weights only: no optimizer
         loss_object, _ = build_loss_and_metric(arrays.num_classes, keras.losses.Reduction.NONE)
 
-        @tf.function
-        def sums(features: Any, labels: Any) -> tuple[Any, Any, Any]:
-            return validation_sums(model, loss_object, arrays.binary, features, labels)
-
         validation = Datasets(arrays, config, tf).validation
+
+        @tf.function
+        def totals() -> tuple[Any, Any, Any]:
+            """The whole validation set in one call: per-batch calls from Python cost more than the model."""
+            loss_sum, correct, count = tf.constant(0.0), tf.constant(0.0), tf.constant(0.0)
+            for features, labels in validation:
+                batch_loss, batch_correct, n = validation_sums(model, loss_object, arrays.binary, features, labels)
+                loss_sum, correct, count = loss_sum + batch_loss, correct + batch_correct, count + n
+            return loss_sum, correct, count
+
+        weights = WeightReader(model)
         per_epoch = steps_per_epoch(arrays, config.global_batch_size)
         done = self.log.checkpoints()
         if self.role.task:
@@ -119,6 +126,7 @@ class Evaluator:
             )
         )
         final = False
+        cpu = time.process_time()
         while not final:
             pending = [p for p in self.paths.checkpoint_indexes() if p.stem not in done]
             if not pending:
@@ -131,14 +139,11 @@ class Evaluator:
             prefix = str(index.with_suffix(""))
             started = time.perf_counter()
             try:
-                epoch, step = restore_weights(model, prefix)
+                epoch, step = weights.read(prefix)
             except Exception as exc:  # removed by the chief's `keep` meanwhile, or half-written: skip it
                 self.emit(ev.Log(level="warning", message=f"evaluator: skipped {index.stem}: {exc}".strip()))
                 continue
-            loss_sum = correct = count = 0.0
-            for features, labels in validation:  # the trainer's own validation arithmetic
-                batch_loss, batch_correct, n = (float(t) for t in sums(features, labels))
-                loss_sum, correct, count = loss_sum + batch_loss, correct + batch_correct, count + n
+            loss_sum, correct, count = (float(t) for t in totals())  # the trainer's own validation arithmetic
             self.emit(
                 ev.Evaluation(
                     epoch=epoch,
@@ -149,8 +154,10 @@ class Evaluator:
                     examples=len(arrays.x_val),
                     seconds=time.perf_counter() - started,
                     checkpoint=prefix,
+                    cpu_seconds=time.process_time() - cpu,
                 )
             )
+            cpu = time.process_time()
             self.epochs_validated = max(self.epochs_validated, epoch)
             final = epoch >= config.epochs and step == 0
         status = RunStatus.COMPLETED if final else RunStatus.STOPPED

@@ -22,7 +22,7 @@ from typing import Any
 from engine import events as ev
 from engine.config import Loop, RunConfig, Strategy, batch_problem
 from engine.plan import plan_devices
-from engine.problems import ConfigError
+from engine.problems import ConfigError, Problem
 from engine.protocol.channel import StopSignal
 from engine.protocol.codes import PEER_LOST_ERRORS, RunStatus
 from engine.protocol.paths import RunPaths
@@ -124,6 +124,17 @@ class Trainer:
         if not self.validates:
             arrays = dataclasses.replace(arrays, x_val=None, y_val=None)
         ps = config.strategy == Strategy.PARAMETER_SERVER
+        if ps and not self.role.job:
+            raise ConfigError(
+                [
+                    Problem(
+                        "strategy",
+                        config.strategy,
+                        "parameter_server trains a cluster (a chief, workers, ps tasks) and TF_CONFIG names none; "
+                        "run `tfdd cluster launch --workers 2 --ps 1 --config FILE`, or set TF_CONFIG on every task",
+                    )
+                ]
+            )
         # TensorFlow from here on: these modules import it
         from engine.train.checkpoints import Checkpointer
         from engine.train.devices import apply_plan

@@ -285,6 +285,10 @@ def test_the_cluster_tab_starts_its_own_tasks(qtbot, make_window, tmp_path):
     assert window.tabs.currentWidget() is window.live_tab
     qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
     ((cluster_file, config, run_dir),) = started
+    window.form.validation.setValue(0.0)  # the table's evaluator has nothing to validate on now
+    window.cluster.start_button.click()
+    assert len(started) == 1 and "validation_split is 0" in window.last_dialog.text()
+    window.last_dialog.close()
     assert json.loads(cluster_file.read_text()) == document and cluster_file.parent == run_dir
     assert config.suffix == ".json" and run_dir.parent == tmp_path / "runs"
     assert len(window.workers.workers()) == 5
