@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -66,7 +67,13 @@ def headless(root: Path) -> float:
     return steady_rate(run_dir)
 
 
-def in_window() -> tuple[float, np.ndarray]:
+def cpu_seconds() -> float:
+    """CPU time of this (the GUI) process so far, every thread included."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def in_window() -> tuple[float, np.ndarray, float]:
     run_dirs: list[Path] = []
 
     def command_for(config_path: Path, run_dir: Path) -> list[str]:
@@ -79,10 +86,12 @@ def in_window() -> tuple[float, np.ndarray]:
     window.start_run()
     spin_until(lambda: window.plots.plotted_points() > 0, 300)  # stalls while training, not during start-up
     probe.start()
+    cpu0, wall0 = cpu_seconds(), time.perf_counter()
     spin_until(lambda: window.runner is None, 900)
+    cpu_share = (cpu_seconds() - cpu0) / (time.perf_counter() - wall0)
     probe.stop()
     window.close()
-    return steady_rate(run_dirs[-1]), probe.lateness()
+    return steady_rate(run_dirs[-1]), probe.lateness(), cpu_share
 
 
 def main() -> None:
@@ -91,12 +100,13 @@ def main() -> None:
     args = parser.parse_args()
     create_application([])
     root = Path(tempfile.mkdtemp(prefix="tfdd-bench-throughput-"))
-    bare, attached, lateness = [], [], []
+    bare, attached, lateness, cpu = [], [], [], []
     for _ in range(args.rounds):
         bare.append(headless(root))
-        rate, late = in_window()
+        rate, late, share = in_window()
         attached.append(rate)
         lateness.append(late)
+        cpu.append(share)
     late = np.concatenate(lateness)
     ratio = statistics.median(a / b for a, b in zip(attached, bare, strict=True))
     print(
@@ -106,6 +116,10 @@ def main() -> None:
                 ("headless examples/s, median of rounds", f"{statistics.median(bare):,.0f}"),
                 ("window examples/s, median of rounds", f"{statistics.median(attached):,.0f}"),
                 ("window / headless, median of per-round ratios (target >= 0.95)", f"{ratio:.2f}"),
+                (
+                    "GUI process CPU while the run streams, % of one core (median of rounds)",
+                    f"{100 * statistics.median(cpu):.1f}",
+                ),
                 (
                     "10 ms QTimer lateness during real training: median / p99 / max (ms)",
                     f"{np.median(late):.1f} / {np.percentile(late, 99):.1f} / {late.max():.1f}",

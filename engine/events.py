@@ -113,6 +113,18 @@ class ScalingPoint:
 
 
 @dataclass(frozen=True, kw_only=True)
+class TrainerReady:
+    """A warm trainer (worker --wait-for-config) has imported TensorFlow, touched no device, and waits
+    for its run; sent once, before any run exists."""
+
+    type: ClassVar[str] = "trainer_ready"
+    pid: int
+    import_seconds: float
+    rss_mb: float  # resident size while it waits
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunFinished:
     type: ClassVar[str] = "run_finished"
     status: str  # engine.protocol.codes.RunStatus: "completed" or "stopped"
@@ -132,10 +144,32 @@ class RunFailed:
     time: float = field(default_factory=_now)
 
 
-Event = RunStarted | BatchEnd | EpochEnd | CheckpointSaved | Log | WorkerState | ScalingPoint | RunFinished | RunFailed
+Event = (
+    RunStarted
+    | BatchEnd
+    | EpochEnd
+    | CheckpointSaved
+    | Log
+    | WorkerState
+    | ScalingPoint
+    | TrainerReady
+    | RunFinished
+    | RunFailed
+)
 EVENT_TYPES: dict[str, type] = {
     cls.type: cls
-    for cls in (RunStarted, BatchEnd, EpochEnd, CheckpointSaved, Log, WorkerState, ScalingPoint, RunFinished, RunFailed)
+    for cls in (
+        RunStarted,
+        BatchEnd,
+        EpochEnd,
+        CheckpointSaved,
+        Log,
+        WorkerState,
+        ScalingPoint,
+        TrainerReady,
+        RunFinished,
+        RunFailed,
+    )
 }
 
 

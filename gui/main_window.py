@@ -12,8 +12,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QGroupBox,
@@ -33,8 +33,15 @@ from engine.exports.script import export_script
 from engine.history import summarize
 from engine.problems import ConfigError
 from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
-from engine.protocol.commands import cluster_command, resume_command, trainer_command
-from engine.protocol.paths import runs_root
+from engine.protocol.commands import (
+    assignment_line,
+    cluster_command,
+    resume_args,
+    resume_command,
+    trainer_args,
+    trainer_command,
+)
+from engine.protocol.paths import RunPaths, runs_root
 from engine.rundir import new_run_dir
 from engine.tfconfig import TRAINING_JOBS
 from gui import settings
@@ -48,6 +55,7 @@ from gui.live.controls import RunControls
 from gui.live.gpu_monitor import GpuMonitor
 from gui.live.log_view import LogView
 from gui.live.plots import TrainingPlots
+from gui.live.spare import FirstStepLabel, WarmTrainer
 from gui.live.workers_panel import WorkersPanel
 from gui.runner import TrainingRunner, kill_live_processes, source_tag
 from gui.runs.panel import RunsPanel
@@ -58,6 +66,7 @@ MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
 CommandFactory = Callable[[Path, Path], list[str]]
 ClusterCommandFactory = Callable[[Path, Path, int], list[str]]
 ResumeCommandFactory = Callable[[Path, int], list[str]]  # (run dir, workers)
+SPARE_DELAY_MS = 500  # the warm trainer starts once the window is drawn: it never delays the window
 
 
 class MainWindow(QMainWindow):
@@ -73,7 +82,9 @@ class MainWindow(QMainWindow):
         resume_command_for: ResumeCommandFactory = resume_command,
         grace_seconds: float = STOP_GRACE_S,
         runs_dir: Path | None = None,
+        spare_command: list[str] | None = None,
     ) -> None:
+        """`spare_command` keeps a warm trainer of that command (engine.protocol.commands.spare_command)."""
         super().__init__()
         self.setWindowTitle("TensorFlow Distributed Training Dashboard")
         self._command_for = command_for
@@ -96,6 +107,8 @@ class MainWindow(QMainWindow):
         self.cluster = ClusterEditor()
         self.scaling_dialog: ScalingDialog | None = None
         self.export_dialog: ClusterExportDialog | None = None
+        self.spare = WarmTrainer(spare_command, settings.load_warm_trainer(), self) if spare_command else None
+        self.first_step = FirstStepLabel()
         self._build_layout()
         self._build_menus()
         self._build_status_bar()
@@ -177,6 +190,10 @@ class MainWindow(QMainWindow):
             action.triggered.connect(slot)
             run_menu.addAction(action)
         run_menu.addSeparator()
+        if self.spare is not None:
+            self.warm_action = self.spare.toggle_action(self)
+            self.warm_action.toggled.connect(settings.save_warm_trainer)
+            run_menu.addAction(self.warm_action)
         run_menu.addAction(self.runs.refresh_action)
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About", self)
@@ -187,7 +204,10 @@ class MainWindow(QMainWindow):
         self.status_labels = {
             key: QLabel(objectName=f"status_{key}") for key in ("strategy", "replicas", "per_replica", "state")
         }
-        for label in self.status_labels.values():
+        self.spare_label = QLabel(objectName="status_spare")
+        if self.spare is not None:
+            self.spare.state_changed.connect(self.spare_label.setText)
+        for label in (self.spare_label, self.first_step, *self.status_labels.values()):
             self.statusBar().addPermanentWidget(label)
         self._set_state("idle")
 
@@ -301,7 +321,8 @@ class MainWindow(QMainWindow):
                 workers=workers,
             )
         else:
-            self._launch(self._command_for(self._config_file, run_dir), run_dir, "starting run")
+            command = self._command_for(self._config_file, run_dir)
+            self._launch(command, run_dir, "starting run", warm_args=trainer_args(self._config_file, run_dir))
 
     def resume_run(self, run_dir: Path) -> None:
         """Continue a stopped or killed run from its checkpoint, by the same path as a fresh run."""
@@ -309,13 +330,29 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.live_tab)
             workers = summarize(run_dir).num_workers
             self._launch(
-                self._resume_command_for(run_dir, workers), run_dir, "resuming run", workers if workers > 1 else 0
+                self._resume_command_for(run_dir, workers),
+                run_dir,
+                "resuming run",
+                workers if workers > 1 else 0,
+                warm_args=resume_args(run_dir) if workers <= 1 else None,
             )
 
-    def _launch(self, command: list[str], run_dir: Path, what: str, workers: int = 0) -> None:
-        """Start a trainer process (or a local cluster of `workers`) for `run_dir`; wire its signals to the views."""
+    def _launch(
+        self, command: list[str], run_dir: Path, what: str, workers: int = 0, warm_args: list[str] | None = None
+    ) -> None:
+        """Start a trainer process (or a local cluster of `workers`) for `run_dir`; wire its signals to the views.
+        With `warm_args`, a ready warm trainer takes the run instead of a fresh process."""
         grace = max(self._grace_seconds, CLUSTER_GRACE_S) if workers else self._grace_seconds
-        runner = TrainingRunner(command, grace_seconds=grace, parent=self)
+        warm = self.spare.take(dict(os.environ)) if self.spare is not None and warm_args is not None else None
+        stderr_log = RunPaths(run_dir).stderr_log
+        runner = TrainingRunner(
+            command,
+            grace_seconds=grace,
+            stderr_log=stderr_log,
+            warm=warm,
+            assignment=assignment_line(warm_args) if warm is not None and warm_args is not None else "",
+            parent=self,
+        )
         runner.events_ready.connect(self._on_events)
         runner.log_lines.connect(self.log.append_lines)
         runner.run_finished.connect(self._on_run_finished)
@@ -326,7 +363,12 @@ class MainWindow(QMainWindow):
         self.workers.reset(expected=workers)
         self.workers.setVisible(bool(workers))
         self.runs.set_active_run(run_dir)
-        self.log.append_lines([f"[dashboard] {what} in {run_dir}"])
+        self.log.begin_run(stderr_log)
+        how = f" (warm trainer, pid {warm.process.pid})" if warm is not None else ""
+        if warm is None and self.spare is not None and warm_args is not None:
+            how = f" (a fresh trainer: {self.spare.declined})"
+        self.log.append_lines([f"[dashboard] {what} in {run_dir}{how}"])
+        self.first_step.run_started(warm is not None)
         self.form.setEnabled(False)
         self.controls.set_running(True)
         self._set_state("starting")
@@ -345,6 +387,8 @@ class MainWindow(QMainWindow):
             self._set_state("stopping")
 
     def _on_events(self, events: list[ev.Event]) -> None:
+        if self.first_step.add_events(events) and self.spare is not None:
+            self.spare.replenish()  # after the run's first step: two imports never slow a run's start
         self.plots.add_events(events)
         self.controls.add_events(events)
         self.workers.add_events(events)
@@ -371,6 +415,9 @@ class MainWindow(QMainWindow):
         if self.runner is not None:
             self.runner.deleteLater()
         self.runner = None
+        self.first_step.run_ended()
+        if self.spare is not None:
+            self.spare.replenish()
         if self._config_file is not None:
             self._config_file.unlink(missing_ok=True)
             self._config_file = None
@@ -428,6 +475,11 @@ class MainWindow(QMainWindow):
         box.open()
         self.last_dialog = box
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.spare is not None and not event.spontaneous():
+            QTimer.singleShot(SPARE_DELAY_MS, self.spare.replenish)
+
     # ---- closing ---------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.runner is not None:
@@ -450,6 +502,8 @@ class MainWindow(QMainWindow):
         """End every child process and thread now; the app's last word (aboutToQuit, close)."""
         self.probe.cancel()
         self.gpu_monitor.stop()
+        if self.spare is not None:
+            self.spare.shutdown()
         if self.scaling_dialog is not None:
             self.scaling_dialog.shutdown()
         if self.runner is not None:

@@ -20,7 +20,6 @@ network, firewall the ports.
 from __future__ import annotations
 
 import os
-import re
 import socket
 import time
 from collections.abc import Callable, Collection
@@ -33,6 +32,7 @@ from engine.protocol import commands
 from engine.protocol.client import WorkerProcess
 from engine.protocol.codes import CLUSTER_STOP_GRACE_S, ExitCode, RunStatus, WorkerState
 from engine.protocol.paths import RunPaths
+from engine.tf_log import without_chatter
 from engine.tfconfig import (
     TF_CONFIG_ENV,
     ClusterError,
@@ -55,11 +55,6 @@ FAILURE_GRACE_S = 5.0  # peers of a dead worker hang in a collective; they canno
 STOP_GRACE_S = CLUSTER_STOP_GRACE_S  # a requested stop checkpoints and saves the model first
 FINISH_TIMEOUT_S = 120.0  # once one worker has finished, the others must follow
 _POLL_S = 0.1
-# TensorFlow's start-up chatter on every worker's stderr: never the reason a worker failed
-_STARTUP_NOISE = re.compile(
-    r"absl::InitializeLog|oneDNN custom operations|cuda drivers|cuInit|cpu_feature_guard|"
-    r"rebuild TensorFlow with the appropriate|To enable the following instructions"
-)
 
 
 @dataclass(frozen=True)
@@ -237,7 +232,7 @@ class _Worker:
                 text = f.read().decode("utf-8", "replace")
         except OSError:
             return []
-        return [line for line in text.splitlines() if line.strip() and not _STARTUP_NOISE.search(line)][-lines:]
+        return [line for line in without_chatter(text.splitlines()) if line.strip()][-lines:]
 
 
 class _Group:

@@ -7,6 +7,8 @@
     RUN_DIR/checkpoints/     tf.train.CheckpointManager files
     RUN_DIR/model.keras      the trained model
     RUN_DIR/workers/         a local cluster's per-task logs (<task id>.log)
+    RUN_DIR/stderr.log       the trainer's stderr as it wrote it (the window's log and `tfdd train` fold it)
+    RUN_DIR/gpus.csv         per-GPU utilisation and memory, about once a second, while the run trained
 
 Nothing here creates or opens a file: the trainer writes through
 `engine.rundir.RunDir`, the history and the window read through this.
@@ -63,6 +65,14 @@ class RunPaths:
     @property
     def workers(self) -> Path:
         return self.root / "workers"
+
+    @property
+    def stderr_log(self) -> Path:
+        return self.root / "stderr.log"
+
+    @property
+    def gpu_samples(self) -> Path:
+        return self.root / "gpus.csv"
 
     def worker_log(self, task: str) -> Path:
         """The stderr of a local cluster's task, by task id ("worker-1")."""

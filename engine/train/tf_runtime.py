@@ -17,4 +17,17 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 import tensorflow as tf  # noqa: E402
 import tf_keras as keras  # noqa: E402
 
-__all__ = ["tf", "keras"]
+__all__ = ["tf", "keras", "devices_untouched"]
+
+
+def devices_untouched() -> bool:
+    """True while a device plan can still be applied: nothing has initialised TensorFlow's context.
+
+    Any tensor, dataset, strategy, traced function or built Keras layer initialises it, and
+    then set_logical_device_configuration raises "Virtual devices cannot be modified after
+    being initialized" (and a multi-worker strategy "Collective ops must be configured at
+    program startup"). A private attribute, but exactly what TensorFlow itself checks.
+    """
+    from tensorflow.python.eager import context
+
+    return context.context()._context_handle is None

@@ -139,6 +139,9 @@ class Trainer:
             optimizer = build_optimizer(config)
             if config.mixed_precision == "float16" and config.loop == Loop.CUSTOM:
                 optimizer = keras.mixed_precision.LossScaleOptimizer(optimizer)
+            # its slot variables now, not inside the first step: a tf.function that creates variables
+            # is traced twice, and that second trace was a second of every run's start (custom and fit)
+            optimizer.build(model.trainable_variables)
         checkpointer = Checkpointer(
             model,
             optimizer,
@@ -242,12 +245,19 @@ def _check_batch(config: RunConfig, replicas: int) -> None:
 
 
 def _measure_replica_batches(strategy: Any, dataset: Any) -> list[int]:
-    """The batch each replica really receives (a number measured, not assumed)."""
+    """The batch each replica really receives: the distributed dataset's static per-replica shapes
+    (batches drop their remainder, so TensorFlow knows them), else one batch measured."""
     from engine.train.tf_runtime import tf
 
-    batch = next(iter(strategy.experimental_distribute_dataset(dataset.take(1))))
-    sizes = tf.function(lambda b: strategy.run(lambda x, y: tf.shape(x)[0], args=b))(batch)
-    return [int(v) for v in strategy.experimental_local_results(sizes)]
+    distributed = strategy.experimental_distribute_dataset(dataset.take(1))
+    features_spec = tf.nest.flatten(distributed.element_spec, expand_composites=False)[0]
+    specs = getattr(features_spec, "_value_specs", None) or (features_spec,)
+    sizes = [spec.shape[0] if spec.shape.rank else None for spec in specs]
+    if sizes and all(isinstance(n, int) for n in sizes):
+        return [int(n) for n in sizes]
+    batch = next(iter(distributed))
+    measured = tf.function(lambda b: strategy.run(lambda x, y: tf.shape(x)[0], args=b))(batch)
+    return [int(v) for v in strategy.experimental_local_results(measured)]
 
 
 def _stop_agreement(strategy: Any) -> Callable[[bool], bool]:
