@@ -30,9 +30,12 @@ from gui.main_window import MainWindow
 CPU_ONLY = ProbeResult(tensorflow="", devices=(DeviceInfo("CPU:0", "CPU"),))
 
 
-def make_window(command_for) -> MainWindow:
+def make_window(command_for, **kwargs) -> MainWindow:
     window = MainWindow(
-        start_probe=False, command_for=command_for, runs_dir=Path(tempfile.mkdtemp(prefix="tfdd-bench-runs-"))
+        start_probe=False,
+        command_for=command_for,
+        runs_dir=Path(tempfile.mkdtemp(prefix="tfdd-bench-runs-")),
+        **kwargs,
     )
     window.apply_probe(CPU_ONLY)
     window.resize(1400, 900)

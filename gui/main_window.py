@@ -230,8 +230,8 @@ class MainWindow(QMainWindow):
         """Show probed devices, offer them in the form and watch GPUs with NVML."""
         self.devices.set_probe(result)
         self.form.set_probe(result)
-        if self.devices.nvml_indices():
-            self.gpu_monitor.watch(self.devices.nvml_indices())
+        if self.devices.gpu_matches():
+            self.gpu_monitor.watch(self.devices.gpu_matches())
 
     def _on_form_changed(self) -> None:
         config, replicas = self._refresh_start()

@@ -69,7 +69,10 @@ def assignment_line(args: list[str]) -> str:
 
 def parse_assignment(line: str) -> list[str]:
     """The arguments in an assignment line; ValueError for anything else."""
-    args = json.loads(line)
+    try:
+        args = json.loads(line)
+    except json.JSONDecodeError:
+        args = None
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args) or WAIT_FOR_CONFIG in args:
         raise ValueError(f"not a trainer assignment: {line[:200]!r}")
     return args
