@@ -121,7 +121,7 @@ class MainWindow(QMainWindow):
         self.runs.scaling_requested.connect(self.open_scaling_study)
         self.cluster.export_requested.connect(self.export_cluster)
         self.workers.worker_chosen.connect(lambda worker: self.log.filter.setText(source_tag(worker)))
-        for plot in (self.plots.loss, self.plots.accuracy, self.plots.throughput):
+        for plot in (self.plots.loss, self.plots.accuracy, self.plots.throughput, self.plots.gpus):
             add_export_action(plot)
         self.gpu_monitor = GpuMonitor(parent=self)
         self.gpu_monitor.samples_ready.connect(self.devices.update_samples)

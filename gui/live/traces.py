@@ -75,14 +75,16 @@ class Trace:
         return self.step.values if axis == "step" else self.time.values
 
     def whole(self, axis: str) -> tuple[np.ndarray, np.ndarray]:
-        """The whole run: every point while there are few, else the envelope plus the newest points."""
+        """The whole run: every point while there are few, else the envelope (min and max of each
+        bucket, at its first and last x) plus the newest points."""
         n = len(self.y)
         if n <= 2 * MAX_BUCKETS:
             return self.x(axis).copy(), self.y.values.copy()
         self._fold()
         first = self._first.values.astype(np.intp)
-        tail_x, tail_y = decimate(self.x(axis)[self._folded :], self.y.values[self._folded :], MAX_BUCKETS // 4)
-        x = np.concatenate([np.repeat(self.x(axis)[first], 2), tail_x])
+        xs = self.x(axis)
+        tail_x, tail_y = decimate(xs[self._folded :], self.y.values[self._folded :], MAX_BUCKETS // 4)
+        x = np.concatenate([_interleave(xs[first], xs[first + self._bucket - 1]), tail_x])
         y = np.concatenate([_interleave(self._lo.values, self._hi.values), tail_y])
         return x, y
 
@@ -121,14 +123,15 @@ class Trace:
 
 
 def decimate(x: np.ndarray, y: np.ndarray, buckets: int = MAX_BUCKETS) -> tuple[np.ndarray, np.ndarray]:
-    """At most about 2 × `buckets` points that keep every peak (min and max of each bucket)."""
+    """At most about 2 × `buckets` points that keep every peak: each bucket's min at its first x,
+    its max at its last, so the curve still spans the bucket."""
     n = len(y)
     if n <= 2 * buckets:
         return x.copy(), y.copy()
     size = math.ceil(n / buckets)
     whole = n // size
     chunk = y[: whole * size].reshape(whole, size)
-    bx = np.repeat(x[: whole * size : size], 2)
+    bx = _interleave(x[: whole * size : size], x[size - 1 : whole * size : size])
     by = _interleave(np.fmin.reduce(chunk, axis=1), np.fmax.reduce(chunk, axis=1))
     return np.concatenate([bx, x[whole * size :]]), np.concatenate([by, y[whole * size :]])
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlid
 
 from engine.history import Curves
 from gui.exports import add_export_action
-from gui.live.plots import Ema
+from gui.live.traces import Ema
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
            "#bcbd22")
