@@ -15,7 +15,9 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import IO
 
+from engine import event_lines
 from engine import events as ev
 from engine.config import RunConfig
 from engine.problems import ConfigError
@@ -23,9 +25,10 @@ from engine.protocol.codes import ExitCode, RunStatus
 
 
 class ConsoleProgress:
-    """A terminal progress bar fed by events (tqdm writes to stderr)."""
+    """A terminal progress bar fed by events (tqdm), with one line per epoch and per checkpoint."""
 
-    def __init__(self) -> None:
+    def __init__(self, out: IO[str] | None = None) -> None:
+        self._out = out or sys.stderr
         self._bar = None
         self._epochs = 0
 
@@ -34,18 +37,13 @@ class ConsoleProgress:
 
         if isinstance(event, ev.RunStarted):
             self._epochs = event.epochs
-            tqdm.write(
-                f"{event.strategy}: {event.num_replicas} replica(s) on {', '.join(event.devices)}; "
-                f"global batch {event.global_batch_size} = {event.per_replica_batch_size} per replica; "
-                f"{event.loop} loop; run dir {event.run_dir}",
-                file=sys.stderr,
-            )
+            tqdm.write(f"{event_lines.run_started_line(event)}; run dir {event.run_dir}", file=self._out)
             self._bar = tqdm(
                 total=event.epochs * event.steps_per_epoch,
                 unit="step",
                 dynamic_ncols=True,
                 initial=event.start_epoch * event.steps_per_epoch + event.start_step,
-                file=sys.stderr,
+                file=self._out,
             )
         elif isinstance(event, ev.BatchEnd) and self._bar is not None:
             self._bar.update(event.global_step - self._bar.n)
@@ -55,18 +53,11 @@ class ConsoleProgress:
                 refresh=False,
             )
         elif isinstance(event, ev.EpochEnd):
-            val = (
-                f", val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}"
-                if event.val_loss is not None
-                else ""
-            )
-            tqdm.write(
-                f"epoch {event.epoch}/{self._epochs}: loss {event.loss:.4f}, acc {event.accuracy:.4f}{val}, "
-                f"{event.seconds:.1f} s, {event.examples_per_sec:,.0f} ex/s",
-                file=sys.stderr,
-            )
+            tqdm.write(event_lines.epoch_line(event, self._epochs), file=self._out)
+        elif isinstance(event, ev.CheckpointSaved):
+            tqdm.write(event_lines.checkpoint_line(event), file=self._out)
         elif isinstance(event, ev.Log):
-            tqdm.write(f"[{event.level}] {event.message}", file=sys.stderr)
+            tqdm.write(f"[{event.level}] {event.message}", file=self._out)
         elif isinstance(event, (ev.RunFinished, ev.RunFailed)) and self._bar is not None:
             self._bar.close()
 
@@ -87,11 +78,16 @@ def _train(args: argparse.Namespace) -> int:
 
     stop = StopSignal(on_early_stop=stop_before_training)
     handle_stop_signals(stop)
-    try:
-        from engine.train.trainer import Trainer
+    from engine.protocol.paths import RunPaths
+    from engine.stderr_tee import fold_stderr
 
-        trainer = Trainer(config, run_dir, [ConsoleProgress()], stop, resume=resume, print_tracebacks=args.verbose)
-        outcome = trainer.run()
+    try:
+        with fold_stderr(RunPaths(run_dir).stderr_log, verbose=args.verbose) as terminal:
+            from engine.train.trainer import Trainer
+
+            progress = ConsoleProgress(terminal)
+            trainer = Trainer(config, run_dir, [progress], stop, resume=resume, print_tracebacks=args.verbose)
+            outcome = trainer.run()
     except ConfigError as exc:  # TF_CONFIG problems
         print(f"error: {exc}", file=sys.stderr)
         return ExitCode.CONFIG
@@ -162,7 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="TensorFlow distributed training dashboard, headless. The window: tfdd-gui (or python main.py).",
     )
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--verbose", action="store_true", help="show tracebacks of failures")
+    common.add_argument(
+        "--verbose", action="store_true", help="show tracebacks of failures and TensorFlow's log lines unfolded"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     window = commands.add_parser("gui", help="open the dashboard window (the program tfdd-gui, or python main.py)")
     window.set_defaults(handler=_gui_hint)
