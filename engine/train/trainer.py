@@ -9,6 +9,7 @@ checkpoints are never thrown away.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 import traceback
@@ -19,7 +20,7 @@ from typing import Any
 
 from engine import events as ev
 from engine.config import Loop, RunConfig, Strategy, batch_problem
-from engine.plan import plan_devices
+from engine.plan import DevicePlan, plan_devices
 from engine.problems import ConfigError
 from engine.protocol.channel import StopSignal
 from engine.protocol.codes import RunStatus
@@ -67,6 +68,8 @@ class Trainer:
         self.checkpoint_dir = RunPaths(run_dir).checkpoints  # every worker restores the chief's
         self.sinks: list[Sink] = [self.run_dir, *sinks]
         self._controller: Any = None  # exists once training is set up
+        self._plan: DevicePlan | None = None
+        self._started = False  # RunStarted sent: the model is built, the steps run
 
     @property
     def epochs_completed(self) -> int:
@@ -90,6 +93,8 @@ class Trainer:
         except Exception as exc:  # the last line of defence: say what happened, keep the run dir
             if self.print_tracebacks:
                 traceback.print_exc()
+            if type(exc).__name__ == "ResourceExhaustedError":
+                return self._fail(self._out_of_memory(exc), type(exc).__name__)
             return self._fail(_explain(exc), type(exc).__name__)
         finally:
             self.run_dir.close()
@@ -123,7 +128,7 @@ class Trainer:
 
         self.sinks.insert(1, TensorBoardSink(self.run_dir.tensorboard))
         gpus = [f"GPU:{i}" for i, _ in enumerate(tf.config.list_physical_devices("GPU"))]
-        plan = plan_devices(config, gpus, workers=self.role.num_workers)
+        plan = self._plan = plan_devices(config, gpus, workers=self.role.num_workers)
         apply_plan(plan)
         if config.mixed_precision != "off":
             keras.mixed_precision.set_global_policy(f"mixed_{config.mixed_precision}")
@@ -201,6 +206,7 @@ class Trainer:
                 task=self.role.task,
             )
         )
+        self._started = True
         self.log(
             f"{type(strategy).__name__} on {', '.join(plan.strategy_devices)}; all-reduce: {plan.all_reduce}; "
             f"memory growth: {'on' if plan.memory_growth and plan.uses_gpu else 'off'}; "
@@ -209,6 +215,35 @@ class Trainer:
         loop = FitLoop(session) if config.loop == Loop.FIT else CustomLoop(session)
         status = controller.run(loop)
         return self._finish(status, model, save_model=True)
+
+    def _out_of_memory(self, exc: BaseException) -> str:
+        """Out of memory, in the run's own numbers: the per-replica batch, and what to change."""
+        config, plan = self.config, self._plan
+        replicas = plan.replicas if plan else 1
+        said = _tensorflow_said(exc)
+        device = _oom_device(said)
+        per_replica = config.global_batch_size // max(replicas, 1)
+        memory = "GPU memory" if device.startswith("GPU") else "memory"
+        where = f" on {device}" if device else ""
+        lines = [
+            f"Out of {memory}{where} with a per-replica batch of {per_replica} "
+            f"(global batch {config.global_batch_size} over {replicas} replica{'s' if replicas != 1 else ''})."
+        ]
+        if not self._started:
+            lines.append("It ran out before the first step, while building the model: its weights do not fit.")
+        todo = []
+        smaller = (config.global_batch_size // 2) // replicas * replicas
+        if smaller >= replicas:
+            todo.append(f"lower global_batch_size to {smaller} ({smaller // replicas} per replica)")
+        if config.mixed_precision == "off" and device.startswith("GPU"):
+            todo.append('turn on mixed precision ("bfloat16" or "float16")')
+        if plan is not None and plan.split > 1 and plan.uses_gpu:
+            todo.append(f"use fewer virtual devices per GPU (each has {plan.gpu_memory_mb} MB)")
+        if not self._started:
+            todo.insert(0, "use fewer or smaller hidden layers")
+        lines.append("Try: " + "; or ".join(todo) + ".")
+        lines.append(f"(TensorFlow: {said})")
+        return " ".join(lines)
 
     def _restore(self, checkpointer: Any) -> tuple[int, int]:
         position = checkpointer.restore() if self.resume else None
@@ -275,14 +310,25 @@ def _stop_agreement(strategy: Any) -> Callable[[bool], bool]:
     return agreed
 
 
+def _tensorflow_said(exc: BaseException) -> str:
+    """The one line of a TensorFlow error that says what went wrong, without its C++ decoration."""
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    # errors raised inside a tf.function start with "in user code:" and end with the cause
+    text = (lines[-1] if lines[0].startswith("in user code") else lines[0]) if lines else type(exc).__name__
+    text = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", text)
+    return re.sub(r"\s*\[Op:[^\]]*\].*$", "", text).strip()
+
+
+def _oom_device(text: str) -> str:
+    """ "GPU:0" from "... on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc"."""
+    match = re.search(r"device:((?:GPU|CPU):\d+)", text)
+    return match.group(1) if match else ""
+
+
 def _explain(exc: BaseException) -> str:
     """Turn TensorFlow's errors into what a person can do about them."""
     name = type(exc).__name__
-    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
-    # errors raised inside a tf.function start with "in user code:" and end with the cause
-    text = (lines[-1] if lines[0].startswith("in user code") else lines[0]) if lines else name
-    if name == "ResourceExhaustedError":
-        return f"Out of device memory ({text}). Lower global_batch_size, use mixed precision, or fewer virtual devices."
+    text = _tensorflow_said(exc)
     if name in ("UnavailableError", "DeadlineExceededError"):
         return f"A worker of the cluster stopped responding ({text}). Check that every worker is running and reachable."
     return f"{name}: {text}"
