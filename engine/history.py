@@ -11,12 +11,15 @@ unchanged runs costs only a few stat() calls.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import events as ev
 from engine.config import RunConfig
+from engine.gpu_log import read_gpu_log
+from engine.nvml import GpuSample
 from engine.problems import ConfigError
 from engine.protocol.codes import RunStatus
 from engine.protocol.paths import RunPaths
@@ -58,6 +61,7 @@ class Curves:
     accuracy: list[float]
     examples_per_sec: list[float]
     epochs: list[dict[str, float]]  # metrics.csv rows as numbers
+    gpu: list[GpuSample] = field(default_factory=list)  # gpus.csv, `time` in seconds since the first event
 
 
 def is_run_dir(path: Path) -> bool:
@@ -122,6 +126,7 @@ def load_curves(path: Path) -> Curves:
         accuracy=[b.accuracy for b in batches],
         examples_per_sec=[b.examples_per_sec for b in batches],
         epochs=epochs,
+        gpu=[dataclasses.replace(s, time=s.time - t0) for s in read_gpu_log(RunPaths(path).gpu_samples)],
     )
 
 
@@ -152,7 +157,7 @@ def _stamp(run_dir: Path) -> Stamp:
     """What changes when a run's history changes: its files' times and sizes."""
     out = []
     paths = RunPaths(run_dir)
-    for path in (paths.events, paths.metrics, paths.config, paths.checkpoints):
+    for path in (paths.events, paths.metrics, paths.config, paths.checkpoints, paths.gpu_samples):
         try:
             st = path.stat()
             out.append((st.st_mtime_ns, st.st_size))

@@ -31,6 +31,7 @@ from engine import events as ev
 from engine.config import RunConfig, Strategy
 from engine.exports.script import export_script
 from engine.history import summarize
+from engine.nvml import Nvml
 from engine.problems import ConfigError
 from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
 from engine.protocol.commands import (
@@ -53,6 +54,7 @@ from gui.form.devices_panel import DevicesPanel
 from gui.form.run_form import RunForm
 from gui.live.controls import RunControls
 from gui.live.gpu_monitor import GpuMonitor
+from gui.live.gpu_recorder import GpuRecorder, run_gpus
 from gui.live.log_view import LogView
 from gui.live.plots import TrainingPlots
 from gui.live.spare import FirstStepLabel, WarmTrainer
@@ -83,8 +85,10 @@ class MainWindow(QMainWindow):
         grace_seconds: float = STOP_GRACE_S,
         runs_dir: Path | None = None,
         spare_command: list[str] | None = None,
+        gpu_reader: Nvml | None = None,
     ) -> None:
-        """`spare_command` keeps a warm trainer of that command (engine.protocol.commands.spare_command)."""
+        """`spare_command` keeps a warm trainer of that command (engine.protocol.commands.spare_command);
+        `gpu_reader` reads NVML (default: this process's engine.nvml reader)."""
         super().__init__()
         self.setWindowTitle("TensorFlow Distributed Training Dashboard")
         self._command_for = command_for
@@ -123,8 +127,10 @@ class MainWindow(QMainWindow):
         self.workers.worker_chosen.connect(lambda worker: self.log.filter.setText(source_tag(worker)))
         for plot in (self.plots.loss, self.plots.accuracy, self.plots.throughput, self.plots.gpus):
             add_export_action(plot)
-        self.gpu_monitor = GpuMonitor(parent=self)
+        self.gpu_monitor = GpuMonitor(gpu_reader, parent=self)
+        self.gpu_recorder = GpuRecorder()
         self.gpu_monitor.samples_ready.connect(self.devices.update_samples)
+        self.gpu_monitor.samples_ready.connect(lambda s: self.plots.add_gpu_samples(self.gpu_recorder.take(s)))
         self.gpu_monitor.unavailable.connect(self.devices.set_nvml_unavailable)
         self.probe = DeviceProbe(parent=self)
         self.probe.probe_ready.connect(self.apply_probe)
@@ -363,6 +369,8 @@ class MainWindow(QMainWindow):
         self.workers.reset(expected=workers)
         self.workers.setVisible(bool(workers))
         self.runs.set_active_run(run_dir)
+        config_path = self._config_file if self._config_file is not None else RunPaths(run_dir).config
+        self.gpu_recorder.start(run_dir, self._gpus_of(config_path, workers))
         self.log.begin_run(stderr_log)
         how = f" (warm trainer, pid {warm.process.pid})" if warm is not None else ""
         if warm is None and self.spare is not None and warm_args is not None:
@@ -416,6 +424,7 @@ class MainWindow(QMainWindow):
             self.runner.deleteLater()
         self.runner = None
         self.first_step.run_ended()
+        self.gpu_recorder.stop()
         if self.spare is not None:
             self.spare.replenish()
         if self._config_file is not None:
@@ -428,6 +437,14 @@ class MainWindow(QMainWindow):
         self._refresh_start()  # the status bar keeps the finished run's numbers until the form changes
         if self._close_when_done:
             self.close()
+
+    def _gpus_of(self, config_path: Path, workers: int) -> set[str]:
+        """The GPUs the run's config trains on (none when its config cannot be read)."""
+        try:
+            config = RunConfig.load(config_path, check=False)
+        except (ConfigError, OSError):
+            return set()
+        return run_gpus(config, [d.name for d in self.devices.gpus], max(workers, 1))
 
     # ---- runs, scaling, scripts -------------------------------------------------------
     def _runs_root(self) -> Path:

@@ -63,6 +63,7 @@ class DevicesPanel(QWidget):
         layout.addWidget(self.explanation)
         self._items: dict[str, tuple[QListWidgetItem, str]] = {}  # TensorFlow's GPU name -> (item, its text)
         self._matches: list[GpuMatch] = []
+        self.gpus: tuple[DeviceInfo, ...] = ()  # what the probe found
         self.set_probing()
 
     def set_probing(self) -> None:
@@ -82,6 +83,7 @@ class DevicesPanel(QWidget):
         self.list.clear()
         self._items.clear()
         self._matches = []
+        self.gpus = result.gpus
         for device in result.gpus + result.cpus:
             text = describe(device)
             item = QListWidgetItem(text)
