@@ -8,10 +8,13 @@ downsampling and clipping (an O(N) pass per frame) are off, and an
 invisible item holds each plot's range on a coarse grid, so the axes are
 re-laid out only when the data outgrows them, not on every frame.
 
-Redraws: each plot with new data is redrawn at least every REDRAW_PERIOD_MS
-while it is shown, the plots taking turns (one per tick) so no single frame
-is long; nothing is drawn while the tab is hidden or the window minimised,
-and the first point of a run is drawn at once. All plots share one x-axis,
+Redraws: the plots with new data take turns, one per tick, so no single
+frame is long, and a frame comes at least every REDRAW_PERIOD_MS while the
+tab is shown: every plot at that rate where painting is cheap; where it is
+not (2 slow cores, every one of them training), the turns slow down until
+painting costs at most PAINT_BUDGET of a core, measured as the GUI thread's
+own CPU time per frame. Nothing is drawn while the tab is hidden or the
+window minimised, and a run's first point is drawn at once. All plots share one x-axis,
 the global step or the time since Start; GPU samples come once a second
 by the clock and are placed on the step axis where training was then.
 """
@@ -25,14 +28,15 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QHideEvent, QShowEvent
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QWidget
+from PySide6.QtGui import QHideEvent, QPaintEvent, QShowEvent
+from PySide6.QtWidgets import QComboBox, QGraphicsItem, QGridLayout, QHBoxLayout, QLabel, QWidget
 
 from engine import events as ev
 from engine.nvml import GpuSample
-from gui.live.traces import X_AXES, Ema, Trace, sticky_range
+from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 
 REDRAW_PERIOD_MS = 100
+PAINT_BUDGET = 0.03  # of one core: what drawing the plots may cost while a run streams
 X_LABELS = {"step": "step", "time": "time since Start (s)"}
 GPU_COLOURS = ("#7b3294", "#008837", "#c2a5cf", "#e66101", "#5e3c99", "#1b7837", "#b35806", "#2166ac")
 
@@ -54,6 +58,8 @@ class LivePlot(pg.PlotWidget):
         item.getAxis("left").setStyle(maxTickLevel=0)  # horizontal ones at major ticks only
         for axis in ("left", "bottom"):  # "loss (x0.001)" confuses; re-labelling each frame costs
             item.getAxis(axis).enableAutoSIPrefix(False)
+            # the axes (and the grid the left one draws) change only with the range: a frame blits them
+            item.getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.legend = item.addLegend(
             offset=(-10, -10 if legend_at_bottom else 10),
             labelTextSize="8pt",
@@ -70,15 +76,19 @@ class LivePlot(pg.PlotWidget):
         self._y_range: tuple[float, float] | None = None
         self.x_axis = "step"
         self.frames = 0
+        self.frame_cost_s = 0.0  # the GUI thread's CPU time per frame (setData and paint), smoothed
+        self._redraw_cost_s = 0.0
         self.x_master: LivePlot | None = None  # the plot whose x range this one follows (setXLink)
         self.x_hi_source: Callable[[], float] | None = None  # the far end of the data of every linked plot
         item.getViewBox().sigXRangeChanged.connect(self._view_moved)
         self.setMinimumHeight(150)
 
-    def add_series(self, key: str, **style: object) -> None:
-        """A trace under `key`; `style` is pyqtgraph's (pen, symbol, name: the legend's label)."""
+    def add_series(self, key: str, finite: bool = False, **style: object) -> None:
+        """A trace under `key`; `style` is pyqtgraph's (pen, symbol, name: the legend's label). `finite`
+        data (no NaN to leave gaps at) skips pyqtgraph's per-frame check for them."""
         self.traces[key] = Trace()
-        self._curves[key] = self.getPlotItem().plot(connect="finite", **style)
+        curve = self.getPlotItem().plot(connect="all" if finite else "finite", skipFiniteCheck=finite, **style)
+        self._curves[key] = curve
 
     def extend(self, name: str, step: np.ndarray, seconds: np.ndarray, y: np.ndarray) -> None:
         self.traces[name].extend(step, seconds, y)
@@ -103,14 +113,26 @@ class LivePlot(pg.PlotWidget):
         return bool((self.x_master or self).getPlotItem().getViewBox().autoRangeEnabled()[0])
 
     def redraw(self) -> None:
-        window = None if self.following() else self.getPlotItem().getViewBox().viewRange()[0]
+        started = time.thread_time()
+        view = self.getPlotItem().getViewBox()
+        window = None if self.following() else view.viewRange()[0]
+        columns = max(int(view.width()), 64)  # one min/max pair per pixel column is all a frame can show
         for name in list(self._dirty):
-            x, y = self.points(name, window)
+            x, y = decimate(*self.points(name, window), buckets=columns)
             self._curves[name].setData(x, y)
             self._drawn[name] = len(self.traces[name])
         self._dirty.clear()
         self.hold_range()
         self.frames += 1
+        self._redraw_cost_s = time.thread_time() - started
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """Paint, and note what the frame cost: this redraw and this paint, in the GUI thread's CPU time."""
+        started = time.thread_time()
+        super().paintEvent(event)
+        cost = self._redraw_cost_s + time.thread_time() - started
+        self._redraw_cost_s = 0.0
+        self.frame_cost_s = 0.8 * self.frame_cost_s + 0.2 * cost if self.frame_cost_s else cost
 
     def points(self, name: str, window: list[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """What the curve gets: the whole run (bounded), or the zoomed window's raw points."""
@@ -209,8 +231,8 @@ class MetricPlot(LivePlot):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(title, y_label, legend_at_bottom, parent)
-        for name in series:
-            self.add_series(name, **self.STYLES[name])
+        for name in series:  # batch values are finite (the trainer stops at NaN) and the EMA skips NaN
+            self.add_series(name, finite=name in ("batch", "smoothed"), **self.STYLES[name])
 
 
 class GpuPlot(LivePlot):
@@ -368,7 +390,7 @@ class TrainingPlots(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self._timer.start(REDRAW_PERIOD_MS // len(self._plots))
+        self._timer.start(REDRAW_PERIOD_MS // len(self._plots))  # tick_ms sets the pace from the first frame
         self.redraw_all()  # whatever arrived while hidden, in one frame
 
     def hideEvent(self, event: QHideEvent) -> None:
@@ -379,13 +401,25 @@ class TrainingPlots(QWidget):
         return self.isVisible() and not self.window().isMinimized()
 
     def _tick(self) -> None:
-        """One plot per tick, in turn: each plot with new data is redrawn every REDRAW_PERIOD_MS."""
+        """The next plot with new data, in turn; then the pace that keeps painting within its budget."""
         if not self._showing():
             return
-        plot = self._plots[self._next]
-        self._next = (self._next + 1) % len(self._plots)
-        if plot.has_new_data() and not plot.isHidden():
-            self._draw(plot)
+        shown = [p for p in self._plots if not p.isHidden()]
+        for _ in shown:
+            plot = self._plots[self._next]
+            self._next = (self._next + 1) % len(self._plots)
+            if plot.has_new_data() and not plot.isHidden():
+                self._draw(plot)
+                break
+        self._timer.setInterval(self.tick_ms(shown))
+
+    @staticmethod
+    def tick_ms(shown: list[LivePlot]) -> int:
+        """Every plot every REDRAW_PERIOD_MS if frames are cheap; slower turns (yet a frame every
+        REDRAW_PERIOD_MS) when that would cost more than PAINT_BUDGET of a core."""
+        cost = max((p.frame_cost_s for p in shown), default=0.0)
+        fastest = REDRAW_PERIOD_MS // max(len(shown), 1)
+        return int(min(max(1000 * cost / PAINT_BUDGET, fastest), REDRAW_PERIOD_MS))
 
     def _draw(self, plot: LivePlot) -> None:
         plot.redraw()
