@@ -21,6 +21,7 @@ by the clock and are placed on the step axis where training was then.
 
 from __future__ import annotations
 
+import html
 import time
 from collections import deque
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QHideEvent, QPaintEvent, QShowEvent
+from PySide6.QtGui import QHideEvent, QPaintEvent, QPen, QShowEvent
 from PySide6.QtWidgets import QComboBox, QGraphicsItem, QGridLayout, QHBoxLayout, QLabel, QWidget
 
 from engine import events as ev
@@ -37,6 +38,7 @@ from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 
 REDRAW_PERIOD_MS = 100
 PAINT_BUDGET = 0.03  # of one core: what drawing the plots may cost while a run streams
+X_HEADROOM = 0.5  # the x-axis grows by half again when the run reaches its end: a few dozen times per run
 X_LABELS = {"step": "step", "time": "time since Start (s)"}
 GPU_COLOURS = ("#7b3294", "#008837", "#c2a5cf", "#e66101", "#5e3c99", "#1b7837", "#b35806", "#2166ac")
 
@@ -48,9 +50,11 @@ class LivePlot(pg.PlotWidget):
 
     y_fixed: tuple[float, float] | None = None  # a y range that never changes (percentages)
 
-    def __init__(self, title: str, y_label: str, legend_at_bottom: bool = False, parent: QWidget | None = None) -> None:
+    def __init__(self, title: str, y_label: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         item = self.getPlotItem()
+        self.plain_title = title  # the title without its legend (export file names)
+        self.legend_entries: list[tuple[str, str, str]] = []  # (colour, glyph, label), shown in the title
         item.setTitle(title, size="10pt")
         item.setLabel("bottom", X_LABELS["step"])
         item.setLabel("left", y_label)
@@ -60,12 +64,6 @@ class LivePlot(pg.PlotWidget):
             item.getAxis(axis).enableAutoSIPrefix(False)
             # the axes (and the grid the left one draws) change only with the range: a frame blits them
             item.getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.legend = item.addLegend(
-            offset=(-10, -10 if legend_at_bottom else 10),
-            labelTextSize="8pt",
-            brush=pg.mkBrush(255, 255, 255, 210),
-            pen=pg.mkPen("#d5d9e0"),
-        )
         self._extent = pg.PlotCurveItem(pen=pg.mkPen(None))  # invisible: holds the sticky range
         item.addItem(self._extent)
         self.traces: dict[str, Trace] = {}
@@ -83,11 +81,28 @@ class LivePlot(pg.PlotWidget):
         item.getViewBox().sigXRangeChanged.connect(self._view_moved)
         self.setMinimumHeight(150)
 
-    def add_series(self, key: str, finite: bool = False, **style: object) -> None:
-        """A trace under `key`; `style` is pyqtgraph's (pen, symbol, name: the legend's label). `finite`
-        data (no NaN to leave gaps at) skips pyqtgraph's per-frame check for them."""
+    def add_series(self, key: str, label: str, glyph: str = "━", finite: bool = False, **style: object) -> None:
+        """A trace under `key`, shown in the title's legend as `glyph label` in the pen's colour; `style` is
+        pyqtgraph's (pen, symbol). `finite` data (no NaN gaps) skips pyqtgraph's per-frame check for them.
+
+        The legend is in the title, outside the data area: inside, it would be repainted with every frame."""
         self.traces[key] = Trace()
-        curve = self.getPlotItem().plot(connect="all" if finite else "finite", skipFiniteCheck=finite, **style)
+        pen = style.get("pen")
+        colour = pen.color().name() if isinstance(pen, QPen) else "#333333"
+        self.legend_entries.append((colour, glyph, label))
+        entries = "&nbsp;&nbsp;".join(
+            f"<span style='color:{c}'>{g}</span>&nbsp;{html.escape(t)}" for c, g, t in self.legend_entries
+        )
+        self.getPlotItem().setTitle(
+            f"<b>{html.escape(self.plain_title)}</b>&nbsp;&nbsp;&nbsp;<span style='font-size:8pt'>{entries}</span>",
+            size="10pt",
+        )
+        curve = pg.PlotDataItem(connect="all" if finite else "finite", skipFiniteCheck=finite, **style)
+        # the range is the extent item's alone: curves' own bounds (with their symbols' pixel padding)
+        # would nudge it on every frame, and each nudge re-lays out every axis
+        self.getPlotItem().addItem(curve, ignoreBounds=True)
+        if style.get("symbol"):  # epoch markers change once an epoch: a frame blits them
+            curve.scatter.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._curves[key] = curve
 
     def extend(self, name: str, step: np.ndarray, seconds: np.ndarray, y: np.ndarray) -> None:
@@ -163,7 +178,7 @@ class LivePlot(pg.PlotWidget):
             return
         y_lo = min((t.y_min for t in filled), default=0.0)
         y_hi = max((t.y_max for t in filled), default=1.0)
-        x_range = sticky_range(0.0, x_hi, self._x_range)
+        x_range = sticky_range(0.0, x_hi, self._x_range, X_HEADROOM)
         y_range = self.y_fixed or sticky_range(y_lo, y_hi, self._y_range)
         if (x_range, y_range) != (self._x_range, self._y_range):
             self._x_range, self._y_range = x_range, y_range
@@ -202,15 +217,16 @@ class MetricPlot(LivePlot):
     """One metric: raw and smoothed per batch, train and validation per epoch."""
 
     STYLES = {
-        "batch": dict(pen=pg.mkPen("#9ecae1", width=1), name="per batch"),
-        "smoothed": dict(pen=pg.mkPen("#08519c", width=1), name="smoothed (EMA)"),
+        "batch": dict(pen=pg.mkPen("#9ecae1", width=1), label="per batch"),
+        "smoothed": dict(pen=pg.mkPen("#08519c", width=1), label="smoothed (EMA)"),
         "epoch": dict(
             pen=pg.mkPen("#d95f02", width=2),
             symbol="o",
             symbolSize=6,
             symbolBrush="#d95f02",
             symbolPen=None,
-            name="epoch (train)",
+            label="epoch",
+            glyph="●",
         ),
         "val": dict(
             pen=pg.mkPen("#1b9e77", width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
@@ -218,7 +234,8 @@ class MetricPlot(LivePlot):
             symbolSize=6,
             symbolBrush="#1b9e77",
             symbolPen=None,
-            name="epoch (validation)",
+            label="validation",
+            glyph="■",
         ),
     }
 
@@ -227,10 +244,9 @@ class MetricPlot(LivePlot):
         title: str,
         y_label: str,
         series: tuple[str, ...],
-        legend_at_bottom: bool = False,
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(title, y_label, legend_at_bottom, parent)
+        super().__init__(title, y_label, parent)
         for name in series:  # batch values are finite (the trainer stops at NaN) and the EMA skips NaN
             self.add_series(name, finite=name in ("batch", "smoothed"), **self.STYLES[name])
 
@@ -241,16 +257,16 @@ class GpuPlot(LivePlot):
     y_fixed = (0.0, 100.0)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("GPUs: utilisation and memory used", "%", legend_at_bottom=True, parent=parent)
+        super().__init__("GPUs", "% busy (solid), % memory (dashed)", parent)
         self.step_at = lambda seconds: seconds  # set by TrainingPlots: seconds since Start -> global step
 
     def add_samples(self, samples: list[GpuSample], seconds: float) -> None:
         for s in samples:
             if f"{s.tf_name} busy" not in self.traces:
                 colour = GPU_COLOURS[len(self.traces) // 2 % len(GPU_COLOURS)]
-                self.add_series(f"{s.tf_name} busy", pen=pg.mkPen(colour, width=2), name=f"{s.tf_name} busy")
+                self.add_series(f"{s.tf_name} busy", f"{s.tf_name} busy", pen=pg.mkPen(colour, width=2))
                 dashed = pg.mkPen(colour, width=1, style=pg.QtCore.Qt.PenStyle.DashLine)
-                self.add_series(f"{s.tf_name} memory", pen=dashed, name=f"{s.tf_name} memory")
+                self.add_series(f"{s.tf_name} memory", "memory", "┅", pen=dashed)
             nan = float("nan")  # a gap where NVML had no figure (lost GPU, MIG utilisation)
             busy = nan if s.utilisation_percent is None else float(s.utilisation_percent)
             memory = s.memory_percent
@@ -269,11 +285,9 @@ class TrainingPlots(QWidget):
         all_series = ("batch", "smoothed", "epoch", "val")
         self.loss = MetricPlot("Loss", "loss", all_series)
         self.loss.setObjectName("lossPlot")
-        self.accuracy = MetricPlot("Accuracy", "accuracy", all_series, legend_at_bottom=True)
+        self.accuracy = MetricPlot("Accuracy", "accuracy", all_series)
         self.accuracy.setObjectName("accuracyPlot")
-        self.throughput = MetricPlot(
-            "Throughput", "examples / s", ("batch", "smoothed", "epoch"), legend_at_bottom=True
-        )
+        self.throughput = MetricPlot("Throughput", "examples / s", ("batch", "smoothed", "epoch"))
         self.throughput.setObjectName("throughputPlot")
         self.gpus = GpuPlot()
         self.gpus.setObjectName("gpuPlot")

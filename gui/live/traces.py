@@ -151,15 +151,19 @@ def nice_step(span: float) -> float:
     return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
 
 
-def sticky_range(lo: float, hi: float, current: tuple[float, float] | None) -> tuple[float, float]:
+def sticky_range(
+    lo: float, hi: float, current: tuple[float, float] | None, headroom: float = 0.0
+) -> tuple[float, float]:
     """A range holding [lo, hi] that changes only when the data leaves it: edges on a coarse grid
-    (about an eighth of the span), with room to grow on the far side."""
+    (about an eighth of the span), and `headroom` (a share of the span) to grow into on the far
+    side: with 0.5 a run's growing x-axis changes about 35 times in a million steps, not every frame."""
     if current is not None and current[0] <= lo and hi <= current[1]:
         return current
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return current or (0.0, 1.0)
     if hi <= lo:
         lo, hi = lo - 0.5 * (abs(lo) or 1.0), hi + 0.5 * (abs(hi) or 1.0)
+    hi += headroom * (hi - lo)
     step = nice_step(hi - lo)
     return math.floor(lo / step) * step, (math.floor(hi / step) + 1) * step
 

@@ -79,6 +79,15 @@ def test_sticky_range_moves_only_when_data_leaves_it():
     assert sticky_range(5.0, 5.0, None)[0] < 5.0 < sticky_range(5.0, 5.0, None)[1]
 
 
+def test_a_growing_axis_changes_a_few_dozen_times_in_a_million_steps():
+    current, changes = None, 0
+    for step in range(1, 1_000_001, 97):
+        new = sticky_range(0.0, float(step), current, headroom=0.5)
+        changes += new != current
+        current = new
+    assert changes <= 40
+
+
 def test_ema_skips_non_finite_values():
     ema = Ema(alpha_per_step=0.5)
     assert ema.update(2.0) == 2.0
