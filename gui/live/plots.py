@@ -65,6 +65,7 @@ class LivePlot(pg.PlotWidget):
             # the axes (and the grid the left one draws) change only with the range: a frame blits them
             item.getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._extent = pg.PlotCurveItem(pen=pg.mkPen(None))  # invisible: holds the sticky range
+        self._extent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # never painted
         item.addItem(self._extent)
         self.traces: dict[str, Trace] = {}
         self._curves: dict[str, pg.PlotDataItem] = {}
@@ -76,8 +77,7 @@ class LivePlot(pg.PlotWidget):
         self.frames = 0
         self.frame_cost_s = 0.0  # the GUI thread's CPU time per frame (setData and paint), smoothed
         self._redraw_cost_s = 0.0
-        self.x_master: LivePlot | None = None  # the plot whose x range this one follows (setXLink)
-        self.x_hi_source: Callable[[], float] | None = None  # the far end of the data of every linked plot
+        self.x_hi_source: Callable[[], float] | None = None  # the far end of the data of every plot shown together
         item.getViewBox().sigXRangeChanged.connect(self._view_moved)
         self.setMinimumHeight(150)
 
@@ -97,12 +97,15 @@ class LivePlot(pg.PlotWidget):
             f"<b>{html.escape(self.plain_title)}</b>&nbsp;&nbsp;&nbsp;<span style='font-size:8pt'>{entries}</span>",
             size="10pt",
         )
-        curve = pg.PlotDataItem(connect="all" if finite else "finite", skipFiniteCheck=finite, **style)
+        curve: pg.GraphicsObject
+        if style.get("symbol"):
+            curve = pg.PlotDataItem(connect="finite", **style)
+            curve.scatter.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # changes once an epoch
+        else:  # a bare curve: PlotDataItem's dataset bookkeeping was a third of a frame
+            curve = pg.PlotCurveItem(connect="all" if finite else "finite", skipFiniteCheck=finite, **style)
         # the range is the extent item's alone: curves' own bounds (with their symbols' pixel padding)
         # would nudge it on every frame, and each nudge re-lays out every axis
         self.getPlotItem().addItem(curve, ignoreBounds=True)
-        if style.get("symbol"):  # epoch markers change once an epoch: a frame blits them
-            curve.scatter.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._curves[key] = curve
 
     def extend(self, name: str, step: np.ndarray, seconds: np.ndarray, y: np.ndarray) -> None:
@@ -125,7 +128,7 @@ class LivePlot(pg.PlotWidget):
 
     def following(self) -> bool:
         """True while the x range follows the data; False once zoomed or panned by hand."""
-        return bool((self.x_master or self).getPlotItem().getViewBox().autoRangeEnabled()[0])
+        return bool(self.getPlotItem().getViewBox().autoRangeEnabled()[0])
 
     def redraw(self) -> None:
         started = time.thread_time()
@@ -311,10 +314,10 @@ class TrainingPlots(QWidget):
         layout.addWidget(self.gpus, 2, 1)
         self._metric_plots = (self.loss, self.accuracy, self.throughput)
         self._plots: tuple[LivePlot, ...] = (*self._metric_plots, self.gpus)
-        for plot in self._plots[1:]:  # zoom one, zoom all; the loss plot holds the range for all
-            plot.setXLink(self.loss)
-            plot.x_master = self.loss
-        self.loss.x_hi_source = lambda: max(plot.x_hi() for plot in self._plots)
+        # one x range for all, from all their data; not pyqtgraph's setXLink, with which every frame of
+        # one plot repainted all of them, twice
+        for plot in self._plots:
+            plot.x_hi_source = self._x_hi
         self._emas: dict[LivePlot, Ema] = {}
         self._last_step = 0.0
         self._origin = time.time()
@@ -437,9 +440,10 @@ class TrainingPlots(QWidget):
 
     def _draw(self, plot: LivePlot) -> None:
         plot.redraw()
-        if plot is not self.loss:
-            self.loss.hold_range()  # the shared x range covers this plot's data too
         self.frame_times.append(time.perf_counter())
+
+    def _x_hi(self) -> float:
+        return max(plot.x_hi() for plot in self._plots)
 
     def redraw_all(self) -> None:
         for plot in self._plots:
