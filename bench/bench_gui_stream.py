@@ -43,11 +43,12 @@ def make_window(command_for, **kwargs) -> MainWindow:
     return window
 
 
-def spin_until(predicate, timeout_s: float) -> None:
-    """Run the event loop (blocking in it, as the app does) until `predicate()` holds."""
+def spin_until(predicate, timeout_s: float, poll_ms: int = 5) -> None:
+    """Run the event loop (blocking in it, as the app does) until `predicate()` holds; checked every
+    `poll_ms` (use a long one where the GUI's own CPU time is measured: the check costs some)."""
     loop = QEventLoop()
     deadline = time.perf_counter() + timeout_s
-    poll = QTimer(interval=5)
+    poll = QTimer(interval=poll_ms)
     poll.timeout.connect(lambda: (predicate() or time.perf_counter() > deadline) and loop.quit())
     poll.start()
     if not predicate():

@@ -38,7 +38,8 @@ from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 
 REDRAW_PERIOD_MS = 100
 PAINT_BUDGET = 0.03  # of one core: what drawing the plots may cost while a run streams
-X_HEADROOM = 0.5  # the x-axis grows by half again when the run reaches its end: a few dozen times per run
+X_HEADROOM = 0.75  # when the run reaches the x-axis's end it grows by three quarters: a few dozen times a run
+Y_HEADROOM = 0.25  # a y range the data leaves moves a quarter of its span beyond it
 X_LABELS = {"step": "step", "time": "time since Start (s)"}
 GPU_COLOURS = ("#7b3294", "#008837", "#c2a5cf", "#e66101", "#5e3c99", "#1b7837", "#b35806", "#2166ac")
 
@@ -182,7 +183,7 @@ class LivePlot(pg.PlotWidget):
         y_lo = min((t.y_min for t in filled), default=0.0)
         y_hi = max((t.y_max for t in filled), default=1.0)
         x_range = sticky_range(0.0, x_hi, self._x_range, X_HEADROOM)
-        y_range = self.y_fixed or sticky_range(y_lo, y_hi, self._y_range)
+        y_range = self.y_fixed or sticky_range(y_lo, y_hi, self._y_range, Y_HEADROOM)
         if (x_range, y_range) != (self._x_range, self._y_range):
             self._x_range, self._y_range = x_range, y_range
             self._extent.setData(list(x_range), list(y_range))
