@@ -95,6 +95,8 @@ def stall_during_flood(events: int, delay: float = 0.0) -> dict[str, float]:
         "max": float(late.max()),
         "p99": float(np.percentile(late, 99)),
         "median": float(np.median(late)),
+        "busy_p99": float(np.percentile(probe.busy(), 99)),
+        "busy_max": float(probe.busy().max()),
     }
 
 
@@ -142,6 +144,7 @@ def main() -> None:
         (f"fake trainer sends {s['events']:,} batch events {pace}: wall time (s)", f"{s['seconds']:.1f}"),
         ("  events per second through runner → plots", f"{s['events'] / s['seconds']:,.0f}"),
         ("  10 ms QTimer lateness: median / p99 / max (ms)", f"{s['median']:.1f} / {s['p99']:.1f} / {s['max']:.1f}"),
+        ("  GUI thread's own CPU between ticks: p99 / max (ms)", f"{s['busy_p99']:.1f} / {s['busy_max']:.1f}"),
     ]
     print(table(("measure", "value"), rows))
 

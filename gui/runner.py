@@ -26,7 +26,11 @@ from engine.tf_log import without_chatter
 from gui.live.spare import Handoff
 
 EMIT_INTERVAL_S = 0.033
-WORK_CHUNKS = 64  # at most this many chunks of output are decoded per interval; the rest waits in the pipe
+# Decoding holds the GIL, which the GUI thread needs for every frame: per interval the runner
+# decodes for at most this long (a chunk at a time) and leaves the rest in the pipe, so a
+# flooding child is slowed by its full pipe instead of freezing the window. The real engine's
+# thousand-odd events a second take a few milliseconds of it.
+DECODE_BUDGET_S = 0.008
 LOG_TAIL_LINES = 40
 STREAM_DRAIN_S = 2.0
 
@@ -161,14 +165,18 @@ class TrainingRunner(QThread):
                 exited_at = exited_at or interval_start
                 if interval_start - exited_at > STREAM_DRAIN_S:
                     break  # a grandchild holds the pipes open; the trainer itself is gone
-            for out in proc.poll(timeout=EMIT_INTERVAL_S, max_chunks=WORK_CHUNKS):
-                if out.event is not None:
-                    self._take_event(out.event, events, logs, last)
-                elif out.stderr is not None:
-                    logs.append(out.stderr)
-                    raw.append(out.stderr)
-                elif out.garbage is not None:
-                    logs.append(f"[dashboard] garbage on the event channel ignored: {out.garbage}")
+            outputs = proc.poll(timeout=EMIT_INTERVAL_S, max_chunks=1)
+            budget_end = time.monotonic() + DECODE_BUDGET_S
+            while outputs:
+                for out in outputs:
+                    if out.event is not None:
+                        self._take_event(out.event, events, logs, last)
+                    elif out.stderr is not None:
+                        logs.append(out.stderr)
+                        raw.append(out.stderr)
+                    elif out.garbage is not None:
+                        logs.append(f"[dashboard] garbage on the event channel ignored: {out.garbage}")
+                outputs = proc.poll(max_chunks=1) if time.monotonic() < budget_end else []
             self._flush(events, logs, raw)
             rest = interval_start + EMIT_INTERVAL_S - time.monotonic()
             if rest > 0:
