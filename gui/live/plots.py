@@ -38,7 +38,7 @@ from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 
 REDRAW_PERIOD_MS = 100
 PAINT_BUDGET = 0.03  # of one core: what drawing the plots may cost while a run streams
-X_HEADROOM = 0.75  # when the run reaches the x-axis's end it grows by three quarters: a few dozen times a run
+X_HEADROOM = 0.5  # when the run reaches the x-axis's end it grows by half: a few dozen times a run
 Y_HEADROOM = 0.25  # a y range the data leaves moves a quarter of its span beyond it
 X_LABELS = {"step": "step", "time": "time since Start (s)"}
 GPU_COLOURS = ("#7b3294", "#008837", "#c2a5cf", "#e66101", "#5e3c99", "#1b7837", "#b35806", "#2166ac")

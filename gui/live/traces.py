@@ -155,9 +155,9 @@ def sticky_range(
     lo: float, hi: float, current: tuple[float, float] | None, headroom: float = 0.0
 ) -> tuple[float, float]:
     """A range holding [lo, hi] that changes only when the data leaves it; then the side it left
-    moves `headroom` (a share of the span) beyond the data, and the edges go on a coarse grid
-    (about an eighth of the span). Each change re-lays out an axis, the dearest part of a
-    frame: with headroom 0.75 a run's growing x-axis changes about 25 times in a million steps."""
+    moves `headroom` (a share of the span) beyond the data, to a coarse grid (about an eighth of
+    the span), and the other side stays. Each change re-lays out an axis, the dearest part of a
+    frame: with headroom 0.5 a run's growing x-axis changes about 35 times in a million steps."""
     if current is not None and current[0] <= lo and hi <= current[1]:
         return current
     if not (math.isfinite(lo) and math.isfinite(hi)):
@@ -165,17 +165,14 @@ def sticky_range(
     if hi <= lo:
         lo, hi = lo - 0.5 * (abs(lo) or 1.0), hi + 0.5 * (abs(hi) or 1.0)
     span = max(hi - lo, 0.1 * max(abs(lo), abs(hi)))  # a run's first values span next to nothing
-    non_negative = lo >= 0
-    if current is None or hi > current[1]:
-        hi += headroom * span
-    if current is not None and lo < current[0]:
-        lo -= headroom * span
-        if non_negative:
-            lo = max(lo, 0.0)  # a loss, a rate: no room below zero
-    if current is not None:  # the side the data did not leave stays where it was
-        lo, hi = min(lo, current[0]), max(hi, current[1])
-    step = nice_step(hi - lo)
-    return math.floor(lo / step) * step, (math.floor(hi / step) + 1) * step
+    step = nice_step(span * (1 + headroom))
+    new_lo = math.floor((lo - headroom * span) / step) * step
+    if lo >= 0:
+        new_lo = max(new_lo, 0.0)  # a loss, a rate: no room below zero
+    new_hi = math.ceil((hi + headroom * span) / step) * step
+    if current is None:
+        return new_lo, new_hi
+    return (new_lo if lo < current[0] else current[0]), (new_hi if hi > current[1] else current[1])
 
 
 class Ema:

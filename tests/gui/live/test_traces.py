@@ -82,10 +82,10 @@ def test_sticky_range_moves_only_when_data_leaves_it():
 def test_a_growing_axis_changes_a_few_dozen_times_in_a_million_steps():
     current, changes = None, 0
     for step in range(1, 1_000_001, 97):
-        new = sticky_range(0.0, float(step), current, headroom=0.75)
+        new = sticky_range(0.0, float(step), current, headroom=0.5)
         changes += new != current
         current = new
-    assert changes <= 30
+    assert changes <= 40
 
 
 def test_a_falling_loss_moves_the_lower_edge_in_a_few_steps():
@@ -96,6 +96,7 @@ def test_a_falling_loss_moves_the_lower_edge_in_a_few_steps():
         changes += new != current
         current = new
     assert current[0] <= 0.005 and changes <= 15
+    assert current[1] <= 1.0, "the upper edge stays near the data while the lower one moves"
 
 
 def test_ema_skips_non_finite_values():
