@@ -126,7 +126,8 @@ class Trainer:
         from engine.train.tensorboard_sink import TensorBoardSink
         from engine.train.tf_runtime import keras, tf
 
-        self.sinks.insert(1, TensorBoardSink(self.run_dir.tensorboard))
+        # last: its first write traces a summary op, 0.15 s the window would wait for its first point
+        self.sinks.append(TensorBoardSink(self.run_dir.tensorboard))
         gpus = [f"GPU:{i}" for i, _ in enumerate(tf.config.list_physical_devices("GPU"))]
         plan = self._plan = plan_devices(config, gpus, workers=self.role.num_workers)
         apply_plan(plan)
