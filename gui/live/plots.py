@@ -69,7 +69,7 @@ class LivePlot(pg.PlotWidget):
         self._extent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # never painted
         item.addItem(self._extent)
         self.traces: dict[str, Trace] = {}
-        self._curves: dict[str, pg.PlotDataItem] = {}
+        self._curves: dict[str, pg.GraphicsObject] = {}  # PlotCurveItem, or PlotDataItem with symbols
         self._dirty: set[str] = set()
         self._drawn: dict[str, int] = {}
         self._x_range: tuple[float, float] | None = None

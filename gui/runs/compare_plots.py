@@ -173,7 +173,7 @@ class ComparePlots(QWidget):
         with_gpus = [run for run in self.runs if run.curves.gpu]
         self.gpu_plot.setVisible(bool(with_gpus))
         for run in with_gpus:
-            for name, x, busy, memory in gpu_series(run.curves, "step" if x_axis == "step" else "wall time"):
+            for _gpu, x, busy, memory in gpu_series(run.curves, "step" if x_axis == "step" else "wall time"):
                 item.plot(x, busy, pen=pg.mkPen(run.colour, width=2), connect="finite")
                 item.plot(x, memory, pen=pg.mkPen(run.colour, width=1, style=Qt.PenStyle.DashLine), connect="finite")
         item.enableAutoRange()
