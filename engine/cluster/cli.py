@@ -44,6 +44,7 @@ from engine.tfconfig import (
     validate,
 )
 
+JOB_NAMES = {"chief": "chief", "worker": "worker", "ps": "parameter server", "evaluator": "evaluator"}
 LAUNCHER = "launcher"
 """The source of the launcher's own log lines in the relayed stream (the workers' are their task ids)."""
 
@@ -286,7 +287,7 @@ def _launch(args: argparse.Namespace) -> int:
         elif isinstance(event, ev.Log) and event.level in ("warning", "error"):
             print(f"{task.name}: [{event.level}] {printable(event.message)}", flush=True)
 
-    tasks = ", ".join(f"{len(a)} {job}" for job, a in plan.cluster.jobs)
+    tasks = ", ".join(f"{len(a)} {JOB_NAMES[job]}{'s' if len(a) > 1 else ''}" for job, a in plan.cluster.jobs)
     print(f"launching {tasks} on 127.0.0.1; run dir {printable(str(plan.run_dir))}", flush=True)
     print(isolation.message(), file=sys.stderr, flush=True)
     try:
