@@ -4,7 +4,7 @@ The stream starts before the trainer has claimed its run folder (TensorFlow's
 start-up lines come first), and a claim can be refused: the folder holds the
 user's files, another run, or a run another process is training. So lines are
 held in memory until the process that writes the run (`owner_pid`) has taken
-the run's lock, then written, with every later line (also after it died: a
+the run's lock and its claim was accepted (RunLock.accept), then written, with every later line (also after it died: a
 crash's last words belong to the run). If it never does, nothing is
 written there: a refused run leaves the folder as it was. One owner for both
 writers of the file: `tfdd train`'s stderr tee and the window's runner.
@@ -35,7 +35,7 @@ class RawLog:
         self._failed = False  # a full disk or a vanished folder: the run matters more than its raw log
 
     def write(self, lines: list[str]) -> None:
-        if self._failed or not lines:
+        if self._failed or not (lines or self._held):
             return
         if self._file is None:
             self._held.extend(lines)
@@ -48,6 +48,8 @@ class RawLog:
             except OSError:
                 self._failed = True
                 return
+        if not lines:
+            return
         try:
             self._file.write("\n".join(lines) + "\n")
             self._file.flush()
@@ -55,11 +57,16 @@ class RawLog:
             self._failed = True
 
     def _owned(self) -> bool:
-        """The owner took the run's lock (it may have died since: its last words still belong here)."""
+        """The owner took the run's lock and its claim was accepted (it may have died since: its last words
+        still belong here). A resume refused after taking the lock (nothing to resume from) is not accepted."""
         taken = last_taken_by(self._paths) if self.owner_pid is not None else None
-        return taken is not None and taken.pid == self.owner_pid and taken.host == socket.gethostname()
+        mine = taken is not None and taken.pid == self.owner_pid and taken.host == socket.gethostname()
+        return mine and taken.accepted
 
     def close(self) -> None:
+        """The stream ended: lines still held are written if the run went ahead after the last of them."""
+        if self._file is None and self._held and not self._failed:
+            self.write([])
         if self._file is not None:
             with contextlib.suppress(OSError):
                 self._file.close()

@@ -224,6 +224,10 @@ class RunDir:
     def write_config(self, config: RunConfig) -> None:
         atomic_write_text(self.config_path, config.to_json() + "\n")
 
+    def accept(self) -> None:
+        """The run goes ahead (trains, or records its failure): see RunLock.accept."""
+        self.lock.accept()
+
     # ---- resume ----------------------------------------------------------------------
     def reconcile(self, epoch: int, step: int) -> list[str]:
         """Make events and metrics agree with the checkpoint a resume continues from.

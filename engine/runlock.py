@@ -71,6 +71,7 @@ class Holder:
     host: str
     command: str = ""
     since: float = 0.0
+    accepted: bool = False  # the run goes ahead under this holder (RunLock.accept)
 
     def describe(self) -> str:
         """e.g. "pid 4242 on gpu-box (tfdd train, since 2026-11-30 10:15)"."""
@@ -106,7 +107,14 @@ def _read_holder(fd: int) -> Holder:
         host=str(raw.get("host", ""))[:100],
         command=str(raw.get("command", ""))[:100],
         since=float(raw["since"]) if isinstance(raw.get("since"), (int, float)) else 0.0,
+        accepted=raw.get("accepted") is True,
     )
+
+
+def _write_info(fd: int, info: dict) -> None:
+    os.ftruncate(fd, 0)
+    os.lseek(fd, 0, os.SEEK_SET)
+    os.write(fd, json.dumps(info).encode())
 
 
 class RunLock:
@@ -116,6 +124,21 @@ class RunLock:
         self.paths = paths
         self._fd: int | None = fd
         self._owned = owned  # False: a parent's lock handed down; the parent releases it
+
+    def accept(self) -> None:
+        """Say in the lock file that the run goes ahead: training starts, or a failure is recorded in it.
+        Until then a claim may still be refused and must change nothing (engine.raw_log waits for this before
+        writing the trainer's stderr there). A lock handed down keeps its holder's name."""
+        if self._fd is None:
+            return
+        try:
+            os.lseek(self._fd, 0, os.SEEK_SET)
+            info = json.loads(os.read(self._fd, 4096).decode("utf-8", "replace") or "{}")
+        except (OSError, ValueError):
+            info = {}
+        if isinstance(info, dict) and info.get("accepted") is not True:
+            with contextlib.suppress(OSError):
+                _write_info(self._fd, {**info, "accepted": True})
 
     @classmethod
     def acquire(cls, paths: RunPaths, command: str, wait_s: float = ACQUIRE_WAIT_S) -> RunLock:
@@ -132,9 +155,7 @@ class RunLock:
                 raise RunLocked(paths.root, holder)
             time.sleep(0.02)
         info = {"pid": os.getpid(), "host": socket.gethostname(), "command": command, "since": time.time()}
-        os.ftruncate(fd, 0)
-        os.lseek(fd, 0, os.SEEK_SET)
-        os.write(fd, json.dumps(info).encode())
+        _write_info(fd, info)
         return cls(paths, fd, owned=True)
 
     @classmethod

@@ -203,10 +203,9 @@ class TrainingRunner(QThread):
             self._tail.extend(logs)
             self.log_lines.emit(list(logs))
             logs.clear()
-        if raw:
-            if self._stderr_log is not None:  # a full disk must not end the run; the view still has the lines
-                self._stderr_log.write(raw)
-            raw.clear()
+        if self._stderr_log is not None:  # held lines go out once the run is accepted, new lines or not
+            self._stderr_log.write(raw)  # a full disk must not end the run; the view still has the lines
+        raw.clear()
 
     def _report_end(self, code: int, last: dict[str, ev.Event], killed: bool) -> None:
         tail = "\n".join(without_chatter(self._tail))

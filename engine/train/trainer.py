@@ -143,6 +143,8 @@ class Trainer:
             epochs_completed=self.epochs_completed,
             run_dir=str(self.run_dir.path),
         )
+        if record:
+            self.run_dir.accept()  # the failure becomes part of the run, and so does its stderr
         for sink in self.sinks:
             if record or sink is not self.run_dir:
                 sink(failed)
@@ -222,6 +224,7 @@ class Trainer:
             restore_from=self.checkpoint_dir,
         )
         start_epoch, start_step, start_totals = self._restore(checkpointer)
+        self.run_dir.accept()  # a sound start or resume: from here on the run goes ahead
         # after a resume is known to be sound (a refused one leaves no file), and after the event channel:
         # its first write traces a summary op, 0.15 s the window would wait for its first point
         self.sinks.append(TensorBoardSink(self.run_dir.tensorboard))

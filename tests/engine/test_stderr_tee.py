@@ -26,6 +26,7 @@ with fold_stderr(raw, verbose=sys.argv[3] == "verbose") as terminal:
     os.write(2, (lines[0] + "\\n").encode())  # TensorFlow may speak before the run folder is claimed
     raw.parent.mkdir()
     lock = RunLock.acquire(RunPaths(raw.parent), "tfdd train")  # as the trainer claims its run
+    lock.accept()
     for line in lines[1:]:
         os.write(2, (line + "\\n").encode())  # as TensorFlow's C++ does
     print("Traceback (most recent call last):", file=sys.stderr, flush=True)

@@ -68,7 +68,8 @@ def main() -> int:
         print(f"fake trainer: assigned {' '.join(assigned)}", file=sys.stderr, flush=True)
     if args.run_dir != DEFAULT_RUN_DIR:  # as a real trainer claims its run (its stderr.log is written from then)
         Path(args.run_dir).mkdir(parents=True, exist_ok=True)
-        lock = RunLock.acquire(RunPaths(Path(args.run_dir)), "fake trainer")  # noqa: F841 - held until exit
+        lock = RunLock.acquire(RunPaths(Path(args.run_dir)), "fake trainer")  # held until exit
+        lock.accept()
     print(CHATTER[2], file=sys.stderr, flush=True)
     stop = threading.Event()
     if args.mode != "ignore_stop":

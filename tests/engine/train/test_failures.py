@@ -231,12 +231,13 @@ def _alive(pid: int) -> bool:
 
 
 def test_out_of_memory_names_the_per_replica_batch_and_what_to_change(tmp_path):
-    """A real ResourceExhaustedError: weights of 2**40 floats do not fit in any machine's memory."""
-    config = base_config(virtual_devices=2, model={"hidden_units": [2**20, 2**20]})
+    """A real ResourceExhaustedError: weights of 10**12 floats (the largest layers a config may ask for) do not
+    fit in any machine's memory."""
+    config = base_config(virtual_devices=2, model={"hidden_units": [1_000_000, 1_000_000]})
     out = run_worker(["--config", str(write_config(tmp_path, config)), "--run-dir", str(tmp_path / "run")])
     assert out.returncode == 1
     (failed,) = out.of(ev.RunFailed)
     assert failed.error_type == "ResourceExhaustedError"
     assert "Out of memory on CPU:0 with a per-replica batch of 32 (global batch 64 over 2 replicas)" in failed.message
-    assert "before the first step" in failed.message and "fewer or smaller hidden layers" in failed.message
+    assert "before the first step" in failed.message and "a smaller model" in failed.message
     assert "function_node" not in failed.message and "[Op:" not in failed.message, "no C++ decoration"

@@ -232,6 +232,7 @@ again = subprocess.run([sys.executable, "main.py", "train", "--resume", str(run_
 events = read_events(run_dir)
 steps = [e.global_step for e in events if isinstance(e, ev.BatchEnd)]
 print(json.dumps({"first": first, "resume_rc": again.returncode, "resume_err": again.stderr[-3000:],
+                  "resumed_at": [line for line in again.stderr.splitlines() if "Resuming at" in line],
                   "metrics": [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")],
                   "epoch_ends": [e.epoch for e in events if isinstance(e, ev.EpochEnd)],
                   "steps_unique": steps == sorted(set(steps)), "final": events[-1].type}), flush=True)
@@ -280,6 +281,7 @@ def test_a_full_disk_fails_the_run_as_a_full_disk_and_a_resume_repeats_nothing(t
     first = result["first"]
     assert first["rc"] == 1 and "disk is full" in first["last"] and "memory" not in first["last"], first
     assert "disk is full" in first["recorded"] and first["ends_with_newline"], first  # the history shows it
-    assert result["resume_rc"] == 0 and "Resuming at epoch 2" in result["resume_err"], result["resume_err"]
+    assert result["resume_rc"] == 0, result["resume_err"]
+    assert any("Resuming at epoch 2" in line for line in result["resumed_at"]), result["resume_err"]
     assert result["metrics"] == result["epoch_ends"] == list(range(1, EPOCHS + 1)), result
     assert result["steps_unique"] and result["final"] == "run_finished", result
