@@ -28,9 +28,11 @@ def main() -> int:
 
     def finished(status: str, run_dir: str) -> None:
         outcome.append(f"{status} {run_dir}")
+        QTimer.singleShot(0, app.quit)  # the outcome is known (QThread.finished alone once lost a race)
 
     def failed(message: str, tail: str) -> None:
         outcome.append(f"failed {message}\n{tail}")
+        QTimer.singleShot(0, app.quit)
 
     def start() -> None:
         window.start_run()
