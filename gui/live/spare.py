@@ -1,4 +1,4 @@
-"""One warm trainer kept ready, so Start reaches its first step in about a second and a half.
+"""One warm trainer kept ready, so Start reaches its first step in one to two seconds, not five or six.
 
 A fresh trainer spends 3-6 s importing TensorFlow before it does anything
 for its run. `WarmTrainer` starts a trainer in its waiting mode
@@ -143,7 +143,7 @@ class WarmTrainer(QObject):
         """Run › Keep a trainer warm: a checkable menu action bound to this owner."""
         action = QAction("Keep a &trainer warm", parent, checkable=True, checked=self._enabled)
         action.setStatusTip(
-            "Start runs in about a second and a half: one trainer process keeps TensorFlow imported "
+            "Start runs in one to two seconds: one trainer process keeps TensorFlow imported "
             "(about 0.6 GB of memory, no CPU while it waits)"
         )
         action.toggled.connect(self.set_enabled)
