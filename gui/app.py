@@ -20,7 +20,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from engine.resources import resource_path
-from gui import settings
+from gui import i18n, settings, theme
 from gui.main_window import MainWindow
 from gui.runner import kill_live_processes
 
@@ -40,9 +40,8 @@ def create_application(argv: list[str]) -> QApplication:
     app.setApplicationName(settings.APPLICATION)
     app.setApplicationDisplayName("TF Distributed Dashboard")
     app.setWindowIcon(QIcon(str(resource_path("icons", "app.svg"))))
-    style = resource_path("style.qss")
-    if style.is_file():
-        app.setStyleSheet(style.read_text(encoding="utf-8"))
+    i18n.install(app)
+    theme.manager().apply()
     return app
 
 

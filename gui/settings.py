@@ -63,3 +63,27 @@ def load_window() -> tuple[QByteArray | None, QByteArray | None]:
     s = _settings()
     geometry, state = s.value(GEOMETRY_KEY), s.value(STATE_KEY)
     return (geometry if isinstance(geometry, QByteArray) else None, state if isinstance(state, QByteArray) else None)
+
+
+LANGUAGE_KEY = "ui/language"
+COLOR_SCHEME_KEY = "ui/color_scheme"
+
+
+def save_language(language: str) -> None:
+    """The Language menu's choice; "" follows the system."""
+    _settings().setValue(LANGUAGE_KEY, language)
+
+
+def load_language() -> str:
+    value = _settings().value(LANGUAGE_KEY, "")
+    return value if isinstance(value, str) else ""
+
+
+def save_color_scheme(scheme: str) -> None:
+    """The View menu's colour scheme: "system", "light" or "dark"."""
+    _settings().setValue(COLOR_SCHEME_KEY, scheme)
+
+
+def load_color_scheme() -> str:
+    value = _settings().value(COLOR_SCHEME_KEY, "")
+    return value if isinstance(value, str) else ""
