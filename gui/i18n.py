@@ -13,9 +13,9 @@ any text missed would stay in the old language until some unrelated update,
 a half-translated window. A restart gives a whole window in one language,
 and the settings and the last run config survive it.
 
-Three catalogues are installed: ours (`resources/translations/tfdd_<lang>.qm`)
-and Qt's own `qtbase_<lang>.qm` and `qt_<lang>.qm` shipped with PySide6 (the
-standard dialogs' and buttons' texts: Cancel, Open, Save...).
+Two catalogues are installed: ours (`resources/translations/tfdd_<lang>.qm`)
+and Qt's own `qtbase_<lang>.qm` shipped with PySide6 (the standard dialogs'
+and buttons' texts: Cancel, Open, Save...).
 
 Engine messages (`engine.messages.Message`) are translated here too: the
 template is looked up, then the same parameters are formatted into it.
@@ -37,7 +37,9 @@ ENGLISH = "en"
 CHINESE = "zh_CN"
 LANGUAGES = {ENGLISH: "English", CHINESE: "简体中文"}  # each shown in its own language, the usual menu
 CATALOGUE_PREFIX = "tfdd_"
-QT_CATALOGUES = ("qtbase_", "qt_")
+# Qt's qt_<lang>.qm is only a list of per-module catalogues, some of which PySide6-Essentials does not ship
+# (QTranslator.load fails on it); qtbase_<lang>.qm is the one with the widgets' and dialogs' texts.
+QT_CATALOGUES = ("qtbase_",)
 
 _installed: list[QTranslator] = []
 
@@ -56,12 +58,16 @@ def normalise(name: str | None) -> str | None:
 
 
 def system_language(locale: QLocale | None = None) -> str:
-    """The language of the system locale: Simplified Chinese or, failing that, English."""
+    """The language of the system locale: Simplified Chinese for a Chinese locale in the simplified
+    script, else English. The first Chinese or English entry of the user's languages decides (a
+    Taiwanese locale lists a bare "zh" after "zh-Hant-TW"; that fallback must not make it 简体)."""
     locale = locale or QLocale.system()
-    for name in [*locale.uiLanguages(), locale.name()]:
-        found = normalise(name)
-        if found:
-            return found
+    for name in [locale.name(), *locale.uiLanguages()]:
+        entry = QLocale(name.replace("-", "_"))
+        if entry.language() == QLocale.Language.Chinese:
+            return CHINESE if entry.script() != QLocale.Script.TraditionalChineseScript else ENGLISH
+        if entry.language() == QLocale.Language.English:
+            return ENGLISH
     return ENGLISH
 
 
