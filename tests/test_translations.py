@@ -27,4 +27,6 @@ def test_the_check_notices_a_stale_ts_and_a_stale_qm(tmp_path: Path) -> None:
     translations.lrelease(ts, qm)
     assert translations.problems(ts, qm) == []
     qm.write_bytes(qm.read_bytes()[:-1] + b"x")
-    assert translations.problems(ts, qm) == [f"{qm.name} is out of date with {ts.name}: run `python -m gui.translations build`"]
+    assert translations.problems(ts, qm) == [
+        f"{qm.name} is out of date with {ts.name}: run `python -m gui.translations build`"
+    ]

@@ -37,17 +37,102 @@ from PySide6.QtWidgets import (
 # (a strategy is chosen by its config value, "mirrored", whichever the language of the window).
 ALLOWED = {
     # APIs and products
-    "tensorflow", "keras", "tf", "tf_keras", "tensorboard", "nccl", "ring", "auto", "grpc", "nvml", "cuda", "qt",
-    "mirroredstrategy", "multiworkermirroredstrategy", "onedevicestrategy", "parameterserverstrategy",
-    "tpustrategy", "tf_config", "mnist", "kubeflow", "tfjob", "slurm", "kubernetes", "powershell", "bash", "python",
-    "pyqtgraph", "pyside", "numpy", "adam", "sgd", "rmsprop", "adagrad", "relu", "softmax", "dense", "conv2d",
-    "mlp", "cnn", "ema", "fit", "json", "csv", "npz", "tfrecord", "png", "svg", "jpeg", "jpg", "yaml", "sh", "ps1",
-    "gpu", "gpus", "cpu", "cpus", "tpu", "id", "ip", "url", "utf", "ok",
+    "tensorflow",
+    "keras",
+    "tf",
+    "tf_keras",
+    "tensorboard",
+    "nccl",
+    "ring",
+    "auto",
+    "grpc",
+    "nvml",
+    "cuda",
+    "qt",
+    "mirroredstrategy",
+    "multiworkermirroredstrategy",
+    "onedevicestrategy",
+    "parameterserverstrategy",
+    "tpustrategy",
+    "tf_config",
+    "mnist",
+    "kubeflow",
+    "tfjob",
+    "slurm",
+    "kubernetes",
+    "powershell",
+    "bash",
+    "python",
+    "pyqtgraph",
+    "pyside",
+    "numpy",
+    "adam",
+    "sgd",
+    "rmsprop",
+    "adagrad",
+    "relu",
+    "softmax",
+    "dense",
+    "conv2d",
+    "mlp",
+    "cnn",
+    "ema",
+    "fit",
+    "json",
+    "csv",
+    "npz",
+    "tfrecord",
+    "png",
+    "svg",
+    "jpeg",
+    "jpg",
+    "yaml",
+    "sh",
+    "ps1",
+    "gpu",
+    "gpus",
+    "cpu",
+    "cpus",
+    "tpu",
+    "id",
+    "ip",
+    "url",
+    "utf",
+    "ok",
     # config values a user picks as they are written in the config file (shown in combo boxes)
-    "mirrored", "multi_worker_mirrored", "one_device", "custom", "chief", "worker", "ps", "evaluator",
-    "mlp", "cnn", "linear", "synthetic", "images", "folder", "auto", "off", "data",
+    "mirrored",
+    "multi_worker_mirrored",
+    "one_device",
+    "custom",
+    "chief",
+    "worker",
+    "ps",
+    "evaluator",
+    "linear",
+    "synthetic",
+    "images",
+    "folder",
+    "off",
+    "data",
     # units
-    "ms", "s", "min", "h", "kb", "mb", "gb", "gib", "mib", "kib", "tb", "px", "pt", "hz", "k", "m", "x", "e",
+    "ms",
+    "s",
+    "min",
+    "h",
+    "kb",
+    "mb",
+    "gb",
+    "gib",
+    "mib",
+    "kib",
+    "tb",
+    "px",
+    "pt",
+    "hz",
+    "k",
+    "m",
+    "x",
+    "e",
 }
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
 TAG = re.compile(r"<[^>]+>")
@@ -101,7 +186,10 @@ def _menu_texts(menu: QMenu, where: str) -> Iterator[tuple]:
             yield from _menu_texts(action.menu(), f"{where} > {menu.title()}")
         elif not action.isSeparator():
             yield f"{where} > {menu.title()} action", action.text()
-            yield f"{where} > {menu.title()} tooltip", action.toolTip() if action.toolTip() != action.text().replace("&", "") else ""
+            yield (
+                f"{where} > {menu.title()} tooltip",
+                action.toolTip() if action.toolTip() != action.text().replace("&", "") else "",
+            )
             yield f"{where} > {menu.title()} status tip", action.statusTip()
 
 
@@ -131,15 +219,11 @@ def visible_texts(root: QWidget) -> Iterator[tuple[str, str]]:
         yield f"{where} accessible description", w.accessibleDescription()
         yield f"{where} status tip", w.statusTip()
         yield f"{where} whats this", w.whatsThis()
-        if isinstance(w, QLabel):
-            yield f"{where} text", w.text()
-        elif isinstance(w, QAbstractButton):
+        if isinstance(w, QLabel) or isinstance(w, QAbstractButton):
             yield f"{where} text", w.text()
         elif isinstance(w, QGroupBox):
             yield f"{where} title", w.title()
-        elif isinstance(w, QLineEdit):
-            yield f"{where} placeholder", w.placeholderText()
-        elif isinstance(w, QPlainTextEdit | QTextEdit):
+        elif isinstance(w, QLineEdit) or isinstance(w, QPlainTextEdit | QTextEdit):
             yield f"{where} placeholder", w.placeholderText()
         elif isinstance(w, QComboBox):
             for i in range(w.count()):

@@ -21,8 +21,20 @@ def english_afterwards(qapp):
 
 @pytest.mark.parametrize(
     ("name", "expected"),
-    [("zh_CN", "zh_CN"), ("zh-CN", "zh_CN"), ("zh", "zh_CN"), ("zh_SG", "zh_CN"), ("zh_Hans_CN", "zh_CN"),
-     ("zh_TW", None), ("zh_Hant_HK", None), ("en_US", "en"), ("en", "en"), ("C", "en"), ("de_DE", None), ("", None)],
+    [
+        ("zh_CN", "zh_CN"),
+        ("zh-CN", "zh_CN"),
+        ("zh", "zh_CN"),
+        ("zh_SG", "zh_CN"),
+        ("zh_Hans_CN", "zh_CN"),
+        ("zh_TW", None),
+        ("zh_Hant_HK", None),
+        ("en_US", "en"),
+        ("en", "en"),
+        ("C", "en"),
+        ("de_DE", None),
+        ("", None),
+    ],
 )
 def test_language_names_are_normalised(name: str, expected: str | None) -> None:
     assert i18n.normalise(name) == expected
@@ -95,8 +107,9 @@ def test_lupdate_extracts_engine_templates_and_window_strings(tmp_path: Path) ->
     )
     ts = tmp_path / "sample.ts"
     tool = translations._tool("lupdate")
-    subprocess.run([tool, str(source), "-tr-function-alias", "QT_TR_NOOP+=msg", "-ts", str(ts)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [tool, str(source), "-tr-function-alias", "QT_TR_NOOP+=msg", "-ts", str(ts)], check=True, capture_output=True
+    )
     text = ts.read_text(encoding="utf-8")
     assert "<source>must be at most {high:,}</source>" in text
     assert '<message numerus="yes">' in text and "<source>%n run(s)</source>" in text
