@@ -164,8 +164,9 @@ def _columns(model: QAbstractItemModel, parent: QModelIndex) -> int:
     return 1 if isinstance(model, QAbstractListModel) else model.columnCount(parent)
 
 
-def _model_texts(model: QAbstractItemModel, where: str, parent: QModelIndex = QModelIndex()) -> Iterator[tuple]:
-    if parent == QModelIndex():
+def _model_texts(model: QAbstractItemModel, where: str, parent: QModelIndex | None = None) -> Iterator[tuple]:
+    parent = parent or QModelIndex()
+    if not parent.isValid():
         horizontal = Qt.Orientation.Horizontal
         for section in range(_columns(model, parent)):
             yield f"{where} header", model.headerData(section, horizontal, Qt.ItemDataRole.DisplayRole)
@@ -219,11 +220,11 @@ def visible_texts(root: QWidget) -> Iterator[tuple[str, str]]:
         yield f"{where} accessible description", w.accessibleDescription()
         yield f"{where} status tip", w.statusTip()
         yield f"{where} whats this", w.whatsThis()
-        if isinstance(w, QLabel) or isinstance(w, QAbstractButton):
+        if isinstance(w, QLabel | QAbstractButton):
             yield f"{where} text", w.text()
         elif isinstance(w, QGroupBox):
             yield f"{where} title", w.title()
-        elif isinstance(w, QLineEdit) or isinstance(w, QPlainTextEdit | QTextEdit):
+        elif isinstance(w, QLineEdit | QPlainTextEdit | QTextEdit):
             yield f"{where} placeholder", w.placeholderText()
         elif isinstance(w, QComboBox):
             for i in range(w.count()):
