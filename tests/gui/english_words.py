@@ -165,7 +165,7 @@ def _columns(model: QAbstractItemModel, parent: QModelIndex) -> int:
 
 
 def _model_texts(model: QAbstractItemModel, where: str, parent: QModelIndex | None = None) -> Iterator[tuple]:
-    parent = parent or QModelIndex()
+    parent = QModelIndex() if parent is None else parent
     if not parent.isValid():
         horizontal = Qt.Orientation.Horizontal
         for section in range(_columns(model, parent)):
