@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -30,3 +32,21 @@ def test_the_check_notices_a_stale_ts_and_a_stale_qm(tmp_path: Path) -> None:
     assert translations.problems(ts, qm) == [
         f"{qm.name} is out of date with {ts.name}: run `python -m gui.translations build`"
     ]
+
+
+PLACEHOLDER = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})|%n|%\d")
+
+
+@pytest.mark.parametrize("language", translations.LANGUAGES)
+def test_every_translation_keeps_the_placeholders_of_its_source(language: str) -> None:
+    """A lost {name} or %n would show a raw template or the wrong number (i18n.translate falls back to
+    English for a broken template, but that is a fallback, not a translation)."""
+    root = ET.parse(translations.ts_path(language)).getroot()
+    broken = []
+    for message in root.iter("message"):
+        source = message.findtext("source", "")
+        forms = [t.text or "" for t in message.iter("numerusform")] or [message.findtext("translation", "")]
+        for text in forms:
+            if sorted(PLACEHOLDER.findall(text)) != sorted(PLACEHOLDER.findall(source)):
+                broken.append(f"{source!r} -> {text!r}")
+    assert broken == []
