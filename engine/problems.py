@@ -23,7 +23,11 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{printable(self.field, MAX_VALUE_CHARS)} = {short_value(self.value)}: {self.message}"
+        return self.render(self.message)
+
+    def render(self, message: str) -> str:
+        """`field = value: message` with another wording of the message (the window's translation)."""
+        return f"{printable(self.field, MAX_VALUE_CHARS)} = {short_value(self.value)}: {message}"
 
 
 class ConfigError(ValueError):

@@ -24,11 +24,11 @@ template is looked up, then the same parameters are formatted into it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from engine.messages import CONTEXT, Message
+from engine.problems import Problem
 from engine.resources import resource_path
 from gui import settings
 
@@ -133,5 +133,7 @@ def translate(text: str) -> str:
         return str(text)
 
 
-def translate_all(texts: Iterable[str]) -> list[str]:
-    return [translate(t) for t in texts]
+def problem_text(problem: Problem) -> str:
+    """`field = value: message` with the message in the window's language (fields and values are the
+    config's own words, the same in every language)."""
+    return problem.render(translate(problem.message))
