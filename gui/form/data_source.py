@@ -112,8 +112,8 @@ class DataSourceForm(QWidget):
         self.classes = limited_spin("data.num_classes", "classesSpin")
         self.kept = KeptValues()  # values these fields cannot show: kept, named as problems
         self.path = QLineEdit(objectName="dataPathEdit")
-        self.path.setPlaceholderText("choose a file…")
-        browse = QPushButton("Browse…", objectName="dataBrowseButton")
+        self.path.setPlaceholderText(self.tr("choose a file…"))
+        browse = QPushButton(self.tr("Browse…"), objectName="dataBrowseButton")
         browse.clicked.connect(self._browse)
         path_row = QWidget()
         row = QHBoxLayout(path_row)
@@ -343,10 +343,10 @@ class DataSourceForm(QWidget):
     def _browse(self) -> None:
         kind = self.kind.currentText()
         if kind == "image_folder":
-            path = QFileDialog.getExistingDirectory(self, "Choose an image folder", self.path.text())
+            path = QFileDialog.getExistingDirectory(self, self.tr("Choose an image folder"), self.path.text())
         else:
             path, _ = QFileDialog.getOpenFileName(
-                self, f"Choose a {kind} file", self.path.text(), FILE_FILTERS.get(kind, "")
+                self, self.tr("Choose a {kind} file").format(kind=kind), self.path.text(), FILE_FILTERS.get(kind, "")
             )
         if path:
             self.path.setText(path)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -59,7 +59,7 @@ def _path_row(edit: QLineEdit, on_browse: object) -> QWidget:
     layout = QHBoxLayout(row)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.addWidget(edit, 1)
-    button = QPushButton("Browse…")
+    button = QPushButton(QCoreApplication.translate("gui.form.model_form", "Browse…"))
     button.clicked.connect(on_browse)
     layout.addWidget(button)
     return row
@@ -84,7 +84,7 @@ class ModelForm(QWidget):
         self.filters = QLineEdit(objectName="filtersEdit", placeholderText="e.g. 32, 64")
         self.kernel = QSpinBox(objectName="kernelSpin")
         self.kernel.setRange(1, 15)
-        self.batch_norm = QCheckBox("synchronized batch norm", objectName="batchNormCheck")
+        self.batch_norm = QCheckBox(self.tr("synchronized batch norm"), objectName="batchNormCheck")
         self.app_name = QComboBox(objectName="applicationCombo", editable=True)
         self.app_name.addItems(KERAS_APPLICATIONS)
         self.weights = QLineEdit(objectName="weightsEdit", placeholderText="none: random initial weights")
@@ -190,13 +190,16 @@ class ModelForm(QWidget):
     def _browse_path(self) -> None:
         kind = self.kind.currentText()
         filters = "Python files (*.py)" if kind == "python" else "Keras models (*.keras)"
-        path, _ = QFileDialog.getOpenFileName(self, "Choose the model file", self.path.text(), filters)
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose the model file"), self.path.text(), filters)
         if path:
             self.path.setText(path)
 
     def _browse_weights(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Choose a weights file", self.weights.text(), "Weights (*.h5 *.weights.h5);;All files (*)"
+            self,
+            self.tr("Choose a weights file"),
+            self.weights.text(),
+            self.tr("Weights (*.h5 *.weights.h5);;All files (*)"),
         )
         if path:
             self.weights.setText(path)

@@ -75,8 +75,8 @@ class RunsPanel(QWidget):
         self.table = self._build_table()
         self.compare = ComparePlots()
         self.tensorboard = TensorBoardCommand()
-        self.refresh_action = QAction("&Refresh runs", self, shortcut=QKeySequence(Qt.Key.Key_F5))
-        self.refresh_action.setToolTip("Read the runs folder again (F5)")
+        self.refresh_action = QAction(self.tr("&Refresh runs"), self, shortcut=QKeySequence(Qt.Key.Key_F5))
+        self.refresh_action.setToolTip(self.tr("Read the runs folder again (F5)"))
         self.refresh_action.triggered.connect(self.refresh)
         self._build_layout()
         self.timer = QTimer(self)
@@ -105,22 +105,26 @@ class RunsPanel(QWidget):
     def _build_layout(self) -> None:
         self.refresh_button = QToolButton(objectName="refreshRunsButton")
         self.refresh_button.setDefaultAction(self.refresh_action)
-        self.reopen_button = QPushButton("Open in form", objectName="reopenButton")
+        self.reopen_button = QPushButton(self.tr("Open in form"), objectName="reopenButton")
         self.reopen_button.setToolTip(
-            "Load the selected run's config into the run form, to run it again "
-            "with changes (double-click does the same)"
+            self.tr(
+                "Load the selected run's config into the run form, to run it again with changes "
+                "(double-click does the same)"
+            )
         )
         self.reopen_button.clicked.connect(self.reopen_selected)
-        self.resume_button = QPushButton("Resume", objectName="resumeButton")
+        self.resume_button = QPushButton(self.tr("Resume"), objectName="resumeButton")
         self.resume_button.clicked.connect(self.resume_selected)
-        self.export_button = QPushButton("Export", objectName="exportRunsButton")
+        self.export_button = QPushButton(self.tr("Export"), objectName="exportRunsButton")
         menu = QMenu(self.export_button)
-        self.export_csv = menu.addAction("Metrics as CSV…", self.export_metrics_dialog)
-        self.export_json = menu.addAction("Config as JSON…", self.export_config_dialog)
-        self.export_script = menu.addAction("As a Python script…", self.export_script_dialog)
+        self.export_csv = menu.addAction(self.tr("Metrics as CSV…"), self.export_metrics_dialog)
+        self.export_json = menu.addAction(self.tr("Config as JSON…"), self.export_config_dialog)
+        self.export_script = menu.addAction(self.tr("As a Python script…"), self.export_script_dialog)
         self.export_button.setMenu(menu)
-        self.scaling_button = QPushButton("Scaling study…", objectName="scalingButton")
-        self.scaling_button.setToolTip("Run the run form's config with 1, 2, 4 … replicas and compare throughput")
+        self.scaling_button = QPushButton(self.tr("Scaling study…"), objectName="scalingButton")
+        self.scaling_button.setToolTip(
+            self.tr("Run the run form's config with 1, 2, 4 … replicas and compare throughput")
+        )
         self.scaling_button.clicked.connect(self.scaling_requested)
         self.count = QLabel(objectName="runsCount")
         self.count.setProperty("role", "hint")
@@ -156,7 +160,7 @@ class RunsPanel(QWidget):
         """Read the runs folder again (on the loader's thread); the table follows as rows arrive."""
         self.loader.request_scan()
         if not self.model.runs:
-            self.count.setText(f"reading the runs in {self.root}…")
+            self.count.setText(self.tr("reading the runs in {root}…").format(root=self.root))
 
     def _auto_refresh(self) -> None:
         if not self.loader.scanning:  # a slow disk: never queue scans behind one another
@@ -284,15 +288,17 @@ class RunsPanel(QWidget):
         can_resume = one is not None and one.resumable and self._active is None
         self.resume_button.setEnabled(can_resume)
         if can_resume:
-            self.resume_button.setToolTip("Continue this run from its last checkpoint")
+            self.resume_button.setToolTip(self.tr("Continue this run from its last checkpoint"))
         elif self._active is not None:
-            self.resume_button.setToolTip("A run is in progress; resume when it has ended")
+            self.resume_button.setToolTip(self.tr("A run is in progress; resume when it has ended"))
         elif one is not None and one.holder is not None:
             self.resume_button.setToolTip(
-                f"{one.name} is being trained by {one.holder.describe()}; it can be resumed once that has stopped"
+                self.tr("{name} is being trained by {holder}; it can be resumed once that has stopped").format(
+                    name=one.name, holder=one.holder.describe()
+                )
             )
         else:
-            self.resume_button.setToolTip("Select one stopped or interrupted run that left a checkpoint")
+            self.resume_button.setToolTip(self.tr("Select one stopped or interrupted run that left a checkpoint"))
 
     # ---- actions ------------------------------------------------------------------
     def reopen_selected(self) -> None:
