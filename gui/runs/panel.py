@@ -34,6 +34,7 @@ from engine.exports.script import export_script
 from engine.history import Curves, RunSummary, export_metrics
 from engine.problems import ConfigError
 from gui.exports import TensorBoardCommand, export_run_config, load_run_config, save_as
+from gui.i18n import problem_text
 from gui.runs.compare_plots import ComparedRun, ComparePlots, colour
 from gui.runs.loader import HistoryLoader
 from gui.runs.table_model import COLUMNS, SORT_ROLE, RunsTableModel, display_name
@@ -265,10 +266,8 @@ class RunsPanel(QWidget):
             self.compare.set_runs(compared)
             problems = [f"{r.name}: {p}" for r, (_, c) in zip(runs, loaded, strict=True) for p in c.problems]
             if problems:
-                self._set_status(
-                    "; ".join(problems[:3]) + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""),
-                    ok=False,
-                )
+                more = self.tr(" (and %n more)", "", len(problems) - 3) if len(problems) > 3 else ""
+                self._set_status("; ".join(problems[:3]) + more, ok=False)
         self.curves_shown.emit()
 
     @staticmethod
@@ -308,7 +307,12 @@ class RunsPanel(QWidget):
         try:
             self.reopen_requested.emit(load_run_config(runs[0].path))
         except ConfigError as exc:
-            self._set_status(f"Cannot open the config of {runs[0].name}: {exc}", ok=False)
+            self._set_status(
+                self.tr("Cannot open the config of {name}: {error}").format(
+                    name=runs[0].name, error="; ".join(problem_text(p) for p in exc.problems)
+                ),
+                ok=False,
+            )
 
     def resume_selected(self) -> None:
         runs = self.selected_runs()
@@ -321,9 +325,9 @@ class RunsPanel(QWidget):
         self._report(
             save_as(
                 self,
-                "Export metrics",
+                self.tr("Export metrics"),
                 suggested,
-                "CSV files (*.csv)",
+                self.tr("CSV files (*.csv)"),
                 lambda path: export_metrics([r.path for r in runs], path),
             )
         )
@@ -333,9 +337,9 @@ class RunsPanel(QWidget):
         self._report(
             save_as(
                 self,
-                "Export run config",
+                self.tr("Export run config"),
                 f"{run.name}.json",
-                "Run configs (*.json)",
+                self.tr("Run configs (*.json)"),
                 lambda path: export_run_config(run.path, path),
             )
         )
@@ -345,9 +349,9 @@ class RunsPanel(QWidget):
         self._report(
             save_as(
                 self,
-                "Export as script",
+                self.tr("Export as script"),
                 f"train_{display_name(run).replace('-', '_')}.py",
-                "Python scripts (*.py)",
+                self.tr("Python scripts (*.py)"),
                 lambda path: export_script(load_run_config(run.path), path, overwrite=True),
             )
         )
