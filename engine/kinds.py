@@ -58,10 +58,10 @@ KERAS_APPLICATIONS = (
 )
 
 SHARD_HINTS = {
-    "auto": "file when the source is several files and each worker can have one, else data",
-    "file": "each worker reads its own files (CSV or TFRecord shards); needs at least one file per worker",
-    "data": "every worker reads everything and keeps every N-th example: works for any source",
-    "off": "no sharding: every worker trains on every example (for sources that shard themselves)",
+    "auto": msg("file when the source is several files and each worker can have one, else data"),
+    "file": msg("each worker reads its own files (CSV or TFRecord shards); needs at least one file per worker"),
+    "data": msg("every worker reads everything and keeps every N-th example: works for any source"),
+    "off": msg("no sharding: every worker trains on every example (for sources that shard themselves)"),
 }
 
 

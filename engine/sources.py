@@ -166,7 +166,13 @@ def _python(data, quick: bool) -> SourceInfo:  # noqa: ANN001
         data.num_samples,
         None,
         data.num_classes,
-        notes=(f"examples come from {Path(str(data.path)).name}:{data.function}() when the run starts",),
+        notes=(
+            msg(
+                "examples come from {file}:{function}() when the run starts",
+                file=Path(str(data.path)).name,
+                function=data.function,
+            ),
+        ),
     )
 
 
@@ -327,7 +333,8 @@ def _csv(data, quick: bool) -> SourceInfo:  # noqa: ANN001
         check_every_class(sorted(labels), msg("CSV file {path}", path=data.path), "data.label")
     if sampled:
         per_file[0] = _estimate_rows(files[0], per_file[0], files[0])
-    notes = (f"classes from the first {sum(counts):,} rows; rows estimated from the file size",) if sampled else ()
+    first = msg("classes from the first {rows:,} rows; rows estimated from the file size", rows=sum(counts))
+    notes = (first,) if sampled else ()
     return SourceInfo(
         "csv",
         sum(per_file),
@@ -550,7 +557,9 @@ def _image_folder(data, quick: bool) -> SourceInfo:  # noqa: ANN001
         files=tuple(files),
         labels=label_array,
         channels=channels,
-        notes=(f"headers of {len(checked):,} of {len(files):,} images checked",) if quick else (),
+        notes=(msg("headers of {checked:,} of {files:,} images checked", checked=len(checked), files=len(files)),)
+        if quick
+        else (),
     )
 
 
@@ -599,7 +608,7 @@ def _tfrecord(data, quick: bool) -> SourceInfo:  # noqa: ANN001
         file_examples=tuple(per_file),
         channels=channels,
         sampled=True,
-        notes=(f"classes counted in the first {sum(labels.values()):,} records",),
+        notes=(msg("classes counted in the first {records:,} records", records=sum(labels.values())),),
     )
 
 

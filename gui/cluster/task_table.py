@@ -178,7 +178,7 @@ class ClusterTable(QTableWidget):
             job = self._text(row, JOB)
             index = seen[job] = seen.get(job, -1) + 1
             current = (job, index) == self._current
-            self.item(row, TASK).setText(f"{job} {index}" + ("  ← this process" if current else ""))
+            self.item(row, TASK).setText(f"{job} {index}" + (self.tr("  ← this process") if current else ""))
             for column in range(self.columnCount()):
                 font = QFont(self.item(row, column).font())
                 font.setBold(current)

@@ -119,7 +119,10 @@ class ModelSummary(QWidget):
     def _on_error(self, error: QProcess.ProcessError) -> None:
         if error == QProcess.ProcessError.FailedToStart:
             self._finish_with_error(
-                f"could not start the summary process ({self.process and self.process.errorString()})", ""
+                self.tr("could not start the summary process ({error})").format(
+                    error=self.process and self.process.errorString()
+                ),
+                "",
             )
 
     def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
@@ -141,7 +144,10 @@ class ModelSummary(QWidget):
         self.button.setEnabled(True)
         if document is None:
             self._finish_with_error(
-                f"the summary process ended with code {code}: {err[-1] if err else 'no output'}", ""
+                self.tr("the summary process ended with code {code}: {error}").format(
+                    code=code, error=err[-1] if err else self.tr("no output")
+                ),
+                "",
             )
         elif "error" in document:
             self._finish_with_error(document["error"], document.get("field", ""))
@@ -169,7 +175,7 @@ class ModelSummary(QWidget):
                 self.table.setItem(row, col, item)
         self.table.setVisible(True)
         memory = summary["memory_bytes"]
-        output = "logits" if summary["from_logits"] else "probabilities (softmax/sigmoid detected)"
+        output = "logits" if summary["from_logits"] else self.tr("probabilities (softmax/sigmoid detected)")
         self.status.setText(
             self.tr(
                 "{model}: {total_params:,} parameters ({trainable_params:,} trainable) · input "
@@ -200,5 +206,5 @@ class ModelSummary(QWidget):
             config.data,
             config.global_batch_size,
             config.mixed_precision,
-        ) and not self.status.text().startswith("Out of date"):
-            self.status.setText("Out of date: Summarize again. " + self.status.text())
+        ) and not self.status.text().startswith(stale := self.tr("Out of date: Summarize again. ")):
+            self.status.setText(stale + self.status.text())

@@ -8,9 +8,12 @@ catch-all label.
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from engine.problems import Problem
+from gui.i18n import problem_text, translate
 
 
 class ProblemLabels:
@@ -22,7 +25,10 @@ class ProblemLabels:
         _style_problem(catch_all)
 
     def add_row(self, form: QFormLayout, label: str, field_widget: QWidget, *fields: str, tooltip: str = "") -> QWidget:
-        """Add `label: field_widget` with a problem label under it for `fields`."""
+        """Add `label: field_widget` with a problem label under it for `fields`.
+
+        The label is the field's buddy, so its mnemonic ("&Epochs") moves the focus to the field, and
+        the field's accessible name is the label's text: a screen reader says what the field is."""
         box = QWidget()
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
@@ -36,20 +42,29 @@ class ProblemLabels:
             self._labels[name] = problem
         if tooltip:
             field_widget.setToolTip(tooltip)
-        form.addRow(label, box)
+            field_widget.setAccessibleDescription(tooltip)
+        caption = QLabel(label)
+        caption.setBuddy(field_widget)
+        field_widget.setAccessibleName(plain_label(label))
+        form.addRow(caption, box)
         return box
 
     def show(self, problems: list[Problem]) -> None:
         texts: dict[QLabel, list[str]] = {label: [] for label in {*self._labels.values(), self._catch_all}}
         for p in problems:
             label = self._labels.get(p.field, self._catch_all)
-            texts[label].append(p.message if label is not self._catch_all else str(p))
+            texts[label].append(translate(p.message) if label is not self._catch_all else problem_text(p))
         for label, lines in texts.items():
             label.setText("\n".join(lines))
             label.setVisible(bool(lines))
 
     def label_for(self, field: str) -> QLabel:
         return self._labels.get(field, self._catch_all)
+
+
+def plain_label(text: str) -> str:
+    """A label's text as spoken: without its mnemonic marker ("&Epochs", "轮次(&E)") or a closing colon."""
+    return re.sub(r"\(&\w\)|&(?=\w)", "", text).strip().rstrip(":：")
 
 
 def _style_problem(label: QLabel) -> None:
