@@ -92,6 +92,22 @@
         <translation>策略 {strategy} 只使用一个设备；请只选一个，或改用 mirrored</translation>
     </message>
     <message>
+        <source>file when the source is several files and each worker can have one, else data</source>
+        <translation>数据源由多个文件组成且每个工作器都能分到一个时用 file，否则用 data</translation>
+    </message>
+    <message>
+        <source>each worker reads its own files (CSV or TFRecord shards); needs at least one file per worker</source>
+        <translation>每个工作器读取自己的文件（CSV 或 TFRecord 分片）；每个工作器至少需要一个文件</translation>
+    </message>
+    <message>
+        <source>every worker reads everything and keeps every N-th example: works for any source</source>
+        <translation>每个工作器读取全部数据，只保留每第 N 个样本：适用于任何数据源</translation>
+    </message>
+    <message>
+        <source>no sharding: every worker trains on every example (for sources that shard themselves)</source>
+        <translation>不分片：每个工作器都用全部样本训练（用于自行分片的数据源）</translation>
+    </message>
+    <message>
         <source>give the path of {what}</source>
         <translation>请给出{what}的路径</translation>
     </message>
@@ -256,6 +272,10 @@
         <translation>{workers} 个工作器按文件分片至少需要 {workers} 个文件，而 data.path 只匹配到 {n_files} 个；请把数据拆成更多文件，或使用 data</translation>
     </message>
     <message>
+        <source>examples come from {file}:{function}() when the run starts</source>
+        <translation>样本在运行开始时由 {file}:{function}() 提供</translation>
+    </message>
+    <message>
         <source>{source}: only one class ({present}) in the labels; a classifier needs at least two</source>
         <translation>{source}：标签中只有一个类别（{present}）；分类器至少需要两个</translation>
     </message>
@@ -320,6 +340,10 @@
         <translation>CSV 文件 {path}</translation>
     </message>
     <message>
+        <source>classes from the first {rows:,} rows; rows estimated from the file size</source>
+        <translation>类别来自前 {rows:,} 行；行数按文件大小估算</translation>
+    </message>
+    <message>
         <source>CSV file {path} is empty; it needs a header row and at least one data row</source>
         <translation>CSV 文件 {path} 为空；需要一个表头行和至少一行数据</translation>
     </message>
@@ -380,6 +404,10 @@
         <translation>图像文件夹 {path} 混有 {a} 通道（{fa}）和 {b} 通道（{fb}）的图像；请把 data.color_mode 设为 &quot;rgb&quot; 或 &quot;grayscale&quot; 统一转换</translation>
     </message>
     <message>
+        <source>headers of {checked:,} of {files:,} images checked</source>
+        <translation>已检查 {files:,} 张图像中 {checked:,} 张的文件头</translation>
+    </message>
+    <message>
         <source>no TFRecord file matches {path}; check data.path</source>
         <translation>没有与 {path} 匹配的 TFRecord 文件；请检查 data.path</translation>
     </message>
@@ -394,6 +422,10 @@
     <message>
         <source>TFRecord file {path}, record {n}</source>
         <translation>TFRecord 文件 {path} 第 {n} 条记录</translation>
+    </message>
+    <message>
+        <source>classes counted in the first {records:,} records</source>
+        <translation>类别按前 {records:,} 条记录统计</translation>
     </message>
     <message>
         <source>{where} has no feature {key!r}; its features are: {names}</source>
@@ -446,6 +478,619 @@
     <message>
         <source>{name} defines no function {function!r} at top level (it defines: {defined}); expected {contracts}</source>
         <translation>{name} 的顶层没有定义函数 {function!r}（已定义：{defined}）；应为 {contracts}</translation>
+    </message>
+    <message>
+        <source>write whole numbers, e.g. {example}</source>
+        <translation>请填写整数，例如 {example}</translation>
+    </message>
+    <message>
+        <source>cannot read the file: {error}</source>
+        <translation>无法读取文件：{error}</translation>
+    </message>
+    <message>
+        <source>write sizes as whole numbers, e.g. {example}</source>
+        <translation>请用整数填写大小，例如 {example}</translation>
+    </message>
+    <message>
+        <source>give at least one size, e.g. {example}</source>
+        <translation>请至少填写一个大小，例如 {example}</translation>
+    </message>
+    <message>
+        <source>the config holds {value}, which this field cannot show (it takes {low} to {high}); kept as it is until you change the field</source>
+        <translation>配置中的值为 {value}，此字段无法显示（取值范围 {low} 到 {high}）；在你修改此字段前保持原样</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterTable</name>
+    <message>
+        <source>  ← this process</source>
+        <translation>  ← 本进程</translation>
+    </message>
+</context>
+<context>
+    <name>DataPreview</name>
+    <message>
+        <source> · … %n more</source>
+        <translation> · … 另有 %n 个</translation>
+    </message>
+    <message>
+        <source>known when the run starts</source>
+        <translation>运行开始时才知道</translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n files</source>
+        <translation>
+            <numerusform> · %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Preview: {approx}{count} examples · input {shape} · {classes} classes{files}</source>
+        <translation>预览：{approx}{count} 个样本 · 输入 {shape} · {classes} 个类别{files}</translation>
+    </message>
+    <message>
+        <source>Classes: {classes}</source>
+        <translation>类别：{classes}</translation>
+    </message>
+</context>
+<context>
+    <name>DataSourceForm</name>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>NumPy archives (*.npz);;All files (*)</source>
+        <translation>NumPy 归档 (*.npz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>TFRecord files (*.tfrecord *.tfrecords *.tfr);;All files (*)</source>
+        <translation>TFRecord 文件 (*.tfrecord *.tfrecords *.tfr);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Python files (*.py)</source>
+        <translation>Python 文件 (*.py)</translation>
+    </message>
+    <message>
+        <source>the tutorial&apos;s random data</source>
+        <translation>教程中的随机数据</translation>
+    </message>
+    <message>
+        <source>numeric columns and a label column; streamed, so it may be larger than memory</source>
+        <translation>数值列加一个标签列；流式读取，可以大于内存</translation>
+    </message>
+    <message>
+        <source>NumPy arrays of features and labels, read into memory</source>
+        <translation>特征和标签的 NumPy 数组，读入内存</translation>
+    </message>
+    <message>
+        <source>one subfolder of images per class (PNG, JPEG, BMP, GIF)</source>
+        <translation>每个类别一个图像子文件夹（PNG、JPEG、BMP、GIF）</translation>
+    </message>
+    <message>
+        <source>tf.train.Example records: features and an int64 label</source>
+        <translation>tf.train.Example 记录：特征和一个 int64 标签</translation>
+    </message>
+    <message>
+        <source>make_dataset(input_context) in your file returns (features, label) examples</source>
+        <translation>你的文件中的 make_dataset(input_context) 返回 (特征, 标签) 样本</translation>
+    </message>
+    <message>
+        <source>choose a file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>e.g. 10 or 32, 32, 3</source>
+        <translation>例如 10 或 32, 32, 3</translation>
+    </message>
+    <message>
+        <source>as stored (all alike)</source>
+        <translation>保持原尺寸（须全部一致）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>数据源</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>Features</source>
+        <translation>特征数</translation>
+    </message>
+    <message>
+        <source>Classes</source>
+        <translation>类别数</translation>
+    </message>
+    <message>
+        <source>Label column</source>
+        <translation>标签列</translation>
+    </message>
+    <message>
+        <source>Features key</source>
+        <translation>特征键</translation>
+    </message>
+    <message>
+        <source>Labels key</source>
+        <translation>标签键</translation>
+    </message>
+    <message>
+        <source>Feature type</source>
+        <translation>特征类型</translation>
+    </message>
+    <message>
+        <source>float: a list of numbers; image: an encoded PNG/JPEG</source>
+        <translation>float：数值列表；image：编码后的 PNG/JPEG</translation>
+    </message>
+    <message>
+        <source>Feature shape</source>
+        <translation>特征形状</translation>
+    </message>
+    <message>
+        <source>Image size</source>
+        <translation>图像尺寸</translation>
+    </message>
+    <message>
+        <source>height, width to resize every image to; empty keeps the stored size</source>
+        <translation>把每张图像缩放到的 高, 宽；留空则保持原尺寸</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>颜色</translation>
+    </message>
+    <message>
+        <source>auto: the images&apos; own channels; rgb or grayscale converts them all</source>
+        <translation>auto：保留图像自身的通道；rgb 或 grayscale 会统一转换</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>make_dataset(input_context) -&gt; tf.data.Dataset of (features, label) examples</source>
+        <translation>make_dataset(input_context) -&gt; 由 (特征, 标签) 样本组成的 tf.data.Dataset</translation>
+    </message>
+    <message>
+        <source>Validation function</source>
+        <translation>验证函数</translation>
+    </message>
+    <message>
+        <source>Shard policy</source>
+        <translation>分片策略</translation>
+    </message>
+    <message>
+        <source>How multi-worker runs split data</source>
+        <translation>多工作器运行如何切分数据</translation>
+    </message>
+    <message numerus="yes">
+        <source> → {resolved} with %n workers</source>
+        <translation>
+            <numerusform> → {resolved}（%n 个工作器）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Examples per epoch</source>
+        <translation>每轮次样本数</translation>
+    </message>
+    <message>
+        <source>choose a folder…</source>
+        <translation>选择文件夹…</translation>
+    </message>
+    <message>
+        <source>choose a file (or a glob)…</source>
+        <translation>选择文件（或通配符）…</translation>
+    </message>
+    <message>
+        <source>Choose an image folder</source>
+        <translation>选择图像文件夹</translation>
+    </message>
+    <message>
+        <source>Choose a {kind} file</source>
+        <translation>选择 {kind} 文件</translation>
+    </message>
+</context>
+<context>
+    <name>ModelForm</name>
+    <message>
+        <source>Dense layers (the tutorial&apos;s model); images are flattened</source>
+        <translation>Dense 层（教程中的模型）；图像会被展平</translation>
+    </message>
+    <message>
+        <source>conv blocks with synchronized batch norm, pooling and a Dense head; for images</source>
+        <translation>带同步批归一化和池化的卷积块，加一个 Dense 输出头；用于图像</translation>
+    </message>
+    <message>
+        <source>an architecture of tf_keras.applications, random or local weights (never downloaded)</source>
+        <translation>tf_keras.applications 中的架构，随机或本地权重（从不下载）</translation>
+    </message>
+    <message>
+        <source>build_model(input_shape, num_classes) in your file returns an uncompiled tf_keras model</source>
+        <translation>你的文件中的 build_model(input_shape, num_classes) 返回一个未编译的 tf_keras 模型</translation>
+    </message>
+    <message>
+        <source>a .keras model (e.g. an earlier run&apos;s model.keras), trained further</source>
+        <translation>一个 .keras 模型（例如之前某次运行的 model.keras），在其基础上继续训练</translation>
+    </message>
+    <message>
+        <source>synchronized batch norm</source>
+        <translation>同步批归一化</translation>
+    </message>
+    <message>
+        <source>none: random initial weights</source>
+        <translation>无：随机初始权重</translation>
+    </message>
+    <message>
+        <source>choose a file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Conv filters</source>
+        <translation>卷积滤波器</translation>
+    </message>
+    <message>
+        <source>Filters of each conv block</source>
+        <translation>每个卷积块的滤波器数</translation>
+    </message>
+    <message>
+        <source>Kernel size</source>
+        <translation>卷积核大小</translation>
+    </message>
+    <message>
+        <source>Normalisation</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>Hidden layers</source>
+        <translation>隐藏层</translation>
+    </message>
+    <message>
+        <source>Units of each Dense layer, comma-separated</source>
+        <translation>每个 Dense 层的单元数，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>激活函数</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <source>Weights file</source>
+        <translation>权重文件</translation>
+    </message>
+    <message>
+        <source>Model file</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Python files (*.py)</source>
+        <translation>Python 文件 (*.py)</translation>
+    </message>
+    <message>
+        <source>Keras models (*.keras)</source>
+        <translation>Keras 模型 (*.keras)</translation>
+    </message>
+    <message>
+        <source>Choose the model file</source>
+        <translation>选择模型文件</translation>
+    </message>
+    <message>
+        <source>Choose a weights file</source>
+        <translation>选择权重文件</translation>
+    </message>
+    <message>
+        <source>Weights (*.h5 *.weights.h5);;All files (*)</source>
+        <translation>权重 (*.h5 *.weights.h5);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>ModelSummary</name>
+    <message>
+        <source>Summarize model</source>
+        <translation>模型概要</translation>
+    </message>
+    <message>
+        <source>Build the model in a separate process: layers, parameters, memory per replica</source>
+        <translation>在单独的进程中构建模型：层、参数、每个副本的内存</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Building the model in a separate process…</source>
+        <translation>正在单独的进程中构建模型…</translation>
+    </message>
+    <message>
+        <source>could not start the summary process ({error})</source>
+        <translation>无法启动概要进程（{error}）</translation>
+    </message>
+    <message>
+        <source>the summary process ended with code {code}: {error}</source>
+        <translation>概要进程以代码 {code} 结束：{error}</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>无输出</translation>
+    </message>
+    <message>
+        <source>Cannot build the model: {message}</source>
+        <translation>无法构建模型：{message}</translation>
+    </message>
+    <message>
+        <source>probabilities (softmax/sigmoid detected)</source>
+        <translation>概率（检测到 softmax/sigmoid）</translation>
+    </message>
+    <message>
+        <source>{model}: {total_params:,} parameters ({trainable_params:,} trainable) · input {input_shape} → {output_units} {output} · ≈ {total} per replica at {per_replica_batch} examples (weights {weights}, activations {activations})</source>
+        <translation>{model}：{total_params:,} 个参数（{trainable_params:,} 个可训练）· 输入 {input_shape} → {output_units} 个{output} · 每个副本 {per_replica_batch} 个样本时约 {total}（权重 {weights}，激活 {activations}）</translation>
+    </message>
+    <message>
+        <source>Out of date: Summarize again. </source>
+        <translation>已过期：请重新生成概要。</translation>
+    </message>
+</context>
+<context>
+    <name>RunsPanel</name>
+    <message>
+        <source>&amp;Refresh runs</source>
+        <translation>刷新运行列表(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Read the runs folder again (F5)</source>
+        <translation>重新读取运行文件夹 (F5)</translation>
+    </message>
+    <message>
+        <source>Open in form</source>
+        <translation>在表单中打开</translation>
+    </message>
+    <message>
+        <source>Load the selected run&apos;s config into the run form, to run it again with changes (double-click does the same)</source>
+        <translation>把所选运行的配置载入运行表单，修改后再次运行（双击效果相同）</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Metrics as CSV…</source>
+        <translation>指标导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Config as JSON…</source>
+        <translation>配置导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>As a Python script…</source>
+        <translation>导出为 Python 脚本…</translation>
+    </message>
+    <message>
+        <source>Scaling study…</source>
+        <translation>扩展性研究…</translation>
+    </message>
+    <message>
+        <source>Run the run form&apos;s config with 1, 2, 4 … replicas and compare throughput</source>
+        <translation>用 1、2、4 … 个副本运行表单中的配置并比较吞吐量</translation>
+    </message>
+    <message>
+        <source>reading the runs in {root}…</source>
+        <translation>正在读取 {root} 中的运行…</translation>
+    </message>
+    <message numerus="yes">
+        <source> (and %n more)</source>
+        <translation>
+            <numerusform>（另有 %n 个）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Continue this run from its last checkpoint</source>
+        <translation>从最近的检查点继续这次运行</translation>
+    </message>
+    <message>
+        <source>A run is in progress; resume when it has ended</source>
+        <translation>有运行正在进行；请在其结束后恢复</translation>
+    </message>
+    <message>
+        <source>{name} is being trained by {holder}; it can be resumed once that has stopped</source>
+        <translation>{name} 正由 {holder} 训练；待其停止后才能恢复</translation>
+    </message>
+    <message>
+        <source>Select one stopped or interrupted run that left a checkpoint</source>
+        <translation>请选择一个已停止或被中断且留有检查点的运行</translation>
+    </message>
+    <message>
+        <source>Cannot open the config of {name}: {error}</source>
+        <translation>无法打开 {name} 的配置：{error}</translation>
+    </message>
+    <message>
+        <source>Export metrics</source>
+        <translation>导出指标</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export run config</source>
+        <translation>导出运行配置</translation>
+    </message>
+    <message>
+        <source>Run configs (*.json)</source>
+        <translation>运行配置 (*.json)</translation>
+    </message>
+    <message>
+        <source>Export as script</source>
+        <translation>导出为脚本</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py)</source>
+        <translation>Python 脚本 (*.py)</translation>
+    </message>
+</context>
+<context>
+    <name>RunsTableModel</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Replicas</source>
+        <translation>副本数</translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation>循环</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>Val loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>Val accuracy</source>
+        <translation>验证准确率</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>in this window</source>
+        <translation>在本窗口中</translation>
+    </message>
+    <message>
+        <source>by {holder}</source>
+        <translation>由 {holder}</translation>
+    </message>
+    <message>
+        <source>Cannot read {path}: {message}</source>
+        <translation>无法读取 {path}：{message}</translation>
+    </message>
+    <message>
+        <source>Failed: {message}</source>
+        <translation>失败：{message}</translation>
+    </message>
+</context>
+<context>
+    <name>Status</name>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>killed</source>
+        <translation>被强制结束</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>被中断</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>trained every planned epoch</source>
+        <translation>已训练完所有计划的轮次</translation>
+    </message>
+    <message>
+        <source>stopped on request; it left a checkpoint</source>
+        <translation>应请求停止；留有检查点</translation>
+    </message>
+    <message>
+        <source>the trainer reported a failure</source>
+        <translation>训练器报告了失败</translation>
+    </message>
+    <message>
+        <source>ended without a word (killed or crashed); it resumes from its last checkpoint</source>
+        <translation>未留任何消息就结束了（被强制结束或崩溃）；可从最近的检查点恢复</translation>
+    </message>
+    <message>
+        <source>did not stop in time and was killed; it resumes from its last checkpoint</source>
+        <translation>未能及时停止而被强制结束；可从最近的检查点恢复</translation>
+    </message>
+    <message>
+        <source>a process is training it now</source>
+        <translation>有进程正在训练它</translation>
+    </message>
+    <message>
+        <source>its files cannot be read</source>
+        <translation>其文件无法读取</translation>
+    </message>
+</context>
+<context>
+    <name>gui.form.model_form</name>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
     </message>
 </context>
 </TS>
