@@ -73,3 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     if quit_ms:
         _arm_smoke_quit(app, window, int(quit_ms))
     return app.exec()
+
+
+if __name__ == "__main__":  # `python -m gui.app`: how the Language menu restarts the dashboard
+    sys.exit(main())

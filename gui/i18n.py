@@ -42,6 +42,7 @@ CATALOGUE_PREFIX = "tfdd_"
 QT_CATALOGUES = ("qtbase_",)
 
 _installed: list[QTranslator] = []
+_language = ENGLISH  # what install() last put in place
 
 
 def normalise(name: str | None) -> str | None:
@@ -101,7 +102,9 @@ def install(app: QCoreApplication, language: str | None = None) -> str:
     Translators installed by an earlier call are removed first, so tests can switch.
     A catalogue that is missing is skipped: the window then shows those texts in English.
     """
+    global _language
     language = language or resolve_language()
+    _language = language
     for translator in _installed:
         app.removeTranslator(translator)
     _installed.clear()
@@ -112,6 +115,11 @@ def install(app: QCoreApplication, language: str | None = None) -> str:
             _installed.append(translator)
     QLocale.setDefault(QLocale(language))
     return language
+
+
+def current_language() -> str:
+    """The language the window speaks now (a stored new choice waits for a restart)."""
+    return _language
 
 
 def installed_catalogues() -> list[str]:
