@@ -1,4 +1,4 @@
-"""How a run's status looks in the window: its name in the window's language, what it means, its tone.
+"""How a run's status or a problem's severity looks: its name in the window's language, its meaning, its tone.
 
 The engine's statuses are words of the protocol ("completed", "interrupted");
 the window shows them translated and coloured by what they mean, the same in
@@ -44,6 +44,23 @@ _RUN_TONES = {
     RunStatus.RUNNING: "active",
     RunStatus.UNREADABLE: "bad",
 }
+
+
+SEVERITY_NAMES = {
+    "error": QT_TRANSLATE_NOOP("Status", "error"),
+    "warning": QT_TRANSLATE_NOOP("Status", "warning"),
+}
+_SEVERITY_TONES = {"error": "bad", "warning": "waiting"}
+
+
+def severity_name(severity: str) -> str:
+    """A problem's severity ("error", "warning") in the window's language."""
+    name = SEVERITY_NAMES.get(severity)
+    return QCoreApplication.translate(CONTEXT, name) if name else severity
+
+
+def severity_tone(severity: str, theme: Theme) -> Tone:
+    return getattr(theme.ui, _SEVERITY_TONES.get(severity, "neutral"))
 
 
 def run_status_name(status: str) -> str:
