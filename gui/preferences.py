@@ -42,19 +42,26 @@ def choose_language(window: QWidget, language: str | None, can_restart: Callable
     wanted = i18n.resolve_language()
     if wanted == i18n.current_language():
         return None
-    tr = QCoreApplication.translate
     box = QMessageBox(window)
     box.setIcon(QMessageBox.Icon.Information)
-    box.setWindowTitle(tr("Preferences", "Language"))
+    box.setWindowTitle(QCoreApplication.translate("Preferences", "Language"))
     if os.environ.get(i18n.ENV):
-        box.setText(tr("Preferences", "TFDD_LANG is set in the environment and decides the language."))
+        box.setText(
+            QCoreApplication.translate("Preferences", "TFDD_LANG is set in the environment and decides the language.")
+        )
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
     elif can_restart():
-        box.setText(tr("Preferences", "The new language applies when the dashboard starts again. Restart now?"))
+        box.setText(
+            QCoreApplication.translate(
+                "Preferences", "The new language applies when the dashboard starts again. Restart now?"
+            )
+        )
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         box.accepted.connect(lambda: restart(window))
     else:
-        box.setText(tr("Preferences", "The new language applies the next time the dashboard starts."))
+        box.setText(
+            QCoreApplication.translate("Preferences", "The new language applies the next time the dashboard starts.")
+        )
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
     box.open()
     return box
@@ -69,14 +76,13 @@ def restart(window: QWidget) -> bool:
 
 def add_view_menu(menu_bar: QMenuBar) -> QMenu:
     """View ▸ Colour scheme: follow the system, light, dark. Applies at once."""
-    tr = QCoreApplication.translate
-    menu = menu_bar.addMenu(tr("Preferences", "&View"))
+    menu = menu_bar.addMenu(QCoreApplication.translate("Preferences", "&View"))
     manager = theme.manager()
     group = QActionGroup(menu)
     names = {
-        theme.Choice.SYSTEM: tr("Preferences", "&System colours"),
-        theme.Choice.LIGHT: tr("Preferences", "&Light"),
-        theme.Choice.DARK: tr("Preferences", "&Dark"),
+        theme.Choice.SYSTEM: QCoreApplication.translate("Preferences", "&System colours"),
+        theme.Choice.LIGHT: QCoreApplication.translate("Preferences", "&Light"),
+        theme.Choice.DARK: QCoreApplication.translate("Preferences", "&Dark"),
     }
     for choice, name in names.items():
         action = QAction(name, menu, checkable=True)

@@ -503,6 +503,22 @@
 <context>
     <name>ClusterTable</name>
     <message>
+        <source>Job</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
         <source>  ← this process</source>
         <translation>  ← 本进程</translation>
     </message>
@@ -860,6 +876,49 @@
     </message>
 </context>
 <context>
+    <name>Preferences</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>TFDD_LANG is set in the environment and decides the language.</source>
+        <translation>环境变量 TFDD_LANG 已设置，界面语言由它决定。</translation>
+    </message>
+    <message>
+        <source>The new language applies when the dashboard starts again. Restart now?</source>
+        <translation>新语言将在仪表板重新启动后生效。现在重启吗？</translation>
+    </message>
+    <message>
+        <source>The new language applies the next time the dashboard starts.</source>
+        <translation>新语言将在下次启动仪表板时生效。</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;System colours</source>
+        <translation>跟随系统配色(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+</context>
+<context>
     <name>RunsPanel</name>
     <message>
         <source>&amp;Refresh runs</source>
@@ -1084,6 +1143,14 @@
     <message>
         <source>its files cannot be read</source>
         <translation>其文件无法读取</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
     </message>
 </context>
 <context>
