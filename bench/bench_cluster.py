@@ -1,12 +1,15 @@
-"""Local multi-worker clusters: time to the first step and throughput for 1, 2, 3 workers.
+"""Local clusters: time to the first step and throughput for 1, 2, 3 workers.
 
     python bench/bench_cluster.py [--workers 1 2 3] [--repeats 1] [--loop custom]
+    python bench/bench_cluster.py --strategy parameter_server --ps 1 --workers 1 2
 
 Every number comes from the events of a real launch (engine.cluster.launcher): the
 startup is launch -> the chief's first batch_end (process start, TensorFlow
 import, cluster join, tracing); the throughput is global examples per second
 between the chief's first and last epoch_end (so epoch 1, which holds the
-tracing, is left out). The global batch stays fixed, so N workers share it.
+tracing, is left out). The global batch stays fixed, so N workers share it
+(multi_worker_mirrored), or each step of any worker takes one
+(parameter_server, which adds its coordinator, the chief, and --ps servers).
 Prints a markdown table with ratios against the first worker count.
 """
 
@@ -27,12 +30,14 @@ from engine.cluster.launcher import launch_local_cluster  # noqa: E402
 from engine.config import DataConfig, RunConfig  # noqa: E402
 
 
-def measure(config_path: Path, n_workers: int, run_dir: Path) -> tuple[float, float]:
+def measure(
+    config_path: Path, n_workers: int, run_dir: Path, ps: int = 0, evaluator: bool = False
+) -> tuple[float, float]:
     """(seconds from launch to the chief's first step, global examples/s after epoch 1)."""
     seen: dict[str, list[ev.Event]] = {"start": [], "batch": [], "epoch": []}
 
     def on_event(task, event):
-        if task.index != 0:
+        if task.id not in ("chief-0", "worker-0") or (ps and task.job != "chief"):  # the chief's events only
             return
         if isinstance(event, ev.RunStarted):
             seen["start"].append(event)
@@ -42,7 +47,9 @@ def measure(config_path: Path, n_workers: int, run_dir: Path) -> tuple[float, fl
             seen["epoch"].append(event)
 
     launched = time.time()  # events carry wall-clock times of the same machine
-    result = launch_local_cluster(config_path, n_workers, run_dir, join_timeout_s=300, on_event=on_event)
+    result = launch_local_cluster(
+        config_path, n_workers, run_dir, ps=ps, evaluator=evaluator, join_timeout_s=300, on_event=on_event
+    )
     if not result.ok:
         raise SystemExit(f"{n_workers} worker(s): {result.failure}")
     started, epochs = seen["start"][0], seen["epoch"]
@@ -58,9 +65,14 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=32768)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--batch", type=int, default=384, help="global batch size (divisible by every worker count)")
+    parser.add_argument(
+        "--strategy", choices=["multi_worker_mirrored", "parameter_server"], default="multi_worker_mirrored"
+    )
+    parser.add_argument("--ps", type=int, default=1, help="parameter servers (strategy parameter_server)")
     args = parser.parse_args()
+    ps = args.ps if args.strategy == "parameter_server" else 0
     config = RunConfig(
-        strategy="multi_worker_mirrored",
+        strategy=args.strategy,
         loop=args.loop,
         epochs=args.epochs,
         global_batch_size=args.batch,
@@ -71,13 +83,13 @@ def main() -> None:
         config_path = Path(tmp) / "run.json"
         config.save(config_path)
         for n in args.workers:
-            runs = [measure(config_path, n, Path(tmp) / f"run-{n}-{r}") for r in range(args.repeats)]
+            runs = [measure(config_path, n, Path(tmp) / f"run-{n}-{r}", ps=ps) for r in range(args.repeats)]
             rows.append((n, statistics.median(s for s, _ in runs), statistics.median(t for _, t in runs)))
             print(f"{n} worker(s): startup {rows[-1][1]:.1f} s, {rows[-1][2]:,.0f} examples/s", file=sys.stderr)
     base_startup, base_rate = rows[0][1], rows[0][2]
     print(
-        f"\n{args.loop} loop, {args.samples} samples, global batch {args.batch}, {args.epochs} epochs, "
-        f"median of {args.repeats}\n"
+        f"\n{args.strategy}{f' with {ps} ps' if ps else ''}, {args.loop} loop, {args.samples} samples, "
+        f"global batch {args.batch}, {args.epochs} epochs, median of {args.repeats}\n"
     )
     print(f"| workers | startup to first step (s) | vs {rows[0][0]} | throughput (examples/s) | vs {rows[0][0]} |")
     print("| ---: | ---: | ---: | ---: | ---: |")

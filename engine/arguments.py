@@ -10,14 +10,31 @@ import argparse
 import math
 
 
-def positive_int(text: str) -> int:
-    """A count of workers or replicas: 1, 2, 3 …"""
+def _whole_number(text: str, lowest: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 1") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not a whole number >= 1")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= {lowest}") from None
+    if value < lowest:
+        raise argparse.ArgumentTypeError(f"{value} is not a whole number >= {lowest}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """A count of workers or replicas: 1, 2, 3 …"""
+    return _whole_number(text, 1)
+
+
+def count(text: str) -> int:
+    """A count that may be none: parameter servers, restarts, GPUs per node (0, 1, 2 …)."""
+    return _whole_number(text, 0)
+
+
+def port(text: str) -> int:
+    """A TCP port a task listens on (1 … 65535)."""
+    value = _whole_number(text, 1)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port (1 … 65535)")
     return value
 
 

@@ -71,6 +71,12 @@ class ConsoleProgress:
                 f"{event.seconds:.1f} s, {event.examples_per_sec:,.0f} ex/s",
                 file=sys.stderr,
             )
+        elif isinstance(event, ev.Evaluation):  # the evaluator task of a cluster
+            tqdm.write(
+                f"{Path(event.checkpoint).name} (epoch {event.epoch}, step {event.step}): "
+                f"val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}, {event.seconds:.1f} s",
+                file=sys.stderr,
+            )
         elif isinstance(event, ev.Log):
             tqdm.write(f"[{event.level}] {event.message}", file=sys.stderr)
         elif isinstance(event, (ev.RunFinished, ev.RunFailed)) and self._bar is not None:
@@ -98,20 +104,21 @@ def _train(args: argparse.Namespace) -> int:
     stop = StopSignal(on_early_stop=stop_before_training)
     handle_stop_signals(stop)
     try:
-        from engine.train.trainer import Trainer
+        from engine.train.task import run_task
 
-        trainer = Trainer(
+        outcome = run_task(
             config, run_dir, [ConsoleProgress()], stop, resume=resume, print_tracebacks=args.verbose, source_info=info
         )
-        outcome = trainer.run()
     except (ConfigError, RunDirError) as exc:  # TF_CONFIG problems; a run folder that is not ours or in use
         print(f"error: {exc}", file=sys.stderr)
         return ExitCode.CONFIG
+    from engine.train.task import end_process
+
     if outcome.status == RunStatus.FAILED:
         print(f"error: {outcome.message}", file=sys.stderr)
-        return ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED
+        return end_process(ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED, outcome)
     print(f"{outcome.status}: {run_dir}", file=sys.stderr)
-    return stop.exit_code if outcome.status == RunStatus.STOPPED else ExitCode.OK
+    return end_process(stop.exit_code if outcome.status == RunStatus.STOPPED else ExitCode.OK, outcome)
 
 
 def _check_source(config_path: str) -> SourceInfo:
@@ -152,7 +159,7 @@ def _export_script(args: argparse.Namespace) -> int:
         return ExitCode.CONFIG
     try:
         path = export_script(config, args.out, overwrite=args.force)
-    except OutputExists as exc:
+    except (OutputExists, ConfigError) as exc:  # the file exists; a strategy the script cannot run
         print(f"error: {printable(str(exc))}", file=sys.stderr)
         return ExitCode.CONFIG
     print(f"wrote {path}; run it with: python {path}")

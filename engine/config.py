@@ -28,6 +28,7 @@ class Strategy(StrEnum):
     ONE_DEVICE = "one_device"
     MIRRORED = "mirrored"
     MULTI_WORKER_MIRRORED = "multi_worker_mirrored"
+    PARAMETER_SERVER = "parameter_server"
 
 
 class Loop(StrEnum):
@@ -64,6 +65,10 @@ LIMITS: dict[str, tuple[int, int]] = {
 NAME_MAX_CHARS = 100
 MAX_CONFIG_BYTES = 16 << 20  # a run config is a few KB; a bigger file is the wrong file
 NAME_FORBIDDEN = '/\\:*?"<>|'  # path separators and what Windows refuses in a folder name
+# parameter_server: how variables are split across the ps tasks. min_size: shards of at least 256 KiB, at most
+# one per ps task (TensorFlow's tutorial; a small model stays whole); fixed: every variable in as many shards as
+# there are ps tasks; none: each variable whole on one ps task (round robin).
+VARIABLE_PARTITIONERS = ("min_size", "fixed", "none")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -159,6 +164,7 @@ class RunConfig:
     steps_per_execution: StepsPerExecution = "auto"
     mixed_precision: str = "off"
     memory_growth: bool = True
+    variable_partitioner: str = "min_size"
     data: DataConfig = field(default_factory=DataConfig)
     model: ModelConfig = field(default_factory=ModelConfig)
     checkpoint: CheckpointConfig = field(default_factory=CheckpointConfig)
@@ -368,6 +374,7 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
     _choice(p, "mixed_precision", config.mixed_precision, MIXED_PRECISION)
     if config.model.kind in ("mlp", "cnn"):
         _choice(p, "model.activation", config.model.activation, ACTIVATIONS)
+    _choice(p, "variable_partitioner", config.variable_partitioner, VARIABLE_PARTITIONERS)
     p += _name_problems(config.name)
     p += _range_problems(config)
     lr = config.learning_rate

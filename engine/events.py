@@ -90,11 +90,38 @@ class WorkerState:
     """A cluster launcher's view of one worker process (local multi-worker runs)."""
 
     type: ClassVar[str] = "worker_state"
-    worker: str  # "worker-0", "chief-0", ...
-    state: str  # engine.protocol.codes.WorkerState: starting, waiting_for_peers, training, finished, ...
+    worker: str  # "worker-0", "chief-0", "ps-0", "evaluator-0", ...
+    state: str  # engine.protocol.codes.WorkerState: starting, waiting_for_peers, training, lost, finished, ...
     pid: int | None = None
     message: str = ""  # why it failed or stopped
     log_path: str = ""
+    role: str = ""  # what the task does in this cluster (engine.tfconfig.role_text), e.g. "parameter server"
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Evaluation:
+    """The evaluator task's validation of one checkpoint, written while the cluster trains on."""
+
+    type: ClassVar[str] = "evaluation"
+    epoch: int  # epochs finished when the checkpoint was written
+    step: int  # steps into the next epoch (0: the checkpoint of an epoch's end)
+    global_step: int  # steps since the run began: where the window plots it, beside the training curves
+    val_loss: float
+    val_accuracy: float
+    examples: int
+    seconds: float  # how long the evaluation took
+    checkpoint: str
+    cpu_seconds: float = 0.0  # CPU time the evaluator used since its previous evaluation (what it cost the machine)
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TaskSteps:
+    """parameter_server: the steps each worker has run so far, as the coordinator saw its closures come back."""
+
+    type: ClassVar[str] = "task_steps"
+    steps: dict[str, int]  # task id ("worker-1") -> steps
     time: float = field(default_factory=_now)
 
 
@@ -132,10 +159,34 @@ class RunFailed:
     time: float = field(default_factory=_now)
 
 
-Event = RunStarted | BatchEnd | EpochEnd | CheckpointSaved | Log | WorkerState | ScalingPoint | RunFinished | RunFailed
+Event = (
+    RunStarted
+    | BatchEnd
+    | EpochEnd
+    | CheckpointSaved
+    | Log
+    | WorkerState
+    | Evaluation
+    | TaskSteps
+    | ScalingPoint
+    | RunFinished
+    | RunFailed
+)
 EVENT_TYPES: dict[str, type] = {
     cls.type: cls
-    for cls in (RunStarted, BatchEnd, EpochEnd, CheckpointSaved, Log, WorkerState, ScalingPoint, RunFinished, RunFailed)
+    for cls in (
+        RunStarted,
+        BatchEnd,
+        EpochEnd,
+        CheckpointSaved,
+        Log,
+        WorkerState,
+        Evaluation,
+        TaskSteps,
+        ScalingPoint,
+        RunFinished,
+        RunFailed,
+    )
 }
 
 
@@ -173,6 +224,8 @@ def _accepts(annotation: str) -> tuple[tuple[type, ...], bool, bool]:
         return (int,), False, optional
     if base.startswith("list"):
         return (list,), False, optional
+    if base.startswith("dict"):
+        return (dict,), False, optional
     return (str,), False, optional
 
 

@@ -29,7 +29,7 @@ from engine import events as ev
 from engine.config import RunConfig
 from engine.events_file import EventsDigest, read_batch_points
 from engine.problems import ConfigError
-from engine.protocol.codes import RunStatus
+from engine.protocol.codes import PEER_LOST_ERRORS, RunStatus
 from engine.protocol.paths import RunPaths
 from engine.rundir import read_metrics
 from engine.runlock import Holder, holder
@@ -57,10 +57,16 @@ class RunSummary:
     num_workers: int = 1  # a local cluster run is resumed with as many workers
     holder: Holder | None = None  # who trains it now (status running)
     problems: tuple[str, ...] = ()  # what could not be read, e.g. "2 lines of events.jsonl are not events"
+    error_type: str = ""  # what a failed run failed with
 
     @property
     def resumable(self) -> bool:
-        return self.status in (RunStatus.STOPPED, RunStatus.INTERRUPTED) and RunPaths(self.path).has_checkpoint()
+        """Stopped, interrupted, or failed because a task of its cluster stopped answering (a killed ps
+        task): and there is a checkpoint to go on from."""
+        cut_short = self.status in (RunStatus.STOPPED, RunStatus.INTERRUPTED) or (
+            self.status == RunStatus.FAILED and self.error_type in PEER_LOST_ERRORS
+        )
+        return cut_short and RunPaths(self.path).has_checkpoint()
 
 
 @dataclass(frozen=True)
@@ -154,6 +160,7 @@ def _summary(
         message=end.message if isinstance(end, ev.RunFailed) else "",
         num_workers=started.num_workers if started else 1,
         problems=tuple(problems),
+        error_type=end.error_type if isinstance(end, ev.RunFailed) else "",
     )
 
 

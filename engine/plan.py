@@ -17,6 +17,7 @@ from engine.messages import msg
 from engine.problems import ConfigError, Problem
 
 MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
+PARAMETER_SERVER = Strategy.PARAMETER_SERVER
 ONE_REPLICA_STRATEGIES = (Strategy.DEFAULT, Strategy.ONE_DEVICE)
 
 
@@ -97,8 +98,8 @@ def plan_devices(
         raise DeviceError(problems)
 
     split = config.virtual_devices
-    if config.strategy in (*ONE_REPLICA_STRATEGIES, MULTI_WORKER):
-        split = 1  # one replica per device (MWMS: per worker on CPU) whatever the split says
+    if config.strategy in (*ONE_REPLICA_STRATEGIES, MULTI_WORKER, PARAMETER_SERVER):
+        split = 1  # one replica per device (MWMS: per worker on CPU; PS: per step on a worker) whatever the split says
     gpu_indices = tuple(device_index(d)[1] for d in wanted) if "GPU" in kinds else ()
     if gpu_indices:
         # set_visible_devices renumbers: the chosen GPUs become logical 0..n-1

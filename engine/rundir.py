@@ -40,6 +40,17 @@ from engine.safe_files import DiskFull, LineFile, Reserve, atomic_write_bytes, a
 
 METRIC_COLUMNS = ["epoch", "loss", "accuracy", "examples_per_sec", "seconds"]
 VALIDATION_COLUMNS = ["val_loss", "val_accuracy"]
+EVALUATION_COLUMNS = [
+    "epoch",
+    "step",
+    "global_step",
+    "val_loss",
+    "val_accuracy",
+    "examples",
+    "seconds",
+    "cpu_seconds",
+    "checkpoint",
+]
 MARKER_FORMAT = 1
 
 
@@ -314,11 +325,7 @@ class RunDir:
             self._metrics = LineFile(self.metrics_path, self.paths.set_aside)
             if self.metrics_path.stat().st_size == 0:
                 self._metrics.append(",".join(self.columns), flush=False)
-        out = io.StringIO()
-        csv.DictWriter(out, fieldnames=self.columns, extrasaction="ignore", lineterminator="\n").writerow(
-            {k: ("" if v is None else v) for k, v in ev.to_dict(e).items()}
-        )
-        self._metrics.append(out.getvalue().rstrip("\n"), sync=True)
+        self._metrics.append(csv_line(self.columns, ev.to_dict(e)), sync=True)
 
     def close(self) -> None:
         """Flush and sync what is written, give back the reserve, release the lock; safe twice."""
@@ -373,6 +380,42 @@ def _recorded(path: Path) -> tuple[int, set[int]]:
                 elif isinstance(event, ev.EpochEnd):
                     ended.add(event.epoch)
     return saved, ended
+
+
+class EvaluationLog:
+    """RUN_DIR/evaluation.csv, the evaluator task's file (the chief owns metrics.csv); an event sink.
+
+    One whole row per evaluated checkpoint, appended and fsynced, so an
+    evaluator started again (a resumed run) skips what it has already validated.
+    """
+
+    def __init__(self, run_dir: Path):
+        self.paths = RunPaths(Path(run_dir))
+        self.path = self.paths.evaluation
+
+    def checkpoints(self) -> set[str]:
+        """Names of the checkpoints validated so far, e.g. {"ckpt-1", "ckpt-2"}."""
+        return {Path(r["checkpoint"]).name for r in read_metrics(self.path) if r.get("checkpoint")}
+
+    def __call__(self, event: ev.Event) -> None:
+        if not isinstance(event, ev.Evaluation):
+            return
+        rows = LineFile(self.path, self.paths.set_aside)
+        try:
+            if self.path.stat().st_size == 0:
+                rows.append(",".join(EVALUATION_COLUMNS), flush=False)
+            rows.append(csv_line(EVALUATION_COLUMNS, ev.to_dict(event)), sync=True)
+        finally:
+            rows.close()
+
+
+def csv_line(columns: list[str], row: dict[str, object]) -> str:
+    """One CSV line (no newline) of `row` in `columns` order; None is an empty cell."""
+    out = io.StringIO()
+    csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n").writerow(
+        {k: ("" if v is None else v) for k, v in row.items()}
+    )
+    return out.getvalue().rstrip("\n")
 
 
 def read_metrics(path: Path) -> list[dict[str, str]]:

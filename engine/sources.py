@@ -130,6 +130,12 @@ def resolve_shard_policy(policy: str, info: SourceInfo, workers: int, validation
     return "data"
 
 
+def sharding_workers(strategy: str, workers: int) -> int:
+    """Across how many workers the data is split. parameter_server: none; each worker streams the whole
+    set in its own order and the coordinator counts an epoch's steps (so the set is read as for one)."""
+    return 1 if strategy == "parameter_server" else workers
+
+
 def shard_problem(policy: str, info: SourceInfo, workers: int) -> Problem | None:
     """`file` needs at least as many files as workers (TensorFlow gives each worker whole files)."""
     if policy == "file" and workers > len(info.files):

@@ -19,18 +19,57 @@ import re
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-from engine.config import Strategy
+from engine.config import RunConfig, Strategy
+from engine.kinds import has_validation
 from engine.problems import MAX_VALUE_CHARS, ConfigError, Problem, printable, short_value
 from engine.protocol.codes import task_id
 
 JOBS = ("chief", "worker", "ps", "evaluator")
 SINGLE_TASK_JOBS = ("chief", "evaluator")
-# The jobs that run the trainer under MultiWorkerMirroredStrategy; export and
-# launch handle only these (there is no evaluator or ps program here).
+# The jobs of the training cluster: under MultiWorkerMirroredStrategy every one of them trains in sync; under
+# ParameterServerStrategy the chief coordinates and the workers run its steps. The ps job holds the variables;
+# the evaluator stands beside the cluster, never in it (see training_cluster).
 TRAINING_JOBS = ("chief", "worker")
+CLUSTER_STRATEGIES = (Strategy.MULTI_WORKER_MIRRORED, Strategy.PARAMETER_SERVER)
+EVALUATOR_JOB = "evaluator"
 LOOPBACK_HOST = "127.0.0.1"
+
+
+class Program(StrEnum):
+    """What a task of a cluster runs; one `train` command serves them all (see task_program)."""
+
+    TRAINER = "trainer"  # the training program: every MWMS task, the PS chief (coordinator)
+    SERVER = "server"  # a TensorFlow server that waits for the coordinator: PS workers and ps tasks
+    EVALUATOR = "evaluator"  # validates each checkpoint the chief writes
+
+
+def task_program(job: str, strategy: str) -> Program:
+    """The program of a task of `job` in a cluster trained with `strategy`."""
+    if job == EVALUATOR_JOB:
+        return Program.EVALUATOR
+    if strategy == Strategy.PARAMETER_SERVER and job in ("worker", "ps"):
+        return Program.SERVER
+    return Program.TRAINER
+
+
+def role_text(job: str, index: int, strategy: str, cluster: ClusterSpec) -> str:
+    """What a task does, as the workers panel and the bundle README say it."""
+    if job == EVALUATOR_JOB:
+        return "evaluator: validates each checkpoint"
+    if strategy == Strategy.PARAMETER_SERVER:
+        return {
+            "chief": "coordinator: runs the training program",
+            "worker": "worker: runs the coordinator's steps",
+            "ps": "parameter server: holds variables",
+        }.get(job, job)
+    chief = cluster.chief() if cluster.addresses("chief") or cluster.addresses("worker") else None
+    if chief is not None and (chief.job, chief.index) == (job, index):
+        return "chief: trains and writes the results"
+    return "worker: trains in sync"
+
 
 _LABEL = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
 # EACCES also: Windows' answer for an exclusively held port, POSIX's for ports < 1024.
@@ -109,6 +148,17 @@ class ClusterSpec:
             for job in TRAINING_JOBS
             for index, address in enumerate(self.addresses(job))
         ]
+
+    def tasks(self) -> list[Task]:
+        """Every task of the known jobs, in JOBS order; ValueError on an address that does not parse."""
+        return [
+            Task(job, index, *parse_address(address))
+            for job in JOBS
+            for index, address in enumerate(self.addresses(job))
+        ]
+
+    def without(self, job: str) -> ClusterSpec:
+        return ClusterSpec(tuple((j, a) for j, a in self.jobs if j != job))
 
     def chief(self) -> Task:
         """The task that writes results: the chief job, else worker 0 (as TensorFlow decides)."""
@@ -375,39 +425,72 @@ def _task_problems(tf_config: TFConfig) -> list[ClusterProblem]:
 
 
 def _strategy_problems(cluster: ClusterSpec, strategy: str | None) -> list[ClusterProblem]:
+    """One line per rule a strategy breaks: which jobs it uses, and which it cannot."""
     if strategy is None:
         return []
     problems: list[ClusterProblem] = []
-    if strategy != Strategy.MULTI_WORKER_MIRRORED:
+
+    def error(location: str, value: Any, message: str) -> None:
+        problems.append(ClusterProblem("error", location, value, message))
+
+    evaluators = list(cluster.addresses(EVALUATOR_JOB))
+    ps = list(cluster.addresses("ps"))
+    if strategy not in CLUSTER_STRATEGIES:
         if sum(len(cluster.addresses(job)) for job in TRAINING_JOBS) > 1:
-            problems.append(
-                ClusterProblem(
-                    "error",
-                    "cluster",
-                    cluster.to_dict(),
-                    f"strategy {strategy} ignores the cluster and every worker would train "
-                    "alone; use strategy multi_worker_mirrored",
-                )
+            error(
+                "cluster",
+                cluster.to_dict(),
+                f"strategy {strategy} ignores the cluster and every worker would train "
+                "alone; use strategy multi_worker_mirrored or parameter_server",
+            )
+        if ps:
+            error("cluster.ps", ps, f"strategy {strategy} uses no parameter servers; use parameter_server")
+        if evaluators:
+            error(
+                "cluster.evaluator",
+                evaluators,
+                f"strategy {strategy} cannot use an evaluator (it validates the checkpoints of a "
+                "multi_worker_mirrored or parameter_server cluster); remove it or change the strategy",
             )
         return problems
-    if cluster.addresses("ps"):
-        problems.append(
-            ClusterProblem(
-                "error",
-                "cluster.ps",
-                list(cluster.addresses("ps")),
-                "multi_worker_mirrored uses no parameter servers; remove the ps job",
-            )
+    if strategy == Strategy.MULTI_WORKER_MIRRORED:
+        if ps:
+            error("cluster.ps", ps, "multi_worker_mirrored uses no parameter servers; remove the ps job")
+        return problems
+    if not ps:
+        error(
+            "cluster.ps",
+            [],
+            "parameter_server needs at least one ps task to hold the variables; add one (cluster launch --ps 1)",
         )
-    if cluster.addresses("evaluator"):
-        problems.append(
-            ClusterProblem(
-                "warning",
-                "cluster.evaluator",
-                list(cluster.addresses("evaluator")),
-                "this tool has no evaluator program; export and launch skip this task",
-            )
+    if not cluster.addresses("chief"):
+        error(
+            "cluster.chief",
+            [],
+            "parameter_server needs a chief task: the coordinator that runs the training program; add one",
         )
+    if not cluster.addresses("worker"):
+        error("cluster.worker", [], "parameter_server needs at least one worker task to run the steps; add one")
+    return problems
+
+
+def evaluator_problem(config: RunConfig) -> str | None:
+    """Why an evaluator task cannot validate `config`'s run, or None when it can."""
+    if not isinstance(config.validation_split, (int, float)) or not has_validation(config):
+        return (
+            "the evaluator validates on the run's validation data, and validation_split is 0; "
+            "set it above 0 (e.g. 0.2) or remove the evaluator"
+        )
+    return None
+
+
+def run_problems(cluster: ClusterSpec, config: RunConfig) -> list[ClusterProblem]:
+    """Every problem of running `config` on `cluster`: the cluster's own, and the rules that need both."""
+    problems = validate(TFConfig(cluster), config.strategy)
+    evaluator_allowed = config.strategy in CLUSTER_STRATEGIES  # else validate() has refused it already
+    why = evaluator_problem(config)
+    if cluster.addresses(EVALUATOR_JOB) and evaluator_allowed and why:
+        problems.append(ClusterProblem("error", "cluster.evaluator", list(cluster.addresses(EVALUATOR_JOB)), why))
     return problems
 
 
@@ -424,15 +507,26 @@ TF_CONFIG_ENV = "TF_CONFIG"
 class Role:
     """This process's place in a TF_CONFIG cluster (one worker, the chief, when there is none)."""
 
-    num_workers: int = 1  # chief and worker tasks: the processes that train in sync
+    num_workers: int = 1  # MWMS: the chief and worker tasks training in sync; PS: the workers running steps
     task: str = ""  # task id, e.g. "worker-1"; empty outside a cluster
     is_chief: bool = True  # writes the results
+    job: str = ""  # "chief", "worker", "ps", "evaluator"; empty outside a cluster
+    has_evaluator: bool = False  # an evaluator task validates the checkpoints, so the trainer need not
+    num_ps: int = 0  # parameter_server: the ps tasks holding the variables
+
+    @property
+    def index(self) -> int:
+        return int(self.task.rpartition("-")[2]) if self.task else 0
 
 
-def role_from_environment(environ: Mapping[str, str] = os.environ) -> Role:
-    """The role TF_CONFIG gives this process; ConfigError when TF_CONFIG is malformed."""
+def role_from_environment(strategy: str, environ: Mapping[str, str] = os.environ) -> Role:
+    """The role TF_CONFIG gives this process under `strategy`; ConfigError when TF_CONFIG is malformed.
+
+    Strategies that train in one process ignore TF_CONFIG (validation refuses a
+    cluster for them): they are always the chief.
+    """
     raw = environ.get(TF_CONFIG_ENV, "").strip()
-    if not raw:
+    if not raw or strategy not in CLUSTER_STRATEGIES:
         return Role()
     try:
         doc = parse_tf_config(raw)
@@ -445,9 +539,20 @@ def role_from_environment(environ: Mapping[str, str] = os.environ) -> Role:
         ) from None
     job, index = doc.task_type or "worker", doc.task_index or 0
     cluster = doc.cluster
-    workers = sum(len(cluster.addresses(j)) for j in TRAINING_JOBS)
-    chief = job == "chief" or (job == "worker" and index == 0 and not cluster.addresses("chief"))
-    return Role(num_workers=max(workers, 1), task=task_id(job, index), is_chief=chief)
+    if strategy == Strategy.PARAMETER_SERVER:
+        workers = len(cluster.addresses("worker"))
+        chief = job == "chief"
+    else:
+        workers = sum(len(cluster.addresses(j)) for j in TRAINING_JOBS)
+        chief = job == "chief" or (job == "worker" and index == 0 and not cluster.addresses("chief"))
+    return Role(
+        num_workers=max(workers, 1),
+        task=task_id(job, index),
+        is_chief=chief,
+        job=job,
+        has_evaluator=bool(cluster.addresses(EVALUATOR_JOB)),
+        num_ps=len(cluster.addresses("ps")),
+    )
 
 
 # ---- building clusters -------------------------------------------------------------
@@ -460,14 +565,44 @@ def for_task(cluster: ClusterSpec, job: str, index: int) -> TFConfig:
     return TFConfig(cluster, job, index)
 
 
-def local_cluster(n_workers: int, ports: list[int] | None = None) -> ClusterSpec:
-    """`n_workers` workers on 127.0.0.1, on free ports unless `ports` are given."""
-    if n_workers < 1:
+def local_cluster(
+    n_workers: int, ports: list[int] | None = None, *, ps: int = 0, chief: bool = False, evaluator: bool = False
+) -> ClusterSpec:
+    """A cluster on 127.0.0.1, on free ports unless `ports` are given (in JOBS order).
+
+    `n_workers` worker tasks (without a chief, worker 0 is the chief, as
+    TensorFlow decides), plus a chief, `ps` parameter servers and an evaluator
+    when asked.
+    """
+    if n_workers < 1 and not chief:
         raise ValueError("a cluster needs at least one worker")
-    ports = free_loopback_ports(n_workers) if ports is None else ports
-    if len(ports) != n_workers:
-        raise ValueError(f"{n_workers} workers need {n_workers} ports, got {len(ports)}")
-    return ClusterSpec((("worker", tuple(f"{LOOPBACK_HOST}:{p}" for p in ports)),))
+    counts = {"chief": int(chief), "worker": n_workers, "ps": ps, EVALUATOR_JOB: int(evaluator)}
+    total = sum(counts.values())
+    ports = free_loopback_ports(total) if ports is None else list(ports)
+    if len(ports) != total:
+        raise ValueError(f"{total} tasks need {total} ports, got {len(ports)}")
+    jobs = []
+    for job in JOBS:
+        taken, ports = ports[: counts[job]], ports[counts[job] :]
+        if taken:
+            jobs.append((job, tuple(f"{LOOPBACK_HOST}:{p}" for p in taken)))
+    return ClusterSpec(tuple(jobs))
+
+
+def cluster_shape(cluster: ClusterSpec) -> dict[str, int]:
+    """How many tasks each job has; what a local cluster is rebuilt from on fresh ports."""
+    return {job: len(cluster.addresses(job)) for job in JOBS if cluster.addresses(job)}
+
+
+def local_cluster_like(cluster: ClusterSpec) -> ClusterSpec:
+    """A cluster of the same shape as `cluster` on 127.0.0.1 and free ports (a resumed local run)."""
+    shape = cluster_shape(cluster)
+    return local_cluster(
+        shape.get("worker", 0),
+        ps=shape.get("ps", 0),
+        chief=bool(shape.get("chief")),
+        evaluator=bool(shape.get(EVALUATOR_JOB)),
+    )
 
 
 def free_loopback_ports(n: int) -> list[int]:

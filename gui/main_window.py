@@ -26,15 +26,15 @@ from PySide6.QtWidgets import (
 )
 
 from engine import events as ev
-from engine.config import RunConfig, Strategy
-from engine.exports.script import export_script
+from engine.config import RunConfig
+from engine.exports.script import export_script, script_problems
 from engine.problems import ConfigError
 from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
-from engine.protocol.commands import cluster_command, resume_command, trainer_command
-from engine.protocol.paths import runs_root
+from engine.protocol.commands import cluster_command, cluster_file_command, resume_command, trainer_command
+from engine.protocol.paths import RunPaths, runs_root
 from engine.rundir import new_run_dir
 from engine.scratch import ScratchDir
-from engine.tfconfig import TRAINING_JOBS
+from engine.tfconfig import CLUSTER_STRATEGIES, TRAINING_JOBS, errors, parse_tf_config, run_problems
 from gui import settings
 from gui.cluster.editor import ClusterEditor
 from gui.cluster.export_dialog import ClusterExportDialog
@@ -51,10 +51,9 @@ from gui.runner import TrainingRunner, kill_live_processes, source_tag
 from gui.runs.panel import RunsPanel
 from gui.runs.scaling_dialog import ScalingDialog
 
-MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
-
 CommandFactory = Callable[[Path, Path], list[str]]
-ClusterCommandFactory = Callable[[Path, Path, int], list[str]]
+ClusterCommandFactory = Callable[..., list[str]]  # (config, run dir, workers, *, ps, evaluator), as cluster_command
+ClusterFileCommandFactory = Callable[[Path, Path, Path], list[str]]  # (cluster file, config, run dir)
 ResumeCommandFactory = Callable[[Path, int], list[str]]  # (run dir, workers)
 
 
@@ -68,6 +67,7 @@ class MainWindow(QMainWindow):
         start_probe: bool = True,
         command_for: CommandFactory = trainer_command,
         cluster_command_for: ClusterCommandFactory = cluster_command,
+        cluster_file_command_for: ClusterFileCommandFactory = cluster_file_command,
         resume_command_for: ResumeCommandFactory = resume_command,
         grace_seconds: float = STOP_GRACE_S,
         runs_dir: Path | None = None,
@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("TensorFlow Distributed Training Dashboard")
         self._command_for = command_for
         self._cluster_command_for = cluster_command_for
+        self._cluster_file_command_for = cluster_file_command_for
         self._resume_command_for = resume_command_for
         self._grace_seconds = grace_seconds
         self._runs_dir = runs_dir
@@ -106,6 +107,7 @@ class MainWindow(QMainWindow):
         self.runs.resume_requested.connect(self.resume_run)
         self.runs.scaling_requested.connect(self.open_scaling_study)
         self.cluster.export_requested.connect(self.export_cluster)
+        self.cluster.start_requested.connect(self.start_cluster_here)
         self.workers.worker_chosen.connect(lambda worker: self.log.filter.setText(source_tag(worker)))
         for plot in (self.plots.loss, self.plots.accuracy, self.plots.throughput):
             add_export_action(plot)
@@ -222,7 +224,7 @@ class MainWindow(QMainWindow):
         self.cluster.set_strategy(config.strategy)
         if self.runner is None:
             self._show_plan(config.strategy, replicas, config.global_batch_size)
-            self.workers.setVisible(config.strategy == MULTI_WORKER or bool(self.workers.workers()))
+            self.workers.setVisible(config.strategy in CLUSTER_STRATEGIES or bool(self.workers.workers()))
 
     def _refresh_start(self) -> tuple[RunConfig, int | None]:
         """Show the form's problems and enable Start only when there are none (saying why not)."""
@@ -282,10 +284,69 @@ class MainWindow(QMainWindow):
 
     # ---- a run ----------------------------------------------------------------
     def start_run(self) -> None:
-        """Write the config, start a trainer process and wire its signals to the views."""
+        """Write the config, start a trainer process (or a local cluster) and wire its signals to the views."""
         config, _, problems = self.form.evaluate()
         if problems or self.runner is not None:
             return
+        run_dir = self._prepare_run(config)
+        if run_dir is None:
+            return
+        assert self._config_file is not None
+        if config.strategy in CLUSTER_STRATEGIES:
+            workers, ps, evaluator = self.form.local_cluster_shape()
+            tasks = workers + ps + int(evaluator) + int(bool(ps))  # parameter_server adds its coordinator
+            shape = (
+                f"{workers} workers"
+                + (f", {ps} parameter servers" if ps else "")
+                + (", an evaluator" if evaluator else "")
+            )
+            self._launch(
+                self._cluster_command_for(self._config_file, run_dir, workers, ps=ps, evaluator=evaluator),
+                run_dir,
+                f"starting a local cluster of {shape}",
+                workers=tasks,
+            )
+        else:
+            self._launch(self._command_for(self._config_file, run_dir), run_dir, "starting run")
+
+    def start_cluster_here(self) -> None:
+        """The Cluster tab's tasks, as its table says them (127.0.0.1, its ports), with the form's config."""
+        config, _, problems = self.form.evaluate(workers=self._table_workers())
+        if self.runner is not None:
+            return
+        if problems:
+            fields = ", ".join(dict.fromkeys(p.field for p in problems))
+            self._message(QMessageBox.Icon.Warning, "Cannot start the cluster", f"Fix the run form first ({fields}).")
+            return
+        cluster = self.cluster.cluster()
+        blockers = errors(run_problems(cluster, config))
+        if blockers:  # e.g. an evaluator row while the form has no validation split: said before any process starts
+            self._message(
+                QMessageBox.Icon.Warning,
+                "Cannot start the cluster",
+                "\n".join(f"{p.location}: {p.message}" for p in blockers),
+            )
+            return
+        run_dir = self._prepare_run(config)
+        if run_dir is None:
+            return
+        assert self._config_file is not None
+        cluster_file = RunPaths(run_dir).cluster  # the launcher keeps it there too, for --resume
+        cluster_file.write_text(self.cluster.cluster_json(), encoding="utf-8")
+        self.tabs.setCurrentWidget(self.live_tab)
+        self._launch(
+            self._cluster_file_command_for(cluster_file, self._config_file, run_dir),
+            run_dir,
+            f"starting the Cluster tab's {len(cluster.tasks())} tasks",
+            workers=len(cluster.tasks()),
+        )
+
+    def _table_workers(self) -> int:
+        cluster = self.cluster.cluster()
+        return sum(len(cluster.addresses(j)) for j in TRAINING_JOBS)
+
+    def _prepare_run(self, config: RunConfig) -> Path | None:
+        """A new run directory and the config file the child reads; None (after saying why) on failure."""
         try:
             run_dir = new_run_dir(config, self._runs_root())
             if self._scratch is None:  # swept by the next window if this one is killed
@@ -294,18 +355,9 @@ class MainWindow(QMainWindow):
             config.save(self._config_file)
         except OSError as exc:
             self._message(QMessageBox.Icon.Critical, "Cannot start the run", str(exc))
-            return
+            return None
         settings.save_last_config(config)
-        if config.strategy == MULTI_WORKER:
-            workers = self.form.workers.value()
-            self._launch(
-                self._cluster_command_for(self._config_file, run_dir, workers),
-                run_dir,
-                f"starting a local cluster of {workers} workers",
-                workers=workers,
-            )
-        else:
-            self._launch(self._command_for(self._config_file, run_dir), run_dir, "starting run")
+        return run_dir
 
     def resume_run(self, run_dir: Path) -> None:
         """Continue a stopped or killed run from its checkpoint, by the same path as a fresh run."""
@@ -313,9 +365,8 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.live_tab)
             known = self.runs.summary_of(run_dir)
             workers = known.num_workers if known is not None else 1
-            self._launch(
-                self._resume_command_for(run_dir, workers), run_dir, "resuming run", workers if workers > 1 else 0
-            )
+            tasks = _launched_tasks(run_dir) or (workers if workers > 1 else 0)
+            self._launch(self._resume_command_for(run_dir, workers), run_dir, "resuming run", tasks)
 
     def _launch(self, command: list[str], run_dir: Path, what: str, workers: int = 0) -> None:
         """Start a trainer process (or a local cluster of `workers`) for `run_dir`; wire its signals to the views."""
@@ -330,6 +381,8 @@ class MainWindow(QMainWindow):
         self.plots.reset()
         self.workers.reset(expected=workers)
         self.workers.setVisible(bool(workers))
+        if workers:
+            self._fit_workers_panel(workers)
         self.runs.set_active_run(run_dir)
         self.log.append_lines([f"[dashboard] {what} in {run_dir}"])
         self.form.setEnabled(False)
@@ -337,6 +390,14 @@ class MainWindow(QMainWindow):
         self._set_state("starting")
         self._on_form_changed()
         runner.start()
+
+    def _fit_workers_panel(self, tasks: int) -> None:
+        """Give the cluster tasks panel room for every task (within reason), taken from the plots."""
+        sizes = self.live_tab.sizes()
+        table = self.workers.table
+        wanted = min(60 + table.verticalHeader().defaultSectionSize() * (tasks + 1), sum(sizes) // 3)
+        if len(sizes) == 3 and sizes[1] < wanted:
+            self.live_tab.setSizes([sizes[0] - (wanted - sizes[1]), wanted, sizes[2]])
 
     def ask_stop(self) -> None:
         answer = QMessageBox.question(self, "Stop the run?", "The trainer saves a checkpoint and stops. Stop now?")
@@ -407,7 +468,7 @@ class MainWindow(QMainWindow):
     def export_cluster(self) -> ClusterExportDialog:
         """The Cluster tab's cluster with the form's config, as a bundle for other machines."""
         cluster = self.cluster.cluster()
-        config, _, problems = self.form.evaluate(workers=sum(len(cluster.addresses(j)) for j in TRAINING_JOBS))
+        config, _, problems = self.form.evaluate(workers=self._table_workers())
         if self.export_dialog is not None:
             self.export_dialog.deleteLater()
         self.export_dialog = ClusterExportDialog(
@@ -418,6 +479,10 @@ class MainWindow(QMainWindow):
 
     def export_form_script(self) -> None:
         config = self.form.evaluate()[0]
+        unsupported = script_problems(config)
+        if unsupported:  # said before a file dialog, not after it
+            self._message(QMessageBox.Icon.Information, "No script for this strategy", unsupported[0].message)
+            return
         outcome = save_as(
             self,
             "Export as script",
@@ -471,3 +536,12 @@ class MainWindow(QMainWindow):
         if self._scratch is not None:  # a trainer reads its config when it starts: none needs it any more
             self._scratch.cleanup()
             self._scratch = None
+
+
+def _launched_tasks(run_dir: Path) -> int:
+    """How many tasks a local cluster run had (its cluster.json); 0 for a run of one process."""
+    path = RunPaths(run_dir).cluster
+    try:
+        return len(parse_tf_config(path.read_text(encoding="utf-8")).cluster.tasks()) if path.is_file() else 0
+    except (OSError, ValueError):
+        return 0

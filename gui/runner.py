@@ -18,7 +18,8 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 from engine import events as ev
 from engine.protocol.client import WorkerProcess, kill_all
-from engine.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState
+from engine.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState, task_id
+from engine.tfconfig import EVALUATOR_JOB
 
 EMIT_INTERVAL_S = 0.033
 WORK_CHUNKS = 64  # at most this many chunks of output are decoded per interval; the rest waits in the pipe
@@ -33,8 +34,14 @@ def source_tag(source: str) -> str:
     return f"[{source}]"
 
 
-def log_line(event: ev.Log | ev.WorkerState) -> str:
-    """A relayed log event or worker state change as one line of the log view."""
+def log_line(event: ev.Log | ev.WorkerState | ev.Evaluation) -> str:
+    """A relayed log event, worker state change or evaluation as one line of the log view."""
+    if isinstance(event, ev.Evaluation):
+        checkpoint = event.checkpoint.replace("\\", "/").rpartition("/")[2]
+        return (
+            f"{source_tag(task_id(EVALUATOR_JOB, 0))} {checkpoint} (epoch {event.epoch}, step {event.step}): "
+            f"val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}"
+        )
     if isinstance(event, ev.WorkerState):
         detail = f" (pid {event.pid})" if event.state == WorkerState.STARTING and event.pid else ""
         text = f"{event.state.replace('_', ' ')}{detail}" + (f": {event.message}" if event.message else "")
@@ -126,7 +133,7 @@ class TrainingRunner(QThread):
 
     def _take_event(self, event: ev.Event, events: list, logs: list, last: dict) -> None:
         events.append(event)
-        if isinstance(event, (ev.Log, ev.WorkerState)):
+        if isinstance(event, (ev.Log, ev.WorkerState, ev.Evaluation)):
             logs.append(log_line(event))
         if isinstance(event, (ev.RunStarted, ev.RunFinished, ev.RunFailed)):
             last[event.type] = event

@@ -1,14 +1,17 @@
-"""`tfdd cluster ...`: check a TF_CONFIG, export a bundle, launch locally.
+"""`tfdd cluster ...`: check a TF_CONFIG, export a bundle or a Slurm job, launch locally.
 
     cluster validate FILE [--strategy S]
-    cluster export --cluster cluster.json --config run.json --out DIR
-    cluster launch --workers N --config run.json [--run-dir DIR] [--join-timeout S] [--events]
+    cluster export --cluster cluster.json --config run.json --out DIR [--slurm ...]
+    cluster launch (--workers N [--ps M] [--evaluator] | --cluster FILE) (--config run.json | --resume RUN_DIR)
+                   [--run-dir DIR] [--join-timeout S] [--restarts K] [--events]
+    cluster slurm-tf-config --jobs chief=1,worker=2,ps=1 [--port-base P]   (inside a Slurm job step)
 
 engine/cli.py calls register() and run(); `python -m engine.cluster.cli`
-works on its own too. No TensorFlow in this process: the workers import it.
-With --events, `cluster launch` speaks engine.train.worker's protocol for the whole
-cluster (one event stream, "stop" on stdin, exit 0/1/2), so a runner that
-drives one trainer process drives a local cluster the same way.
+works on its own too. No TensorFlow in this process: the tasks import it
+(slurm-tf-config imports it lazily). With --events, `cluster launch` speaks
+engine.train.worker's protocol for the whole cluster (one event stream,
+"stop" on stdin, exit 0/1/2), so a runner that drives one trainer process
+drives a local cluster the same way.
 """
 
 from __future__ import annotations
@@ -20,14 +23,25 @@ from pathlib import Path
 from typing import Any
 
 from engine import events as ev
-from engine.arguments import positive_int, positive_seconds
+from engine.arguments import count, port, positive_int, positive_seconds
 from engine.cluster.netns import Isolation
 from engine.config import STRATEGIES, RunConfig
 from engine.problems import ConfigError, OutputExists, Problem, RunDirError, printable
 from engine.protocol.codes import ExitCode, RunStatus
 from engine.protocol.paths import RunPaths
 from engine.runlock import RunLock
-from engine.tfconfig import ClusterError, ClusterProblem, Task, errors, parse_tf_config, validate
+from engine.tfconfig import (
+    ClusterError,
+    ClusterProblem,
+    ClusterSpec,
+    Program,
+    Task,
+    errors,
+    parse_tf_config,
+    run_problems,
+    task_program,
+    validate,
+)
 
 LAUNCHER = "launcher"
 """The source of the launcher's own log lines in the relayed stream (the workers' are their task ids)."""
@@ -35,21 +49,57 @@ LAUNCHER = "launcher"
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the `cluster` command to a `add_subparsers()` object."""
+    from engine.exports.slurm import DEFAULT_PORT_BASE
+
     cluster = subparsers.add_parser("cluster", help="check, export or launch a multi-worker cluster")
     actions = cluster.add_subparsers(dest="cluster_action", metavar="ACTION", required=True)
     check = actions.add_parser("validate", help="print every problem of a TF_CONFIG file; non-zero exit on errors")
     check.add_argument("file", help='TF_CONFIG JSON ({"cluster": ..., "task": ...}; the task is optional)')
     check.add_argument("--strategy", choices=STRATEGIES, help="also check the rules of this strategy")
-    export = actions.add_parser("export", help="write start scripts, a README and a Kubeflow TFJob per task")
+    export = actions.add_parser(
+        "export", help="write start scripts, a README and a Kubeflow TFJob per task, or (--slurm) an sbatch job"
+    )
     export.add_argument("--cluster", required=True, help="TF_CONFIG JSON file with the cluster")
     export.add_argument("--config", required=True, help="RunConfig JSON file")
     export.add_argument("--out", required=True, help="folder to write the bundle to")
-    launch = actions.add_parser("launch", help="train with N workers on this machine (127.0.0.1)")
-    launch.add_argument("--workers", type=positive_int, required=True, help="number of worker processes")
+    export.add_argument(
+        "--slurm",
+        action="store_true",
+        help="write a Slurm batch job instead (one task per node; the cluster file gives only how many "
+        "tasks each job has, Slurm chooses the nodes)",
+    )
+    export.add_argument("--gpus-per-node", type=count, default=0, metavar="G", help="--slurm: GPUs per node (0: CPU)")
+    export.add_argument(
+        "--port-base",
+        type=port,
+        default=DEFAULT_PORT_BASE,
+        metavar="P",
+        help=f"--slurm: the port every task listens on (default {DEFAULT_PORT_BASE})",
+    )
+    launch = actions.add_parser(
+        "launch", help="run a cluster on this machine (127.0.0.1): workers, parameter servers, an evaluator"
+    )
+    launch.add_argument(
+        "--workers",
+        type=positive_int,
+        help="worker processes (multi_worker_mirrored: worker 0 is the chief; parameter_server: a chief "
+        "that coordinates is added)",
+    )
+    launch.add_argument(
+        "--ps", type=count, default=0, metavar="M", help="parameter servers (strategy parameter_server)"
+    )
+    launch.add_argument(
+        "--evaluator", action="store_true", help="add an evaluator task that validates each checkpoint the chief writes"
+    )
+    launch.add_argument(
+        "--cluster", metavar="FILE", help="start the tasks of this TF_CONFIG file (all on 127.0.0.1) instead"
+    )
     source = launch.add_mutually_exclusive_group(required=True)
-    source.add_argument("--config", help="RunConfig JSON file (strategy multi_worker_mirrored)")
+    source.add_argument("--config", help="RunConfig JSON file (strategy multi_worker_mirrored or parameter_server)")
     source.add_argument(
-        "--resume", metavar="RUN_DIR", help="continue a stopped or killed cluster run from its latest checkpoint"
+        "--resume",
+        metavar="RUN_DIR",
+        help="continue a stopped, killed or failed cluster run from its latest checkpoint, with the same tasks",
     )
     launch.add_argument(
         "--run-dir", help="where the chief writes results (default: a new folder under $TFDD_RUNS_DIR or ~/tfdd-runs)"
@@ -59,20 +109,39 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         type=positive_seconds,
         default=120.0,
         metavar="S",
-        help="fail when a worker has not started training after S seconds (default 120)",
+        help="fail when a task has not started training after S seconds (default 120)",
+    )
+    launch.add_argument(
+        "--restarts",
+        type=count,
+        default=None,
+        metavar="K",
+        help="parameter_server: start a lost worker again up to K times (default 2; 0: never)",
     )
     launch.add_argument(
         "--events",
         action="store_true",
         help="JSON-line events on stdout instead of text: the chief's events, worker_state, the "
-        'workers\' logs; "stop" on stdin stops the cluster (the worker protocol)',
+        "evaluator's evaluations, the tasks' logs; \"stop\" on stdin stops the cluster (the worker protocol)",
     )
+    slurm = actions.add_parser(
+        "slurm-tf-config",
+        help="print this Slurm task's TF_CONFIG, built by TensorFlow's SlurmClusterResolver (the exported "
+        "job runs it in every task)",
+    )
+    slurm.add_argument("--jobs", required=True, help="tasks per job in rank order, e.g. chief=1,worker=2,ps=1")
+    slurm.add_argument("--port-base", type=port, default=DEFAULT_PORT_BASE, metavar="P")
     cluster.set_defaults(handler=run)
     return cluster
 
 
 def run(args: argparse.Namespace) -> int:
-    action = {"validate": _validate, "export": _export, "launch": _launch}[args.cluster_action]
+    action = {
+        "validate": _validate,
+        "export": _export,
+        "launch": _launch,
+        "slurm-tf-config": _slurm_tf_config,
+    }[args.cluster_action]
     try:
         return action(args)
     except (ClusterError, ConfigError) as exc:
@@ -105,87 +174,148 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from engine.exports.bundle import export_bundle
-
     tf_config = _load_cluster(args.cluster)
     config = RunConfig.load(args.config)
-    _print_problems([p for p in validate(tf_config, config.strategy) if p.severity == "warning"])
-    files = export_bundle(tf_config.cluster, config, args.out)
+    if args.slurm:
+        from engine.exports.slurm import export_slurm
+
+        files = export_slurm(tf_config.cluster, config, args.out, args.gpus_per_node, args.port_base)
+    else:
+        from engine.exports.bundle import export_bundle
+
+        _print_problems([p for p in run_problems(tf_config.cluster, config) if p.severity == "warning"])
+        files = export_bundle(tf_config.cluster, config, args.out)
     print(f"wrote {len(files)} files to {args.out}; read {Path(args.out) / 'README.md'} next")
     return ExitCode.OK
 
 
-def _claim(args: argparse.Namespace) -> tuple[Path, Path, RunLock]:
-    """(run config, run directory, its lock) of a launch: a new run, or the run `--resume` names.
+def _slurm_tf_config(args: argparse.Namespace) -> int:
+    from engine.train.slurm import parse_jobs, slurm_tf_config
+
+    print(slurm_tf_config(parse_jobs(args.jobs), args.port_base))
+    return ExitCode.OK
+
+
+@dataclasses.dataclass(frozen=True)
+class LaunchPlan:
+    """What `cluster launch` starts: the run config, the run directory (claimed: `lock` held) and the cluster.
 
     The launcher holds the run's lock for the whole cluster (and hands it to
     the chief): a second launch or train of the same run is refused.
     """
+
+    config_path: Path
+    run_dir: Path
+    cluster: ClusterSpec
+    resume: bool
+    epochs: int
+    lock: RunLock
+
+    def abandon(self) -> None:
+        """Nothing was started: release the run, and leave no empty new run in the history."""
+        from engine.rundir import discard_unused
+
+        self.lock.release()
+        if not self.resume:
+            discard_unused(self.run_dir)
+
+
+def _launch_plan(args: argparse.Namespace) -> LaunchPlan:
+    """A new run, or the run `--resume` names, on the cluster the arguments (or the run) describe."""
+    from engine.cluster.launcher import launched_cluster, local_cluster_for
     from engine.rundir import claim, new_run_dir
 
-    command = "tfdd cluster launch"
+    shape_given = args.workers is not None or args.ps or args.evaluator
+    if args.cluster and shape_given:
+        raise ConfigError([Problem("--cluster", args.cluster, "give either --cluster or --workers/--ps/--evaluator")])
     if args.resume:
         paths = RunPaths(Path(args.resume))
         if not paths.config.is_file():
             raise ConfigError([Problem("--resume", args.resume, "not a run directory (it has no config.json)")])
-        return paths.config, paths.root, claim(paths.root, resume=True, command=command)
-    config = RunConfig.load(args.config)
-    run_dir = Path(args.run_dir) if args.run_dir else new_run_dir(config)
-    return Path(args.config), run_dir, claim(run_dir, resume=False, command=command)
+        config_path, run_dir = paths.config, paths.root
+        config = RunConfig.load(config_path, check=False)
+    else:
+        config = RunConfig.load(args.config)
+        config_path = Path(args.config)
+        run_dir = Path(args.run_dir) if args.run_dir else None  # created once the cluster is known to be good
+    if args.cluster:
+        cluster = _load_cluster(args.cluster).cluster
+    elif args.workers is not None:
+        cluster = local_cluster_for(config.strategy, args.workers, args.ps, args.evaluator)
+    elif args.resume and launched_cluster(run_dir) is not None:
+        cluster = launched_cluster(run_dir)
+    else:
+        raise ConfigError([Problem("--workers", None, "give --workers N (or --cluster FILE)")])
+    problems = errors(run_problems(cluster, config))
+    if problems:
+        raise ClusterError(problems)
+    if run_dir is None:
+        run_dir = new_run_dir(config)
+    lock = claim(run_dir, resume=bool(args.resume), command="tfdd cluster launch")
+    return LaunchPlan(Path(config_path), run_dir, cluster, bool(args.resume), config.epochs, lock)
+
+
+def _restarts(args: argparse.Namespace) -> dict[str, int]:
+    return {} if args.restarts is None else {"restarts": args.restarts}
 
 
 def _launch(args: argparse.Namespace) -> int:
     from engine.cluster.netns import isolate_network
     from engine.protocol.channel import StopSignal, handle_stop_signals
 
-    isolation = isolate_network()  # first: before any thread (stdin, BLAS) or socket; the workers inherit it
+    isolation = isolate_network()  # first: before any thread (stdin, BLAS) or socket; the tasks inherit it
     if args.events:
         return _relay(args, isolation)
-    from engine.cluster.launcher import WorkerStatus, launch_local_cluster
-    from engine.rundir import discard_unused
+    from engine.cluster.launcher import WorkerStatus, launch_cluster
 
     stop = StopSignal()
-    handle_stop_signals(stop)  # Ctrl-C (130) and SIGTERM (143) stop every worker after its checkpoint
-    config_path, run_dir, lock = _claim(args)
-    epochs = RunConfig.load(config_path, check=False).epochs
+    handle_stop_signals(stop)  # Ctrl-C (130) and SIGTERM (143) stop every task after its checkpoint
+    plan = _launch_plan(args)
+    chief = plan.cluster.chief()
 
     def on_state(status: WorkerStatus) -> None:
         detail = f": {status.message}" if status.message else ""
         print(f"{status.task.name} (pid {status.pid}): {status.state}{detail}", flush=True)
 
     def on_event(task: Task, event: ev.Event) -> None:
-        if isinstance(event, ev.EpochEnd) and task.index == 0:  # worker 0 is a local cluster's chief
+        if isinstance(event, ev.EpochEnd) and task == chief:
             print(
-                f"epoch {event.epoch}/{epochs}: loss {event.loss:.4f}, acc {event.accuracy:.4f}, "
+                f"epoch {event.epoch}/{plan.epochs}: loss {event.loss:.4f}, acc {event.accuracy:.4f}, "
                 f"{event.seconds:.1f} s, {event.examples_per_sec:,.0f} ex/s",
+                flush=True,
+            )
+        elif isinstance(event, ev.Evaluation):
+            print(
+                f"{task.name}: {Path(event.checkpoint).name} (epoch {event.epoch}, step {event.step}): "
+                f"val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}",
                 flush=True,
             )
         elif isinstance(event, ev.Log) and event.level in ("warning", "error"):
             print(f"{task.name}: [{event.level}] {printable(event.message)}", flush=True)
 
-    print(f"launching {args.workers} worker(s) on 127.0.0.1; run dir {printable(str(run_dir))}", flush=True)
+    tasks = ", ".join(f"{len(a)} {job}" for job, a in plan.cluster.jobs)
+    print(f"launching {tasks} on 127.0.0.1; run dir {printable(str(plan.run_dir))}", flush=True)
     print(isolation.message(), file=sys.stderr, flush=True)
     try:
-        result = launch_local_cluster(
-            config_path,
-            args.workers,
-            run_dir,
+        result = launch_cluster(
+            plan.cluster,
+            plan.config_path,
+            plan.run_dir,
             join_timeout_s=args.join_timeout,
             on_event=on_event,
             on_state=on_state,
             should_stop=lambda: stop.requested,
-            resume=bool(args.resume),
-            lock=lock,
+            resume=plan.resume,
+            lock=plan.lock,
+            **_restarts(args),
         )
     except (ClusterError, ConfigError):
-        lock.release()
-        if not args.resume:
-            discard_unused(run_dir)  # nothing started: no empty run is left in the history
+        plan.abandon()
         raise
     finally:
-        lock.release()
+        plan.lock.release()
     if result.ok:
-        print(f"completed: all {args.workers} worker(s) finished; results in {result.run_dir}")
+        print(f"completed: all {len(result.workers)} task(s) done; results in {result.run_dir}")
         return ExitCode.OK
     if result.status == RunStatus.STOPPED:
         print(f"stopped; results so far in {result.run_dir}", file=sys.stderr)
@@ -195,14 +325,14 @@ def _launch(args: argparse.Namespace) -> int:
 
 
 def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
-    """One event stream for the cluster: the chief's events, worker_state, the others' logs and failures.
+    """One event stream for the cluster: the chief's events, worker_state, the evaluator's evaluations,
+    the others' logs and failures.
 
     The chief's run_finished / run_failed is held back: the cluster's outcome
     (a failed peer, a join timeout) decides the one final event.
     """
-    from engine.cluster.launcher import WorkerStatus, launch_local_cluster
+    from engine.cluster.launcher import WorkerStatus, launch_cluster
     from engine.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
-    from engine.rundir import discard_unused
 
     emit = EventChannel(protect_stdout())
     stop = StopSignal()
@@ -212,53 +342,61 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     epochs = [0]
 
     def on_state(status: WorkerStatus) -> None:
-        task = status.task
         emit(
             ev.WorkerState(
-                worker=task.id, state=status.state, pid=status.pid, message=status.message, log_path=status.log_path
+                worker=status.task.id,
+                state=status.state,
+                pid=status.pid,
+                message=status.message,
+                log_path=status.log_path,
+                role=status.role,
             )
         )
 
-    def on_event(task: Task, event: ev.Event) -> None:
-        source = task.id
-        if task.index == 0:  # worker 0 is a local cluster's chief
-            if isinstance(event, (ev.RunFinished, ev.RunFailed)):
-                chief_final.append(event)
-                return
-            if isinstance(event, ev.EpochEnd):
-                epochs[0] = event.epoch
-            emit(dataclasses.replace(event, source=source) if isinstance(event, ev.Log) else event)
-        elif isinstance(event, ev.Log):
-            emit(dataclasses.replace(event, source=source))
-        elif isinstance(event, ev.RunFailed):
-            emit(ev.Log(level="error", message=event.message, source=source))
-
+    emit(ev.Log(level="info" if isolation.isolated else "warning", message=isolation.message(), source=LAUNCHER))
     try:
-        config_path, run_dir, lock = _claim(args)
+        plan = _launch_plan(args)
     except (ClusterError, ConfigError, RunDirError) as exc:
         emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return ExitCode.CONFIG
-    emit(ev.Log(level="info" if isolation.isolated else "warning", message=isolation.message(), source=LAUNCHER))
     try:
-        result = launch_local_cluster(
-            config_path,
-            args.workers,
-            run_dir,
+        chief = plan.cluster.chief()
+        strategy = RunConfig.load(plan.config_path, check=False).strategy
+
+        def on_event(task: Task, event: ev.Event) -> None:
+            source = task.id
+            if task == chief:
+                if isinstance(event, (ev.RunFinished, ev.RunFailed)):
+                    chief_final.append(event)
+                    return
+                if isinstance(event, ev.EpochEnd):
+                    epochs[0] = event.epoch
+                emit(dataclasses.replace(event, source=source) if isinstance(event, ev.Log) else event)
+            elif isinstance(event, ev.Log):
+                emit(dataclasses.replace(event, source=source))
+            elif isinstance(event, ev.Evaluation) and task_program(task.job, strategy) == Program.EVALUATOR:
+                emit(event)
+            elif isinstance(event, ev.RunFailed):
+                emit(ev.Log(level="error", message=event.message, source=source))
+
+        result = launch_cluster(
+            plan.cluster,
+            plan.config_path,
+            plan.run_dir,
             join_timeout_s=args.join_timeout,
             on_event=on_event,
             on_state=on_state,
             should_stop=lambda: stop.requested,
-            resume=bool(args.resume),
-            lock=lock,
+            resume=plan.resume,
+            lock=plan.lock,
+            **_restarts(args),
         )
     except (ClusterError, ConfigError) as exc:
-        lock.release()
-        if not args.resume:
-            discard_unused(run_dir)  # nothing started: no empty run is left in the history
+        plan.abandon()
         emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return ExitCode.CONFIG
     finally:
-        lock.release()
+        plan.lock.release()
     if result.status == RunStatus.FAILED:
         emit(
             ev.RunFailed(

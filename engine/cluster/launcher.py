@@ -1,20 +1,35 @@
-"""Start a cluster's training tasks on this machine and watch them as one group.
+"""Start a cluster's tasks on this machine and watch them as one group.
 
-MultiWorkerMirroredStrategy does not fail fast by itself: a worker that
-never starts leaves the others waiting inside the strategy's constructor
-(the coordination service's registration timeout is an hour), and a worker
-that dies mid-run is noticed by its peers only after a heartbeat timeout
-(about 10 s). So the launcher supervises every process: the first worker
-that exits non-zero, or does not join in time, stops the whole group (stop
-request, then kill after a grace period), and the result names it.
+TensorFlow's cluster strategies do not fail fast by themselves. Under
+MultiWorkerMirroredStrategy a worker that never starts leaves the others
+waiting inside the strategy's constructor (the coordination service's
+registration timeout is an hour), and a dead worker is noticed by its peers
+only after a heartbeat timeout (about 10 s). Under ParameterServerStrategy
+the coordinator waits silently in its constructor for a missing task, and
+its workers and ps tasks never end by themselves, not even when the chief
+dies (measured). So the launcher supervises every process, by role
+(engine.tfconfig.task_program):
 
-Each task is the protocol's trainer command (engine.protocol.commands) with
-its own TF_CONFIG, driven by the protocol's client; stdout carries JSON-line
-events, stderr goes to RUN_DIR/workers/<task id>.log. No TensorFlow here:
-this module only starts processes. Tasks are addressed on loopback only, yet
-TensorFlow's server listens on every interface whatever TF_CONFIG says
-(measured with `ss`), and trusts anyone who reaches it: on an untrusted
-network, firewall the ports.
+- trainers (every MWMS task, the PS chief): the first that exits non-zero,
+  or does not join in time, stops the whole group, and the result names it;
+- parameter_server workers: one that dies is *lost*, not fatal (the
+  coordinator reruns its closure on another worker); the launcher restarts
+  it on the same port up to `restarts` times, and marks it *rejoined* once
+  its server answers again (the coordinator takes it back by itself, about
+  a second later, measured). When every worker is lost the run fails;
+- ps tasks hold the variables: one that dies fails the run at once, named,
+  with the chief's checkpoints intact for `--resume`;
+- the evaluator never decides anything: its failure is reported and
+  training goes on; once training is over it gets EVALUATOR_GRACE_S to
+  validate the last checkpoints, then it is stopped.
+
+Once the trainers are done, the servers and the evaluator are stopped. Each
+task is the protocol's trainer command (engine.protocol.commands) with its
+own TF_CONFIG, which picks its program; stdout carries JSON-line events,
+stderr goes to RUN_DIR/workers/<task id>.log. No TensorFlow here. Tasks are
+addressed on loopback only, yet TensorFlow's server listens on every
+interface whatever TF_CONFIG says (measured with `ss`), and trusts anyone
+who reaches it: on an untrusted network, firewall the ports.
 """
 
 from __future__ import annotations
@@ -28,7 +43,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import events as ev
-from engine.config import RunConfig
+from engine.config import RunConfig, Strategy
 from engine.protocol import commands
 from engine.protocol.client import WorkerProcess
 from engine.protocol.codes import CLUSTER_STOP_GRACE_S, ExitCode, RunStatus, WorkerState
@@ -40,22 +55,31 @@ from engine.tfconfig import (
     ClusterError,
     ClusterProblem,
     ClusterSpec,
+    Program,
     Task,
     TFConfig,
     errors,
     for_task,
     is_loopback,
     local_cluster,
+    local_cluster_like,
+    parse_tf_config,
     port_in_use,
     render,
-    validate,
+    role_text,
+    run_problems,
+    task_program,
 )
 
 STARTING, WAITING, TRAINING = WorkerState.STARTING, WorkerState.WAITING, WorkerState.TRAINING
+EVALUATING, LOST, REJOINED = WorkerState.EVALUATING, WorkerState.LOST, WorkerState.REJOINED
 FINISHED, STOPPED, FAILED = WorkerState.FINISHED, WorkerState.STOPPED, WorkerState.FAILED
 FAILURE_GRACE_S = 5.0  # peers of a dead worker hang in a collective; they cannot stop politely
 STOP_GRACE_S = CLUSTER_STOP_GRACE_S  # a requested stop checkpoints and saves the model first
-FINISH_TIMEOUT_S = 120.0  # once one worker has finished, the others must follow
+FINISH_TIMEOUT_S = 120.0  # once one trainer has finished, the others must follow
+EVALUATOR_GRACE_S = 60.0  # after training, for the evaluator to validate the last checkpoints
+SERVER_STOP_S = 10.0  # after training, for the servers to hear "stop"
+DEFAULT_RESTARTS = 2  # how often a lost parameter_server worker is started again
 _POLL_S = 0.1
 # TensorFlow's start-up chatter on every worker's stderr: never the reason a worker failed
 _STARTUP_NOISE = re.compile(
@@ -72,15 +96,17 @@ class WorkerStatus:
     state: WorkerState = STARTING
     pid: int | None = None
     exit_code: int | None = None
-    message: str = ""  # why it failed or was stopped
+    message: str = ""  # why it failed, was lost or was stopped
     log_path: str = ""
+    role: str = ""  # engine.tfconfig.role_text
+    restarts: int = 0
 
 
 @dataclass(frozen=True)
 class ClusterResult:
     status: RunStatus  # COMPLETED, STOPPED or FAILED
     workers: tuple[WorkerStatus, ...]
-    failure: str = ""  # one line naming the worker at fault; empty unless failed
+    failure: str = ""  # one line naming the task at fault; empty unless failed
     run_dir: str = ""
 
     @property
@@ -97,8 +123,26 @@ CommandFactory = Callable[[Path, Path, bool], list[str]]  # (run config, run dir
 
 
 def trainer_command(config_path: Path, run_dir: Path, resume: bool) -> list[str]:
-    """The protocol's trainer command for one task: a fresh run, or a resume of `run_dir`."""
-    return commands.resume_command(run_dir) if resume else commands.trainer_command(config_path, run_dir)
+    """The protocol's trainer command for one task: a fresh run, or a resume of `run_dir`.
+
+    Every task gets the same command; its TF_CONFIG picks what it runs (engine.train.task).
+    """
+    return commands.trainer_resume_command(run_dir) if resume else commands.trainer_command(config_path, run_dir)
+
+
+def local_cluster_for(strategy: str, workers: int, ps: int = 0, evaluator: bool = False) -> ClusterSpec:
+    """The local cluster `cluster launch --workers N [--ps M] [--evaluator]` means for `strategy`:
+    parameter_server implies its chief (the coordinator); otherwise worker 0 is the chief."""
+    return local_cluster(workers, ps=ps, chief=strategy == Strategy.PARAMETER_SERVER, evaluator=evaluator)
+
+
+def launched_cluster(run_dir: Path) -> ClusterSpec | None:
+    """The cluster a local run was launched with (RUN_DIR/cluster.json), on fresh free ports; None before
+    this file existed (a run launched with --workers only)."""
+    path = RunPaths(run_dir).cluster
+    if not path.is_file():
+        return None
+    return local_cluster_like(parse_tf_config(path.read_text(encoding="utf-8")).cluster)
 
 
 def launch_local_cluster(
@@ -107,15 +151,19 @@ def launch_local_cluster(
     run_dir: str | Path,
     *,
     join_timeout_s: float,
+    ps: int = 0,
+    evaluator: bool = False,
     on_event: EventCallback | None = None,
     on_state: StateCallback | None = None,
     should_stop: StopCheck | None = None,
     resume: bool = False,
     lock: RunLock | None = None,
+    restarts: int = DEFAULT_RESTARTS,
 ) -> ClusterResult:
-    """`n_workers` workers on free 127.0.0.1 ports; worker 0 is the chief."""
+    """`n_workers` workers (and `ps` parameter servers, an evaluator) on free 127.0.0.1 ports."""
+    strategy = RunConfig.load(run_config_path).strategy
     return launch_cluster(
-        local_cluster(n_workers),
+        local_cluster_for(strategy, n_workers, ps, evaluator),
         run_config_path,
         run_dir,
         join_timeout_s=join_timeout_s,
@@ -124,6 +172,7 @@ def launch_local_cluster(
         should_stop=should_stop,
         resume=resume,
         lock=lock,
+        restarts=restarts,
     )
 
 
@@ -140,23 +189,26 @@ def launch_cluster(
     command_for: CommandFactory = trainer_command,
     resume: bool = False,
     lock: RunLock | None = None,
+    restarts: int = DEFAULT_RESTARTS,
 ) -> ClusterResult:
-    """Run the cluster's training tasks here and wait for all of them (never unbounded).
+    """Run the cluster's tasks here and wait for all of them (never unbounded).
 
     `start_only` names the tasks to start ("worker 0"); the others are expected
     to be started elsewhere. Once `should_stop()` is true the group stops gracefully.
     `command_for` builds each task's command (tests use a fake trainer).
     `resume` continues the run in `run_dir` from its latest checkpoint (every
-    worker restores the chief's). `lock`, the run's lock held by the caller,
-    is handed to the chief (the one task that writes the run), so no other
-    process can train the run while the cluster does; without one, a launcher
-    that starts the chief claims the folder itself (marker and lock first, so
-    the workers' logs do not make it look like someone else's). ConfigError,
-    ClusterError (port in use included) or RunDirError before anything starts.
+    worker restores the chief's). `restarts`: how often a lost
+    parameter_server worker is started again. `lock`, the run's lock held by
+    the caller, is handed to the chief (the one task that writes the run), so
+    no other process can train the run while the cluster does; without one, a
+    launcher that starts the chief claims the folder itself (marker and lock
+    first, so the tasks' logs do not make it look like someone else's).
+    ConfigError, ClusterError (port in use included) or RunDirError before
+    anything starts.
     """
     config_path = Path(run_config_path).resolve()
     config = RunConfig.load(config_path)
-    tasks = [t for t in _checked_tasks(cluster, config.strategy) if start_only is None or t.name in start_only]
+    tasks = [t for t in _checked_tasks(cluster, config) if start_only is None or t.name in start_only]
     if not tasks:
         raise ClusterError([ClusterProblem("error", "cluster", cluster.to_dict(), f"no task named {start_only}")])
     _check_ports(tasks)
@@ -166,7 +218,7 @@ def launch_cluster(
     if lock is not None and os.name != "posix":  # no inherited lock there: the folder is claimed, the chief locks it
         lock.release()
         lock = None
-    group = _Group(cluster, tasks, Path(run_dir).resolve(), on_event, on_state, lock)
+    group = _Group(cluster, config.strategy, tasks, Path(run_dir).resolve(), on_event, on_state, restarts, lock)
     try:
         group.start(command_for(config_path, group.run_dir, resume))
         return group.watch(join_timeout_s, should_stop or (lambda: False))
@@ -176,11 +228,11 @@ def launch_cluster(
             owned.release()
 
 
-def _checked_tasks(cluster: ClusterSpec, strategy: str) -> list[Task]:
-    problems = errors(validate(TFConfig(cluster), strategy))
+def _checked_tasks(cluster: ClusterSpec, config: RunConfig) -> list[Task]:
+    problems = errors(run_problems(cluster, config))
     if problems:
         raise ClusterError(problems)
-    tasks = cluster.training_tasks()
+    tasks = cluster.tasks()
     remote = [t for t in tasks if not is_loopback(t.host)]
     if remote:
         raise ClusterError(
@@ -218,11 +270,17 @@ def _check_ports(tasks: list[Task]) -> None:
 class _Worker:
     """A task's process (through the protocol's client) and what it told us."""
 
-    def __init__(self, status: WorkerStatus):
+    def __init__(self, status: WorkerStatus, program: Program):
         self.status = status
+        self.program = program
         self.process: WorkerProcess | None = None
+        self.started_at = 0.0
         self.failed_message = ""  # from its run_failed event
         self.finished_status = ""  # from its run_finished event
+
+    @property
+    def task(self) -> Task:
+        return self.status.task
 
     @property
     def killed(self) -> bool:
@@ -232,19 +290,15 @@ class _Worker:
         return self.process is not None and self.process.alive()
 
     def stop(self) -> None:
-        """The protocol's polite stop for a training worker.
+        """The protocol's polite stop.
 
-        A worker that has not joined yet is blocked inside TensorFlow and cannot
-        hear it, and has nothing to save: it is killed at once.
+        A trainer that has not joined yet is blocked inside TensorFlow and
+        cannot hear it, and has nothing to save: it is killed at once.
         """
         if self.process is None:
             return
         self.process.request_stop()
-        if self.status.state != TRAINING:
-            self.process.kill()
-
-    def kill(self) -> None:
-        if self.process is not None:
+        if self.program == Program.TRAINER and self.status.state != TRAINING:
             self.process.kill()
 
     def stderr_tail(self, lines: int = 5) -> list[str]:
@@ -258,95 +312,154 @@ class _Worker:
 
 
 class _Group:
-    """The launched workers; all waiting happens in watch() and shutdown(), on the caller's thread."""
+    """The launched tasks; all waiting happens in watch() and shutdown(), on the caller's thread."""
 
     def __init__(
         self,
         cluster: ClusterSpec,
+        strategy: str,
         tasks: list[Task],
         run_dir: Path,
         on_event: EventCallback | None,
         on_state: StateCallback | None,
+        restarts: int,
         lock: RunLock | None = None,
     ):
         self.cluster = cluster
+        self.chief = cluster.chief()
         self.lock = lock
         self.run_dir = run_dir
         self.paths = RunPaths(run_dir)
-        self.workers = [_Worker(WorkerStatus(t, log_path=str(self.paths.worker_log(t.id)))) for t in tasks]
-        self.not_started = [t.name for t in cluster.training_tasks() if t not in tasks]
+        self.workers = [
+            _Worker(
+                WorkerStatus(
+                    t, log_path=str(self.paths.worker_log(t.id)), role=role_text(t.job, t.index, strategy, cluster)
+                ),
+                task_program(t.job, strategy),
+            )
+            for t in tasks
+        ]
+        self.not_started = [t.name for t in cluster.tasks() if t not in tasks]
         self.on_event = on_event
         self.on_state = on_state
+        self.max_restarts = restarts
         self.failure = ""
+        self.chief_training = False
+        self.training_over: float | None = None  # when the last trainer ended
+        self._command: list[str] = []
+
+    def _of(self, program: Program) -> list[_Worker]:
+        return [w for w in self.workers if w.program == program]
 
     # ---- start -----------------------------------------------------------------
 
     def start(self, command: list[str]) -> None:
-        chief = self.cluster.chief()
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.paths.cluster.write_text(render(TFConfig(self.cluster), indent=2) + "\n", encoding="utf-8")
+        self._command = command
         for w in self.workers:
-            task = w.status.task
-            env = dict(os.environ, **{TF_CONFIG_ENV: render(for_task(self.cluster, task.job, task.index))})
-            hand_lock = self.lock is not None and task == chief
-            if hand_lock:
-                env.update(self.lock.child_env())
-            # its own session: kill() takes anything the worker started along
-            w.process = WorkerProcess(
-                command,
-                env=env,
-                stderr_path=Path(w.status.log_path),
-                own_group=True,
-                pass_fds=(self.lock.fd,) if hand_lock else (),
-            )
-            self._set(w, pid=w.process.start())
+            self._spawn(w)
+
+    def _spawn(self, w: _Worker, **changes: object) -> None:
+        task = w.task
+        env = dict(os.environ, **{TF_CONFIG_ENV: render(for_task(self.cluster, task.job, task.index))})
+        hand_lock = self.lock is not None and task == self.chief
+        if hand_lock:
+            env.update(self.lock.child_env())
+        # its own session: kill() takes anything the task started along
+        w.process = WorkerProcess(
+            self._command,
+            env=env,
+            stderr_path=Path(w.status.log_path),
+            own_group=True,
+            pass_fds=(self.lock.fd,) if hand_lock else (),
+        )
+        w.started_at = time.monotonic()
+        w.failed_message = w.finished_status = ""
+        self._set(w, state=STARTING, pid=w.process.start(), exit_code=None, **changes)
 
     # ---- watch ---------------------------------------------------------------------
 
     def watch(self, join_timeout_s: float, should_stop: StopCheck) -> ClusterResult:
-        started = time.monotonic()
         first_done: float | None = None
         stop_deadline: float | None = None
         while not self.failure:
             self._drain(wait_s=_POLL_S)
             self._probe_ports()
-            for w in self.workers:
-                if not w.status.state.done and not w.alive():
+            # servers first: when a ps dies, the chief fails a moment later, and the ps is the cause
+            for w in sorted(self.workers, key=lambda w: w.program != Program.SERVER):
+                if not w.status.state.done and w.process is not None and not w.alive():
                     self._exited(w, stopping=stop_deadline is not None)
             live = [w for w in self.workers if not w.status.state.done]
             if self.failure or not live:
                 break
             now = time.monotonic()
+            trainers = [w for w in live if w.program == Program.TRAINER]
             if stop_deadline is None and should_stop():
                 stop_deadline = now + STOP_GRACE_S
-                for w in live:
+                for w in trainers:
                     w.stop()
-            joining = [w for w in live if w.status.state.joining]
-            if first_done is None and len(live) < len(self.workers):
+            if not trainers and self.training_over is None:
+                self._training_over(now)
+            joining = [
+                w
+                for w in live
+                if w.status.state.joining and w.program != Program.EVALUATOR and now - w.started_at > join_timeout_s
+            ]
+            if first_done is None and len(trainers) < len(self._of(Program.TRAINER)):
                 first_done = now
-            if stop_deadline is not None and now > stop_deadline:
-                self._fail(live, f"did not stop within {STOP_GRACE_S:g} s of the stop request")
-            elif joining and now - started > join_timeout_s:
+            if stop_deadline is not None and now > stop_deadline and trainers:
+                self._fail(trainers, f"did not stop within {STOP_GRACE_S:g} s of the stop request")
+            elif joining and self.training_over is None:
                 self._fail(joining, self._join_failure(joining, join_timeout_s))
-            elif first_done is not None and now - first_done > FINISH_TIMEOUT_S:
-                self._fail(live, f"did not finish within {FINISH_TIMEOUT_S:g} s after the others")
+            elif trainers and first_done is not None and now - first_done > FINISH_TIMEOUT_S:
+                self._fail(trainers, f"did not finish within {FINISH_TIMEOUT_S:g} s after the others")
+            elif trainers and self._all_workers_lost():
+                self._fail(trainers, "has no worker left to run its steps: every worker was lost")
+            elif self.training_over is not None:
+                self._stop_stragglers(live, now - self.training_over)
         self.shutdown(FAILURE_GRACE_S)
-        states = {w.status.state for w in self.workers}
+        return self._result()
+
+    def _result(self) -> ClusterResult:
+        deciding = [w for w in self.workers if w.program != Program.EVALUATOR]  # the evaluator never blocks
+        trainer_states = {w.status.state for w in self._of(Program.TRAINER)}
         status = (
             RunStatus.FAILED
-            if self.failure or FAILED in states
+            if self.failure or any(w.status.state == FAILED for w in deciding)
             else RunStatus.STOPPED
-            if STOPPED in states
+            if STOPPED in trainer_states
             else RunStatus.COMPLETED
         )
         return ClusterResult(status, tuple(w.status for w in self.workers), self.failure, str(self.run_dir))
 
+    def _training_over(self, now: float) -> None:
+        """The trainers are done: servers have nothing left to serve; the evaluator finishes what is written."""
+        self.training_over = now
+        for w in self.workers:
+            if w.program != Program.TRAINER and w.alive():
+                w.process.request_stop()  # type: ignore[union-attr]
+
+    def _stop_stragglers(self, live: list[_Worker], since_s: float) -> None:
+        for w in live:
+            limit = EVALUATOR_GRACE_S if w.program == Program.EVALUATOR else SERVER_STOP_S
+            if since_s > limit and w.process is not None:
+                w.process.kill()
+                what = "still validating" if w.program == Program.EVALUATOR else "still running"
+                self._set(w, state=STOPPED, message=f"{what} {limit:g} s after training ended; stopped")
+
+    def _all_workers_lost(self) -> bool:
+        servers = [w for w in self._of(Program.SERVER) if w.task.job == "worker"]
+        return bool(servers) and all(w.status.state == LOST for w in servers)
+
     def _fail(self, culprits: list[_Worker], reason: str) -> None:
-        """Blame workers that are still running; shutdown() then ends them."""
+        """Blame tasks that are still running; shutdown() then ends them."""
         for w in culprits:
             self._set(w, state=FAILED, message=reason)
         self.failure = f"{_names(culprits)} {reason}"
 
     def _drain(self, wait_s: float = 0.0) -> None:
-        """Hand what the workers said to on_event; sleep up to `wait_s` when none said anything."""
+        """Hand what the tasks said to on_event; sleep up to `wait_s` when none said anything."""
         said = False
         for w in self.workers:
             if w.process is None:
@@ -361,22 +474,36 @@ class _Group:
     def _handle(self, w: _Worker, event: ev.Event) -> None:
         if isinstance(event, ev.RunStarted) and w.status.state.joining:
             self._set(w, state=TRAINING)
-        elif isinstance(event, ev.RunFailed):
+            if w.task == self.chief:
+                self._chief_trains()
+        elif w.program == Program.EVALUATOR and w.status.state == STARTING:
+            self._set(w, state=EVALUATING)  # its first word: it is ready, watching the checkpoints
+        if isinstance(event, ev.RunFailed):
             w.failed_message = event.message
         elif isinstance(event, ev.RunFinished):
             w.finished_status = event.status
         if self.on_event:
-            self.on_event(w.status.task, event)
+            self.on_event(w.task, event)
+
+    def _chief_trains(self) -> None:
+        """The chief trains only once every server has answered it."""
+        self.chief_training = True
+        for s in self._of(Program.SERVER):
+            if s.status.state.joining and s.alive():
+                self._set(s, state=TRAINING)
 
     def _probe_ports(self) -> None:
-        """A worker whose TensorFlow server accepts connections is only waiting for its peers."""
+        """A task whose TensorFlow server accepts connections waits for its peers (or, restarted, is back)."""
         for w in self.workers:
-            if w.status.state == STARTING and w.alive():
+            if w.status.state == STARTING and w.program != Program.EVALUATOR and w.alive():
                 try:
-                    socket.create_connection((w.status.task.host, w.status.task.port), timeout=0.05).close()
+                    socket.create_connection((w.task.host, w.task.port), timeout=0.05).close()
                 except OSError:
                     continue
-                self._set(w, state=WAITING)
+                if w.status.restarts and self.chief_training:
+                    self._set(w, state=REJOINED, message=f"rejoined after restart {w.status.restarts}")
+                else:
+                    self._set(w, state=TRAINING if self.chief_training else WAITING)
 
     def _exited(self, w: _Worker, stopping: bool) -> None:
         assert w.process is not None
@@ -385,19 +512,59 @@ class _Group:
             self._drain(wait_s=0.01)
         code = w.process.returncode
         assert code is not None
+        if w.program == Program.TRAINER:
+            self._trainer_exited(w, code, stopping)
+        elif w.program == Program.SERVER:
+            self._server_exited(w, code, stopping)
+        elif code == ExitCode.OK or w.killed:
+            done = w.finished_status == RunStatus.COMPLETED
+            self._set(w, state=FINISHED if done else STOPPED, exit_code=code)
+        else:
+            self._set(w, state=FAILED, exit_code=code, message=self._reason(w, code) + "; training goes on")
+
+    def _reason(self, w: _Worker, code: int) -> str:
+        reason = w.failed_message or ExitCode.describe(code)
+        tail = " | ".join(w.stderr_tail())
+        return reason + (f" (last log lines: {tail})" if tail else "")
+
+    def _trainer_exited(self, w: _Worker, code: int, stopping: bool) -> None:
         terminated = code == ExitCode.TERMINATED and w.finished_status == RunStatus.STOPPED  # SIGTERM, checkpointed
         if code == ExitCode.OK or terminated or w.killed:
             stopped = stopping or w.killed or w.finished_status == RunStatus.STOPPED
             self._set(w, state=STOPPED if stopped else FINISHED, exit_code=code)
             return
-        reason = w.failed_message or ExitCode.describe(code)
-        tail = " | ".join(w.stderr_tail())
-        self._set(w, state=FAILED, exit_code=code, message=reason + (f" (last log lines: {tail})" if tail else ""))
+        self._set(w, state=FAILED, exit_code=code, message=self._reason(w, code))
         if not self.failure:
-            self.failure = f"{w.status.task.name} (pid {w.process.pid}) failed: {reason}; log: {w.status.log_path}"
+            reason = w.failed_message or ExitCode.describe(code)
+            self.failure = f"{w.task.name} (pid {w.process.pid}) failed: {reason}; log: {w.status.log_path}"  # type: ignore[union-attr]
+
+    def _server_exited(self, w: _Worker, code: int, stopping: bool) -> None:
+        if self.training_over is not None or stopping or w.killed:
+            chief_done = any(t.status.state == FINISHED for t in self._of(Program.TRAINER))
+            self._set(w, state=FINISHED if chief_done else STOPPED, exit_code=code)
+            return
+        how = ExitCode.describe(code)
+        pid = w.process.pid  # type: ignore[union-attr]
+        if w.task.job == "ps":
+            self._set(w, state=FAILED, exit_code=code, message=self._reason(w, code))
+            self.failure = (
+                f"{w.task.name} (pid {pid}) failed: {how}; the coordinator cannot go on without the variables "
+                f"it holds. The checkpoints are kept: `cluster launch --resume {self.run_dir}` continues the run; "
+                f"log: {w.status.log_path}"
+            )
+            return
+        lost = f"{how}; the coordinator reruns its steps on the other workers"
+        if w.status.restarts < self.max_restarts:
+            self._set(w, state=LOST, exit_code=code, message=lost)
+            restart = w.status.restarts + 1
+            self._spawn(
+                w, restarts=restart, message=f"restart {restart} of {self.max_restarts} after it was lost ({how})"
+            )
+        else:
+            self._set(w, state=LOST, exit_code=code, message=f"{lost} (not restarted: {self.max_restarts} restarts)")
 
     def _join_failure(self, joining: list[_Worker], join_timeout_s: float) -> str:
-        waiting = [w.status.task.name for w in joining if w.status.state == WAITING]
+        waiting = [w.task.name for w in joining if w.status.state == WAITING]
         detail = f" ({', '.join(waiting)} waited for peers)" if waiting else ""
         hint = f"; not started by this launcher: {', '.join(self.not_started)}" if self.not_started else ""
         return f"did not start training within {join_timeout_s:g} s{detail}{hint}"
@@ -428,4 +595,4 @@ class _Group:
 
 
 def _names(workers: list[_Worker]) -> str:
-    return ", ".join(f"{w.status.task.name} (pid {w.status.pid})" for w in workers)
+    return ", ".join(f"{w.task.name} (pid {w.status.pid})" for w in workers)

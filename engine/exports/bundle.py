@@ -1,5 +1,9 @@
 """A cluster as files to carry to real machines: start scripts and a Kubeflow TFJob.
 
+Every task of the cluster gets its folder (chief, workers, parameter
+servers, the evaluator) with the same `train` command: its TF_CONFIG's role
+picks what it runs (engine.train.task).
+
     OUT/README.md           what to copy where, in which order to start
     OUT/cluster.json        the cluster (TF_CONFIG without a task), for the editor
     OUT/tfjob.yaml          ConfigMap with run.json + Kubeflow TFJob
@@ -24,12 +28,12 @@ from typing import Any
 
 import yaml
 
-from engine.config import RunConfig
+from engine.config import RunConfig, Strategy
 from engine.exports.script import localized, user_files
 from engine.problems import OutputExists
 from engine.protocol.codes import CLUSTER_GRACE_S
 from engine.protocol.commands import CLI_MODULE
-from engine.tfconfig import ClusterError, ClusterSpec, Task, TFConfig, errors, for_task, render, validate
+from engine.tfconfig import ClusterError, ClusterSpec, Task, TFConfig, errors, for_task, render, role_text, run_problems
 
 TFJOB_PORT = 2222  # the training operator's default; it writes TF_CONFIG for the pods itself
 TERMINATION_GRACE_S = int(CLUSTER_GRACE_S) + 20
@@ -37,7 +41,8 @@ TERMINATION_GRACE_S = int(CLUSTER_GRACE_S) + 20
 SIGTERM every worker finishes its block of steps, agrees to stop, writes a collective checkpoint and the
 model, as a local cluster does within CLUSTER_GRACE_S; 20 more for a slow shared volume."""
 
-
+# TF_CONFIG's job -> the TFJob replica type the training operator (kubeflow.org/v1) knows it by
+TFJOB_REPLICA_TYPES = {"chief": "Chief", "worker": "Worker", "ps": "PS", "evaluator": "Evaluator"}
 BUNDLE_MARKER = ".tfdd-bundle"
 
 
@@ -47,17 +52,19 @@ def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Pa
     ClusterError if the cluster has errors; OutputExists if `out_dir` holds
     files but no earlier bundle (a bundle written before is replaced whole).
     """
-    problems = errors(validate(TFConfig(cluster), run_config.strategy))
+    problems = errors(run_problems(cluster, run_config))
     if problems:
         raise ClusterError(problems)
     out = Path(out_dir)
     check_bundle_folder(out)
-    name = _run_name(run_config)
-    tasks = cluster.training_tasks()
+    name = run_name(run_config)
+    tasks = cluster.tasks()
     sources = user_files(run_config)
     task_config = localized(run_config)
     files: dict[Path, str] = {
-        out / "README.md": _readme(tasks, name, shared_paths(run_config), [s.name for s in sources]),
+        out / "README.md": _readme(
+            cluster, run_config.strategy, name, shared_paths(run_config), [s.name for s in sources]
+        ),
         out / "cluster.json": render(TFConfig(cluster), indent=2) + "\n",
         out / "tfjob.yaml": tfjob_yaml(cluster, run_config),
     }
@@ -70,6 +77,12 @@ def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Pa
         files[folder / "start.ps1"] = _start_ps1(task, tf_config, name)
         for source in sources:  # every task imports the user's files from its own folder
             files[folder / source.name] = source.read_text(encoding="utf-8")
+    return write_export(out, files)
+
+
+def write_export(out: Path, files: dict[Path, str]) -> list[Path]:
+    """Replace the previous export in `out` (checked by check_bundle_folder) with `files`; the user's own
+    files there stay. Shell scripts are made executable. Returns the files written."""
     _remove_previous(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / BUNDLE_MARKER).write_text(
@@ -78,7 +91,7 @@ def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Pa
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="\n")
-        if path.name == "start.sh":
+        if path.suffix in (".sh", ".sbatch"):
             path.chmod(0o755)
     return sorted(files)
 
@@ -115,7 +128,7 @@ def _remove_previous(out: Path) -> None:
             folder.rmdir()
 
 
-def _run_name(run_config: RunConfig) -> str:
+def run_name(run_config: RunConfig) -> str:
     """A name safe as a folder, a shell word and a Kubernetes object name."""
     slug = re.sub(r"[^a-z0-9]+", "-", run_config.name.lower()).strip("-")[:40].strip("-")
     return f"tfdd-{slug}" if slug else "tfdd-cluster-run"
@@ -226,14 +239,41 @@ def _firewall(tasks: list[Task]) -> str:
     return text
 
 
-def _readme(tasks: list[Task], name: str, paths: list[str] | None = None, copied: list[str] | None = None) -> str:
-    rows = "\n".join(f"| `{t.id}/` | {t.host} | {t.port} |" for t in tasks)
-    chief = tasks[0]
+def _readme(
+    cluster: ClusterSpec, strategy: str, name: str, paths: list[str] | None = None, copied: list[str] | None = None
+) -> str:
+    tasks = cluster.tasks()
+    rows = "\n".join(
+        f"| `{t.id}/` | {role_text(t.job, t.index, strategy, cluster)} | {t.host} | {t.port} |" for t in tasks
+    )
+    chief = cluster.chief()
     data = _data_section(paths or [], copied or [])
-    return f"""# Cluster bundle `{name}`: {len(tasks)} training task(s)
+    if strategy == Strategy.PARAMETER_SERVER:
+        order = (
+            "The order does not matter: the chief (the coordinator) waits until every worker and ps task\n"
+            "   answers, silently, so start them close together. A worker that stops is not fatal: the\n"
+            "   coordinator reruns its steps on the others, and takes it back when it is started again. A ps\n"
+            "   task or the chief that stops ends the run; the workers and ps tasks then stop by themselves a\n"
+            "   few seconds after the chief is gone."
+        )
+    else:
+        order = (
+            "The order does not matter: a started task waits for the others, up to\n"
+            "   TensorFlow's registration timeout (one hour by default), then fails. Start\n"
+            "   them close together, and if one fails, stop the others (Ctrl-C): they\n"
+            "   notice a dead peer only after a heartbeat timeout, or not at all."
+        )
+    evaluator = (
+        "\n   `evaluator-0` validates each checkpoint the chief writes; it must see the chief's\n"
+        "   run directory (a shared folder), and writes `evaluation.csv` and `tensorboard/evaluation/` there.\n"
+        "   It never holds training up, and stops by itself after the final checkpoint or once the chief is gone."
+        if cluster.addresses("evaluator")
+        else ""
+    )
+    return f"""# Cluster bundle `{name}`: {len(tasks)} task(s), strategy {strategy}
 
-| folder | copy to machine | port it listens on |
-| --- | --- | --- |
+| folder | role | copy to machine | port it listens on |
+| --- | --- | --- | --- |
 {rows}
 
 1. Every machine needs Python with this dashboard installed (`pip install`
@@ -243,11 +283,9 @@ def _readme(tasks: list[Task], name: str, paths: list[str] | None = None, copied
 2. Copy each task's folder to its machine. Open its port between the machines
    and nowhere else: TensorFlow's server has no authentication or encryption
    and listens on every interface of the machine, whatever the host above.
-3. Start every task: `./start.sh` (POSIX) or `.\\start.ps1` (PowerShell). The
-   order does not matter: a started task waits for the others, up to
-   TensorFlow's registration timeout (one hour by default), then fails. Start
-   them close together, and if one fails, stop the others (Ctrl-C): they
-   notice a dead peer only after a heartbeat timeout, or not at all.
+3. Start every task: `./start.sh` (POSIX) or `.\\start.ps1` (PowerShell). Every
+   task runs the same `train` command; its TF_CONFIG says what it is.
+   {order}
 4. `{chief.id}` is the chief: it writes the results (metrics, TensorBoard
    logs, checkpoints, the model) to its run directory, `~/tfdd-runs/{name}`
    (or under `$TFDD_RUNS_DIR`) unless given as the first argument or
@@ -256,7 +294,7 @@ def _readme(tasks: list[Task], name: str, paths: list[str] | None = None, copied
    continue from the chief's checkpoints instead, every task must reach them:
    use one shared folder (e.g. NFS) as the run directory, and start each task
    with its TF_CONFIG (`tf_config.json`) and
-   `python -m {CLI_MODULE} train --config run.json --run-dir RUN_DIR --continue`.
+   `python -m {CLI_MODULE} train --config run.json --run-dir RUN_DIR --continue`.{evaluator}
 
 {data}
 `tfjob.yaml` runs the same cluster on Kubernetes with the Kubeflow training
@@ -279,8 +317,8 @@ until reboot unless saved):
 
 
 def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str, Any]]:
-    """A ConfigMap holding run.json, and a TFJob with the cluster's chief and worker replicas."""
-    name = _run_name(run_config)
+    """A ConfigMap holding run.json, and a TFJob with a replica spec per job of the cluster."""
+    name = run_name(run_config)
     container = {
         "name": "tensorflow",  # the operator finds the TensorFlow container by this name
         "image": "REPLACE-WITH-YOUR-IMAGE",
@@ -304,7 +342,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
         container["volumeMounts"].append({"name": f"data-{i}", "mountPath": folder, "readOnly": True})
         volumes.append({"name": f"data-{i}", "persistentVolumeClaim": {"claimName": "REPLACE-WITH-YOUR-DATA-CLAIM"}})
     replica_specs = {
-        job.capitalize(): {
+        TFJOB_REPLICA_TYPES[job]: {
             "replicas": len(cluster.addresses(job)),
             # Our exit codes 1 (failed) and 2 (bad config) are permanent; killed pods (128+) are retried.
             "restartPolicy": "ExitCode",
@@ -316,7 +354,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
                 }
             },
         }
-        for job in ("chief", "worker")
+        for job in TFJOB_REPLICA_TYPES
         if cluster.addresses(job)
     }
     config_map = {

@@ -21,8 +21,8 @@ import shutil
 import textwrap
 from pathlib import Path
 
-from engine.config import RunConfig
-from engine.problems import OutputExists
+from engine.config import RunConfig, Strategy
+from engine.problems import ConfigError, OutputExists, Problem
 from engine.resources import resource_path
 
 TEMPLATE = resource_path("templates", "standalone_train.py")
@@ -93,6 +93,8 @@ ALSO_LEFT_OUT = (
 # field -> why the script does not reproduce it
 IGNORED: dict[str, str] = {
     "name": "a label for the dashboard's run list and run directory; the script keeps no run directory",
+    "variable_partitioner": "only parameter_server shards variables, and the script does not run that "
+    "strategy (see UNSUPPORTED_STRATEGIES)",
     "checkpoint.every_epoch": _NO_CHECKPOINTS,
     "checkpoint.every_steps": _NO_CHECKPOINTS,
     "checkpoint.keep": _NO_CHECKPOINTS,
@@ -119,7 +121,26 @@ def not_reproduced_block(config: RunConfig) -> str:
     return "".join(f"# {line}".rstrip() + "\n" for line in lines)
 
 
+# strategy -> why the script cannot reproduce it (export is refused with this message)
+UNSUPPORTED_STRATEGIES: dict[str, str] = {
+    Strategy.PARAMETER_SERVER: "export-script does not support parameter_server: one script cannot be its "
+    "coordinator, workers and parameter servers (each task runs a different program); export the cluster "
+    "instead (the Cluster tab's Export, or `tfdd cluster export`), whose tasks all run this dashboard's "
+    "train command",
+}
+
+
+def script_problems(config: RunConfig) -> list[Problem]:
+    """Why `config` cannot become a standalone script; empty when it can."""
+    why = UNSUPPORTED_STRATEGIES.get(config.strategy)
+    return [Problem("strategy", config.strategy, why)] if why else []
+
+
 def render_script(config: RunConfig) -> str:
+    """The script's text; ConfigError for a strategy it does not support."""
+    problems = script_problems(config)
+    if problems:
+        raise ConfigError(problems)
     source = TEMPLATE.read_text(encoding="utf-8")
     for line in (CONFIG_LINE, NOT_REPRODUCED_LINE):
         if line not in source:

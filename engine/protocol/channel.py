@@ -54,6 +54,10 @@ class StopSignal:
     def requested(self) -> bool:
         return self._event.is_set()
 
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until a stop is requested (True) or `timeout` passes (False)."""
+        return self._event.wait(timeout)
+
 
 def protect_stdout() -> IO[str]:
     """Return a private line-buffered channel to the real stdout; fd 1 becomes stderr."""

@@ -93,7 +93,8 @@ class WorkerProcess:
         log = None
         if self._stderr_path is not None:
             self._stderr_path.parent.mkdir(parents=True, exist_ok=True)
-            log = stderr = open(self._stderr_path, "wb")  # noqa: SIM115 - the child gets it; closed below
+            # appended: a restarted cluster task (or a resumed run) keeps the earlier lines
+            log = stderr = open(self._stderr_path, "ab")  # noqa: SIM115 - the child gets it; closed below
         try:
             self.process = subprocess.Popen(
                 self.command,

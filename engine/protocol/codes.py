@@ -47,6 +47,11 @@ _MEANINGS = {
 }
 
 
+PEER_LOST_ERRORS = ("UnavailableError", "DeadlineExceededError", "AbortedError")
+"""TensorFlow's errors when a task of the cluster stopped answering (a killed ps task, a lost peer): the run
+itself was sound, so a run that failed with one of them can be resumed from its checkpoint."""
+
+
 class RunStatus(StrEnum):
     """How a run ended (run_finished, the Runs table), or that it has not."""
 
@@ -69,13 +74,17 @@ class WorkerState(StrEnum):
     STARTING = "starting"
     WAITING = "waiting_for_peers"
     TRAINING = "training"
+    EVALUATING = "evaluating"  # the evaluator task: ready, validating each new checkpoint
+    LOST = "lost"  # parameter_server: a worker died; the coordinator goes on with the others
+    REJOINED = "rejoined"  # a lost worker the launcher restarted is serving again
     FINISHED = "finished"
     STOPPED = "stopped"
     FAILED = "failed"
 
     @property
     def done(self) -> bool:
-        return self in (WorkerState.FINISHED, WorkerState.STOPPED, WorkerState.FAILED)
+        """Its process is gone for good (a lost worker that is restarted becomes STARTING again)."""
+        return self in (WorkerState.FINISHED, WorkerState.STOPPED, WorkerState.FAILED, WorkerState.LOST)
 
     @property
     def joining(self) -> bool:

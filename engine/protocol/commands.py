@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from engine.protocol.paths import RunPaths
+
 TRAINER_MODULE = "engine.train.worker"
 """One run in this process: events on stdout, "stop" on stdin (see engine.protocol.channel)."""
 CLI_MODULE = "engine.cli"
@@ -28,21 +30,38 @@ def trainer_command(config_path: Path | str, run_dir: Path | str) -> list[str]:
     return [python(), "-m", TRAINER_MODULE, "--config", str(config_path), "--run-dir", str(run_dir)]
 
 
-def _cluster_launch(workers: int, *source: str) -> list[str]:
+def _cluster_launch(*args: str) -> list[str]:
     """`cluster launch` speaking the protocol (--events), for a fresh run or a resume."""
-    return cli_command("cluster", "launch", "--workers", str(workers), *source, "--events")
+    return cli_command("cluster", "launch", *args, "--events")
 
 
-def cluster_command(config_path: Path | str, run_dir: Path | str, workers: int) -> list[str]:
-    """A local cluster of `workers` on 127.0.0.1 that speaks the same protocol as one trainer."""
-    return _cluster_launch(workers, "--config", str(config_path), "--run-dir", str(run_dir))
+def cluster_command(
+    config_path: Path | str, run_dir: Path | str, workers: int, ps: int = 0, evaluator: bool = False
+) -> list[str]:
+    """A local cluster on 127.0.0.1 that speaks the same protocol as one trainer: `workers` workers, and for
+    parameter_server a chief and `ps` parameter servers; `evaluator` adds an evaluator task."""
+    shape = ["--workers", str(workers)] + (["--ps", str(ps)] if ps else []) + (["--evaluator"] if evaluator else [])
+    return _cluster_launch(*shape, "--config", str(config_path), "--run-dir", str(run_dir))
+
+
+def cluster_file_command(cluster_path: Path | str, config_path: Path | str, run_dir: Path | str) -> list[str]:
+    """The tasks of a TF_CONFIG file (all on 127.0.0.1, ports as written) as one local cluster."""
+    return _cluster_launch("--cluster", str(cluster_path), "--config", str(config_path), "--run-dir", str(run_dir))
+
+
+def trainer_resume_command(run_dir: Path | str) -> list[str]:
+    """One trainer process continuing `run_dir` (in a cluster, one task of it)."""
+    return [python(), "-m", TRAINER_MODULE, "--resume", str(run_dir)]
 
 
 def resume_command(run_dir: Path | str, workers: int = 1) -> list[str]:
-    """Continue a run from its checkpoint: one trainer, or a local cluster of as many workers as before."""
+    """Continue a run from its checkpoint: one trainer, or a local cluster with the tasks it had (its
+    cluster.json, or as many workers as before for a run launched before that file existed)."""
+    if RunPaths(Path(run_dir)).cluster.is_file():
+        return _cluster_launch("--resume", str(run_dir))
     if workers > 1:
-        return _cluster_launch(workers, "--resume", str(run_dir))
-    return [python(), "-m", TRAINER_MODULE, "--resume", str(run_dir)]
+        return _cluster_launch("--workers", str(workers), "--resume", str(run_dir))
+    return trainer_resume_command(run_dir)
 
 
 def scaling_command(config_path: Path | str, replicas: list[int], out_dir: Path | str) -> list[str]:

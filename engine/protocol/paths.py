@@ -12,6 +12,9 @@
     RUN_DIR/.tfdd-run        the marker, written first: this folder is a run of ours
     RUN_DIR/.tfdd-lock       the run's OS file lock, held by the process training it
     RUN_DIR/.tfdd-reserve    a little disk space kept back, so a full disk can still be reported
+    RUN_DIR/cluster.json     a local cluster's tasks (TF_CONFIG without a task): its shape on resume
+    RUN_DIR/evaluation.csv   the evaluator task's validation of each checkpoint
+    RUN_DIR/tensorboard/evaluation/   the evaluator's TensorBoard scalars
 
 Nothing here creates or opens a file: the trainer writes through
 `engine.rundir.RunDir`, the history and the window read through this.
@@ -63,6 +66,18 @@ class RunPaths:
     @property
     def tensorboard(self) -> Path:
         return self.root / "tensorboard"
+
+    @property
+    def tensorboard_evaluation(self) -> Path:
+        return self.tensorboard / "evaluation"
+
+    @property
+    def evaluation(self) -> Path:
+        return self.root / "evaluation.csv"
+
+    @property
+    def cluster(self) -> Path:
+        return self.root / "cluster.json"
 
     @property
     def model(self) -> Path:

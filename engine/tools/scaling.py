@@ -10,6 +10,11 @@ examples/s of the epochs after the first (the first holds tracing and
 start-up). Speed-up is relative to the smallest count measured (normally
 1), and efficiency = speed-up / (replicas / that count).
 
+parameter_server is studied by workers instead: a count is that many worker
+processes (with one ps task and the chief), launched as a local cluster
+(`cluster launch --events` speaks the same protocol as a trainer), since
+its steps run on workers and its replicas are per worker.
+
 `serve` runs a study as a protocol process (`tfdd scaling --events`): one
 scaling_point event per count, "stop" on stdin cancels. That is how the
 window runs it, like any other background job.
@@ -23,12 +28,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine import events as ev
-from engine.config import RunConfig
+from engine.config import RunConfig, Strategy
 from engine.plan import with_replicas
 from engine.problems import ConfigError
 from engine.protocol import commands
 from engine.protocol.client import WorkerProcess
-from engine.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus
+from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, ExitCode, RunStatus
 from engine.rundir import claim_new_dir
 
 ScalingPoint = ev.ScalingPoint
@@ -36,6 +41,18 @@ POLL_S = 0.2
 
 
 EventCallback = Callable[[ev.Event], None]
+CommandFactory = Callable[[Path, Path], list[str]]  # (config file, run dir) -> command
+PS_PER_COUNT = 1  # parameter servers beside each worker count of a parameter_server study
+
+
+def variant(config: RunConfig, count: int) -> tuple[RunConfig, CommandFactory]:
+    """The config and command of one count: mirrored replicas, or (parameter_server) worker processes."""
+    if config.strategy == Strategy.PARAMETER_SERVER:
+        workers = config.replace(
+            epochs=max(config.epochs, 2), name=f"{config.name + '-' if config.name else ''}scaling-{count}w"
+        )
+        return workers, lambda c, d: commands.cluster_command(c, d, workers=count, ps=PS_PER_COUNT)
+    return with_replicas(config, count), commands.trainer_command
 
 
 def measure(
@@ -44,6 +61,7 @@ def measure(
     should_stop: Callable[[], bool] = lambda: False,
     grace_s: float = STOP_GRACE_S,
     on_event: EventCallback | None = None,
+    command_for: CommandFactory = commands.trainer_command,
 ) -> tuple[float, str]:
     """Train one variant in a fresh trainer; (examples/s after epoch 1, error message).
 
@@ -55,7 +73,7 @@ def measure(
     run_dir.mkdir(parents=True, exist_ok=True)
     config_path = run_dir.parent / f"{run_dir.name}.json"
     config.save(config_path)
-    worker = WorkerProcess(commands.trainer_command(config_path, run_dir))
+    worker = WorkerProcess(command_for(config_path, run_dir))
     rates: list[float] = []
     error = ""
     cancelled_at: float | None = None
@@ -104,8 +122,16 @@ def run_study(
     for replicas in sorted(replica_counts):
         if should_stop():
             break
+        count_config, command_for = variant(config, replicas)
         run_dir = claim_new_dir(root, f"replicas-{replicas}")  # a study run again never writes into an old run
-        rate, error = measure(with_replicas(config, replicas), run_dir, should_stop=should_stop, on_event=on_event)
+        rate, error = measure(
+            count_config,
+            run_dir,
+            should_stop=should_stop,
+            on_event=on_event,
+            command_for=command_for,
+            grace_s=CLUSTER_GRACE_S if config.strategy == Strategy.PARAMETER_SERVER else STOP_GRACE_S,
+        )
         if should_stop():
             break  # a count cut short measured nothing
         if reference is None and rate:

@@ -41,6 +41,28 @@ class Restored:
     skipped: tuple[str, ...] = ()  # "ckpt-7: why it could not be read", newest first
 
 
+def _position_variable() -> Any:
+    return tf.Variable([0, 0], dtype=tf.int64, trainable=False, name="position")
+
+
+class WeightReader:
+    """Reads a model's weights and the position from checkpoints, again and again (the evaluator task).
+
+    Nothing else is read (the evaluator has no optimizer). A parameter-server run's sharded variables are
+    saved whole, so they restore into a plain model. One tf.train.Checkpoint serves every read.
+    """
+
+    def __init__(self, model: Any):
+        self._position = _position_variable()
+        self._checkpoint = tf.train.Checkpoint(model=model, position=self._position)
+
+    def read(self, path: str) -> tuple[int, int]:
+        """The checkpoint's (epoch, step); raises what TensorFlow raises for a missing or foreign checkpoint."""
+        self._checkpoint.restore(path).expect_partial().assert_existing_objects_matched()
+        epoch, step = (int(v) for v in self._position.numpy())
+        return epoch, step
+
+
 class Checkpointer:
     """Saves to `directory`; restores from `restore_from` (default the same).
 
@@ -60,7 +82,7 @@ class Checkpointer:
     ):
         self._directory = Path(directory)
         self._restore_from = Path(restore_from or directory)
-        self._position = tf.Variable([0, 0], dtype=tf.int64, trainable=False, name="position")
+        self._position = _position_variable()
         self._totals = tf.Variable([0.0] * TOTALS, dtype=tf.float64, trainable=False, name="epoch_totals")
         self._checkpoint = tf.train.Checkpoint(
             model=model, optimizer=optimizer, position=self._position, epoch_totals=self._totals

@@ -84,6 +84,7 @@ class Schedule:
     start_totals: tuple[float, ...] = ()  # the interrupted epoch's totals, from the checkpoint resumed
     checkpoint_every_steps: int = 0
     checkpoint_every_epoch: bool = True
+    validate: bool = True  # False when a cluster's evaluator task validates the checkpoints instead
 
 
 Checkpoint = Callable[[int, int, tuple[float, ...]], None]
@@ -138,23 +139,32 @@ class Controller:
             loop.train_epoch(epoch, first, self)
             if self.step < self.steps_per_epoch:
                 return self._stopped()
-            self._end_epoch(*loop.evaluate())
+            self._end_epoch(*(loop.evaluate() if s.validate else (None, None)))
         return RunStatus.COMPLETED
 
-    def block_size(self) -> int:
-        """Steps the next call should run (never past the end of the epoch)."""
-        return self.policy.next(self.steps_per_epoch - self.step)
+    def block_size(self, scheduled_ahead: int = 0) -> int:
+        """Steps the next call should run (never past the end of the epoch); `scheduled_ahead`: steps
+        already handed out but not yet reported (parameter_server keeps several calls in flight)."""
+        return self.policy.next(self.steps_per_epoch - self.step - scheduled_ahead)
 
     def block_done(
-        self, losses: Sequence[float], accuracies: Sequence[float], seconds: float, steps_each: int = 1
+        self,
+        losses: Sequence[float],
+        accuracies: Sequence[float],
+        seconds: float,
+        steps_each: int = 1,
+        steps_per_sec: float | None = None,
     ) -> bool:
         """Report one call's steps (one loss per `steps_each` steps); False when the loop should end the epoch.
 
-        Raises NonFiniteLoss on NaN or inf.
+        `seconds` the steps took count towards the epoch's throughput; `steps_per_sec`, when given, is the
+        rate to show for them instead of steps / seconds (parameter_server measures it over a window,
+        since its results arrive in bursts). Raises NonFiniteLoss on NaN or inf.
         """
         total_steps = len(losses) * steps_each
         self.policy.observe(total_steps, seconds)
-        rate = self.schedule.global_batch_size * total_steps / seconds if seconds > 0 else 0.0
+        per_sec = steps_per_sec if steps_per_sec is not None else total_steps / seconds if seconds > 0 else 0.0
+        rate = self.schedule.global_batch_size * per_sec
         self.totals.train_seconds += seconds
         for loss, acc in zip(losses, accuracies, strict=True):
             loss, acc = float(loss), float(acc)

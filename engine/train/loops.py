@@ -54,12 +54,7 @@ class Evaluator:
         model = s.model
 
         def eval_step(features: Any, labels: Any) -> tuple[Any, Any, Any]:
-            logits = tf.cast(model(features, training=False), tf.float32)
-            return (
-                tf.reduce_sum(loss_object(labels, logits)),
-                _correct_count(binary, labels, logits, threshold),
-                tf.cast(tf.shape(labels)[0], tf.float32),
-            )
+            return validation_sums(model, loss_object, binary, features, labels, threshold)
 
         @tf.function
         def evaluate_batch(batch: Any) -> list[Any]:
@@ -86,6 +81,46 @@ def _correct_count(binary: bool, labels: Any, logits: Any, threshold: float) -> 
     return tf.reduce_sum(tf.cast(tf.equal(predicted, labels), tf.float32))
 
 
+def validation_sums(
+    model: Any, loss_object: Any, binary: bool, features: Any, labels: Any, threshold: float = 0.0
+) -> tuple[Any, Any, Any]:
+    """(summed loss, correct predictions, examples) of one validation batch; averaged by the caller.
+    `threshold`: a binary prediction's cut, 0 for a logit, 0.5 for a probability."""
+    logits = tf.cast(model(features, training=False), tf.float32)
+    return (
+        tf.reduce_sum(loss_object(labels, logits)),
+        _correct_count(binary, labels, logits, threshold),
+        tf.cast(tf.shape(labels)[0], tf.float32),
+    )
+
+
+def replica_train_step(s: Session, loss_object: Any) -> Any:
+    """One replica's step: forward, the loss averaged over the *global* batch, gradients, update.
+
+    Returns a function (features, labels) -> (loss, correct predictions) for
+    `strategy.run`; the custom loop and the parameter-server loop share it.
+    """
+    model, optimizer = s.model, s.optimizer
+    binary, global_batch = s.source.binary, s.global_batch_size
+    threshold = 0.0 if s.from_logits else 0.5  # a logit above 0, or a probability above 0.5
+    scales_loss = hasattr(optimizer, "get_scaled_loss")  # LossScaleOptimizer under float16
+
+    def train_step(features: Any, labels: Any) -> tuple[Any, Any]:
+        with tf.GradientTape() as tape:
+            logits = tf.cast(model(features, training=True), tf.float32)
+            loss = tf.nn.compute_average_loss(loss_object(labels, logits), global_batch_size=global_batch)
+            if model.losses:
+                loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
+            scaled = optimizer.get_scaled_loss(loss) if scales_loss else loss
+        grads = tape.gradient(scaled, model.trainable_variables)
+        if scales_loss:
+            grads = optimizer.get_unscaled_gradients(grads)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))  # noqa: B905 - AutoGraph rejects strict=
+        return loss, _correct_count(binary, labels, logits, threshold)
+
+    return train_step
+
+
 class CustomLoop:
     """strategy.run + strategy.reduce over a distributed dataset, the tutorial done right.
 
@@ -101,28 +136,12 @@ class CustomLoop:
     def __init__(self, s: Session):
         self.s = s
         strategy = s.strategy
-        binary = s.source.binary
-        threshold = 0.0 if s.from_logits else 0.5  # a logit above 0, or a probability above 0.5
         global_batch = s.global_batch_size
         with strategy.scope():
             loss_object, _ = build_loss_and_metric(
                 s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
             )
-        model, optimizer = s.model, s.optimizer
-        scales_loss = hasattr(optimizer, "get_scaled_loss")  # LossScaleOptimizer under float16
-
-        def train_step(features: Any, labels: Any) -> tuple[Any, Any]:
-            with tf.GradientTape() as tape:
-                logits = tf.cast(model(features, training=True), tf.float32)
-                loss = tf.nn.compute_average_loss(loss_object(labels, logits), global_batch_size=global_batch)
-                if model.losses:
-                    loss += tf.nn.scale_regularization_loss(tf.add_n(model.losses))
-                scaled = optimizer.get_scaled_loss(loss) if scales_loss else loss
-            grads = tape.gradient(scaled, model.trainable_variables)
-            if scales_loss:
-                grads = optimizer.get_unscaled_gradients(grads)
-            optimizer.apply_gradients(zip(grads, model.trainable_variables))  # noqa: B905 - AutoGraph rejects strict=
-            return loss, _correct_count(binary, labels, logits, threshold)
+        train_step = replica_train_step(s, loss_object)
 
         @tf.function
         def train_steps(iterator: Any, n: Any) -> tuple[Any, Any]:
@@ -156,7 +175,7 @@ class CustomLoop:
 # ---- fit loop ---------------------------------------------------------------------
 
 
-class _FitBridge(keras.callbacks.Callback):
+class FitBridge(keras.callbacks.Callback):
     """Hands each `steps_per_execution` block of fit to the controller and honours its answer.
 
     tf-keras logs running epoch means, once per block; the mean of just the
@@ -170,12 +189,21 @@ class _FitBridge(keras.callbacks.Callback):
         self.t0 = time.perf_counter()
 
     def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
-        done = batch + 1
+        self.report(batch + 1, float(logs["loss"]), float(logs["accuracy"]))
+
+    def report(self, done: int, loss_mean: float, accuracy_mean: float, seconds: float | None = None) -> None:
+        """Hand the steps between the last report and `done` (the running means after it) to the controller;
+        `seconds` they took, when not the time since the last report."""
         k = done - self.seen
-        loss_sum, acc_sum = float(logs["loss"]) * done, float(logs["accuracy"]) * done
+        if k <= 0:
+            return
+        loss_sum, acc_sum = loss_mean * done, accuracy_mean * done
         now = time.perf_counter()
         going = self.controller.block_done(
-            [(loss_sum - self.loss_sum) / k], [(acc_sum - self.acc_sum) / k], now - self.t0, steps_each=k
+            [(loss_sum - self.loss_sum) / k],
+            [(acc_sum - self.acc_sum) / k],
+            now - self.t0 if seconds is None else seconds,
+            steps_each=k,
         )
         self.seen, self.loss_sum, self.acc_sum, self.t0 = done, loss_sum, acc_sum, now
         if not going:
@@ -201,7 +229,7 @@ class FitLoop:
             initial_epoch=epoch,
             epochs=epoch + 1,
             steps_per_epoch=s.source.steps_per_epoch - first_step,
-            callbacks=[_FitBridge(controller)],
+            callbacks=[FitBridge(controller)],
             verbose=0,
         )
 

@@ -10,7 +10,7 @@ controller asks before each call.
 
 from __future__ import annotations
 
-from engine.config import Loop, RunConfig
+from engine.config import Loop, RunConfig, Strategy
 
 AUTO = "auto"
 CLUSTER_AND_FIT_AUTO = 32
@@ -53,12 +53,14 @@ def steps_per_call(config: RunConfig, steps_per_epoch: int, workers: int = 1) ->
     a cluster must run calls of equal size, or their collectives stop
     matching and they deadlock, so a tuner that listens to each worker's own
     clock is no good there; and tf-keras's own "auto" tuner for fit ran at a
-    quarter of fit's speed at 32 steps per call (BENCHMARKS.md). Both get a
-    fixed 32, capped at an epoch.
+    quarter of fit's speed at 32 steps per call (BENCHMARKS.md); and a
+    parameter-server coordinator has several calls in flight on different
+    workers, so the time between results says little about one call. All
+    get a fixed 32, capped at an epoch.
     """
     spe = config.steps_per_execution
     if spe != AUTO:
         return StepsPerCall(max(1, min(int(spe), steps_per_epoch)))
-    if workers > 1 or config.loop == Loop.FIT:
+    if workers > 1 or config.loop == Loop.FIT or config.strategy == Strategy.PARAMETER_SERVER:
         return StepsPerCall(min(CLUSTER_AND_FIT_AUTO, steps_per_epoch))
     return StepsPerCall()

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from engine.config import RunConfig, Strategy
 from engine.plan import DevicePlan
+from engine.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, parse_tf_config
 from engine.train.tf_runtime import tf
+
+# The tutorial's minimum shard: a variable smaller than this stays whole on one ps task.
+MIN_SHARD_BYTES = 256 << 10
 
 
 def cross_device_ops(plan: DevicePlan) -> Any:
@@ -18,7 +23,41 @@ def cross_device_ops(plan: DevicePlan) -> Any:
     }[plan.all_reduce]()
 
 
+def training_cluster_resolver() -> Any:
+    """TF_CONFIG's cluster without its evaluator, as the strategies should see it.
+
+    The evaluator stands beside the cluster and serves nothing: a
+    ParameterServerStrategy coordinator that finds it in the cluster waits
+    for it to answer, silently and for ever (measured). Kubeflow's TFJob lists
+    it too, so it is filtered here rather than left out by the launcher.
+    """
+    doc = parse_tf_config(os.environ.get(TF_CONFIG_ENV) or "{}")
+    cluster = doc.cluster.without(EVALUATOR_JOB)
+    return tf.distribute.cluster_resolver.SimpleClusterResolver(
+        tf.train.ClusterSpec(cluster.to_dict()),
+        task_type=doc.task_type,
+        task_id=doc.task_index or 0,
+        rpc_layer="grpc",
+    )
+
+
+def variable_partitioner(config: RunConfig, num_ps: int) -> Any:
+    """How parameter_server splits variables across the ps tasks (engine.config.VARIABLE_PARTITIONERS)."""
+    partitioners = tf.distribute.experimental.partitioners
+    if config.variable_partitioner == "min_size":
+        return partitioners.MinSizePartitioner(min_shard_bytes=MIN_SHARD_BYTES, max_shards=num_ps)
+    if config.variable_partitioner == "fixed":
+        return partitioners.FixedShardsPartitioner(num_shards=num_ps)
+    return None
+
+
 def make_strategy(config: RunConfig, plan: DevicePlan) -> Any:
+    if config.strategy == Strategy.PARAMETER_SERVER:
+        resolver = training_cluster_resolver()
+        num_ps = len(resolver.cluster_spec().as_dict().get("ps", []))
+        return tf.distribute.experimental.ParameterServerStrategy(
+            resolver, variable_partitioner=variable_partitioner(config, num_ps)
+        )
     if config.strategy == Strategy.DEFAULT:
         return tf.distribute.get_strategy()
     if config.strategy == Strategy.ONE_DEVICE:

@@ -11,6 +11,7 @@ checkpoints are never thrown away.
 from __future__ import annotations
 
 import os
+import re
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,12 +24,19 @@ from engine.kinds import has_validation
 from engine.plan import plan_devices
 from engine.problems import ConfigError, Problem, RunDirError
 from engine.protocol.channel import StopSignal
-from engine.protocol.codes import RunStatus
+from engine.protocol.codes import PEER_LOST_ERRORS, RunStatus
 from engine.protocol.paths import RunPaths
 from engine.rundir import RunDir
 from engine.safe_files import DiskFull, disk_full_message, is_disk_full
 from engine.scratch import ScratchDir
-from engine.sources import SourceInfo, check_fits_batch, inspect, resolve_shard_policy, shard_problem
+from engine.sources import (
+    SourceInfo,
+    check_fits_batch,
+    inspect,
+    resolve_shard_policy,
+    shard_problem,
+    sharding_workers,
+)
 from engine.tfconfig import Role, role_from_environment
 from engine.train.controller import Controller, NonFiniteLoss, Schedule
 from engine.train.steps_policy import steps_per_call
@@ -41,6 +49,9 @@ class Outcome:
     status: RunStatus  # COMPLETED, STOPPED or FAILED
     message: str = ""
     error_type: str = ""
+    # everything is written: skip the interpreter's teardown (a parameter-server coordinator's took up to
+    # 18 s after a worker had been restarted, measured, with the run long over)
+    exit_at_once: bool = False
 
     @property
     def config_error(self) -> bool:
@@ -67,13 +78,15 @@ class Trainer:
         self.stop = stop
         self.resume = resume
         self._source_info = source_info  # the data source, when the caller has read it already
-        self.role = role_from_environment() if config.strategy == Strategy.MULTI_WORKER_MIRRORED else Role()
+        self.role: Role = role_from_environment(config.strategy)
+        # with an evaluator task in the cluster, it validates (evaluation.csv) and training does not wait for it
+        self.validates = has_validation(config) and not self.role.has_evaluator
         # a non-chief worker's saves go to a scratch folder (swept by the next worker if this one is killed)
         self._scratch = None if self.role.is_chief else ScratchDir("tfdd-worker-")
         try:  # claims the folder (RunDirError: not ours, already a run, in use) before TensorFlow starts
             self.run_dir = RunDir(
                 self._scratch.path / "run" if self._scratch else run_dir,
-                validation=has_validation(config),
+                validation=self.validates,
                 resume=resume and self.role.is_chief,
             )
         except BaseException:
@@ -129,16 +142,30 @@ class Trainer:
         for sink in self.sinks:
             if record or sink is not self.run_dir:
                 sink(failed)
-        return Outcome(RunStatus.FAILED, message, error_type)
+        return Outcome(
+            RunStatus.FAILED, message, error_type, exit_at_once=self.config.strategy == Strategy.PARAMETER_SERVER
+        )
 
     def _run(self) -> Outcome:
         config = self.config
         if self.role.is_chief and not self.resume:
             self.run_dir.write_config(config)
+        ps = config.strategy == Strategy.PARAMETER_SERVER
+        if ps and not self.role.job:
+            raise ConfigError(
+                [
+                    Problem(
+                        "strategy",
+                        config.strategy,
+                        "parameter_server trains a cluster (a chief, workers, ps tasks) and TF_CONFIG names none; "
+                        "run `tfdd cluster launch --workers 2 --ps 1 --config FILE`, or set TF_CONFIG on every task",
+                    )
+                ]
+            )
         # bad data is reported before TensorFlow starts: every row, image header and record framing is read
         info = self._source_info or inspect(config)
         check_fits_batch(info, config.validation_split, config.global_batch_size)
-        workers = self.role.num_workers
+        workers = sharding_workers(config.strategy, self.role.num_workers)
         shard_policy = resolve_shard_policy(config.data.shard_policy, info, workers, config.validation_split)
         if problem := shard_problem(shard_policy, info, workers):
             raise ConfigError([problem])
@@ -148,6 +175,7 @@ class Trainer:
         from engine.train.devices import apply_plan
         from engine.train.loops import CustomLoop, FitLoop, Session
         from engine.train.models import build_model, build_optimizer, check_output
+        from engine.train.ps_loop import PSCustomLoop, PSFitLoop, make_coordinator, quiesced, save_plain_model
         from engine.train.strategies import make_strategy
         from engine.train.tensorboard_sink import TensorBoardSink
         from engine.train.tf_runtime import keras, tf
@@ -159,7 +187,8 @@ class Trainer:
             keras.mixed_precision.set_global_policy(f"mixed_{config.mixed_precision}")
         # checked before the strategy too: a cluster's workers block in its constructor until all have joined
         _check_batch(config, plan.replicas)
-        strategy = make_strategy(config, plan)
+        strategy = make_strategy(config, plan)  # a cluster's tasks wait in here until all have joined
+        coordinator = make_coordinator(strategy) if ps else None
         self.stop.training_reached()
         replicas = strategy.num_replicas_in_sync
         _check_batch(config, replicas)
@@ -175,6 +204,8 @@ class Trainer:
             optimizer = build_optimizer(config)
             if config.mixed_precision == "float16" and config.loop == Loop.CUSTOM:
                 optimizer = keras.mixed_precision.LossScaleOptimizer(optimizer)
+            if ps:  # its slots exist before a restore, or they are restored only at the first step (measured)
+                optimizer.build(model.trainable_variables)
         checkpointer = Checkpointer(
             model,
             optimizer,
@@ -191,6 +222,8 @@ class Trainer:
         check_output(model, next(iter(source.train(start_epoch).take(1)))[0], source.num_classes, built.where)
         per_epoch = source.steps_per_epoch
         policy = steps_per_call(config, per_epoch, self.role.num_workers)
+        save = quiesced(coordinator, checkpointer.save) if coordinator else checkpointer.save
+        in_sync = config.strategy == Strategy.MULTI_WORKER_MIRRORED and self.role.num_workers > 1
         self._controller = controller = Controller(
             schedule=Schedule(
                 epochs=config.epochs,
@@ -201,13 +234,14 @@ class Trainer:
                 start_totals=start_totals,
                 checkpoint_every_steps=config.checkpoint.every_steps,
                 checkpoint_every_epoch=config.checkpoint.every_epoch,
+                validate=self.validates,
             ),
             policy=policy,
             emit=self.emit,
             stop=self.stop,
-            checkpoint=checkpointer.save,
+            checkpoint=save,
             learning_rate=config.learning_rate,
-            stop_agreed=_stop_agreement(strategy) if self.role.num_workers > 1 else None,
+            stop_agreed=_stop_agreement(strategy) if in_sync else None,
         )
         session = Session(
             config=config,
@@ -218,7 +252,11 @@ class Trainer:
             from_logits=built.from_logits,
             steps_per_execution=policy.fixed,
         )
-        replica_batches = _measure_replica_batches(strategy, source.first_step(strategy, start_epoch))
+        replica_batches = (
+            [config.global_batch_size // replicas]  # a coordinator runs no replica of its own to measure
+            if ps
+            else _measure_replica_batches(strategy, source.first_step(strategy, start_epoch))
+        )
         self.emit(
             ev.RunStarted(
                 strategy=config.strategy,
@@ -237,19 +275,36 @@ class Trainer:
                 task=self.role.task,
             )
         )
-        self.log(
-            f"{type(strategy).__name__} on {', '.join(plan.strategy_devices)}; all-reduce: {plan.all_reduce}; "
-            f"memory growth: {'on' if plan.memory_growth and plan.uses_gpu else 'off'}; "
-            f"mixed precision: {config.mixed_precision}; {self.role.num_workers} worker(s)"
-        )
+        if ps:
+            self.log(
+                f"{type(strategy).__name__}: this coordinator schedules blocks of "
+                f"{policy.fixed} steps on {self.role.num_workers} worker(s); "
+                f"{self.role.num_ps} parameter server(s) "
+                f"hold the variables (sharding: {config.variable_partitioner}); mixed precision: "
+                f"{config.mixed_precision}"
+            )
+        else:
+            self.log(
+                f"{type(strategy).__name__} on {', '.join(plan.strategy_devices)}; all-reduce: {plan.all_reduce}; "
+                f"memory growth: {'on' if plan.memory_growth and plan.uses_gpu else 'off'}; "
+                f"mixed precision: {config.mixed_precision}; {self.role.num_workers} worker(s)"
+            )
         self.log(f"data: {source.describe()}; shard policy: {shard_policy}")
         self.log(
             f"model: {built.where}, {model.count_params():,} parameters; "
             + ("outputs logits" if built.from_logits else "ends in softmax/sigmoid: the loss takes probabilities")
         )
-        loop = FitLoop(session) if config.loop == Loop.FIT else CustomLoop(session)
+        if has_validation(config) and not self.validates:
+            self.log(f"The evaluator task validates each checkpoint ({RunPaths(self.run_dir.path).evaluation}).")
+        if ps:
+            loop: Any = (PSFitLoop if config.loop == Loop.FIT else PSCustomLoop)(
+                session, coordinator, self.role.num_workers
+            )
+        else:
+            loop = FitLoop(session) if config.loop == Loop.FIT else CustomLoop(session)
         status = controller.run(loop)
-        return self._finish(status, model, save_model=True)
+        saver = (lambda path: save_plain_model(session, path)) if ps else None
+        return self._finish(status, model, save_model=True, saver=saver)
 
     def _restore(self, checkpointer: Any) -> tuple[int, int, tuple[float, ...]]:
         """Continue from the newest readable checkpoint, and make the run's files agree with it."""
@@ -274,10 +329,12 @@ class Trainer:
             self.log(f"Resume: {note}.")
         return epoch, step, totals
 
-    def _finish(self, status: RunStatus, model: Any, save_model: bool) -> Outcome:
+    def _finish(
+        self, status: RunStatus, model: Any, save_model: bool, saver: Callable[[Path], None] | None = None
+    ) -> Outcome:
         model_path = ""
         if save_model:
-            _save_model(model, self.run_dir.model_path)
+            (saver or (lambda path: _save_model(model, path)))(self.run_dir.model_path)
             model_path = str(self.run_dir.model_path) if self.role.is_chief else ""
         self.emit(
             ev.RunFinished(
@@ -287,7 +344,7 @@ class Trainer:
                 model_path=model_path,
             )
         )
-        return Outcome(status)
+        return Outcome(status, exit_at_once=self.config.strategy == Strategy.PARAMETER_SERVER)
 
 
 def _save_model(model: Any, path: Path) -> None:
@@ -329,6 +386,9 @@ def _stop_agreement(strategy: Any) -> Callable[[bool], bool]:
     return agreed
 
 
+_REMOTE_TASK = re.compile(r"/job:(\w+)/replica:\d+/task:(\d+)")
+
+
 def _explain(exc: BaseException) -> str:
     """Turn TensorFlow's errors into what a person can do about them."""
     name = type(exc).__name__
@@ -337,6 +397,11 @@ def _explain(exc: BaseException) -> str:
     text = (lines[-1] if lines[0].startswith("in user code") else lines[0]) if lines else name
     if name == "ResourceExhaustedError":
         return f"Out of device memory ({text}). Lower global_batch_size, use mixed precision, or fewer virtual devices."
-    if name in ("UnavailableError", "DeadlineExceededError"):
-        return f"A worker of the cluster stopped responding ({text}). Check that every worker is running and reachable."
+    if name in PEER_LOST_ERRORS:
+        task = _REMOTE_TASK.search(str(exc))
+        who = f"{task.group(1)} {task.group(2)}" if task else "A task of the cluster"
+        return (
+            f"{who} stopped responding ({text}). Check that every task is running and reachable; finished "
+            "epochs and checkpoints are kept, and --resume continues the run."
+        )
     return f"{name}: {text}"

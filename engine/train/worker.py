@@ -1,5 +1,8 @@
 """Child-process entry of one training run: `python -m engine.train.worker --config F --run-dir D`.
 
+In a cluster, TF_CONFIG's role decides what runs (engine.train.task): the
+trainer, a parameter-server task's server, or the evaluator.
+
 It speaks the worker protocol (engine.protocol): events only on stdout,
 everything else on stderr; "stop" or EOF on stdin, SIGINT and SIGTERM ask for
 a graceful stop (a checkpoint, then run_finished with status stopped; exit
@@ -48,19 +51,18 @@ def main(argv: list[str] | None = None) -> int:
     watch_stdin(stop)
     handle_stop_signals(stop, ctrl_c_code=ExitCode.OK)
     from engine.rundir import open_run
-    from engine.train.trainer import Trainer
+    from engine.train.task import end_process, run_task
 
     try:
         config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
-        trainer = Trainer(config, run_dir, [sink], stop, resume=resume)
+        outcome = run_task(config, run_dir, [sink], stop, resume=resume)
     except (ConfigError, RunDirError) as exc:  # a bad config; a run folder that is not ours, or in use
         sink(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return ExitCode.CONFIG
-    outcome = trainer.run()
     if outcome.status == RunStatus.FAILED:
-        return ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED
+        return end_process(ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED, outcome)
     # stopped by SIGTERM: 143 after the checkpoint, as process managers expect; a Stop or Ctrl-C: 0
-    return stop.exit_code if outcome.status == RunStatus.STOPPED else ExitCode.OK
+    return end_process(stop.exit_code if outcome.status == RunStatus.STOPPED else ExitCode.OK, outcome)
 
 
 if __name__ == "__main__":

@@ -35,8 +35,10 @@ from engine.tfconfig import (
     ClusterError,
     ClusterProblem,
     ClusterSpec,
+    Task,
     TFConfig,
     errors,
+    is_loopback,
     local_cluster,
     parse_tf_config,
     render,
@@ -47,7 +49,16 @@ from gui.cluster.task_table import FIRST_PORT, ClusterTable
 NO_TASK = "(none)"
 DEFAULT_CLUSTER = local_cluster(2, [FIRST_PORT, FIRST_PORT + 1])
 SEVERITY_TEXT = {"error": "#9c0015", "warning": "#6b4e00"}
-EXPORT_TIP = "Write start scripts, a README and a Kubeflow TFJob for each task"
+EXPORT_TIP = "Write start scripts, a README and a Kubeflow TFJob for each task, or a Slurm job"
+START_TIP = "Run these tasks on this machine with the run form's config; the Live tab shows each with its role"
+
+
+def _tasks(cluster: ClusterSpec) -> list[Task]:
+    """The cluster's tasks; none while an address does not parse (validate() says why)."""
+    try:
+        return cluster.tasks()
+    except ValueError:
+        return []
 
 
 class ClusterEditor(QWidget):
@@ -55,6 +66,8 @@ class ClusterEditor(QWidget):
 
     export_requested = Signal()
     """The user asked to export this cluster for other machines."""
+    start_requested = Signal()
+    """The user asked to run this cluster's tasks here, on 127.0.0.1, with the run form's config."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -108,6 +121,9 @@ class ClusterEditor(QWidget):
             button.clicked.connect(slot)
             buttons.addWidget(button)
         buttons.addWidget(self.status, 1)
+        self.start_button = QPushButton("Start here", objectName="startClusterButton")
+        self.start_button.clicked.connect(self.start_requested)
+        buttons.addWidget(self.start_button)
         self.export_button = QPushButton("Export for other machines…", objectName="exportClusterButton")
         self.export_button.setProperty("role", "primary")
         self.export_button.clicked.connect(self.export_requested)
@@ -142,9 +158,10 @@ class ClusterEditor(QWidget):
         column.addWidget(self.problem_summary)
         column.addWidget(self.problem_list)
         hint = QLabel(
-            "Start runs a multi-worker run on this machine with the run form's Local workers (free "
-            "127.0.0.1 ports). This cluster is for other machines: export it, copy each task's folder "
-            "to its host and start it there."
+            "Every role runs: chief, worker, ps (parameter_server) and evaluator. Start here runs these tasks "
+            "on this machine (127.0.0.1, the ports above) with the run form's config, each shown in the Live "
+            "tab with its role; the run form's Start does the same on free ports. For other machines, export "
+            "the cluster (start scripts and a Kubeflow TFJob, or a Slurm job) and start each task there."
         )
         hint.setWordWrap(True)
         hint.setProperty("role", "hint")
@@ -166,6 +183,10 @@ class ClusterEditor(QWidget):
 
     def cluster(self) -> ClusterSpec:
         return self.table.cluster()
+
+    def cluster_json(self) -> str:
+        """The cluster as a file for `cluster launch --cluster` (TF_CONFIG without a task)."""
+        return render(TFConfig(self.cluster()), indent=2) + "\n"
 
     def problems(self) -> list[ClusterProblem]:
         return list(self._problems)
@@ -286,6 +307,16 @@ class ClusterEditor(QWidget):
         self.problem_list.setVisible(bool(self._problems))
         self.export_button.setEnabled(not n_errors)
         self.export_button.setToolTip("Fix the errors first" if n_errors else EXPORT_TIP)
+        remote = [t for t in _tasks(self.cluster()) if not is_loopback(t.host)]
+        start_blocker = (
+            "Fix the errors first"
+            if n_errors
+            else f"Tasks on other machines ({remote[0].address}) are started there: export the cluster"
+            if remote
+            else ""
+        )
+        self.start_button.setEnabled(not start_blocker)
+        self.start_button.setToolTip(start_blocker or START_TIP)
 
     def _say(self, text: str, ok: bool = True) -> None:
         self.status.setText(text)

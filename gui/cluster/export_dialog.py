@@ -1,9 +1,12 @@
 """Export a cluster for other machines: pick a folder, write the bundle, read what to copy where.
 
-The files are engine.exports.bundle's, so the window writes exactly what
-`python main.py cluster export` writes. Export is refused while the cluster
-or the run config has errors: a bundle that cannot train is found out only
-after it has been copied to every machine.
+Two targets: machines the cluster names (start scripts, PowerShell, a
+Kubeflow TFJob: engine.exports.bundle) or a Slurm job (an sbatch script
+whose tasks build their TF_CONFIG from Slurm's environment:
+engine.exports.slurm), so the window writes exactly what `python main.py
+cluster export [--slurm]` writes. Export is refused while the cluster or the
+run config has errors: a bundle that cannot train is found out only after
+it has been copied to every machine.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -22,6 +26,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMessageBox,
     QPushButton,
+    QSpinBox,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -29,8 +34,15 @@ from PySide6.QtWidgets import (
 
 from engine.config import RunConfig
 from engine.exports.bundle import BUNDLE_MARKER, check_bundle_folder, export_bundle
+from engine.exports.slurm import DEFAULT_PORT_BASE, export_slurm
 from engine.problems import OutputExists, Problem
-from engine.tfconfig import TRAINING_JOBS, ClusterError, ClusterSpec, TFConfig, errors, validate
+from engine.tfconfig import ClusterError, ClusterSpec, errors, local_cluster_like, run_problems
+
+MACHINES, SLURM = "machines", "slurm"
+TARGETS = {
+    MACHINES: "The machines in the table: start scripts (sh, PowerShell) and a Kubeflow TFJob",
+    SLURM: "A Slurm job: an sbatch script; Slurm picks the nodes, one per task",
+}
 
 
 class ClusterExportDialog(QDialog):
@@ -51,28 +63,40 @@ class ClusterExportDialog(QDialog):
         self._cluster = cluster
         self._config = config
         self.written: list[Path] = []
-        blockers = [f"{p.location}: {p.message}" for p in errors(validate(TFConfig(cluster), config.strategy))]
-        blockers += [f"run form, {p.field}: {p.message}" for p in config_problems]
-        tasks = sum(len(cluster.addresses(job)) for job in TRAINING_JOBS)
+        self._config_problems = [f"run form, {p.field}: {p.message}" for p in config_problems]
+        tasks = sum(len(addresses) for _, addresses in cluster.jobs)
         intro = QLabel(
-            f"Writes start scripts (sh, PowerShell), the run config and a Kubeflow TFJob for the "
-            f"{tasks} training task{'s' if tasks != 1 else ''} of the Cluster tab, with the run form's "
-            f"config ({config.strategy}, {config.epochs} epochs, global batch {config.global_batch_size})."
+            f"Writes what the {tasks} task{'s' if tasks != 1 else ''} of the Cluster tab need, with the run "
+            f"form's config ({config.strategy}, {config.epochs} epochs, global batch {config.global_batch_size}). "
+            "Every task runs the same train command; its TF_CONFIG says what it is."
         )
         intro.setWordWrap(True)
-        self.blockers = QLabel(
-            "Fix these first:\n" + "\n".join(f"• {b}" for b in blockers) if blockers else "",
-            objectName="exportBlockers",
-        )
+        self.target = QComboBox(objectName="exportTargetCombo")
+        for key, text in TARGETS.items():
+            self.target.addItem(text, key)
+        self.gpus = QSpinBox(objectName="slurmGpusSpin")
+        self.gpus.setRange(0, 64)
+        self.gpus.setSpecialValueText("none (CPU nodes)")
+        self.gpus.setToolTip("GPUs each node asks Slurm for (#SBATCH --gpus-per-node)")
+        self.port = QSpinBox(objectName="slurmPortSpin")
+        self.port.setRange(1024, 65535)
+        self.port.setValue(DEFAULT_PORT_BASE)
+        self.port.setToolTip("The port every task listens on, on its node")
+        self.slurm_row = QWidget()
+        slurm = QHBoxLayout(self.slurm_row)
+        slurm.setContentsMargins(0, 0, 0, 0)
+        for label, widget in (("GPUs per node:", self.gpus), ("Port:", self.port)):
+            slurm.addWidget(QLabel(label))
+            slurm.addWidget(widget)
+        slurm.addStretch(1)
+        self.blockers = QLabel(objectName="exportBlockers")
         self.blockers.setProperty("role", "problem")
         self.blockers.setWordWrap(True)
-        self.blockers.setVisible(bool(blockers))
         self.folder = QLineEdit(str(default_folder), objectName="exportFolderEdit")
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         self.export_button = QPushButton("Export", objectName="exportBundleButton")
         self.export_button.setProperty("role", "primary")
-        self.export_button.setEnabled(not blockers)
         self.export_button.clicked.connect(self.export)
         row = QHBoxLayout()
         row.addWidget(QLabel("Folder:"))
@@ -84,21 +108,45 @@ class ClusterExportDialog(QDialog):
         self.files = QListWidget(objectName="exportedFiles")
         self.files.setVisible(False)
         self.readme = QTextBrowser(objectName="exportReadme")
-        self.readme.setPlaceholderText("After the export: what to copy to which machine, and how to start it.")
+        self.readme.setPlaceholderText("After the export: what to copy where, and how to start it.")
         self.open_folder = QPushButton("Open folder", objectName="openExportFolderButton")
         self.open_folder.setEnabled(False)
         self.open_folder.clicked.connect(self._open_folder)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
         close.addButton(self.open_folder, QDialogButtonBox.ButtonRole.ActionRole)
+        target_row = QHBoxLayout()
+        target_row.addWidget(QLabel("For:"))
+        target_row.addWidget(self.target, 1)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
+        layout.addLayout(target_row)
+        layout.addWidget(self.slurm_row)
         layout.addWidget(self.blockers)
         layout.addLayout(row)
         layout.addWidget(self.result)
         layout.addWidget(self.files, 1)
         layout.addWidget(self.readme, 3)
         layout.addWidget(close)
+        self.target.currentIndexChanged.connect(self._on_target)
+        self._on_target()
+
+    @property
+    def slurm(self) -> bool:
+        return self.target.currentData() == SLURM
+
+    def _on_target(self) -> None:
+        """Slurm picks the nodes, so only the cluster's shape is judged there, not its hosts."""
+        self.slurm_row.setVisible(self.slurm)
+        try:
+            judged = local_cluster_like(self._cluster) if self.slurm else self._cluster
+            blockers = [f"{p.location}: {p.message}" for p in errors(run_problems(judged, self._config))]
+        except ValueError as exc:  # no worker or chief at all
+            blockers = [str(exc)]
+        blockers += self._config_problems
+        self.blockers.setText("Fix these first:\n" + "\n".join(f"• {b}" for b in blockers) if blockers else "")
+        self.blockers.setVisible(bool(blockers))
+        self.export_button.setEnabled(not blockers)
 
     def export(self) -> bool:
         """Write the bundle into the folder (asking before mixing it into one that has other files)."""
@@ -117,7 +165,10 @@ class ClusterExportDialog(QDialog):
         if (out / BUNDLE_MARKER).is_file() and not self._confirm_replace(out):
             return False
         try:
-            self.written = export_bundle(self._cluster, self._config, out)
+            if self.slurm:
+                self.written = export_slurm(self._cluster, self._config, out, self.gpus.value(), self.port.value())
+            else:
+                self.written = export_bundle(self._cluster, self._config, out)
         except ClusterError as exc:
             return self._fail("\n".join(str(p) for p in exc.problems))
         except (OSError, OutputExists) as exc:
@@ -127,7 +178,8 @@ class ClusterExportDialog(QDialog):
         self.files.setVisible(True)
         self.readme.setMarkdown((out / "README.md").read_text(encoding="utf-8"))
         self.result.setProperty("role", "")
-        self.result.setText(f"Wrote {len(self.written)} files to {out}. Next: what to copy where (README.md):")
+        what = "how to submit it" if self.slurm else "what to copy where"
+        self.result.setText(f"Wrote {len(self.written)} files to {out}. Next: {what} (README.md):")
         self._repolish()
         self.open_folder.setEnabled(True)
         return True

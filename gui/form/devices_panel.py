@@ -17,6 +17,8 @@ NO_GPU_EXPLANATION = (
     "One CPU is one replica, unless you split it.</li>"
     "<li><b>multi_worker_mirrored</b>: mirrored across worker processes that talk over the network; "
     "locally each worker is a process on this machine.</li>"
+    "<li><b>parameter_server</b>: a coordinator hands steps to worker processes, which update "
+    "variables held by parameter-server processes, asynchronously; locally all are processes here.</li>"
     "</ul>"
     "<b>Virtual devices</b> split the CPU into N logical devices before TensorFlow starts, so "
     "<i>mirrored</i> runs N replicas: practise all-reduce, per-replica batches and sharding "

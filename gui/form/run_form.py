@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,9 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import LOOPS, OPTIMIZERS, STRATEGIES, RunConfig, Strategy, validate
+from engine.config import LOOPS, OPTIMIZERS, STRATEGIES, VARIABLE_PARTITIONERS, RunConfig, Strategy, validate
 from engine.plan import plan_problems, replica_count
 from engine.problems import Problem
+from engine.tfconfig import CLUSTER_STRATEGIES, evaluator_problem
 from gui.form.data_source import DataSourceForm
 from gui.form.device_probe import ProbeResult
 from gui.form.model_form import ModelForm
@@ -42,8 +43,17 @@ STRATEGY_HINTS = {
     Strategy.MULTI_WORKER_MIRRORED: "Mirrored across worker processes: Start runs the local workers on 127.0.0.1, "
     "one replica per ticked device each (the CPU is one device). "
     "The Cluster tab exports a cluster for other machines.",
+    Strategy.PARAMETER_SERVER: "Asynchronous: a coordinator hands steps to the workers, parameter servers hold "
+    "the variables, and a lost worker does not stop the run. Start runs them all on 127.0.0.1.",
 }
 MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
+PARAMETER_SERVER = Strategy.PARAMETER_SERVER
+PARTITIONER_TIPS = {
+    "min_size": "Split a variable only when it is at least 256 KiB, into at most one shard per parameter server "
+    "(TensorFlow's tutorial; a small model's variables stay whole)",
+    "fixed": "Split every variable into one shard per parameter server (shows sharding even on a small model)",
+    "none": "Keep every variable whole; variables are placed on the parameter servers in turn",
+}
 VIRTUAL_TIP = "Split each device into N logical devices (N replicas with mirrored)"
 DEVICE_COLUMNS = 3
 
@@ -151,6 +161,18 @@ class RunForm(QWidget):
         self.virtual = limited_spin("virtual_devices", "virtualDevicesSpin")
         self.workers = _spin(1, 32, "workersSpin")
         self.workers.setValue(2)
+        self.ps = _spin(1, 16, "psSpin")
+        self.evaluator = QCheckBox("validate each checkpoint in an evaluator task", objectName="evaluatorCheck")
+        self.evaluator.setToolTip(
+            "An extra task validates every checkpoint the chief writes on the validation split, so training "
+            "never waits for validation; its results are plotted as the validation curve"
+        )
+        self.partitioner = QComboBox(objectName="partitionerCombo")
+        for name in VARIABLE_PARTITIONERS:
+            self.partitioner.addItem(name)
+            self.partitioner.setItemData(
+                self.partitioner.count() - 1, PARTITIONER_TIPS[name], Qt.ItemDataRole.ToolTipRole
+            )
         self.every_epoch = QCheckBox("every epoch", objectName="checkpointEpochCheck")
         self.every_steps = limited_spin("checkpoint.every_steps", "checkpointStepsSpin")
         self.every_steps.setSpecialValueText("never by steps")
@@ -170,8 +192,20 @@ class RunForm(QWidget):
             "Local workers",
             self.workers,
             "workers",
-            tooltip="Worker processes Start launches on this machine (127.0.0.1), worker 0 the chief",
+            tooltip="Worker processes Start launches on this machine (127.0.0.1); multi_worker_mirrored: worker 0 "
+            "is the chief; parameter_server: a coordinator (the chief) is added",
         )
+        self._ps_row = self.labels.add_row(
+            form, "Parameter servers", self.ps, "ps", tooltip="ps tasks Start launches: they hold the variables"
+        )
+        self._partitioner_row = self.labels.add_row(
+            form,
+            "Variable sharding",
+            self.partitioner,
+            "variable_partitioner",
+            tooltip="How variables are split across the parameter servers",
+        )
+        self._evaluator_row = self.labels.add_row(form, "Evaluator", self.evaluator, "evaluator")
         self._distribution_form = form
         self.strategy.currentTextChanged.connect(self._on_strategy)
         self._on_strategy(self.strategy.currentText())
@@ -195,8 +229,10 @@ class RunForm(QWidget):
         column.addWidget(self.model_form)
         for field, spin in self._number_fields().items():  # first: a changed field forgets its kept value
             self.kept.watch(field, spin)
-        for w in (self.epochs, self.batch_size, self.virtual, self.workers, self.every_steps):
+        for w in (self.epochs, self.batch_size, self.virtual, self.workers, self.ps, self.every_steps):
             w.valueChanged.connect(self._emit_changed)
+        self.evaluator.toggled.connect(self._emit_changed)
+        self.partitioner.currentTextChanged.connect(self._emit_changed)
         for w in (self.learning_rate, self.validation):
             w.valueChanged.connect(self._emit_changed)
         for w in (self.loop, self.optimizer, self.strategy):
@@ -246,6 +282,7 @@ class RunForm(QWidget):
             self.loop.setCurrentText(config.loop)
             self.optimizer.setCurrentText(config.optimizer)
             self.strategy.setCurrentText(config.strategy)
+            self.partitioner.setCurrentText(config.variable_partitioner)
             self.every_epoch.setChecked(config.checkpoint.every_epoch)
             self.model_form.set_model(config.model)
             self.data_source.set_data(config.data, config)
@@ -305,6 +342,7 @@ class RunForm(QWidget):
             learning_rate=value("learning_rate"),
             validation_split=value("validation_split"),
             strategy=self.strategy.currentText(),
+            variable_partitioner=self.partitioner.currentText(),
             virtual_devices=value("virtual_devices"),
             devices=devices or None,
             data=self.data_source.data(self._base.data),
@@ -327,8 +365,19 @@ class RunForm(QWidget):
         problems += validate(config, replicas=replicas)
         problems += plan_problems(config, gpus)
         problems += self.kept.problems()
+        evaluator = self.local_cluster_shape()[2]
+        if evaluator and (why := evaluator_problem(config)):
+            problems.append(Problem("validation_split", config.validation_split, why))
         self.model_form.summary.mark_stale(config)
         return config, replicas, problems
+
+    def local_cluster_shape(self) -> tuple[int, int, bool]:
+        """(workers, parameter servers, evaluator?) of the local cluster Start launches for the strategy."""
+        strategy = self.strategy.currentText()
+        if strategy not in CLUSTER_STRATEGIES:
+            return 1, 0, False
+        ps = self.ps.value() if strategy == PARAMETER_SERVER else 0
+        return self.workers.value(), ps, self.evaluator.isChecked()
 
     def show_problems(self, problems: list[Problem]) -> None:
         self.labels.show(problems)
@@ -339,6 +388,11 @@ class RunForm(QWidget):
             self.per_replica.setText("per replica: known once devices are listed")
         elif config.global_batch_size % replicas:
             self.per_replica.setText(f"not divisible by {replicas} replicas")
+        elif config.strategy == PARAMETER_SERVER:
+            self.per_replica.setText(
+                f"= {config.global_batch_size // replicas} per replica × {replicas} replica"
+                f"{'s' if replicas != 1 else ''} per step; {self.workers.value()} workers take steps in turn"
+            )
         else:
             workers = self.workers.value()
             # non-breaking spaces: a wrapped line never splits the parenthesis
@@ -349,13 +403,19 @@ class RunForm(QWidget):
             )
 
     def _on_strategy(self, strategy: str) -> None:
-        """Multi-worker: a workers box instead of the virtual split, which the engine ignores there."""
-        multi_worker = strategy == MULTI_WORKER
-        self._distribution_form.setRowVisible(self._workers_row, multi_worker)
-        self.virtual.setEnabled(not multi_worker)
+        """A cluster strategy: boxes for its local tasks instead of the virtual split, which the engine
+        ignores there."""
+        cluster = strategy in CLUSTER_STRATEGIES
+        parameter_server = strategy == PARAMETER_SERVER
+        form = self._distribution_form
+        form.setRowVisible(self._workers_row, cluster)
+        form.setRowVisible(self._evaluator_row, cluster)
+        form.setRowVisible(self._ps_row, parameter_server)
+        form.setRowVisible(self._partitioner_row, parameter_server)
+        self.virtual.setEnabled(not cluster)
         self.virtual.setToolTip(
-            "multi_worker_mirrored runs one replica per device in each worker; add local workers instead"
-            if multi_worker
+            f"{strategy} runs one replica per device in each worker; add local workers instead"
+            if cluster
             else VIRTUAL_TIP
         )
 

@@ -235,6 +235,8 @@ class TrainingPlots(QWidget):
                 self._add_batches(run)
                 run = []
                 self._add_epoch(event)
+            elif isinstance(event, ev.Evaluation):
+                self._add_evaluation(event)
         self._add_batches(run)
 
     def _add_batches(self, batches: list[ev.BatchEnd]) -> None:
@@ -258,6 +260,12 @@ class TrainingPlots(QWidget):
         self.accuracy.append("epoch", self._last_step, event.accuracy)
         self.accuracy.append("val", self._last_step, event.val_accuracy)
         self.throughput.append("epoch", self._last_step, event.examples_per_sec)
+
+    def _add_evaluation(self, event: ev.Evaluation) -> None:
+        """An evaluator task's validation, at the step of its checkpoint: an epoch's end lands on that
+        epoch's point, beside the training curves, however late the evaluator got to it."""
+        self.loss.append("val", event.global_step, event.val_loss)
+        self.accuracy.append("val", event.global_step, event.val_accuracy)
 
     def redraw(self) -> None:
         """Redraw the next plot with new data (round robin): each frame stays short even

@@ -1,8 +1,11 @@
-"""The workers of a local cluster run: one row each, fed by WorkerState events.
+"""The tasks of a local cluster run: one row each, fed by WorkerState (and TaskSteps) events.
 
 The chief's events drive the plots; this panel is where a person sees that
-worker 1 is still waiting for its peers, or that it failed and why. A
-double-click on a row filters the log to that worker's lines.
+worker 1 is still waiting for its peers, that a parameter-server worker was
+lost and rejoined (and, in the Steps column, that the others ran its steps
+meanwhile), or that a task failed and why. Every task of the cluster has a
+row with its role: chief or coordinator, worker, parameter server,
+evaluator. A double-click on a row filters the log to that task's lines.
 """
 
 from __future__ import annotations
@@ -23,21 +26,28 @@ from PySide6.QtWidgets import (
 from engine import events as ev
 from engine.protocol.codes import WorkerState
 
-COLUMNS = ("Worker", "PID", "State", "Message")
-# state -> (background, text): calm while it works, green when done well, red when it failed
+COLUMNS = ("Task", "Role", "PID", "State", "Steps", "Message")
+TASK, ROLE, PID, STATE, STEPS, MESSAGE = range(len(COLUMNS))
+# state -> (background, text): calm while it works, green when done well, amber when lost, red when it failed
 STATE_COLOURS = {
     WorkerState.STARTING: ("#e8edf3", "#33414f"),
     WorkerState.WAITING: ("#fff1cc", "#6b4e00"),
     WorkerState.TRAINING: ("#dbe9fb", "#0b4ea2"),
+    WorkerState.EVALUATING: ("#e6e0f8", "#4b2a9c"),
+    WorkerState.LOST: ("#ffe2c6", "#8a3b00"),
+    WorkerState.REJOINED: ("#d5f0f0", "#0b5e5e"),
     WorkerState.FINISHED: ("#dcf2e3", "#146c2e"),
     WorkerState.STOPPED: ("#eceef1", "#4a5260"),
     WorkerState.FAILED: ("#fbdde0", "#9c0015"),
 }
 SUMMARY_ORDER = (
     WorkerState.FAILED,
+    WorkerState.LOST,
     WorkerState.STARTING,
     WorkerState.WAITING,
     WorkerState.TRAINING,
+    WorkerState.REJOINED,
+    WorkerState.EVALUATING,
     WorkerState.FINISHED,
     WorkerState.STOPPED,
 )
@@ -48,10 +58,10 @@ def state_text(state: str) -> str:
 
 
 class WorkersPanel(QWidget):
-    """A table of the cluster's workers: name, pid, state (coloured) and the launcher's message."""
+    """A table of the cluster's tasks: name, role, pid, state (coloured), steps run and the launcher's message."""
 
     worker_chosen = Signal(str)
-    """A worker row was double-clicked; carries its name, e.g. "worker-1"."""
+    """A task row was double-clicked; carries its id, e.g. "worker-1"."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -65,11 +75,14 @@ class WorkersPanel(QWidget):
         for column in range(len(COLUMNS) - 1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        self.table.setToolTip("Double-click a worker to show only its lines in the log")
-        self.table.cellDoubleClicked.connect(lambda row, _: self.worker_chosen.emit(self.table.item(row, 0).text()))
+        self.table.horizontalHeaderItem(STEPS).setToolTip(
+            "parameter_server: steps each worker has run, as the coordinator saw them come back"
+        )
+        self.table.setToolTip("Double-click a task to show only its lines in the log")
+        self.table.cellDoubleClicked.connect(lambda row, _: self.worker_chosen.emit(self.table.item(row, TASK).text()))
         self.summary = QLabel(objectName="workersSummary")
         self.summary.setProperty("role", "hint")
-        title = QLabel("Workers")
+        title = QLabel("Cluster tasks")
         title.setStyleSheet("font-weight: bold")
         bar = QHBoxLayout()
         bar.addWidget(title)
@@ -82,19 +95,21 @@ class WorkersPanel(QWidget):
         self.reset()
 
     def reset(self, expected: int = 0) -> None:
-        """Empty the table for a new run of `expected` workers (0: no cluster run yet)."""
+        """Empty the table for a new run of `expected` tasks (0: no cluster run yet)."""
         self.table.setRowCount(0)
         self._rows.clear()
         self._expected = expected
         self._update_summary()
 
     def add_events(self, events: list[ev.Event]) -> None:
-        """Take a batch of events; only WorkerState changes the table."""
+        """Take a batch of events; WorkerState changes a row, TaskSteps the Steps column."""
         changed = False
         for event in events:
             if isinstance(event, ev.WorkerState):
                 self._show(event)
                 changed = True
+            elif isinstance(event, ev.TaskSteps):
+                self._show_steps(event.steps)
         if changed:
             self._update_summary()
 
@@ -102,26 +117,52 @@ class WorkersPanel(QWidget):
         return list(self._rows)
 
     def state(self, worker: str) -> str:
-        """The worker's last state, "" when it has not been seen."""
+        """The task's last state, "" when it has not been seen."""
         row = self._rows.get(worker)
-        return "" if row is None else self.table.item(row, 2).data(Qt.ItemDataRole.UserRole)
+        item = None if row is None else self.table.item(row, STATE)
+        return "" if item is None else item.data(Qt.ItemDataRole.UserRole)
+
+    def cell(self, worker: str, column: int) -> str:
+        """What a column shows for a task ("" when it has not been seen)."""
+        row = self._rows.get(worker)
+        item = None if row is None else self.table.item(row, column)
+        return "" if item is None else item.text()
+
+    def pid(self, worker: str) -> int:
+        return int(self.cell(worker, PID))
+
+    def _row(self, worker: str) -> int:
+        row = self._rows.get(worker)
+        if row is None:
+            row = self._rows[worker] = self.table.rowCount()
+            self.table.insertRow(row)
+        return row
 
     def _show(self, event: ev.WorkerState) -> None:
-        row = self._rows.get(event.worker)
-        if row is None:
-            row = self._rows[event.worker] = self.table.rowCount()
-            self.table.insertRow(row)
+        row = self._row(event.worker)
         background, foreground = STATE_COLOURS.get(event.state, ("#ffffff", "#333333"))
-        texts = (event.worker, str(event.pid or ""), state_text(event.state), event.message)
-        for column, text in enumerate(texts):
+        texts = {
+            TASK: event.worker,
+            ROLE: event.role,
+            PID: str(event.pid or ""),
+            STATE: state_text(event.state),
+            MESSAGE: event.message,
+        }
+        for column, text in texts.items():
             item = QTableWidgetItem(text)
-            item.setToolTip(text if column == 3 else f"log: {event.log_path}" if event.log_path else "")
-            if column == 2:
+            item.setToolTip(text if column in (ROLE, MESSAGE) else f"log: {event.log_path}" if event.log_path else "")
+            if column == STATE:
                 item.setData(Qt.ItemDataRole.UserRole, event.state)
                 item.setBackground(QBrush(QColor(background)))
                 item.setForeground(QBrush(QColor(foreground)))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
             self.table.setItem(row, column, item)
+
+    def _show_steps(self, steps: dict[str, int]) -> None:
+        for worker, count in steps.items():
+            item = QTableWidgetItem(f"{count:,}")
+            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(self._row(worker), STEPS, item)
 
     def _update_summary(self) -> None:
         states = [self.state(worker) for worker in self._rows]
@@ -129,6 +170,6 @@ class WorkersPanel(QWidget):
         if counts:
             self.summary.setText(" · ".join(counts))
         elif self._expected:
-            self.summary.setText(f"launching {self._expected} workers on 127.0.0.1…")
+            self.summary.setText(f"launching {self._expected} tasks on 127.0.0.1…")
         else:
-            self.summary.setText("Start launches the local workers on 127.0.0.1; their states appear here.")
+            self.summary.setText("Start launches the cluster's tasks on 127.0.0.1; their states appear here.")

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import events as ev
-from engine.config import RunConfig, validate
+from engine.config import RunConfig, Strategy, validate
 from engine.plan import with_replicas
 from engine.protocol.commands import scaling_command
 from gui.exports import add_export_action
@@ -65,12 +65,21 @@ def parse_counts(text: str) -> tuple[list[int], str]:
 
 def count_problems(config: RunConfig, counts: list[int]) -> list[str]:
     """What the engine would reject in each count's variant, each problem once."""
+    if config.strategy == Strategy.PARAMETER_SERVER:  # a count is workers; the config itself is unchanged
+        return [str(p) for p in validate(config)]
     problems = [str(p) for r in counts for p in validate(with_replicas(config, r), replicas=r)]
     return list(dict.fromkeys(problems))
 
 
 def device_note(config: RunConfig, counts: list[int]) -> str:
     """Plain words on what a replica is here, so a missing speed-up is not misread."""
+    if config.strategy == Strategy.PARAMETER_SERVER:
+        return (
+            "parameter_server: each count is that many worker processes, with one parameter server and the "
+            "coordinator, all on this machine's "
+            f"{os.cpu_count() or 'few'} CPU cores. More workers help only while there are cores to spare; "
+            "the study shows where adding workers stops paying."
+        )
     virtual = [r for r in counts if r > 1 and not with_replicas(config, r).devices]
     if not virtual:
         return (
@@ -280,16 +289,17 @@ class ScalingDialog(QDialog):
     def _on_events(self, events: list[ev.Event]) -> None:
         """A count's trainer started (its run_started), or a count was measured (scaling_point)."""
         for event in events:
-            if isinstance(event, ev.RunStarted):
-                self._on_count_started(event.num_replicas)
+            if isinstance(event, ev.RunStarted):  # parameter_server counts workers, the others replicas
+                ps = event.strategy == Strategy.PARAMETER_SERVER
+                self._on_count_started(event.num_workers if ps else event.num_replicas, "worker" if ps else "replica")
             elif isinstance(event, ev.ScalingPoint):
                 self._on_point(event)
 
-    def _on_count_started(self, replicas: int) -> None:
+    def _on_count_started(self, replicas: int, what: str = "replica") -> None:
         done = len(self.points)
         self.progress.setValue(done)
         self.progress.setFormat(
-            f"training with {replicas} replica{'s' if replicas > 1 else ''} "
+            f"training with {replicas} {what}{'s' if replicas > 1 else ''} "
             f"(count {done + 1} of {self.progress.maximum()})…"
         )
 

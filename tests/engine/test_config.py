@@ -41,7 +41,8 @@ def test_round_trip_keeps_every_section():
 @pytest.mark.parametrize(
     "field, value, words",
     [
-        ("strategy", "parameter_server", "default, one_device, mirrored, multi_worker_mirrored"),
+        ("strategy", "central_storage", "default, one_device, mirrored, multi_worker_mirrored, parameter_server"),
+        ("variable_partitioner", "even", "min_size, fixed, none"),
         ("loop", "keras", "fit, custom"),
         ("optimizer", "lion", "adam, sgd, rmsprop"),
         ("mixed_precision", "float8", "off, float16, bfloat16"),

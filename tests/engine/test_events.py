@@ -31,7 +31,25 @@ SAMPLES = [
     ev.WorkerState(worker="worker-1", state="failed", pid=42, message="exit code -9", log_path="/tmp/w1.log"),
     ev.RunFinished(status="completed", epochs_completed=3, run_dir="/tmp/r"),
     ev.RunFailed(message="boom", error_type="ValueError"),
+    ev.Evaluation(
+        epoch=2,
+        step=0,
+        global_step=20,
+        val_loss=0.3,
+        val_accuracy=0.9,
+        examples=200,
+        seconds=0.2,
+        checkpoint="/tmp/r/checkpoints/ckpt-2",
+        cpu_seconds=0.1,
+    ),
+    ev.TaskSteps(steps={"worker-0": 320, "worker-1": 288}),
+    ev.ScalingPoint(replicas=2, examples_per_sec=900.0, speedup=1.8, efficiency=0.9, run_dir="/tmp/s/replicas-2"),
 ]
+
+
+def test_every_event_type_has_a_round_trip_sample():
+    """A new event type (or field type) the decoder does not know would be dropped as garbage in the window."""
+    assert {e.type for e in SAMPLES} == set(ev.EVENT_TYPES)
 
 
 @pytest.mark.parametrize("event", SAMPLES, ids=lambda e: e.type)

@@ -138,3 +138,20 @@ def test_bad_lines_and_cells_are_left_out_and_named(tmp_path):
     assert summary.status == "completed" and summary.epochs_completed == 2
     assert any("not events" in p for p in summary.problems)
     assert any("holds 'abc'" in p for p in load_curves(run).problems)
+
+
+def test_a_run_whose_parameter_server_died_can_be_resumed(tmp_path):
+    """A killed ps task fails the chief with UnavailableError: the run was sound and its checkpoints are kept."""
+    from engine import events as ev
+    from engine.history import summarize
+    from engine.rundir import RunDir
+
+    def run(name: str, error_type: str) -> bool:
+        run_dir = RunDir(tmp_path / name, validation=False)
+        (run_dir.checkpoints / "ckpt-1.index").write_text("")
+        run_dir(ev.RunFailed(message="ps 0 stopped responding", error_type=error_type))
+        run_dir.close()
+        return summarize(tmp_path / name).resumable
+
+    assert run("lost-ps", "UnavailableError")
+    assert not run("diverged", "NonFiniteLoss")

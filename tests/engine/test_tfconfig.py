@@ -9,18 +9,26 @@ import sys
 
 import pytest
 
+from engine.config import RunConfig
 from engine.tfconfig import (
     ClusterError,
     ClusterSpec,
+    Program,
+    Role,
     TFConfig,
+    cluster_shape,
     errors,
     for_task,
     free_loopback_ports,
     local_cluster,
+    local_cluster_like,
     parse_address,
     parse_tf_config,
     port_in_use,
     render,
+    role_from_environment,
+    run_problems,
+    task_program,
     validate,
 )
 
@@ -80,11 +88,89 @@ def test_a_good_local_cluster_has_no_problems():
         ({"cluster": {"worker": ["10.0.0.5:2222"]}}, None, ("warning", "cluster.worker[0]")),
         ({"cluster": {"worker": ["[2001:db8::1]:2222"]}}, None, ("warning", "cluster.worker[0]")),
         ({"cluster": {"worker": ["localhost:1", "gpu-box.lan:2"]}}, None, ("warning", "cluster.worker[0]")),
-        ({"cluster": {"evaluator": ["127.0.0.1:1"], **W2}}, "multi_worker_mirrored", ("warning", "cluster.evaluator")),
     ],
 )
 def test_each_rule_is_reported_where_it_applies(doc, strategy, expected):
     assert expected in problems_of(doc, strategy)
+
+
+PS_CLUSTER = {"chief": ["127.0.0.1:1"], "worker": ["127.0.0.1:2", "127.0.0.1:3"], "ps": ["127.0.0.1:4"]}
+
+
+@pytest.mark.parametrize(
+    "cluster, strategy, location, words",
+    [
+        ({**PS_CLUSTER, "ps": []}, "parameter_server", "cluster.ps", "at least one ps task"),
+        ({k: v for k, v in PS_CLUSTER.items() if k != "ps"}, "parameter_server", "cluster.ps", "--ps 1"),
+        ({k: v for k, v in PS_CLUSTER.items() if k != "chief"}, "parameter_server", "cluster.chief", "coordinator"),
+        ({**PS_CLUSTER, "worker": []}, "parameter_server", "cluster.worker", "run the steps"),
+        ({**PS_CLUSTER, "chief": ["127.0.0.1:1", "127.0.0.1:5"]}, "parameter_server", "cluster.chief", "at most one"),
+        ({**W2, "chief": ["127.0.0.1:1", "127.0.0.1:5"]}, "multi_worker_mirrored", "cluster.chief", "at most one"),
+        ({"worker": ["127.0.0.1:1"], "evaluator": ["127.0.0.1:2"]}, "mirrored", "cluster.evaluator", "cannot use"),
+        ({"worker": ["127.0.0.1:1"], "evaluator": ["127.0.0.1:2"]}, "default", "cluster.evaluator", "cannot use"),
+        ({**W2, "ps": ["127.0.0.1:9"]}, "multi_worker_mirrored", "cluster.ps", "no parameter servers"),
+    ],
+)
+def test_a_cluster_its_strategy_cannot_run_gets_one_clear_error(cluster, strategy, location, words):
+    problems = errors(validate(parse_tf_config({"cluster": {k: v for k, v in cluster.items() if v}}), strategy))
+    assert len(problems) == 1, problems
+    assert problems[0].location == location and words in problems[0].message
+
+
+@pytest.mark.parametrize("strategy", ["multi_worker_mirrored", "parameter_server"])
+def test_an_evaluator_beside_a_cluster_strategy_is_fine(strategy):
+    cluster = {**PS_CLUSTER, "evaluator": ["127.0.0.1:9"]}
+    if strategy == "multi_worker_mirrored":
+        cluster.pop("ps")
+    assert validate(parse_tf_config({"cluster": cluster}), strategy) == []
+
+
+def test_an_evaluator_needs_validation_data():
+    cluster = parse_tf_config({"cluster": {**W2, "evaluator": ["127.0.0.1:9"]}}).cluster
+    config = RunConfig(strategy="multi_worker_mirrored")
+    (problem,) = run_problems(cluster, config)
+    assert problem.location == "cluster.evaluator" and "validation_split" in problem.message
+    assert run_problems(cluster, config.replace(validation_split=0.2)) == []
+
+
+@pytest.mark.parametrize(
+    "job, strategy, program",
+    [
+        ("chief", "parameter_server", Program.TRAINER),
+        ("worker", "parameter_server", Program.SERVER),
+        ("ps", "parameter_server", Program.SERVER),
+        ("evaluator", "parameter_server", Program.EVALUATOR),
+        ("worker", "multi_worker_mirrored", Program.TRAINER),
+        ("evaluator", "multi_worker_mirrored", Program.EVALUATOR),
+    ],
+)
+def test_one_train_command_runs_each_task_as_its_program(job, strategy, program):
+    assert task_program(job, strategy) == program
+
+
+def test_roles_from_tf_config():
+    doc = {"cluster": {**PS_CLUSTER, "evaluator": ["127.0.0.1:9"]}, "task": {"type": "chief", "index": 0}}
+    env = {"TF_CONFIG": json.dumps(doc)}
+    chief = role_from_environment("parameter_server", env)
+    assert (chief.is_chief, chief.num_workers, chief.task, chief.has_evaluator) == (True, 2, "chief-0", True)
+    doc["task"] = {"type": "worker", "index": 1}
+    worker = role_from_environment("parameter_server", {"TF_CONFIG": json.dumps(doc)})
+    assert (worker.is_chief, worker.job, worker.index) == (False, "worker", 1)
+    mwms = role_from_environment(
+        "multi_worker_mirrored", {"TF_CONFIG": json.dumps({"cluster": W2, "task": {"type": "worker", "index": 0}})}
+    )
+    assert (mwms.is_chief, mwms.num_workers, mwms.has_evaluator) == (True, 2, False)
+    assert role_from_environment("mirrored", env) == Role()  # one process: TF_CONFIG is not its business
+
+
+def test_a_local_parameter_server_cluster_has_every_role_on_its_own_port():
+    cluster = local_cluster(2, ps=1, chief=True, evaluator=True)
+    assert cluster_shape(cluster) == {"chief": 1, "worker": 2, "ps": 1, "evaluator": 1}
+    assert len({t.port for t in cluster.tasks()}) == 5
+    assert [t.id for t in cluster.tasks()] == ["chief-0", "worker-0", "worker-1", "ps-0", "evaluator-0"]
+    assert validate(TFConfig(cluster), "parameter_server") == []
+    again = local_cluster_like(cluster)
+    assert cluster_shape(again) == cluster_shape(cluster) and again != cluster
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,9 @@
 """A stand-in for `main.py cluster launch --events`: the relay's event stream in milliseconds.
 
 Modes: complete (every worker finishes), fail (worker 1 is killed mid-run and
-the launcher stops the chief), wait (the workers train until `stop`).
+the launcher stops the chief), wait (the workers train until `stop`), ps (a
+parameter_server cluster with an evaluator: worker 1 is lost, restarted and
+rejoins; the evaluator validates each epoch's checkpoint).
 Only engine.events is imported, so it starts fast.
 """
 
@@ -18,10 +20,12 @@ from engine import events as ev
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=("complete", "fail", "wait"))
+    parser.add_argument("mode", choices=("complete", "fail", "wait", "ps"))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--run-dir", default="/tmp/fake-cluster")
     args = parser.parse_args()
+    if args.mode == "ps":
+        return parameter_server(args.run_dir)
     stop = threading.Event()
     threading.Thread(target=watch_stdin, args=(stop,), daemon=True).start()
     names = [f"worker-{i}" for i in range(args.workers)]
@@ -82,6 +86,70 @@ def main() -> int:
             status="completed" if done == "finished" else "stopped", epochs_completed=1, run_dir=args.run_dir
         )
     )
+    return 0
+
+
+ROLES = {
+    "chief-0": "coordinator: runs the training program",
+    "worker-0": "worker: runs the coordinator's steps",
+    "worker-1": "worker: runs the coordinator's steps",
+    "ps-0": "parameter server: holds variables",
+    "evaluator-0": "evaluator: validates each checkpoint",
+}
+
+
+def parameter_server(run_dir: str) -> int:
+    """What `cluster launch --workers 2 --ps 1 --evaluator --events` says when worker 1 is killed and rejoins."""
+
+    def state(task: str, value: str, pid: int, message: str = "") -> None:
+        emit(ev.WorkerState(worker=task, state=value, pid=pid, message=message, role=ROLES[task]))
+
+    for i, task in enumerate(ROLES):
+        state(task, "starting", 2000 + i)
+    for i, task in enumerate(ROLES):
+        state(task, "evaluating" if task == "evaluator-0" else "training", 2000 + i)
+    emit(
+        ev.RunStarted(
+            strategy="parameter_server",
+            num_replicas=1,
+            devices=["/cpu:0"],
+            global_batch_size=64,
+            per_replica_batch_size=64,
+            loop="custom",
+            epochs=2,
+            steps_per_epoch=4,
+            steps_per_execution=2,
+            run_dir=run_dir,
+            num_workers=2,
+            task="chief-0",
+        )
+    )
+    for epoch in (1, 2):
+        for step in range(1, 5):
+            g = (epoch - 1) * 4 + step
+            emit(ev.BatchEnd(epoch=epoch, step=step, global_step=g, loss=1 / g, accuracy=0.5, examples_per_sec=900.0))
+        emit(ev.TaskSteps(steps={"worker-0": 2 * epoch + 2, "worker-1": 2}))
+        emit(ev.EpochEnd(epoch=epoch, loss=1 / (4 * epoch), accuracy=0.5, seconds=0.1, examples_per_sec=900.0))
+        emit(ev.CheckpointSaved(path=f"{run_dir}/checkpoints/ckpt-{epoch}", epoch=epoch, step=0))
+        if epoch == 1:
+            state("worker-1", "lost", 2002, "killed by SIGKILL; the coordinator reruns its steps on the other workers")
+            state("worker-1", "starting", 2099, "restart 1 of 2 after it was lost (killed by SIGKILL)")
+            state("worker-1", "rejoined", 2099, "rejoined after restart 1")
+        emit(
+            ev.Evaluation(
+                epoch=epoch,
+                step=0,
+                global_step=4 * epoch,
+                val_loss=0.3 / epoch,
+                val_accuracy=0.6 + 0.1 * epoch,
+                examples=100,
+                seconds=0.05,
+                checkpoint=f"{run_dir}/checkpoints/ckpt-{epoch}",
+            )
+        )
+    for i, task in enumerate(ROLES):
+        state(task, "finished", 2099 if task == "worker-1" else 2000 + i)
+    emit(ev.RunFinished(status="completed", epochs_completed=2, run_dir=run_dir))
     return 0
 
 

@@ -96,6 +96,21 @@ class InputSource:
             ds = ds.skip(skip_steps)
         return with_policy(ds.prefetch(tf.data.AUTOTUNE), self.shard_policy)
 
+    def worker_dataset(self, context: Any) -> Any:
+        """parameter_server: one worker's endless stream of per-replica batches (a `dataset_fn`).
+
+        Its workers take steps independently, so each shuffles in its own
+        unseeded order (with one seed they would all train on the same
+        batches) and repeats without end: the coordinator counts the steps of
+        an epoch. Built inside the function: it runs for each worker.
+        """
+        c = self.config
+        ds = self._examples(train=True)
+        if c.shuffle_buffer > 1:
+            ds = ds.shuffle(c.shuffle_buffer)
+        ds = self._decode(ds.repeat()).batch(context.get_per_replica_batch_size(c.global_batch_size), True)
+        return self._decode_batch(ds).prefetch(tf.data.AUTOTUNE)
+
     def validation(self) -> Any | None:
         """Every validation example in global batches (the last one possibly short); data-sharded."""
         if not self.n_val:

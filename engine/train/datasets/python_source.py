@@ -103,6 +103,20 @@ class PythonSource(InputSource):
         ds = self._examples_of(self.make, tf.distribute.InputContext(1, 0, 1), self.where)
         return ds.repeat().batch(self.config.global_batch_size, drop_remainder=True).skip(skip_steps)
 
+    def worker_dataset(self, context: Any) -> Any:
+        """parameter_server: the user's pipeline for one worker, repeated without end (the coordinator
+        counts an epoch's steps)."""
+        return self._pipeline(self.make, self.where, 0, True)(context)
+
+    def validation(self) -> Any | None:
+        """Global batches of the validation function's examples, in one pipeline (the coordinator's and
+        the evaluator task's validation)."""
+        if self.make_val is None:
+            return None
+        where = f"{self.config.data.path}:{self.config.data.validation_function}"
+        ds = self._examples_of(self.make_val, tf.distribute.InputContext(1, 0, 1), where)
+        return ds.batch(self.config.global_batch_size).prefetch(tf.data.AUTOTUNE)
+
     def distributed_validation(self, strategy: Any) -> Any | None:
         if self.make_val is None:
             return None

@@ -10,6 +10,7 @@ import pytest
 
 from engine import events as ev
 from engine.cluster.cli import main
+from engine.config import RunConfig
 
 
 def write(tmp_path, doc) -> str:
@@ -141,6 +142,7 @@ def test_launch_refuses_a_run_another_process_trains(tmp_path, write_run_config)
     from tests.run_fixtures import write_run
 
     run = write_run(tmp_path, "stopped", ev.RunFinished(status="stopped", epochs_completed=1, run_dir=""), 1)
+    RunConfig(strategy="multi_worker_mirrored").save(RunPaths(run).config)
     (run / "checkpoints" / "ckpt-1.index").write_bytes(b"")
     with RunLock.acquire(RunPaths(run), "tfdd train"):
         out = launch_cli("--resume", str(run))
@@ -155,3 +157,76 @@ def test_launch_refuses_a_folder_that_is_not_a_run(tmp_path, write_run_config):
     out = launch_cli("--config", str(write_run_config()), "--run-dir", str(mine))
     assert out.returncode == 2 and "not a run folder" in out.stderr
     assert [p.name for p in mine.iterdir()] == ["README.md"]
+
+
+PS = {"chief": ["127.0.0.1:20101"], "worker": ["127.0.0.1:20102", "127.0.0.1:20103"], "ps": ["127.0.0.1:20104"]}
+
+
+@pytest.mark.parametrize(
+    "strategy, shape, words",
+    [
+        ("parameter_server", ["--workers", "2"], "cluster.ps = []: parameter_server needs at least one ps task"),
+        (
+            "parameter_server",
+            ["--cluster", {"cluster": {**PS, "chief": ["127.0.0.1:1", "127.0.0.1:2"]}}],
+            "at most one chief",
+        ),
+        (
+            "mirrored",
+            ["--cluster", {"cluster": {"worker": ["127.0.0.1:1"], "evaluator": ["127.0.0.1:2"]}}],
+            "cannot use an evaluator",
+        ),
+        ("multi_worker_mirrored", ["--workers", "2", "--ps", "1"], "multi_worker_mirrored uses no parameter servers"),
+        ("multi_worker_mirrored", ["--workers", "2", "--evaluator"], "validation_split is 0"),
+    ],
+)
+def test_launch_refuses_a_bad_cluster_with_one_clear_line(tmp_path, capsys, strategy, shape, words):
+    (tmp_path / "run.json").write_text(json.dumps({"strategy": strategy}))
+    if shape[0] == "--cluster":
+        shape = ["--cluster", write(tmp_path, shape[1])]
+    args = ["cluster", "launch", *shape, "--config", str(tmp_path / "run.json"), "--run-dir", str(tmp_path / "run")]
+    assert main(args) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("error: cluster.") and words in line, line
+    assert not (tmp_path / "run").exists()  # nothing was started, nothing was written
+
+
+def test_resume_relaunches_the_tasks_the_run_had_on_fresh_ports(tmp_path, write_run_config):
+    from engine.cluster.cli import _launch_plan, register  # noqa: F401 - the parser is the contract
+    from engine.protocol.paths import RunPaths
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    RunPaths(run_dir).config.write_text(json.dumps({"strategy": "parameter_server", "validation_split": 0.2}))
+    RunPaths(run_dir).cluster.write_text(json.dumps({"cluster": {**PS, "evaluator": ["127.0.0.1:20105"]}}))
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers(dest="command"))
+    plan = _launch_plan(parser.parse_args(["cluster", "launch", "--resume", str(run_dir)]))
+    assert plan.resume and plan.run_dir == run_dir
+    assert {job: len(a) for job, a in plan.cluster.jobs} == {"chief": 1, "worker": 2, "ps": 1, "evaluator": 1}
+    assert "127.0.0.1:20101" not in plan.cluster.addresses("chief")  # the old ports may be taken now
+
+
+def test_a_run_without_a_cluster_file_needs_workers_to_resume(tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "config.json").write_text(json.dumps({"strategy": "multi_worker_mirrored"}))
+    assert main(["cluster", "launch", "--resume", str(run_dir)]) == 2
+    assert "give --workers N" in capsys.readouterr().err
+
+
+def test_export_slurm_writes_a_batch_job(tmp_path, write_run_config, capsys):
+    cluster = write(tmp_path, {"cluster": PS})
+    config = write_run_config(strategy="parameter_server")
+    out = tmp_path / "slurm"
+    args = ["cluster", "export", "--slurm", "--cluster", cluster, "--config", str(config), "--out", str(out)]
+    assert main([*args, "--gpus-per-node", "2", "--port-base", "23456"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [".tfdd-bundle", "README.md", "run.json", "task.sh", "tfdd.sbatch"]
+    sbatch = (out / "tfdd.sbatch").read_text()
+    assert "#SBATCH --nodes=4" in sbatch and "#SBATCH --gpus-per-node=2" in sbatch
+    assert "--kill-on-bad-exit=0" in sbatch  # a lost parameter-server worker does not end the job
+    assert "--jobs 'chief=1,worker=2,ps=1' --port-base 23456" in (out / "task.sh").read_text()
+    assert main([*args, "--port-base", "80"]) == 2
+    assert "port_base" in capsys.readouterr().err

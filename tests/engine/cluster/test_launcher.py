@@ -13,7 +13,7 @@ from engine import events as ev
 from engine.cluster import launcher
 from engine.cluster.launcher import FAILED, FINISHED, STARTING, STOPPED, TRAINING, WAITING, launch_cluster
 from engine.problems import ConfigError
-from engine.tfconfig import ClusterError, ClusterSpec, local_cluster
+from engine.tfconfig import ClusterError, ClusterSpec, local_cluster, parse_tf_config
 
 ORDER = [STARTING, WAITING, TRAINING, FINISHED]
 
@@ -235,3 +235,115 @@ def test_the_launcher_claims_and_locks_the_run_folder_for_its_cluster(tmp_path, 
     assert result.ok and RunPaths(tmp_path / "run").is_ours()
     assert holders and all(h is not None and h.pid == os.getpid() for h in holders)
     assert holder(RunPaths(tmp_path / "run")) is None  # released at the end
+
+
+# ---- parameter_server and the evaluator: supervision by role --------------------------------------------
+
+
+def ps_cluster(workers: int = 2, evaluator: bool = False) -> ClusterSpec:
+    return local_cluster(workers, ps=1, chief=True, evaluator=evaluator)
+
+
+@pytest.fixture
+def ps_config(write_run_config):
+    return lambda **kw: write_run_config(strategy="parameter_server", validation_split=0.2, **kw)
+
+
+def test_a_parameter_server_cluster_runs_every_role_and_ends_with_its_chief(tmp_path, ps_config, monkeypatch):
+    result, states, events = launch(
+        tmp_path, ps_config, monkeypatch, {"chief-0": "long"}, cluster=ps_cluster(evaluator=True)
+    )
+    assert result.ok, result.failure
+    roles = {w.task.id: (w.role, w.state) for w in result.workers}
+    assert roles == {
+        "chief-0": ("coordinator: runs the training program", FINISHED),
+        "worker-0": ("worker: runs the coordinator's steps", FINISHED),
+        "worker-1": ("worker: runs the coordinator's steps", FINISHED),
+        "ps-0": ("parameter server: holds variables", FINISHED),
+        "evaluator-0": ("evaluator: validates each checkpoint", STOPPED),  # stopped once training was over
+    }
+    assert states["ps 0"][-2:] == [TRAINING, FINISHED]  # serving once the chief trains, stopped after it
+    assert states["evaluator 0"][:2] == [STARTING, launcher.EVALUATING]
+    assert any(isinstance(e, ev.Evaluation) for e in events["evaluator 0"])
+    saved = parse_tf_config((tmp_path / "run" / "cluster.json").read_text()).cluster
+    assert saved == ps_cluster_of(result)  # what --resume rebuilds the cluster from
+
+
+def ps_cluster_of(result) -> ClusterSpec:
+    jobs: dict[str, list[str]] = {}
+    for w in result.workers:
+        jobs.setdefault(w.task.job, []).append(w.task.address)
+    return ClusterSpec.from_dict(jobs)
+
+
+def test_a_lost_worker_is_restarted_and_rejoins_while_training_goes_on(tmp_path, ps_config, monkeypatch):
+    monkeypatch.setenv("FAKE_WORKER_MARKERS", str(tmp_path))
+    result, states, _ = launch(
+        tmp_path, ps_config, monkeypatch, {"chief-0": "long", "worker-1": "die_once"}, cluster=ps_cluster()
+    )
+    assert result.ok, result.failure
+    assert states["worker 1"][-4:] == [launcher.LOST, STARTING, launcher.REJOINED, FINISHED]
+    worker = result.workers[2]
+    assert worker.restarts == 1 and "rejoined after restart 1" in worker.message
+    assert states["chief 0"][-1] == FINISHED  # never disturbed
+
+
+def test_a_lost_worker_is_not_restarted_when_asked_not_to(tmp_path, ps_config, monkeypatch):
+    result, states, _ = launch(
+        tmp_path, ps_config, monkeypatch, {"chief-0": "long", "worker-1": "crash"}, cluster=ps_cluster(), restarts=0
+    )
+    assert result.ok, result.failure  # the other worker ran the steps
+    assert states["worker 1"][-1] == launcher.LOST and "not restarted" in result.workers[2].message
+
+
+def test_when_every_worker_is_lost_the_coordinator_is_named(tmp_path, ps_config, monkeypatch):
+    result, _, _ = launch(
+        tmp_path,
+        ps_config,
+        monkeypatch,
+        {"chief-0": "until_stop", "worker-0": "crash"},
+        cluster=ps_cluster(1),
+        restarts=0,
+    )
+    assert result.status == "failed"
+    assert result.failure.startswith("chief 0 (pid") and "every worker was lost" in result.failure
+
+
+def test_a_dead_parameter_server_fails_the_run_at_once_and_is_named(tmp_path, ps_config, monkeypatch):
+    result, states, _ = launch(
+        tmp_path, ps_config, monkeypatch, {"chief-0": "until_stop", "ps-0": "crash"}, cluster=ps_cluster()
+    )
+    ps = result.workers[3]
+    assert result.status == "failed"
+    assert result.failure.startswith(f"ps 0 (pid {ps.pid}) failed: exited with code 9")
+    assert "--resume" in result.failure and ps.state == FAILED
+    assert states["chief 0"][-1] == STOPPED
+
+
+def test_a_failing_evaluator_never_stops_training(tmp_path, ps_config, monkeypatch):
+    result, _, _ = launch(
+        tmp_path,
+        ps_config,
+        monkeypatch,
+        {"chief-0": "long", "evaluator-0": "crash"},
+        cluster=ps_cluster(evaluator=True),
+    )
+    assert result.ok, result.failure
+    evaluator = result.workers[-1]
+    assert evaluator.state == FAILED and "fake evaluator failure; training goes on" in evaluator.message
+
+
+def test_an_evaluator_still_busy_after_training_is_stopped(tmp_path, ps_config, monkeypatch):
+    monkeypatch.setattr(launcher, "EVALUATOR_GRACE_S", 0.5)
+    result, _, _ = launch(tmp_path, ps_config, monkeypatch, {"evaluator-0": "deaf"}, cluster=ps_cluster(evaluator=True))
+    assert result.ok, result.failure
+    evaluator = result.workers[-1]
+    assert evaluator.state == STOPPED and "still validating 0.5 s after training ended" in evaluator.message
+
+
+def test_an_evaluator_beside_multi_worker_mirrored(tmp_path, write_run_config, monkeypatch):
+    config = lambda: write_run_config(validation_split=0.2)  # noqa: E731
+    result, _, events = launch(tmp_path, config, monkeypatch, {}, cluster=local_cluster(2, evaluator=True))
+    assert result.ok, result.failure
+    assert [w.task.id for w in result.workers] == ["worker-0", "worker-1", "evaluator-0"]
+    assert result.workers[0].role == "chief: trains and writes the results"

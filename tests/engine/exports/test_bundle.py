@@ -42,10 +42,31 @@ def test_bundle_has_one_folder_per_task_and_a_readme(tmp_path):
     assert parse_tf_config((tmp_path / "cluster.json").read_text()).cluster == cluster
 
 
-def test_a_chief_gets_its_own_folder_and_evaluators_are_skipped(tmp_path):
+def test_every_task_gets_its_folder_the_evaluator_too(tmp_path):
     cluster = ClusterSpec.from_dict({**WITH_CHIEF.to_dict(), "evaluator": ["127.0.0.1:20009"]})
-    export_bundle(cluster, CONFIG, tmp_path)
-    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["chief-0", "worker-0", "worker-1"]
+    export_bundle(cluster, CONFIG.replace(validation_split=0.2), tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == [
+        "chief-0",
+        "evaluator-0",
+        "worker-0",
+        "worker-1",
+    ]
+    assert "evaluator: validates each checkpoint" in (tmp_path / "README.md").read_text()
+    tf_config = json.loads((tmp_path / "evaluator-0" / "tf_config.json").read_text())
+    assert tf_config["task"] == {"type": "evaluator", "index": 0}
+
+
+def test_a_parameter_server_bundle_names_each_role(tmp_path):
+    cluster = ClusterSpec.from_dict(
+        {"chief": ["10.0.0.1:2222"], "worker": ["10.0.0.2:2222", "10.0.0.3:2222"], "ps": ["10.0.0.4:2222"]}
+    )
+    export_bundle(cluster, CONFIG.replace(strategy="parameter_server"), tmp_path)
+    readme = (tmp_path / "README.md").read_text()
+    assert "| `ps-0/` | parameter server: holds variables | 10.0.0.4 | 2222 |" in readme
+    assert "| `chief-0/` | coordinator: runs the training program |" in readme
+    assert "reruns its steps" in readme
+    start = (tmp_path / "ps-0" / "start.sh").read_text()
+    assert "-m engine.cli train --config" in start  # every task runs the same command; TF_CONFIG picks the role
 
 
 def test_a_cluster_with_errors_is_not_exported(tmp_path):
@@ -138,9 +159,11 @@ def load_manifest(text: str) -> list:
     [
         (local_cluster(3), {"Worker": 3}),
         (WITH_CHIEF, {"Chief": 1, "Worker": 2}),
+        (local_cluster(2, ps=2, chief=True, evaluator=True), {"Chief": 1, "Worker": 2, "PS": 2, "Evaluator": 1}),
     ],
 )
 def test_tfjob_has_the_structure_kubeflow_expects(cluster, replicas):
+    """Replica types as the training operator's v1 API spells them (Chief, Worker, PS, Evaluator)."""
     config_map, tfjob = load_manifest(tfjob_yaml(cluster, CONFIG))
     assert (tfjob["apiVersion"], tfjob["kind"]) == ("kubeflow.org/v1", "TFJob")
     assert re.fullmatch(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?", tfjob["metadata"]["name"])
@@ -219,7 +242,7 @@ def test_exporting_again_replaces_the_old_bundle_and_leaves_no_stale_task(tmp_pa
     assert not (out / "worker-2").exists()
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["worker-0", "worker-1"]
     assert (out / "notes.txt").read_text() == "the user's own notes"
-    assert "2 training task(s)" in (out / "README.md").read_text()
+    assert "2 task(s)" in (out / "README.md").read_text()
 
 
 def test_the_readme_keeps_the_warning_and_gives_a_firewall_example_for_every_port(tmp_path):

@@ -28,6 +28,7 @@ from engine import events as ev
 from engine.config import RunConfig
 from engine.exports.script import HONOURED, IGNORED, TEMPLATE, export_script, render_script
 from engine.plan import DeviceError, plan_devices
+from engine.problems import ConfigError
 from tests.engine.train.worker_process import REPO, base_config, env, train, write_config
 
 EPOCH_LINE = re.compile(r"^epoch (\d+): loss=([0-9.eE+-]+)", re.M)
@@ -368,3 +369,17 @@ def test_exported_script_reproduces_the_new_kinds(tmp_path, case):
     assert losses == pytest.approx([e.loss for e in engine_ends], rel=RTOL)
     assert val_losses == pytest.approx([e.val_loss for e in engine_ends if e.val_loss is not None], rel=RTOL)
     assert len(val_losses) == config["epochs"]
+
+
+def test_parameter_server_is_refused_with_what_to_do_instead(tmp_path, capsys):
+    from engine.cli import main
+    from engine.exports.script import render_script
+
+    config = RunConfig(strategy="parameter_server")
+    with pytest.raises(ConfigError, match="does not support parameter_server"):
+        render_script(config)
+    path = tmp_path / "run.json"
+    config.save(path)
+    assert main(["export-script", "--config", str(path), "--out", str(tmp_path / "train.py")]) == 2
+    assert "tfdd cluster export" in capsys.readouterr().err
+    assert not (tmp_path / "train.py").exists()

@@ -54,3 +54,18 @@ def test_a_study_into_the_same_folder_again_writes_new_runs_and_keeps_the_old(tm
     run_study(RunConfig(), [1, 2], tmp_path)
     run_study(RunConfig(), [1], tmp_path)
     assert used == ["replicas-1", "replicas-2", "replicas-1-2"]
+
+
+def test_a_parameter_server_study_counts_workers_each_a_local_cluster(tmp_path):
+    from engine.tools.scaling import variant as count_variant
+
+    config = RunConfig(strategy="parameter_server", epochs=1, name="x")
+    counted, command_for = count_variant(config, 4)
+    assert counted.strategy == "parameter_server" and counted.epochs == 2 and counted.name == "x-scaling-4w"
+    command = command_for(tmp_path / "c.json", tmp_path / "run")
+    assert command[3:5] == ["cluster", "launch"] and "--events" in command
+    assert command[command.index("--workers") + 1] == "4" and command[command.index("--ps") + 1] == "1"
+    mirrored, trainer_for = count_variant(RunConfig(strategy="mirrored"), 4)
+    assert (
+        mirrored.virtual_devices == 4 and trainer_for(tmp_path / "c.json", tmp_path / "run")[2] == "engine.train.worker"
+    )

@@ -22,7 +22,7 @@ def main(config_path: str, out: str) -> None:
     from engine.train.tf_runtime import tf
 
     base = RunConfig.load(config_path)
-    workers = role_from_environment().num_workers
+    workers = role_from_environment("multi_worker_mirrored").num_workers
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     seen: dict[str, list[int]] = {}
     for policy in ("auto", "file", "data", "off"):

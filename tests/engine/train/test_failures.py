@@ -148,6 +148,13 @@ def test_bad_config_fails_before_tensorflow_with_every_problem(tmp_path):
     assert "strategy" in failed.message and "mirrored" in failed.message and "epochs" in failed.message
 
 
+def test_parameter_server_without_a_cluster_says_how_to_start_one(tmp_path):
+    config = write_config(tmp_path, base_config(strategy="parameter_server"))
+    finished = run_worker(["--config", str(config), "--run-dir", str(tmp_path / "run")])
+    assert finished.returncode == 2
+    assert "tfdd cluster launch --workers 2 --ps 1" in finished.of(ev.RunFailed)[0].message
+
+
 def test_bad_data_is_a_run_failed_event(tmp_path):
     csv = tmp_path / "d.csv"
     csv.write_text("a,city,label\n1,Oslo,0\n" * 1 + "2,3,1\n" * 70, encoding="utf-8")

@@ -118,10 +118,10 @@ BAD_DOCUMENTS = [
     ),
     ({"cluster": {"worker": ["127.0.0.1:http"]}}, "error", "cluster.worker[0]", "not a number"),
     (
-        {"cluster": {"worker": ["127.0.0.1:20001"], "evaluator": ["127.0.0.1:20002"]}},
-        "warning",
-        "cluster.evaluator",
-        "no evaluator program",
+        {"cluster": {"worker": ["127.0.0.1:20001"], "ps": ["127.0.0.1:20002"]}},
+        "error",
+        "cluster.ps",
+        "uses no parameter servers",
     ),
     ({"cluster": {}}, "error", "cluster", "silently train"),
 ]
@@ -262,4 +262,50 @@ def test_export_is_refused_while_the_cluster_or_the_form_has_errors(qtbot, make_
     dialog = window.export_cluster()
     assert not dialog.export_button.isEnabled()
     assert "run form, global_batch_size" in dialog.blockers.text()
+    dialog.close()
+
+
+def test_every_role_is_accepted_under_parameter_server_and_start_here_needs_loopback(qtbot):
+    editor = make_editor(qtbot, "parameter_server")
+    document = {
+        "cluster": {
+            "chief": ["127.0.0.1:20001"],
+            "worker": ["127.0.0.1:20002", "127.0.0.1:20003"],
+            "ps": ["127.0.0.1:20004"],
+            "evaluator": ["127.0.0.1:20005"],
+        }
+    }
+    editor.json.setPlainText(json.dumps(document))
+    assert editor.problems() == [] and editor.start_button.isEnabled() and editor.export_button.isEnabled()
+    assert json.loads(editor.cluster_json()) == document
+    editor.json.setPlainText(json.dumps({"cluster": {k: v for k, v in document["cluster"].items() if k != "ps"}}))
+    assert [p.location for p in editor.problems()] == ["cluster.ps"]
+    assert not editor.start_button.isEnabled() and "errors" in editor.start_button.toolTip()
+    document["cluster"]["worker"][1] = "10.0.0.7:20003"
+    editor.json.setPlainText(json.dumps(document))
+    assert not editor.start_button.isEnabled() and "10.0.0.7:20003" in editor.start_button.toolTip()
+    assert editor.export_button.isEnabled()  # other machines are what export is for
+
+
+def test_export_as_a_slurm_job_judges_only_the_shape(qtbot, make_window, tmp_path: Path):
+    window = make_window()
+    window.form.strategy.setCurrentText("parameter_server")
+    window.cluster.json.setPlainText(
+        json.dumps({"cluster": {"chief": ["a:1"], "worker": ["b:1", "c:1"], "ps": ["d:1"]}})  # hosts Slurm replaces
+    )
+    dialog = window.export_cluster()
+    dialog.target.setCurrentIndex(dialog.target.findData("slurm"))
+    assert dialog.slurm_row.isVisibleTo(dialog) and dialog.export_button.isEnabled()
+    dialog.gpus.setValue(1)
+    dialog.port.setValue(24000)
+    dialog.folder.setText(str(tmp_path / "job"))
+    assert dialog.export()
+    assert sorted(p.name for p in dialog.written) == ["README.md", "run.json", "task.sh", "tfdd.sbatch"]
+    assert "#SBATCH --gpus-per-node=1" in (tmp_path / "job" / "tfdd.sbatch").read_text()
+    assert "--port-base 24000" in (tmp_path / "job" / "task.sh").read_text()
+    assert "how to submit it" in dialog.result.text() and "sbatch" in dialog.readme.toPlainText()
+    window.cluster.json.setPlainText(json.dumps({"cluster": {"chief": ["a:1"], "worker": ["b:1"]}}))
+    dialog = window.export_cluster()
+    dialog.target.setCurrentIndex(dialog.target.findData("slurm"))
+    assert not dialog.export_button.isEnabled() and "at least one ps task" in dialog.blockers.text()
     dialog.close()

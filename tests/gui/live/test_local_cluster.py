@@ -6,6 +6,7 @@ on the real `main.py cluster launch` with two TensorFlow workers on 127.0.0.1.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -19,6 +20,7 @@ from engine.config import DataConfig, RunConfig
 from engine.protocol.codes import CLUSTER_GRACE_S
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.form.run_form import RunForm
+from gui.live.workers_panel import MESSAGE, ROLE, STEPS
 from gui.main_window import MainWindow
 
 FAKE_CLUSTER = Path(__file__).parents[1] / "fake_cluster.py"
@@ -76,7 +78,7 @@ def cluster_window(make_window):
     def make(mode: str) -> MainWindow:
         built: list[tuple[Path, Path, int]] = []
 
-        def command(config: Path, run_dir: Path, workers: int) -> list[str]:
+        def command(config: Path, run_dir: Path, workers: int, ps: int = 0, evaluator: bool = False) -> list[str]:
             built.append((config, run_dir, workers))
             return [sys.executable, str(FAKE_CLUSTER), mode, "--workers", str(workers), "--run-dir", str(run_dir)]
 
@@ -158,7 +160,7 @@ def test_a_real_two_worker_cluster_finishes_from_the_window(qtbot, make_window, 
     assert "[worker-1] INFO:" in window.log.shown_text()
     (run_dir,) = (tmp_path / "runs").iterdir()
     assert {p.name for p in (run_dir / "workers").iterdir()} == {"worker-0.log", "worker-1.log"}
-    pids = [int(window.workers.table.item(row, 1).text()) for row in range(2)]
+    pids = [window.workers.pid(w) for w in ("worker-0", "worker-1")]
     assert not any(alive(pid) for pid in pids)
 
 
@@ -169,11 +171,11 @@ def test_a_killed_worker_fails_the_run_by_name_and_the_window_stays_usable(qtbot
     qtbot.waitUntil(
         lambda: window.workers.state("worker-1") == "training" and window.plots.plotted_points() > 0, timeout=240_000
     )
-    pids = [int(window.workers.table.item(row, 1).text()) for row in range(2)]
+    pids = [window.workers.pid(w) for w in ("worker-0", "worker-1")]
     os.kill(pids[1], signal.SIGKILL)
     qtbot.waitUntil(lambda: window.runner is None, timeout=120_000)
     assert window.workers.state("worker-1") == "failed"
-    assert "SIGKILL" in window.workers.table.item(1, 3).text()
+    assert "SIGKILL" in window.workers.cell("worker-1", MESSAGE)
     assert window.workers.state("worker-0") in ("stopped", "failed")
     assert "failed" in window.status_labels["state"].text()
     qtbot.waitUntil(lambda: window.last_dialog is not None)
@@ -193,9 +195,142 @@ def test_closing_mid_cluster_run_stops_every_worker(qtbot, make_window, monkeypa
     window.show()
     window.start_run()
     qtbot.waitUntil(lambda: window.plots.plotted_points() > 0, timeout=240_000)
-    pids = [int(window.workers.table.item(row, 1).text()) for row in range(2)]
+    pids = [window.workers.pid(w) for w in ("worker-0", "worker-1")]
     window.close()
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=90_000)
     assert [window.workers.state(w) for w in ("worker-0", "worker-1")] == ["stopped", "stopped"]
     assert "stopped" in window.status_labels["state"].text(), window.log.tail(60)
     assert not any(alive(pid) for pid in pids)
+
+
+# ---- parameter_server and the evaluator from the window --------------------------------------
+
+
+def test_the_form_offers_parameter_servers_sharding_and_an_evaluator(qtbot):
+    form = RunForm()
+    qtbot.addWidget(form)
+    form.set_probe(CPU_ONLY)
+    for widget in (form.ps, form.partitioner, form.evaluator):
+        assert not widget.isVisibleTo(form)
+    form.strategy.setCurrentText("parameter_server")
+    assert all(w.isVisibleTo(form) for w in (form.workers, form.ps, form.partitioner, form.evaluator))
+    form.ps.setValue(2)
+    form.partitioner.setCurrentText("fixed")
+    form.evaluator.setChecked(True)
+    config, replicas, problems = form.evaluate()
+    assert config.variable_partitioner == "fixed" and replicas == 1
+    assert [p.field for p in problems] == ["validation_split"] and "evaluator" in problems[0].message
+    form.validation.setValue(0.2)
+    assert form.evaluate()[2] == []
+    assert form.local_cluster_shape() == (2, 2, True)
+    form.show_per_replica(*form.evaluate()[:2])
+    assert "2 workers take steps in turn" in form.per_replica.text()
+    form.strategy.setCurrentText(MULTI)
+    assert form.evaluator.isVisibleTo(form) and not form.ps.isVisibleTo(form)
+    assert form.local_cluster_shape() == (2, 0, True)
+
+
+def test_a_parameter_server_run_shows_every_role_a_lost_worker_rejoining_and_the_evaluators_curve(qtbot, make_window):
+    built: list[tuple] = []
+
+    def command(config: Path, run_dir: Path, workers: int, ps: int = 0, evaluator: bool = False) -> list[str]:
+        built.append((workers, ps, evaluator))
+        return [sys.executable, str(FAKE_CLUSTER), "ps", "--run-dir", str(run_dir)]
+
+    window = make_window(cluster_command_for=command)
+    window.apply_probe(CPU_ONLY)
+    window.form.set_config(RunConfig(strategy="parameter_server", validation_split=0.2))
+    window.form.evaluator.setChecked(True)
+    assert not window.workers.isHidden()
+    qtbot.mouseClick(window.controls.start, Qt.MouseButton.LeftButton)
+    assert window.runner.grace_seconds == CLUSTER_GRACE_S
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    assert built == [(2, 1, True)]
+    panel = window.workers
+    assert panel.workers() == ["chief-0", "worker-0", "worker-1", "ps-0", "evaluator-0"]
+    assert panel.cell("ps-0", ROLE) == "parameter server: holds variables"
+    assert panel.cell("chief-0", ROLE).startswith("coordinator")
+    assert panel.state("worker-1") == "finished" and panel.pid("worker-1") == 2099
+    assert panel.cell("worker-0", STEPS) == "6"
+    log = window.log.shown_text()
+    assert "[worker-1] lost: killed by SIGKILL" in log and "[worker-1] rejoined: rejoined after restart 1" in log
+    assert "[evaluator-0] ckpt-2 (epoch 2, step 0): val loss 0.1500" in log
+    window.plots.redraw_all()
+    assert list(window.plots.loss.series["val"].x) == [4.0, 8.0]  # at the epochs' points
+    assert list(window.plots.loss.series["epoch"].x) == [4.0, 8.0]
+    assert "completed" in window.status_labels["state"].text()
+
+
+def test_the_cluster_tab_starts_its_own_tasks(qtbot, make_window, tmp_path):
+    started: list[tuple[Path, Path, Path]] = []
+
+    def command(cluster_file: Path, config: Path, run_dir: Path) -> list[str]:
+        started.append((cluster_file, config, run_dir))
+        return [sys.executable, str(FAKE_CLUSTER), "ps", "--run-dir", str(run_dir)]
+
+    window = make_window(cluster_file_command_for=command)
+    window.apply_probe(CPU_ONLY)
+    window.form.set_config(RunConfig(strategy="parameter_server", validation_split=0.2))
+    document = {
+        "cluster": {
+            "chief": ["127.0.0.1:20001"],
+            "worker": ["127.0.0.1:20002", "127.0.0.1:20003"],
+            "ps": ["127.0.0.1:20004"],
+            "evaluator": ["127.0.0.1:20005"],
+        }
+    }
+    window.cluster.json.setPlainText(json.dumps(document))
+    window.tabs.setCurrentWidget(window.cluster)
+    qtbot.mouseClick(window.cluster.start_button, Qt.MouseButton.LeftButton)
+    assert window.tabs.currentWidget() is window.live_tab
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    ((cluster_file, config, run_dir),) = started
+    window.form.validation.setValue(0.0)  # the table's evaluator has nothing to validate on now
+    window.cluster.start_button.click()
+    assert len(started) == 1 and "validation_split is 0" in window.last_dialog.text()
+    window.last_dialog.close()
+    assert json.loads(cluster_file.read_text()) == document and cluster_file.parent == run_dir
+    assert config.suffix == ".json" and run_dir.parent == tmp_path / "runs"
+    assert len(window.workers.workers()) == 5
+
+
+def test_export_script_says_why_there_is_none_for_parameter_server(qtbot, make_window, monkeypatch):
+    asked: list[str] = []
+    monkeypatch.setattr("gui.exports.ask_save_path", lambda *a: asked.append("asked") or None)
+    window = make_window()
+    window.form.set_config(RunConfig(strategy="parameter_server"))
+    window.export_form_script()
+    assert asked == [] and "does not support parameter_server" in window.last_dialog.text()
+    window.last_dialog.close()
+
+
+@pytest.mark.slow
+def test_the_cluster_tab_runs_a_real_parameter_server_cluster_with_an_evaluator(qtbot, make_window):
+    from engine.tfconfig import free_loopback_ports
+
+    window = make_window()
+    window.apply_probe(CPU_ONLY)
+    window.form.set_config(
+        RunConfig(strategy="parameter_server", epochs=3, validation_split=0.2, data=DataConfig(num_samples=4096))
+    )
+    ports = [f"127.0.0.1:{p}" for p in free_loopback_ports(5)]
+    jobs = {"chief": ports[:1], "worker": ports[1:3], "ps": ports[3:4], "evaluator": ports[4:]}
+    window.cluster.json.setPlainText(json.dumps({"cluster": jobs}))
+    assert window.cluster.start_button.isEnabled(), window.cluster.start_button.toolTip()
+    qtbot.mouseClick(window.cluster.start_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.runner is None, timeout=300_000)
+    assert "completed" in window.status_labels["state"].text(), window.log.tail(60)
+    panel = window.workers
+    assert panel.workers() == ["chief-0", "worker-0", "worker-1", "ps-0", "evaluator-0"]
+    assert [panel.cell(w, ROLE).split(":")[0] for w in panel.workers()] == [
+        "coordinator",
+        "worker",
+        "worker",
+        "parameter server",
+        "evaluator",
+    ]
+    assert {panel.state(w) for w in panel.workers()} == {"finished"}
+    assert all(int(panel.cell(w, STEPS).replace(",", "")) > 0 for w in ("worker-0", "worker-1"))
+    window.plots.redraw_all()
+    assert window.plots.loss.plotted_points("epoch") == 3 and window.plots.loss.plotted_points("val") == 3
+    assert not any(alive(panel.pid(w)) for w in panel.workers())

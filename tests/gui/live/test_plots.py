@@ -104,3 +104,29 @@ def test_a_million_points_draw(qtbot):
     plots.grab()  # a real paint
     assert plots.plotted_points() == n
     assert plots.loss.displayed_points("batch") < n / 50, "the PlotItem downsamples for display"
+
+
+def test_an_evaluators_validation_lands_on_its_epochs_point(qtbot):
+    """The evaluator validates late, after more batches: its point still sits at its checkpoint's step."""
+    plots = TrainingPlots()
+    qtbot.addWidget(plots)
+    plots.add_events([batch(s) for s in range(1, 11)])
+    plots.add_events([ev.EpochEnd(epoch=1, loss=0.4, accuracy=0.8, seconds=1.0, examples_per_sec=1.0)])
+    plots.add_events([batch(s) for s in range(11, 16)])
+    plots.add_events(
+        [
+            ev.Evaluation(
+                epoch=1,
+                step=0,
+                global_step=10,
+                val_loss=0.45,
+                val_accuracy=0.75,
+                examples=100,
+                seconds=0.1,
+                checkpoint="/run/checkpoints/ckpt-1",
+            )
+        ]
+    )
+    plots.redraw_all()
+    assert list(plots.loss.series["epoch"].x) == [10.0] and list(plots.loss.series["val"].x) == [10.0]
+    assert list(plots.loss.series["val"].y) == [0.45] and list(plots.accuracy.series["val"].y) == [0.75]

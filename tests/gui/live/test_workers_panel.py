@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from engine import events as ev
-from gui.live.workers_panel import STATE_COLOURS, WorkersPanel
+from gui.live.workers_panel import MESSAGE, PID, ROLE, STATE, STATE_COLOURS, STEPS, WorkersPanel
 from gui.runner import log_line
-
-STATE, MESSAGE = 2, 3
 
 
 def state(worker: str, value: str, pid: int | None = None, message: str = "") -> ev.WorkerState:
@@ -24,7 +22,7 @@ def make_panel(qtbot) -> WorkersPanel:
 def test_one_row_per_worker_with_its_latest_state(qtbot):
     panel = make_panel(qtbot)
     panel.reset(expected=2)
-    assert "launching 2 workers" in panel.summary.text()
+    assert "launching 2 tasks" in panel.summary.text()
     panel.add_events(
         [
             state("worker-0", "starting", 11),
@@ -36,7 +34,7 @@ def test_one_row_per_worker_with_its_latest_state(qtbot):
     )
     assert panel.workers() == ["worker-0", "worker-1"]
     assert panel.table.rowCount() == 2
-    assert [panel.table.item(r, 1).text() for r in range(2)] == ["11", "12"]
+    assert [panel.table.item(r, PID).text() for r in range(2)] == ["11", "12"]
     assert panel.state("worker-1") == "waiting_for_peers"
     assert panel.table.item(1, STATE).text() == "waiting for peers"
     assert panel.summary.text() == "1 waiting for peers · 1 training"
@@ -81,6 +79,17 @@ def test_log_lines_carry_the_worker():
     assert log_line(ev.Log(level="warning", message="hi")) == "WARNING: hi"
     assert log_line(state("worker-1", "starting", 12)) == "[worker-1] starting (pid 12)"
     assert log_line(state("worker-1", "failed", 12, "killed")) == "[worker-1] failed: killed"
+    evaluation = ev.Evaluation(
+        epoch=2,
+        step=0,
+        global_step=20,
+        val_loss=0.5,
+        val_accuracy=0.75,
+        examples=9,
+        seconds=0.1,
+        checkpoint="/r/ckpt-2",
+    )
+    assert log_line(evaluation) == "[evaluator-0] ckpt-2 (epoch 2, step 0): val loss 0.5000, val acc 0.7500"
 
 
 def test_the_window_shows_states_and_filters_the_log_by_worker(qtbot, make_window):
@@ -99,3 +108,38 @@ def test_the_window_shows_states_and_filters_the_log_by_worker(qtbot, make_windo
     window.form.strategy.setCurrentText("default")
     assert window.workers.isHidden()
     assert window.workers.table.item(0, 0) is None
+
+
+def test_every_task_shows_its_role_and_a_lost_worker_that_rejoins(qtbot):
+    """A parameter-server cluster: the panel shows each role, the loss of a worker and its return."""
+    panel = make_panel(qtbot)
+    roles = {
+        "chief-0": "coordinator: runs the training program",
+        "worker-0": "worker: runs the coordinator's steps",
+        "worker-1": "worker: runs the coordinator's steps",
+        "ps-0": "parameter server: holds variables",
+        "evaluator-0": "evaluator: validates each checkpoint",
+    }
+    panel.add_events(
+        [ev.WorkerState(worker=w, state="training", pid=10 + i, role=r) for i, (w, r) in enumerate(roles.items())]
+    )
+    assert [panel.cell(w, ROLE) for w in roles] == list(roles.values())
+    panel.add_events(
+        [
+            ev.TaskSteps(steps={"worker-0": 320, "worker-1": 288}),
+            ev.WorkerState(
+                worker="worker-1", state="lost", pid=11, message="killed by SIGKILL; the coordinator reruns its steps"
+            ),
+        ]
+    )
+    assert panel.state("worker-1") == "lost" and panel.summary.text().startswith("1 lost")
+    assert panel.table.item(2, STATE).background().color().name() == STATE_COLOURS["lost"][0]
+    panel.add_events(
+        [
+            ev.WorkerState(worker="worker-1", state="rejoined", pid=99, message="rejoined after restart 1"),
+            ev.TaskSteps(steps={"worker-0": 2048, "worker-1": 352}),
+        ]
+    )
+    assert (panel.state("worker-1"), panel.pid("worker-1")) == ("rejoined", 99)
+    assert [panel.cell(w, STEPS) for w in ("worker-0", "worker-1")] == ["2,048", "352"]
+    assert panel.cell("ps-0", STEPS) == ""

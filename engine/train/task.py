@@ -1,0 +1,58 @@
+"""One `train` command for every task of a cluster: TF_CONFIG's role picks the program.
+
+Under parameter_server the chief trains while workers and ps tasks serve,
+and an evaluator task validates checkpoints beside either cluster strategy
+(engine.tfconfig.task_program). Deciding here, from TF_CONFIG, lets the
+launcher, exported start scripts, a Slurm job and a Kubernetes TFJob start
+every task with the same command and the same run config.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from engine import events as ev
+from engine.config import RunConfig
+from engine.protocol.channel import StopSignal
+from engine.sources import SourceInfo
+from engine.tfconfig import Program, role_from_environment, task_program
+from engine.train.trainer import Outcome, Trainer
+
+Sink = Callable[[ev.Event], None]
+
+
+def end_process(code: int, outcome: Outcome) -> int:
+    """`code` for sys.exit, or, when the outcome says everything is written, end the process now."""
+    if outcome.exit_at_once:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
+
+
+def run_task(
+    config: RunConfig,
+    run_dir: Path,
+    sinks: list[Sink],
+    stop: StopSignal,
+    resume: bool = False,
+    print_tracebacks: bool = True,
+    source_info: SourceInfo | None = None,
+) -> Outcome:
+    """Run this process's task to its end; ConfigError for a malformed TF_CONFIG (nothing was started)."""
+    role = role_from_environment(config.strategy)
+    program = task_program(role.job, config.strategy) if role.job else Program.TRAINER
+    if program == Program.SERVER:
+        from engine.train.server import Server
+
+        return Server(config, role, sinks, stop).run()
+    if program == Program.EVALUATOR:
+        from engine.train.evaluator import Evaluator
+
+        return Evaluator(config, run_dir, sinks, stop, role).run()
+    return Trainer(
+        config, run_dir, sinks, stop, resume=resume, print_tracebacks=print_tracebacks, source_info=source_info
+    ).run()

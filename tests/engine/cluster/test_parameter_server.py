@@ -1,0 +1,183 @@
+"""Real ParameterServerStrategy clusters and evaluators on 127.0.0.1: both loops, failures shown, resume.
+
+Each test starts four or five TensorFlow processes (10-20 s to start on a loaded two-core machine), so
+there are few of them, each about one behaviour; all are `slow`, on loopback and free ports.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from engine import events as ev
+from engine.cluster.launcher import FAILED, FINISHED, LOST, REJOINED, launch_local_cluster
+from engine.rundir import read_events, read_metrics
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
+
+
+@pytest.fixture
+def ps_config(write_run_config):
+    def write(**overrides):
+        settings = {"strategy": "parameter_server", "epochs": 3, "num_samples": 4096, **overrides}
+        return write_run_config(**settings)
+
+    return write
+
+
+def events_by_task(result_holder: dict):
+    def on_event(task, event):
+        result_holder.setdefault(task.id, []).append(event)
+
+    return on_event
+
+
+def losses(events: list[ev.Event]) -> list[float]:
+    return [e.loss for e in events if isinstance(e, ev.EpochEnd)]
+
+
+def test_the_custom_loop_trains_on_two_workers_and_the_evaluator_validates_every_checkpoint(tmp_path, ps_config):
+    seen: dict[str, list[ev.Event]] = {}
+    run = tmp_path / "run"
+    result = launch_local_cluster(
+        ps_config(loop="custom", validation_split=0.2),
+        2,
+        run,
+        ps=1,
+        evaluator=True,
+        join_timeout_s=180,
+        on_event=events_by_task(seen),
+    )
+    assert result.ok, result.failure
+    assert [w.state for w in result.workers if w.task.job != "evaluator"] == [FINISHED] * 4
+    chief = seen["chief-0"]
+    epoch_losses = losses(chief)
+    assert len(epoch_losses) == 3 and epoch_losses[-1] < epoch_losses[0]  # the loss falls
+    steps = [e for e in chief if isinstance(e, ev.TaskSteps)][-1].steps
+    assert set(steps) == {"worker-0", "worker-1"} and all(steps.values())  # both workers ran steps
+    saved = [e for e in chief if isinstance(e, ev.CheckpointSaved)]
+    evaluations = [e for e in seen["evaluator-0"] if isinstance(e, ev.Evaluation)]
+    assert [e.checkpoint for e in evaluations] == [e.path for e in saved]  # one validation per checkpoint
+    assert [e.epoch for e in evaluations] == [1, 2, 3] and all(0 < e.val_accuracy <= 1 for e in evaluations)
+    assert len(read_metrics(run / "evaluation.csv")) == 3
+    assert "val_loss" not in read_metrics(run / "metrics.csv")[0]  # training itself did not validate
+    assert list((run / "tensorboard").glob("events.out.tfevents.*"))
+    assert list((run / "tensorboard" / "evaluation").glob("events.out.tfevents.*"))
+    assert (run / "model.keras").is_file()
+
+
+def test_fit_trains_on_two_workers(tmp_path, ps_config):
+    seen: dict[str, list[ev.Event]] = {}
+    result = launch_local_cluster(
+        ps_config(loop="fit"), 2, tmp_path / "run", ps=1, join_timeout_s=180, on_event=events_by_task(seen)
+    )
+    assert result.ok, result.failure
+    epoch_losses = losses(seen["chief-0"])
+    assert len(epoch_losses) == 3 and epoch_losses[-1] < epoch_losses[0]
+    assert [int(r["epoch"]) for r in read_metrics(tmp_path / "run" / "metrics.csv")] == [1, 2, 3]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL")
+def test_a_killed_worker_is_lost_then_rejoins_and_the_run_completes(tmp_path, ps_config):
+    pids: dict[str, int] = {}
+    states: dict[str, list[str]] = {}
+    killed: list[float] = []
+
+    def on_state(status):
+        pids[status.task.id] = status.pid
+        states.setdefault(status.task.id, []).append(status.state)
+
+    def on_event(task, event):
+        if task.job == "chief" and isinstance(event, ev.EpochEnd) and event.epoch == 1 and not killed:
+            os.kill(pids["worker-1"], signal.SIGKILL)
+            killed.append(time.monotonic())
+
+    result = launch_local_cluster(
+        ps_config(epochs=40, num_samples=8192),
+        2,
+        tmp_path / "run",
+        ps=1,
+        join_timeout_s=180,
+        on_event=on_event,
+        on_state=on_state,
+    )
+    assert killed and result.ok, result.failure  # training went on without it
+    assert states["worker-1"][-4:] == [LOST, "starting", REJOINED, FINISHED]
+    assert states["chief-0"][-1] == FINISHED
+    epochs = [int(r["epoch"]) for r in read_metrics(tmp_path / "run" / "metrics.csv")]
+    assert epochs == list(range(1, 41))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL")
+@pytest.mark.parametrize("victim", ["ps-0", "chief-0"])
+def test_a_killed_ps_or_chief_fails_the_run_at_once_and_resume_continues_it(tmp_path, ps_config, victim):
+    pids: dict[str, int] = {}
+    killed: list[float] = []
+    run = tmp_path / "run"
+
+    def on_state(status):
+        pids[status.task.id] = status.pid
+
+    def on_event(task, event):
+        if task.job == "chief" and isinstance(event, ev.CheckpointSaved) and event.epoch == 2 and not killed:
+            os.kill(pids[victim], signal.SIGKILL)
+            killed.append(time.monotonic())
+
+    config = ps_config(epochs=8, num_samples=8192)
+    failed = launch_local_cluster(config, 2, run, ps=1, join_timeout_s=180, on_event=on_event, on_state=on_state)
+    assert killed, failed.failure
+    assert time.monotonic() - killed[0] < 15  # named within seconds, every task stopped
+    assert failed.status == "failed"
+    job, index = victim.split("-")
+    assert failed.failure.startswith(f"{job} {index} (pid {pids[victim]}) failed: killed by SIGKILL")
+    assert {w.task.id: w.state for w in failed.workers}[victim] == FAILED
+    done = [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")]
+    assert done[:2] == [1, 2] and (run / "checkpoints").is_dir()  # finished epochs and checkpoints kept
+
+    resumed = launch_local_cluster(run / "config.json", 2, run, ps=1, join_timeout_s=180, resume=True)
+    assert resumed.ok, resumed.failure
+    assert [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")] == list(range(1, 9))
+    assert [e.start_epoch for e in read_events(run) if isinstance(e, ev.RunStarted)][-1] >= 2
+
+
+def test_an_evaluator_beside_multi_worker_mirrored_reaches_the_event_stream(tmp_path, write_run_config):
+    """`cluster launch --events --evaluator`: what the window reads; validation arrives as evaluation events."""
+    command = [
+        sys.executable,
+        "-m",
+        "engine.cluster.cli",
+        "cluster",
+        "launch",
+        "--workers",
+        "2",
+        "--evaluator",
+        "--events",
+        "--config",
+        str(write_run_config(epochs=2, validation_split=0.25)),
+        "--run-dir",
+        str(tmp_path / "run"),
+    ]
+    relay = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # stdin open:
+    watchdog = threading.Timer(300, relay.kill)  # its EOF would mean "stop"; never wait without a bound
+    watchdog.start()
+    try:
+        events = [ev.decode(line) for line in relay.stdout]
+        relay.wait(timeout=30)
+    finally:
+        watchdog.cancel()
+        if relay.poll() is None:
+            relay.kill()
+            relay.wait(timeout=10)
+        relay.stdin.close()
+    assert relay.returncode == 0, events[-3:]
+    roles = {e.worker: e.role for e in events if isinstance(e, ev.WorkerState)}
+    assert roles["evaluator-0"] == "evaluator: validates each checkpoint"
+    evaluations = [e for e in events if isinstance(e, ev.Evaluation)]
+    assert [e.epoch for e in evaluations] == [1, 2]
+    assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "completed"
