@@ -499,6 +499,202 @@
         <source>the config holds {value}, which this field cannot show (it takes {low} to {high}); kept as it is until you change the field</source>
         <translation>配置中的值为 {value}，此字段无法显示（取值范围 {low} 到 {high}）；在你修改此字段前保持原样</translation>
     </message>
+    <message>
+        <source>evaluator: validates each checkpoint</source>
+        <translation>评估器：验证每个检查点</translation>
+    </message>
+    <message>
+        <source>coordinator: runs the training program</source>
+        <translation>协调器：运行训练程序</translation>
+    </message>
+    <message>
+        <source>worker: runs the coordinator&apos;s steps</source>
+        <translation>工作器：执行协调器分派的步骤</translation>
+    </message>
+    <message>
+        <source>parameter server: holds variables</source>
+        <translation>参数服务器：保存变量</translation>
+    </message>
+    <message>
+        <source>chief: trains and writes the results</source>
+        <translation>主工作器：训练并写出结果</translation>
+    </message>
+    <message>
+        <source>worker: trains in sync</source>
+        <translation>工作器：同步训练</translation>
+    </message>
+    <message>
+        <source>the cluster has no chief or worker task</source>
+        <translation>集群中没有 chief 或 worker 任务</translation>
+    </message>
+    <message>
+        <source>write an IPv6 address as &quot;[::1]:2222&quot;</source>
+        <translation>IPv6 地址请写成 &quot;[::1]:2222&quot;</translation>
+    </message>
+    <message>
+        <source>needs a port, e.g. &quot;127.0.0.1:2222&quot;</source>
+        <translation>需要端口，例如 &quot;127.0.0.1:2222&quot;</translation>
+    </message>
+    <message>
+        <source>put an IPv6 address in brackets, e.g. &quot;[::1]:2222&quot;</source>
+        <translation>IPv6 地址请放在方括号中，例如 &quot;[::1]:2222&quot;</translation>
+    </message>
+    <message>
+        <source>port {port!r} is not a number; use 1-65535</source>
+        <translation>端口 {port!r} 不是数字；请使用 1-65535</translation>
+    </message>
+    <message>
+        <source>the host is empty; use a machine name or an IP address</source>
+        <translation>主机为空；请使用机器名或 IP 地址</translation>
+    </message>
+    <message>
+        <source>the host contains {characters}, which is not allowed in a host name and unsafe in a start script; use a machine name or an IP address</source>
+        <translation>主机中含有 {characters}，主机名中不允许出现，且在启动脚本中不安全；请使用机器名或 IP 地址</translation>
+    </message>
+    <message>
+        <source>not a valid IPv6 address</source>
+        <translation>不是有效的 IPv6 地址</translation>
+    </message>
+    <message>
+        <source>not a valid IPv4 address (four numbers 0-255, e.g. 10.0.0.5)</source>
+        <translation>不是有效的 IPv4 地址（四个 0-255 的数字，例如 10.0.0.5）</translation>
+    </message>
+    <message>
+        <source>not a valid host name: letters, digits and &apos;-&apos; in dot-separated parts of at most 63 characters, not starting or ending with &apos;-&apos;</source>
+        <translation>不是有效的主机名：由点分隔的各部分只能含字母、数字和 &apos;-&apos;，每部分最多 63 个字符，且不能以 &apos;-&apos; 开头或结尾</translation>
+    </message>
+    <message>
+        <source>not JSON: {exc}</source>
+        <translation>不是 JSON：{exc}</translation>
+    </message>
+    <message>
+        <source>must be a JSON object {&quot;cluster&quot;: ..., &quot;task&quot;: ...}</source>
+        <translation>必须是 JSON 对象 {&quot;cluster&quot;: ..., &quot;task&quot;: ...}</translation>
+    </message>
+    <message>
+        <source>not a TF_CONFIG: it has neither &quot;cluster&quot; nor &quot;task&quot; (is it a run config?)</source>
+        <translation>不是 TF_CONFIG：既没有 &quot;cluster&quot; 也没有 &quot;task&quot;（是不是运行配置？）</translation>
+    </message>
+    <message>
+        <source>unknown key; a TF_CONFIG here has only &quot;cluster&quot; and &quot;task&quot;</source>
+        <translation>未知的键；这里的 TF_CONFIG 只有 &quot;cluster&quot; 和 &quot;task&quot;</translation>
+    </message>
+    <message>
+        <source>must be an object like {&quot;worker&quot;: [&quot;127.0.0.1:2222&quot;]}</source>
+        <translation>必须是形如 {&quot;worker&quot;: [&quot;127.0.0.1:2222&quot;]} 的对象</translation>
+    </message>
+    <message>
+        <source>must be a list of &quot;host:port&quot; strings</source>
+        <translation>必须是 &quot;host:port&quot; 字符串的列表</translation>
+    </message>
+    <message>
+        <source>must be an object like {&quot;type&quot;: &quot;worker&quot;, &quot;index&quot;: 0}</source>
+        <translation>必须是形如 {&quot;type&quot;: &quot;worker&quot;, &quot;index&quot;: 0} 的对象</translation>
+    </message>
+    <message>
+        <source>must be one of: {jobs}</source>
+        <translation>必须是以下之一：{jobs}</translation>
+    </message>
+    <message>
+        <source>must be an integer, counting from 0</source>
+        <translation>必须是从 0 开始计数的整数</translation>
+    </message>
+    <message>
+        <source>no cluster: TensorFlow would silently train this process alone; list the tasks, e.g. {&quot;worker&quot;: [&quot;127.0.0.1:20001&quot;, &quot;127.0.0.1:20002&quot;]}</source>
+        <translation>没有集群：TensorFlow 会悄悄地只用本进程训练；请列出任务，例如 {&quot;worker&quot;: [&quot;127.0.0.1:20001&quot;, &quot;127.0.0.1:20002&quot;]}</translation>
+    </message>
+    <message>
+        <source>unknown job; use one of: {jobs}</source>
+        <translation>未知的作业；请使用以下之一：{jobs}</translation>
+    </message>
+    <message>
+        <source>lists no address; add one or remove the job</source>
+        <translation>没有列出地址；请添加一个或删除该作业</translation>
+    </message>
+    <message>
+        <source>at most one {job}; make the others workers</source>
+        <translation>{job} 最多只能有一个；请把其余的改为 worker</translation>
+    </message>
+    <message>
+        <source>the port must be 1-65535</source>
+        <translation>端口必须在 1-65535 之间</translation>
+    </message>
+    <message>
+        <source>has no chief or worker task: nothing would train</source>
+        <translation>没有 chief 或 worker 任务：没有任何进程会训练</translation>
+    </message>
+    <message>
+        <source>same machine and port as {name}; give each task its own port</source>
+        <translation>与 {name} 的机器和端口相同；请给每个任务分配自己的端口</translation>
+    </message>
+    <message>
+        <source>not a loopback address: TensorFlow&apos;s gRPC server has no authentication or encryption and runs any graph it is sent; use it only on a trusted, firewalled network</source>
+        <translation>不是回环地址：TensorFlow 的 gRPC 服务器没有身份验证和加密，会执行收到的任何计算图；只能在受信任且有防火墙保护的网络中使用</translation>
+    </message>
+    <message>
+        <source>{host} means a different machine to each task, but other tasks run on {remote}; use this machine&apos;s network name or address</source>
+        <translation>{host} 对每个任务指向不同的机器，而其他任务运行在 {remote} 上；请使用本机的网络名称或地址</translation>
+    </message>
+    <message>
+        <source>missing; name the job of this process, e.g. &quot;worker&quot;</source>
+        <translation>缺失；请指定本进程的作业，例如 &quot;worker&quot;</translation>
+    </message>
+    <message>
+        <source>is not a job of the cluster (jobs: {jobs})</source>
+        <translation>不是集群中的作业（作业：{jobs}）</translation>
+    </message>
+    <message>
+        <source>must be 0-{n_addresses}: the {task_type} job has {n_addresses2} task(s)</source>
+        <translation>必须在 0-{n_addresses} 之间：{task_type} 作业有 {n_addresses2} 个任务</translation>
+    </message>
+    <message>
+        <source>strategy {strategy} ignores the cluster and every worker would train alone; use strategy multi_worker_mirrored or parameter_server</source>
+        <translation>策略 {strategy} 会忽略集群，每个工作器都会单独训练；请使用策略 multi_worker_mirrored 或 parameter_server</translation>
+    </message>
+    <message>
+        <source>strategy {strategy} uses no parameter servers; use parameter_server</source>
+        <translation>策略 {strategy} 不使用参数服务器；请使用 parameter_server</translation>
+    </message>
+    <message>
+        <source>strategy {strategy} cannot use an evaluator (it validates the checkpoints of a multi_worker_mirrored or parameter_server cluster); remove it or change the strategy</source>
+        <translation>策略 {strategy} 不能使用评估器（评估器验证 multi_worker_mirrored 或 parameter_server 集群的检查点）；请删除它或更换策略</translation>
+    </message>
+    <message>
+        <source>multi_worker_mirrored uses no parameter servers; remove the ps job</source>
+        <translation>multi_worker_mirrored 不使用参数服务器；请删除 ps 作业</translation>
+    </message>
+    <message>
+        <source>parameter_server needs at least one ps task to hold the variables; add one (cluster launch --ps 1)</source>
+        <translation>parameter_server 至少需要一个 ps 任务来保存变量；请添加一个（cluster launch --ps 1）</translation>
+    </message>
+    <message>
+        <source>parameter_server needs a chief task: the coordinator that runs the training program; add one</source>
+        <translation>parameter_server 需要一个 chief 任务，即运行训练程序的协调器；请添加一个</translation>
+    </message>
+    <message>
+        <source>parameter_server needs at least one worker task to run the steps; add one</source>
+        <translation>parameter_server 至少需要一个 worker 任务来执行步骤；请添加一个</translation>
+    </message>
+    <message>
+        <source>the evaluator validates on the run&apos;s validation data, and validation_split is 0; set it above 0 (e.g. 0.2) or remove the evaluator</source>
+        <translation>评估器使用运行的验证数据进行验证，而 validation_split 为 0；请把它设为大于 0（例如 0.2）或删除评估器</translation>
+    </message>
+    <message>
+        <source>{location}: {message}; check it with `tfdd cluster validate`</source>
+        <translation>{location}：{message}；请用 `tfdd cluster validate` 检查</translation>
+    </message>
+    <message>
+        <source>the cluster has no task {job} {index}</source>
+        <translation>集群中没有任务 {job} {index}</translation>
+    </message>
+    <message>
+        <source>a cluster needs at least one worker</source>
+        <translation>集群至少需要一个工作器</translation>
+    </message>
+    <message>
+        <source>{total} tasks need {total} ports, got {n_ports}</source>
+        <translation>{total} 个任务需要 {total} 个端口，实际只有 {n_ports} 个</translation>
+    </message>
 </context>
 <context>
     <name>ClusterTable</name>
