@@ -80,8 +80,10 @@ class ClusterEditor(QWidget):
         self.task_type = QComboBox(objectName="taskTypeCombo")
         self.task_type.addItems([NO_TASK, *JOBS])
         self.task_type.setToolTip(
-            f"The job of the process this TF_CONFIG is for; {NO_TASK}: a cluster description "
-            "shared by all tasks (what export uses)"
+            self.tr(
+                "The job of the process this TF_CONFIG is for; {no_task}: a cluster description "
+                "shared by all tasks (what export uses)"
+            ).format(no_task=NO_TASK)
         )
         self.task_index = QSpinBox(objectName="taskIndexSpin")
         self.task_index.setRange(-1, 999)
@@ -121,31 +123,33 @@ class ClusterEditor(QWidget):
             button.clicked.connect(slot)
             buttons.addWidget(button)
         buttons.addWidget(self.status, 1)
-        self.start_button = QPushButton("Start here", objectName="startClusterButton")
+        self.start_button = QPushButton(self.tr("Start here"), objectName="startClusterButton")
         self.start_button.clicked.connect(self.start_requested)
         buttons.addWidget(self.start_button)
-        self.export_button = QPushButton("Export for other machines…", objectName="exportClusterButton")
+        self.export_button = QPushButton(self.tr("Export for other machines…"), objectName="exportClusterButton")
         self.export_button.setProperty("role", "primary")
         self.export_button.clicked.connect(self.export_requested)
         buttons.addWidget(self.export_button)
 
-        tasks = QGroupBox("Tasks")
-        add = QPushButton("Add task", objectName="addTaskButton")
+        tasks = QGroupBox(self.tr("Tasks"))
+        add = QPushButton(self.tr("Add task"), objectName="addTaskButton")
         add.clicked.connect(self.table.add_task)
-        remove = QPushButton("Remove", objectName="removeTaskButton", toolTip="Remove the selected tasks")
+        remove = QPushButton(
+            self.tr("Remove"), objectName="removeTaskButton", toolTip=self.tr("Remove the selected tasks")
+        )
         remove.clicked.connect(self.table.remove_selected)
         row = QHBoxLayout()
         row.addWidget(add)
         row.addWidget(remove)
         row.addStretch(1)
-        row.addWidget(QLabel("This process:"))
+        row.addWidget(QLabel(self.tr("This process:")))
         row.addWidget(self.task_type)
-        row.addWidget(QLabel("index"))
+        row.addWidget(QLabel(self.tr("index")))
         row.addWidget(self.task_index)
         column = QVBoxLayout(tasks)
         column.addWidget(self.table)
         column.addLayout(row)
-        json_box = QGroupBox("TF_CONFIG (JSON)")
+        json_box = QGroupBox(self.tr("TF_CONFIG (JSON)"))
         column = QVBoxLayout(json_box)
         column.addWidget(self.json, 1)
         column.addWidget(self.json_error)
@@ -153,15 +157,18 @@ class ClusterEditor(QWidget):
         top.addWidget(tasks)
         top.addWidget(json_box)
         top.setSizes([560, 400])
-        problems = QGroupBox("Problems")
+        problems = QGroupBox(self.tr("Problems"))
         column = QVBoxLayout(problems)
         column.addWidget(self.problem_summary)
         column.addWidget(self.problem_list)
         hint = QLabel(
-            "Every role runs: chief, worker, ps (parameter_server) and evaluator. Start here runs these tasks "
-            "on this machine (127.0.0.1, the ports above) with the run form's config, each shown in the Live "
-            "tab with its role; the run form's Start does the same on free ports. For other machines, export "
-            "the cluster (start scripts and a Kubeflow TFJob, or a Slurm job) and start each task there."
+            self.tr(
+                "Every role runs: chief, worker, ps (parameter_server) and evaluator. Start here "
+                "runs these tasks on this machine (127.0.0.1, the ports above) with the run "
+                "form's config, each shown in the Live tab with its role; the run form's Start "
+                "does the same on free ports. For other machines, export the cluster (start "
+                "scripts and a Kubeflow TFJob, or a Slurm job) and start each task there."
+            )
         )
         hint.setWordWrap(True)
         hint.setProperty("role", "hint")
@@ -224,7 +231,9 @@ class ClusterEditor(QWidget):
         return self.import_text(text, str(path))
 
     def import_file_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import TF_CONFIG", "", "JSON files (*.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Import TF_CONFIG"), "", self.tr("JSON files (*.json);;All files (*)")
+        )
         if path:
             self.import_file(path)
 
@@ -299,11 +308,16 @@ class ClusterEditor(QWidget):
         against = f" (checked for strategy {self._strategy})" if self._strategy else ""
         if self._problems:
             self.problem_summary.setText(
-                f"{n_errors} error{'s' if n_errors != 1 else ''}, "
-                f"{n_warnings} warning{'s' if n_warnings != 1 else ''}{against}"
+                self.tr("{n_errors} error{value}, {n_warnings} warning{value2}{against}").format(
+                    n_errors=n_errors,
+                    value="s" if n_errors != 1 else "",
+                    n_warnings=n_warnings,
+                    value2="s" if n_warnings != 1 else "",
+                    against=against,
+                )
             )
         else:
-            self.problem_summary.setText(f"No problems{against}.")
+            self.problem_summary.setText(self.tr("No problems{against}.").format(against=against))
         self.problem_list.setVisible(bool(self._problems))
         self.export_button.setEnabled(not n_errors)
         self.export_button.setToolTip("Fix the errors first" if n_errors else EXPORT_TIP)

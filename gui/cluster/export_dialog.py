@@ -58,7 +58,7 @@ class ClusterExportDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("clusterExportDialog")
-        self.setWindowTitle("Export the cluster for other machines")
+        self.setWindowTitle(self.tr("Export the cluster for other machines"))
         self.resize(760, 620)
         self._cluster = cluster
         self._config = config
@@ -66,9 +66,17 @@ class ClusterExportDialog(QDialog):
         self._config_problems = [f"run form, {p.field}: {p.message}" for p in config_problems]
         tasks = sum(len(addresses) for _, addresses in cluster.jobs)
         intro = QLabel(
-            f"Writes what the {tasks} task{'s' if tasks != 1 else ''} of the Cluster tab need, with the run "
-            f"form's config ({config.strategy}, {config.epochs} epochs, global batch {config.global_batch_size}). "
-            "Every task runs the same train command; its TF_CONFIG says what it is."
+            self.tr(
+                "Writes what the {tasks} task{value} of the Cluster tab need, with the run "
+                "form's config ({strategy}, {epochs} epochs, global batch {global_batch_size}). "
+                "Every task runs the same train command; its TF_CONFIG says what it is."
+            ).format(
+                tasks=tasks,
+                value="s" if tasks != 1 else "",
+                strategy=config.strategy,
+                epochs=config.epochs,
+                global_batch_size=config.global_batch_size,
+            )
         )
         intro.setWordWrap(True)
         self.target = QComboBox(objectName="exportTargetCombo")
@@ -76,12 +84,12 @@ class ClusterExportDialog(QDialog):
             self.target.addItem(text, key)
         self.gpus = QSpinBox(objectName="slurmGpusSpin")
         self.gpus.setRange(0, 64)
-        self.gpus.setSpecialValueText("none (CPU nodes)")
-        self.gpus.setToolTip("GPUs each node asks Slurm for (#SBATCH --gpus-per-node)")
+        self.gpus.setSpecialValueText(self.tr("none (CPU nodes)"))
+        self.gpus.setToolTip(self.tr("GPUs each node asks Slurm for (#SBATCH --gpus-per-node)"))
         self.port = QSpinBox(objectName="slurmPortSpin")
         self.port.setRange(1024, 65535)
         self.port.setValue(DEFAULT_PORT_BASE)
-        self.port.setToolTip("The port every task listens on, on its node")
+        self.port.setToolTip(self.tr("The port every task listens on, on its node"))
         self.slurm_row = QWidget()
         slurm = QHBoxLayout(self.slurm_row)
         slurm.setContentsMargins(0, 0, 0, 0)
@@ -93,13 +101,13 @@ class ClusterExportDialog(QDialog):
         self.blockers.setProperty("role", "problem")
         self.blockers.setWordWrap(True)
         self.folder = QLineEdit(str(default_folder), objectName="exportFolderEdit")
-        browse = QPushButton("Browse…")
+        browse = QPushButton(self.tr("Browse…"))
         browse.clicked.connect(self._browse)
-        self.export_button = QPushButton("Export", objectName="exportBundleButton")
+        self.export_button = QPushButton(self.tr("Export"), objectName="exportBundleButton")
         self.export_button.setProperty("role", "primary")
         self.export_button.clicked.connect(self.export)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Folder:"))
+        row.addWidget(QLabel(self.tr("Folder:")))
         row.addWidget(self.folder, 1)
         row.addWidget(browse)
         row.addWidget(self.export_button)
@@ -108,15 +116,15 @@ class ClusterExportDialog(QDialog):
         self.files = QListWidget(objectName="exportedFiles")
         self.files.setVisible(False)
         self.readme = QTextBrowser(objectName="exportReadme")
-        self.readme.setPlaceholderText("After the export: what to copy where, and how to start it.")
-        self.open_folder = QPushButton("Open folder", objectName="openExportFolderButton")
+        self.readme.setPlaceholderText(self.tr("After the export: what to copy where, and how to start it."))
+        self.open_folder = QPushButton(self.tr("Open folder"), objectName="openExportFolderButton")
         self.open_folder.setEnabled(False)
         self.open_folder.clicked.connect(self._open_folder)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
         close.addButton(self.open_folder, QDialogButtonBox.ButtonRole.ActionRole)
         target_row = QHBoxLayout()
-        target_row.addWidget(QLabel("For:"))
+        target_row.addWidget(QLabel(self.tr("For:")))
         target_row.addWidget(self.target, 1)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
@@ -179,7 +187,11 @@ class ClusterExportDialog(QDialog):
         self.readme.setMarkdown((out / "README.md").read_text(encoding="utf-8"))
         self.result.setProperty("role", "")
         what = "how to submit it" if self.slurm else "what to copy where"
-        self.result.setText(f"Wrote {len(self.written)} files to {out}. Next: {what} (README.md):")
+        self.result.setText(
+            self.tr("Wrote {n_written} files to {out}. Next: {what} (README.md):").format(
+                n_written=len(self.written), out=out, what=what
+            )
+        )
         self._repolish()
         self.open_folder.setEnabled(True)
         return True
@@ -187,9 +199,11 @@ class ClusterExportDialog(QDialog):
     def _confirm_replace(self, out: Path) -> bool:
         answer = QMessageBox.question(
             self,
-            "Replace the bundle?",
-            f"{out} holds a bundle exported before. It is replaced (task folders it no longer has are "
-            "removed); files of your own in it stay. Export there?",
+            self.tr("Replace the bundle?"),
+            self.tr(
+                "{out} holds a bundle exported before. It is replaced (task folders it no longer "
+                "has are removed); files of your own in it stay. Export there?"
+            ).format(out=out),
         )
         return answer == QMessageBox.StandardButton.Yes
 
@@ -204,7 +218,7 @@ class ClusterExportDialog(QDialog):
         self.result.style().polish(self.result)
 
     def _browse(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Export the bundle to", self.folder.text())
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Export the bundle to"), self.folder.text())
         if folder:
             self.folder.setText(folder)
 

@@ -85,7 +85,7 @@ class RunForm(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self._training_group())
         layout.addWidget(self._distribution_group())
-        data_group = QGroupBox("Data")
+        data_group = QGroupBox(self.tr("Data"))
         data_layout = QVBoxLayout(data_group)
         self.data_source = DataSourceForm(self.labels)
         self.data_source.changed.connect(self._emit_changed)
@@ -98,7 +98,7 @@ class RunForm(QWidget):
 
     # ---- building ------------------------------------------------------------
     def _training_group(self) -> QGroupBox:
-        box = QGroupBox("Training")
+        box = QGroupBox(self.tr("Training"))
         form = QFormLayout(box)
         self.epochs = limited_spin("epochs", "epochsSpin")
         self.batch_size = limited_spin("global_batch_size", "batchSizeSpin")
@@ -122,30 +122,34 @@ class RunForm(QWidget):
         self.validation = QDoubleSpinBox(objectName="validationSpin")
         self.validation.setRange(0.0, 0.99)  # the engine takes [0, 1)
         self.validation.setSingleStep(0.05)
-        self.labels.add_row(form, "Epochs", self.epochs, "epochs")
+        self.labels.add_row(form, self.tr("Epochs"), self.epochs, "epochs")
         self.labels.add_row(
             form,
-            "Global batch",
+            self.tr("Global batch"),
             batch_row,
             "global_batch_size",
-            tooltip="Examples per step over all replicas; each replica gets global ÷ replicas",
+            tooltip=self.tr("Examples per step over all replicas; each replica gets global ÷ replicas"),
         )
-        self.labels.add_row(
-            form, "Loop", self.loop, "loop", tooltip="fit: Keras model.fit; custom: strategy.run + strategy.reduce"
-        )
-        self.labels.add_row(form, "Optimizer", self.optimizer, "optimizer")
-        self.labels.add_row(form, "Learning rate", self.learning_rate, "learning_rate")
         self.labels.add_row(
             form,
-            "Validation split",
+            self.tr("Loop"),
+            self.loop,
+            "loop",
+            tooltip=self.tr("fit: Keras model.fit; custom: strategy.run + strategy.reduce"),
+        )
+        self.labels.add_row(form, self.tr("Optimizer"), self.optimizer, "optimizer")
+        self.labels.add_row(form, self.tr("Learning rate"), self.learning_rate, "learning_rate")
+        self.labels.add_row(
+            form,
+            self.tr("Validation split"),
             self.validation,
             "validation_split",
-            tooltip="Share of the data kept for validation; 0 plots no validation curve",
+            tooltip=self.tr("Share of the data kept for validation; 0 plots no validation curve"),
         )
         return box
 
     def _distribution_group(self) -> QGroupBox:
-        box = QGroupBox("Distribution")
+        box = QGroupBox(self.tr("Distribution"))
         form = QFormLayout(box)
         self.strategy = QComboBox(objectName="strategyCombo")
         self.strategy.addItems(STRATEGIES)
@@ -155,17 +159,22 @@ class RunForm(QWidget):
         self.devices = QWidget(objectName="deviceChecks")
         self.devices_layout = QGridLayout(self.devices)
         self.devices_layout.setContentsMargins(0, 0, 0, 0)
-        self.devices_waiting = QLabel("waiting for the device list…")
+        self.devices_waiting = QLabel(self.tr("waiting for the device list…"))
         self.devices_waiting.setWordWrap(True)
         self.devices_layout.addWidget(self.devices_waiting, 0, 0, 1, DEVICE_COLUMNS)
         self.virtual = limited_spin("virtual_devices", "virtualDevicesSpin")
         self.workers = _spin(1, 32, "workersSpin")
         self.workers.setValue(2)
         self.ps = _spin(1, 16, "psSpin")
-        self.evaluator = QCheckBox("validate each checkpoint in an evaluator task", objectName="evaluatorCheck")
+        self.evaluator = QCheckBox(
+            self.tr("validate each checkpoint in an evaluator task"), objectName="evaluatorCheck"
+        )
         self.evaluator.setToolTip(
-            "An extra task validates every checkpoint the chief writes on the validation split, so training "
-            "never waits for validation; its results are plotted as the validation curve"
+            self.tr(
+                "An extra task validates every checkpoint the chief writes on the validation "
+                "split, so training never waits for validation; its results are plotted as the "
+                "validation curve"
+            )
         )
         self.partitioner = QComboBox(objectName="partitionerCombo")
         for name in VARIABLE_PARTITIONERS:
@@ -173,9 +182,9 @@ class RunForm(QWidget):
             self.partitioner.setItemData(
                 self.partitioner.count() - 1, PARTITIONER_TIPS[name], Qt.ItemDataRole.ToolTipRole
             )
-        self.every_epoch = QCheckBox("every epoch", objectName="checkpointEpochCheck")
+        self.every_epoch = QCheckBox(self.tr("every epoch"), objectName="checkpointEpochCheck")
         self.every_steps = limited_spin("checkpoint.every_steps", "checkpointStepsSpin")
-        self.every_steps.setSpecialValueText("never by steps")
+        self.every_steps.setSpecialValueText(self.tr("never by steps"))
         self.every_steps.setPrefix("every ")
         self.every_steps.setSuffix(" steps")
         checkpoints = QWidget()
@@ -183,44 +192,51 @@ class RunForm(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.every_epoch)
         column.addWidget(self.every_steps)
-        self.labels.add_row(form, "Strategy", self.strategy, "strategy")
+        self.labels.add_row(form, self.tr("Strategy"), self.strategy, "strategy")
         form.addRow("", self.strategy_hint)
-        self.labels.add_row(form, "Devices", self.devices, "devices")
-        self.labels.add_row(form, "Virtual devices", self.virtual, "virtual_devices", tooltip=VIRTUAL_TIP)
+        self.labels.add_row(form, self.tr("Devices"), self.devices, "devices")
+        self.labels.add_row(form, self.tr("Virtual devices"), self.virtual, "virtual_devices", tooltip=VIRTUAL_TIP)
         self._workers_row = self.labels.add_row(
             form,
-            "Local workers",
+            self.tr("Local workers"),
             self.workers,
             "workers",
-            tooltip="Worker processes Start launches on this machine (127.0.0.1); multi_worker_mirrored: worker 0 "
-            "is the chief; parameter_server: a coordinator (the chief) is added",
+            tooltip=self.tr(
+                "Worker processes Start launches on this machine (127.0.0.1); "
+                "multi_worker_mirrored: worker 0 is the chief; parameter_server: a coordinator "
+                "(the chief) is added"
+            ),
         )
         self._ps_row = self.labels.add_row(
-            form, "Parameter servers", self.ps, "ps", tooltip="ps tasks Start launches: they hold the variables"
+            form,
+            self.tr("Parameter servers"),
+            self.ps,
+            "ps",
+            tooltip=self.tr("ps tasks Start launches: they hold the variables"),
         )
         self._partitioner_row = self.labels.add_row(
             form,
-            "Variable sharding",
+            self.tr("Variable sharding"),
             self.partitioner,
             "variable_partitioner",
-            tooltip="How variables are split across the parameter servers",
+            tooltip=self.tr("How variables are split across the parameter servers"),
         )
-        self._evaluator_row = self.labels.add_row(form, "Evaluator", self.evaluator, "evaluator")
+        self._evaluator_row = self.labels.add_row(form, self.tr("Evaluator"), self.evaluator, "evaluator")
         self._distribution_form = form
         self.strategy.currentTextChanged.connect(self._on_strategy)
         self._on_strategy(self.strategy.currentText())
         self.labels.add_row(
             form,
-            "Checkpoints",
+            self.tr("Checkpoints"),
             checkpoints,
             "checkpoint.every_steps",
             "checkpoint.every_epoch",
-            tooltip="A stop always leaves a checkpoint",
+            tooltip=self.tr("A stop always leaves a checkpoint"),
         )
         return box
 
     def _model_group(self) -> QGroupBox:
-        box = QGroupBox("Model")
+        box = QGroupBox(self.tr("Model"))
         column = QVBoxLayout(box)
         self.model_form = ModelForm(self.labels)
         self.hidden, self.activation = self.model_form.hidden, self.model_form.activation
@@ -299,7 +315,7 @@ class RunForm(QWidget):
             box.deleteLater()
         self._device_boxes.clear()
         self.devices_waiting.setVisible(not probe.devices)
-        self.devices_waiting.setText("the probe found no devices")
+        self.devices_waiting.setText(self.tr("the probe found no devices"))
         for i, device in enumerate(probe.gpus + probe.cpus):
             box = QCheckBox(device.name, objectName=f"device_{device.name.replace(':', '_')}")
             box.setToolTip(f"{device.name} {device.model}".strip())
@@ -385,21 +401,32 @@ class RunForm(QWidget):
     def show_per_replica(self, config: RunConfig, replicas: int | None) -> None:
         self.strategy_hint.setText(STRATEGY_HINTS.get(config.strategy, ""))
         if replicas is None:
-            self.per_replica.setText("per replica: known once devices are listed")
+            self.per_replica.setText(self.tr("per replica: known once devices are listed"))
         elif config.global_batch_size % replicas:
-            self.per_replica.setText(f"not divisible by {replicas} replicas")
+            self.per_replica.setText(self.tr("not divisible by {replicas} replicas").format(replicas=replicas))
         elif config.strategy == PARAMETER_SERVER:
             self.per_replica.setText(
-                f"= {config.global_batch_size // replicas} per replica × {replicas} replica"
-                f"{'s' if replicas != 1 else ''} per step; {self.workers.value()} workers take steps in turn"
+                self.tr(
+                    "= {global_batch_size} per replica × {replicas} replica{value} per step; "
+                    "{workers} workers take steps in turn"
+                ).format(
+                    global_batch_size=config.global_batch_size // replicas,
+                    replicas=replicas,
+                    value="s" if replicas != 1 else "",
+                    workers=self.workers.value(),
+                )
             )
         else:
             workers = self.workers.value()
             # non-breaking spaces: a wrapped line never splits the parenthesis
             split = f" ({replicas // workers}\u00a0per\u00a0worker)" if config.strategy == MULTI_WORKER else ""
             self.per_replica.setText(
-                f"= {config.global_batch_size // replicas} per replica "
-                f"× {replicas} replica{'s' if replicas != 1 else ''}{split}"
+                self.tr("= {global_batch_size} per replica × {replicas} replica{value}{split}").format(
+                    global_batch_size=config.global_batch_size // replicas,
+                    replicas=replicas,
+                    value="s" if replicas != 1 else "",
+                    split=split,
+                )
             )
 
     def _on_strategy(self, strategy: str) -> None:

@@ -76,13 +76,13 @@ class WorkersPanel(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
         self.table.horizontalHeaderItem(STEPS).setToolTip(
-            "parameter_server: steps each worker has run, as the coordinator saw them come back"
+            self.tr("parameter_server: steps each worker has run, as the coordinator saw them come back")
         )
-        self.table.setToolTip("Double-click a task to show only its lines in the log")
+        self.table.setToolTip(self.tr("Double-click a task to show only its lines in the log"))
         self.table.cellDoubleClicked.connect(lambda row, _: self.worker_chosen.emit(self.table.item(row, TASK).text()))
         self.summary = QLabel(objectName="workersSummary")
         self.summary.setProperty("role", "hint")
-        title = QLabel("Cluster tasks")
+        title = QLabel(self.tr("Cluster tasks"))
         title.setStyleSheet("font-weight: bold")
         bar = QHBoxLayout()
         bar.addWidget(title)
@@ -170,6 +170,6 @@ class WorkersPanel(QWidget):
         if counts:
             self.summary.setText(" · ".join(counts))
         elif self._expected:
-            self.summary.setText(f"launching {self._expected} tasks on 127.0.0.1…")
+            self.summary.setText(self.tr("launching {expected} tasks on 127.0.0.1…").format(expected=self._expected))
         else:
-            self.summary.setText("Start launches the cluster's tasks on 127.0.0.1; their states appear here.")
+            self.summary.setText(self.tr("Start launches the cluster's tasks on 127.0.0.1; their states appear here."))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -120,7 +120,7 @@ def _bar_plot(title: str, y_label: str, name: str) -> pg.PlotWidget:
     plot.setObjectName(name)
     item = plot.getPlotItem()
     item.setTitle(title, size="10pt")
-    item.setLabel("bottom", "replicas")
+    item.setLabel("bottom", QCoreApplication.translate("gui.runs.scaling_dialog", "replicas"))
     item.setLabel("left", y_label)
     item.showGrid(y=True, alpha=0.25)
     item.getAxis("left").enableAutoSIPrefix(False)
@@ -138,7 +138,7 @@ class ScalingDialog(QDialog):
         self, runs_root: Path, command_for: StudyCommand = scaling_command, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Scaling study")
+        self.setWindowTitle(self.tr("Scaling study"))
         self.setObjectName("scalingDialog")
         self.resize(980, 720)
         self._runs_root = runs_root
@@ -159,15 +159,17 @@ class ScalingDialog(QDialog):
         self.note = QLabel(objectName="scalingNote", wordWrap=True)
         self.note.setStyleSheet("background: #fff8e1; border: 1px solid #f0d98a; border-radius: 4px; padding: 6px;")
         self.counts = QLineEdit(DEFAULT_COUNTS, objectName="replicaCountsEdit")
-        self.counts.setToolTip("Replica counts to measure, e.g. 1, 2, 4; each is a fresh trainer process")
+        self.counts.setToolTip(self.tr("Replica counts to measure, e.g. 1, 2, 4; each is a fresh trainer process"))
         self.config_label = QLabel(objectName="scalingConfig", wordWrap=True)
         self.config_label.setProperty("role", "hint")
         self.problems = QLabel(objectName="scalingProblems", wordWrap=True)
         self.problems.setProperty("role", "problem")
-        self.start_button = QPushButton("Start study", objectName="startStudyButton")
+        self.start_button = QPushButton(self.tr("Start study"), objectName="startStudyButton")
         self.start_button.setProperty("role", "primary")
-        self.cancel_button = QPushButton("Cancel", objectName="cancelStudyButton")
-        self.cancel_button.setToolTip("Stop the study now: the count in training is stopped and no other starts")
+        self.cancel_button = QPushButton(self.tr("Cancel"), objectName="cancelStudyButton")
+        self.cancel_button.setToolTip(
+            self.tr("Stop the study now: the count in training is stopped and no other starts")
+        )
         self.progress = QProgressBar(objectName="scalingProgress")
         self.progress.setTextVisible(True)
         self.progress.setValue(0)
@@ -189,7 +191,7 @@ class ScalingDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Replica counts:"))
+        row.addWidget(QLabel(self.tr("Replica counts:")))
         row.addWidget(self.counts)
         row.addWidget(self.start_button)
         row.addWidget(self.cancel_button)
@@ -224,9 +226,13 @@ class ScalingDialog(QDialog):
             else f"{config.data.kind} data from {config.data.path}"
         )
         self.config_label.setText(
-            f"Studies the run form's config: {config.loop} loop, global batch "
-            f"{config.global_batch_size}, {max(config.epochs, 2)} epochs, {data}. Each count "
-            "is a fresh trainer; throughput is the mean of the epochs after the first."
+            self.tr(
+                "Studies the run form's config: {loop} loop, global batch {global_batch_size}, "
+                "{epochs} epochs, {data}. Each count is a fresh trainer; throughput is the mean "
+                "of the epochs after the first."
+            ).format(
+                loop=config.loop, global_batch_size=config.global_batch_size, epochs=max(config.epochs, 2), data=data
+            )
         )
         self._check()
 
@@ -253,13 +259,13 @@ class ScalingDialog(QDialog):
             config_path = root / "study.json"
             self.config.save(config_path)
         except OSError as exc:
-            self.problems.setText(f"Cannot create a folder for the study: {exc}")
+            self.problems.setText(self.tr("Cannot create a folder for the study: {exc}").format(exc=exc))
             self.problems.setVisible(True)
             return
         self.points = []
         self.root = root
         self._cancelled = False
-        self.folder.setText(f"The study's runs are kept in {root}")
+        self.folder.setText(self.tr("The study's runs are kept in {root}").format(root=root))
         self.progress.setRange(0, len(counts))
         self.progress.setValue(0)
         self.progress.setFormat("starting the study…")
@@ -309,7 +315,7 @@ class ScalingDialog(QDialog):
         self._draw()
 
     def _on_failed(self, message: str, _log_tail: str = "") -> None:
-        self.problems.setText(f"The scaling study stopped: {message}")
+        self.problems.setText(self.tr("The scaling study stopped: {message}").format(message=message))
         self.problems.setVisible(True)
 
     def _on_thread_done(self) -> None:
