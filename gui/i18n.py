@@ -128,9 +128,12 @@ def installed_catalogues() -> list[str]:
 
 
 def translate(text: str) -> str:
-    """An engine message in the window's language; other text unchanged (a user's file name, a value)."""
+    """An engine message in the window's language; other text unchanged (a user's file name, a value).
+
+    A message that crossed a process boundary (an event's text) arrives as a plain str; one without
+    parameters is still found, by its English text."""
     if not isinstance(text, Message):
-        return text
+        return QCoreApplication.translate(CONTEXT, text) if text else text
     template = QCoreApplication.translate(CONTEXT, text.template)
     if not text.params:
         return template

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from engine.protocol.codes import RunStatus
+from engine.protocol.codes import RunStatus, WorkerState
 from gui.theme import Theme, Tone
 
 CONTEXT = "Status"
@@ -51,6 +51,41 @@ SEVERITY_NAMES = {
     "warning": QT_TRANSLATE_NOOP("Status", "warning"),
 }
 _SEVERITY_TONES = {"error": "bad", "warning": "waiting"}
+
+
+WORKER_STATE_NAMES = {
+    WorkerState.STARTING: QT_TRANSLATE_NOOP("Status", "starting"),
+    WorkerState.WAITING: QT_TRANSLATE_NOOP("Status", "waiting for peers"),
+    WorkerState.TRAINING: QT_TRANSLATE_NOOP("Status", "training"),
+    WorkerState.EVALUATING: QT_TRANSLATE_NOOP("Status", "evaluating"),
+    WorkerState.LOST: QT_TRANSLATE_NOOP("Status", "lost"),
+    WorkerState.REJOINED: QT_TRANSLATE_NOOP("Status", "rejoined"),
+    WorkerState.FINISHED: QT_TRANSLATE_NOOP("Status", "finished"),
+    WorkerState.STOPPED: QT_TRANSLATE_NOOP("Status", "stopped"),
+    WorkerState.FAILED: QT_TRANSLATE_NOOP("Status", "failed"),
+}
+# calm while it works, green when done well, amber when lost, red when it failed
+_WORKER_TONES = {
+    WorkerState.STARTING: "neutral",
+    WorkerState.WAITING: "waiting",
+    WorkerState.TRAINING: "active",
+    WorkerState.EVALUATING: "other",
+    WorkerState.LOST: "alarm",
+    WorkerState.REJOINED: "recovered",
+    WorkerState.FINISHED: "good",
+    WorkerState.STOPPED: "quiet",
+    WorkerState.FAILED: "bad",
+}
+
+
+def worker_state_name(state: str) -> str:
+    """A task's state in the window's language ("waiting for peers", "等待其他工作器")."""
+    name = WORKER_STATE_NAMES.get(state)
+    return QCoreApplication.translate(CONTEXT, name) if name else str(state).replace("_", " ")
+
+
+def worker_state_tone(state: str, theme: Theme) -> Tone:
+    return getattr(theme.ui, _WORKER_TONES.get(state, "neutral"))
 
 
 def severity_name(severity: str) -> str:

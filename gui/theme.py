@@ -85,6 +85,9 @@ class UiColours:
     good: Tone
     quiet: Tone
     bad: Tone
+    other: Tone  # a task busy with something besides training (the evaluator)
+    alarm: Tone  # lost, but the run goes on
+    recovered: Tone
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,9 @@ LIGHT = Theme(
         good=Tone("#dcf2e3", "#146c2e"),
         quiet=Tone("#eceef1", "#4a5260"),
         bad=Tone("#fbdde0", "#9c0015"),
+        other=Tone("#e6e0f8", "#4b2a9c"),
+        alarm=Tone("#ffe2c6", "#8a3b00"),
+        recovered=Tone("#d5f0f0", "#0b5e5e"),
     ),
     PlotPalette(
         background="#ffffff",
@@ -230,6 +236,9 @@ DARK = Theme(
         good=Tone("#1b3a27", "#7ee2a0"),
         quiet=Tone("#2c2f34", "#b4bac3"),
         bad=Tone("#4a1f25", "#ff9aa4"),
+        other=Tone("#2f2a4a", "#c9b8ff"),
+        alarm=Tone("#4a2e14", "#ffb36b"),
+        recovered=Tone("#173a3a", "#7fe0e0"),
     ),
     PlotPalette(
         background="#1b1d21",
