@@ -6,18 +6,12 @@ from engine import events as ev
 from engine.protocol.codes import WorkerState
 from gui import theme
 from gui.live.workers_panel import MESSAGE, PID, ROLE, STATE, STEPS, WorkersPanel
+from gui.runner import log_line
 from gui.statuses import worker_state_tone
 
 
 def tint(state: str) -> str:
     return worker_state_tone(state, theme.current()).background
-
-
-def tint(state: str) -> str:
-    return worker_state_tone(state, theme.current()).background
-
-
-from gui.runner import log_line
 
 
 def state(worker: str, value: str, pid: int | None = None, message: str = "") -> ev.WorkerState:
