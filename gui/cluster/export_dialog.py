@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
@@ -37,11 +37,17 @@ from engine.exports.bundle import BUNDLE_MARKER, check_bundle_folder, export_bun
 from engine.exports.slurm import DEFAULT_PORT_BASE, export_slurm
 from engine.problems import OutputExists, Problem
 from engine.tfconfig import ClusterError, ClusterSpec, errors, local_cluster_like, run_problems
+from gui.form.rows import plain_label
+from gui.i18n import translate
 
 MACHINES, SLURM = "machines", "slurm"
 TARGETS = {
-    MACHINES: "The machines in the table: start scripts (sh, PowerShell) and a Kubeflow TFJob",
-    SLURM: "A Slurm job: an sbatch script; Slurm picks the nodes, one per task",
+    MACHINES: QT_TRANSLATE_NOOP(
+        "ClusterExportDialog", "The machines in the table: start scripts (sh, PowerShell) and a Kubeflow TFJob"
+    ),
+    SLURM: QT_TRANSLATE_NOOP(
+        "ClusterExportDialog", "A Slurm job: an sbatch script; Slurm picks the nodes, one per task"
+    ),
 }
 
 
@@ -63,16 +69,19 @@ class ClusterExportDialog(QDialog):
         self._cluster = cluster
         self._config = config
         self.written: list[Path] = []
-        self._config_problems = [f"run form, {p.field}: {p.message}" for p in config_problems]
+        self._config_problems = [
+            self.tr("run form, {field}: {problem}").format(field=p.field, problem=translate(p.message))
+            for p in config_problems
+        ]
         tasks = sum(len(addresses) for _, addresses in cluster.jobs)
         intro = QLabel(
             self.tr(
-                "Writes what the {tasks} task{value} of the Cluster tab need, with the run "
+                "Writes what the %n task(s) of the Cluster tab need, with the run "
                 "form's config ({strategy}, {epochs} epochs, global batch {global_batch_size}). "
-                "Every task runs the same train command; its TF_CONFIG says what it is."
+                "Every task runs the same train command; its TF_CONFIG says what it is.",
+                "",
+                tasks,
             ).format(
-                tasks=tasks,
-                value="s" if tasks != 1 else "",
                 strategy=config.strategy,
                 epochs=config.epochs,
                 global_batch_size=config.global_batch_size,
@@ -81,7 +90,7 @@ class ClusterExportDialog(QDialog):
         intro.setWordWrap(True)
         self.target = QComboBox(objectName="exportTargetCombo")
         for key, text in TARGETS.items():
-            self.target.addItem(text, key)
+            self.target.addItem(self.tr(text), key)
         self.gpus = QSpinBox(objectName="slurmGpusSpin")
         self.gpus.setRange(0, 64)
         self.gpus.setSpecialValueText(self.tr("none (CPU nodes)"))
@@ -93,8 +102,11 @@ class ClusterExportDialog(QDialog):
         self.slurm_row = QWidget()
         slurm = QHBoxLayout(self.slurm_row)
         slurm.setContentsMargins(0, 0, 0, 0)
-        for label, widget in (("GPUs per node:", self.gpus), ("Port:", self.port)):
-            slurm.addWidget(QLabel(label))
+        for label, widget in ((self.tr("&GPUs per node:"), self.gpus), (self.tr("P&ort:"), self.port)):
+            caption = QLabel(label)
+            caption.setBuddy(widget)
+            widget.setAccessibleName(plain_label(label))
+            slurm.addWidget(caption)
             slurm.addWidget(widget)
         slurm.addStretch(1)
         self.blockers = QLabel(objectName="exportBlockers")
@@ -107,7 +119,10 @@ class ClusterExportDialog(QDialog):
         self.export_button.setProperty("role", "primary")
         self.export_button.clicked.connect(self.export)
         row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("Folder:")))
+        folder_label = QLabel(self.tr("&Folder:"))
+        folder_label.setBuddy(self.folder)
+        self.folder.setAccessibleName(plain_label(folder_label.text()))
+        row.addWidget(folder_label)
         row.addWidget(self.folder, 1)
         row.addWidget(browse)
         row.addWidget(self.export_button)
@@ -124,7 +139,10 @@ class ClusterExportDialog(QDialog):
         close.rejected.connect(self.reject)
         close.addButton(self.open_folder, QDialogButtonBox.ButtonRole.ActionRole)
         target_row = QHBoxLayout()
-        target_row.addWidget(QLabel(self.tr("For:")))
+        target_label = QLabel(self.tr("F&or:"))
+        target_label.setBuddy(self.target)
+        self.target.setAccessibleName(plain_label(target_label.text()))
+        target_row.addWidget(target_label)
         target_row.addWidget(self.target, 1)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
@@ -148,11 +166,12 @@ class ClusterExportDialog(QDialog):
         self.slurm_row.setVisible(self.slurm)
         try:
             judged = local_cluster_like(self._cluster) if self.slurm else self._cluster
-            blockers = [f"{p.location}: {p.message}" for p in errors(run_problems(judged, self._config))]
+            blockers = [f"{p.location}: {translate(p.message)}" for p in errors(run_problems(judged, self._config))]
         except ValueError as exc:  # no worker or chief at all
-            blockers = [str(exc)]
+            blockers = [translate(exc.args[0])]
         blockers += self._config_problems
-        self.blockers.setText("Fix these first:\n" + "\n".join(f"• {b}" for b in blockers) if blockers else "")
+        listed = "\n".join(f"• {b}" for b in blockers)
+        self.blockers.setText(self.tr("Fix these first:") + "\n" + listed if blockers else "")
         self.blockers.setVisible(bool(blockers))
         self.export_button.setEnabled(not blockers)
 
@@ -160,15 +179,17 @@ class ClusterExportDialog(QDialog):
         """Write the bundle into the folder (asking before mixing it into one that has other files)."""
         out = Path(self.folder.text().strip()).expanduser()
         if not self.folder.text().strip():
-            return self._fail("Choose a folder to write the bundle to.")
+            return self._fail(self.tr("Choose a folder to write the bundle to."))
         try:
             check_bundle_folder(out)
         except OutputExists:  # the user's own files are never mixed with a bundle: propose a fresh folder
             fresh = _fresh_folder(out)
             self.folder.setText(str(fresh))
             return self._fail(
-                f"{out} holds other files, so nothing was written there. Proposed instead: {fresh} "
-                "(Export writes it; or choose another folder)."
+                self.tr(
+                    "{out} holds other files, so nothing was written there. Proposed instead: {fresh} "
+                    "(Export writes it; or choose another folder)."
+                ).format(out=out, fresh=fresh)
             )
         if (out / BUNDLE_MARKER).is_file() and not self._confirm_replace(out):
             return False
@@ -178,18 +199,18 @@ class ClusterExportDialog(QDialog):
             else:
                 self.written = export_bundle(self._cluster, self._config, out)
         except ClusterError as exc:
-            return self._fail("\n".join(str(p) for p in exc.problems))
+            return self._fail("\n".join(f"{p.location}: {translate(p.message)}" for p in exc.problems))
         except (OSError, OutputExists) as exc:
-            return self._fail(f"Could not write the bundle: {exc}")
+            return self._fail(self.tr("Could not write the bundle: {error}").format(error=exc))
         self.files.clear()
         self.files.addItems([str(path.relative_to(out)) for path in self.written])
         self.files.setVisible(True)
         self.readme.setMarkdown((out / "README.md").read_text(encoding="utf-8"))
         self.result.setProperty("role", "")
-        what = "how to submit it" if self.slurm else "what to copy where"
+        what = self.tr("how to submit it") if self.slurm else self.tr("what to copy where")
         self.result.setText(
-            self.tr("Wrote {n_written} files to {out}. Next: {what} (README.md):").format(
-                n_written=len(self.written), out=out, what=what
+            self.tr("Wrote %n file(s) to {out}. Next: {what} (README.md):", "", len(self.written)).format(
+                out=out, what=what
             )
         )
         self._repolish()
