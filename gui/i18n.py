@@ -88,12 +88,13 @@ def resolve_language() -> str:
 
 
 def catalogue_paths(language: str) -> list[str]:
-    """The .qm files that translate the window into `language` (none for English, the source language)."""
+    """The .qm files that translate the window into `language`. English, the source language, has only
+    its plural forms ("%n run(s)" -> "1 run", "2 runs") and needs none of Qt's."""
+    ours = str(resource_path("translations", f"{CATALOGUE_PREFIX}{language}.qm"))
     if language == ENGLISH:
-        return []
+        return [ours]
     qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
-    ours = resource_path("translations", f"{CATALOGUE_PREFIX}{language}.qm")
-    return [str(ours), *(os.path.join(qt_dir, f"{prefix}{language}.qm") for prefix in QT_CATALOGUES)]
+    return [ours, *(os.path.join(qt_dir, f"{prefix}{language}.qm") for prefix in QT_CATALOGUES)]
 
 
 def install(app: QCoreApplication, language: str | None = None) -> str:

@@ -30,7 +30,9 @@ import PySide6
 
 REPO = Path(__file__).resolve().parent.parent
 TRANSLATIONS = REPO / "resources" / "translations"
-LANGUAGES = ("zh_CN",)  # the source language, English, needs no catalogue
+# English is the source language, but "%n run(s)" needs its singular and plural written out: the English
+# catalogue holds only the plural messages (lupdate -pluralonly), as Qt's own documentation advises.
+LANGUAGES = {"zh_CN": (), "en": ("-pluralonly",)}
 ENGINE_MARKER = "from engine.messages import"
 
 
@@ -61,7 +63,9 @@ def sources() -> list[Path]:
 def lupdate(ts: Path) -> None:
     """Merge the strings of the sources into `ts` (created when missing); vanished strings are dropped."""
     files = [str(p.relative_to(REPO)) for p in sources()]
+    language = ts.stem.removeprefix("tfdd_")
     command = [_tool("lupdate"), *files, "-tr-function-alias", "QT_TR_NOOP+=msg", "-locations", "none"]
+    command += LANGUAGES.get(language, ())
     subprocess.run([*command, "-no-obsolete", "-silent", "-ts", str(ts)], cwd=REPO, check=True)
 
 

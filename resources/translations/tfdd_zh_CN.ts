@@ -695,6 +695,268 @@
         <source>{total} tasks need {total} ports, got {n_ports}</source>
         <translation>{total} 个任务需要 {total} 个端口，实际只有 {n_ports} 个</translation>
     </message>
+    <message>
+        <source>tick at least one device</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ClusterEditor</name>
+    <message>
+        <source>Write start scripts, a README and a Kubeflow TFJob for each task, or a Slurm job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run these tasks on this machine with the run form&apos;s config; the Live tab shows each with its role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job of the process this TF_CONFIG is for; {no_task}: a cluster description shared by all tasks (what export uses)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import file…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read a TF_CONFIG or cluster.json file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read a TF_CONFIG from the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the TF_CONFIG as one line, as the environment variable wants it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export for other machines…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the selected tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This process:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>index</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TF_CONFIG (JSON)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every role runs: chief, worker, ps (parameter_server) and evaluator. Start here runs these tasks on this machine (127.0.0.1, the ports above) with the run form&apos;s config, each shown in the Live tab with its role; the run form&apos;s Start does the same on free ports. For other machines, export the cluster (start scripts and a Kubeflow TFJob, or a Slurm job) and start each task there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{source} holds no TF_CONFIG: {problem}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported {source}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read {path}: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import TF_CONFIG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON files (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied the TF_CONFIG (one line) to the clipboard.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The table keeps the last valid cluster.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (checked for strategy {strategy})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n warning(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No problems{against}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the errors first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tasks on other machines ({address}) are started there: export the cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ClusterExportDialog</name>
+    <message>
+        <source>The machines in the table: start scripts (sh, PowerShell) and a Kubeflow TFJob</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A Slurm job: an sbatch script; Slurm picks the nodes, one per task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the cluster for other machines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run form, {field}: {problem}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Writes what the %n task(s) of the Cluster tab need, with the run form&apos;s config ({strategy}, {epochs} epochs, global batch {global_batch_size}). Every task runs the same train command; its TF_CONFIG says what it is.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none (CPU nodes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs each node asks Slurm for (#SBATCH --gpus-per-node)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The port every task listens on, on its node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;GPUs per node:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;ort:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After the export: what to copy where, and how to start it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F&amp;or:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix these first:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a folder to write the bundle to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{out} holds other files, so nothing was written there. Proposed instead: {fresh} (Export writes it; or choose another folder).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not write the bundle: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>how to submit it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>what to copy where</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) to {out}. Next: {what} (README.md):</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Replace the bundle?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{out} holds a bundle exported before. It is replaced (task folders it no longer has are removed); files of your own in it stay. Export there?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the bundle to</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ClusterTable</name>
@@ -1115,6 +1377,213 @@
     </message>
 </context>
 <context>
+    <name>RunForm</name>
+    <message>
+        <source>No distribution: one replica on the first GPU, else the CPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Everything on the one device you tick.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One replica per ticked device (times virtual devices); gradients averaged by all-reduce.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mirrored across worker processes: Start runs the local workers on 127.0.0.1, one replica per ticked device each (the CPU is one device). The Cluster tab exports a cluster for other machines.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asynchronous: a coordinator hands steps to the workers, parameter servers hold the variables, and a lost worker does not stop the run. Start runs them all on 127.0.0.1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Split a variable only when it is at least 256 KiB, into at most one shard per parameter server (TensorFlow&apos;s tutorial; a small model&apos;s variables stay whole)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Split every variable into one shard per parameter server (shows sharding even on a small model)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep every variable whole; variables are placed on the parameter servers in turn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Split each device into N logical devices (N replicas with mirrored)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Epochs</source>
+        <translation>轮次(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Global &amp;batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Examples per step over all replicas; each replica gets global ÷ replicas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Loop</source>
+        <translation>循环(&amp;L)</translation>
+    </message>
+    <message>
+        <source>fit: Keras model.fit; custom: strategy.run + strategy.reduce</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning &amp;rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Validation split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of the data kept for validation; 0 plots no validation curve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for the device list…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>validate each checkpoint in an evaluator task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An extra task validates every checkpoint the chief writes on the validation split, so training never waits for validation; its results are plotted as the validation curve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never by steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Strategy</source>
+        <translation>策略(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>V&amp;irtual devices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Local &amp;workers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Worker processes Start launches on this machine (127.0.0.1); multi_worker_mirrored: worker 0 is the chief; parameter_server: a coordinator (the chief) is added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Parameter servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ps tasks Start launches: they hold the variables</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variable s&amp;harding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How variables are split across the parameter servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A stop always leaves a checkpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the probe found no devices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per replica: known once devices are listed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>not divisible by %n replica(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>= {per_replica} per replica × %n replica(s) per step; </source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s) take steps in turn</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> ({count}&#xa0;per&#xa0;worker)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>= {per_replica} per replica × %n replica(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{strategy} runs one replica per device in each worker; add local workers instead</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>RunsPanel</name>
     <message>
         <source>&amp;Refresh runs</source>
@@ -1283,6 +1752,169 @@
     </message>
 </context>
 <context>
+    <name>ScalingDialog</name>
+    <message>
+        <source>Replicas</source>
+        <translation type="unfinished">副本数</translation>
+    </message>
+    <message>
+        <source>Examples/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Efficiency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run folder, or why the count failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write replica counts as whole numbers, e.g. 1, 2, 4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replica counts go from 1 to {max_count}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each replica is one of the GPUs ticked in the run form. With the same global batch, more GPUs should mean more examples per second; efficiency shows how much of the ideal you get.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fewer than two counts were measured, so there is nothing to compare yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parameter_server: each count is that many worker processes, with one parameter server and the coordinator, all on this machine&apos;s CPU cores ({cores}). More workers help only while there are cores to spare; the study shows where adding workers stops paying.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note: with {listed} replicas, the replicas are virtual CPU devices. They split this machine&apos;s CPU cores ({cores}) rather than adding any, so do not expect a speed-up: the study then shows what distribution itself costs (all-reduce, smaller per-replica batches). Tick GPUs in the run form to measure real devices.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>More replicas did not help: the fewest, {fastest}, were fastest; {slowest} ran at {speedup:.2f}× their speed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{fastest} replicas were fastest: {speedup:.2f}× the throughput of {base} ({efficiency:.0%} scaling efficiency).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scaling study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replica counts to measure, e.g. 1, 2, 4; each is a fresh trainer process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start study</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the study now: the count in training is stopped and no other starts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no study yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>examples / s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scaling efficiency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>% of linear scaling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replica counts:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{samples:,} synthetic examples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{kind} data from {path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Studies the run form&apos;s config: {loop} loop, global batch {global_batch_size}, {epochs} epochs, {data}. Each count is a fresh trainer; throughput is the mean of the epochs after the first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create a folder for the study: {exc}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The study&apos;s runs are kept in {root}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting the study…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>training with %n worker(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>training with %n replica(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (count {done} of {total})…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The scaling study stopped: {message}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled after {measured} of {total} counts measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done: {measured} of {total} counts measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished">失败</translation>
+    </message>
+    <message>
+        <source>ideal (linear)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Status</name>
     <message>
         <source>completed</source>
@@ -1348,12 +1980,98 @@
         <source>warning</source>
         <translation>警告</translation>
     </message>
+    <message>
+        <source>starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting for peers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>evaluating</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rejoined</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>WorkersPanel</name>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cluster tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>parameter_server: steps each worker has run, as the coordinator saw them come back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click a task to show only its lines in the log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>log: {path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>launching {expected} tasks on 127.0.0.1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start launches the cluster&apos;s tasks on 127.0.0.1; their states appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>gui.form.model_form</name>
     <message>
         <source>Browse…</source>
         <translation>浏览…</translation>
+    </message>
+</context>
+<context>
+    <name>gui.runs.scaling_dialog</name>
+    <message>
+        <source>replicas</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>
