@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -30,12 +31,18 @@ def table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 
 
 class LatenessProbe:
-    """A 10 ms timer in the GUI thread; how late it fires is the stall a user feels."""
+    """A 10 ms timer in the GUI thread; how late it fires is the stall a user feels.
+
+    On a shared 2-core machine much of a late tick can be other processes holding the cores;
+    `busy()` is the GUI thread's own CPU time between ticks: the part of a stall the window's
+    code makes."""
 
     INTERVAL_MS = 10
 
     def __init__(self) -> None:
         self.intervals: list[float] = []
+        self.cpu: list[float] = []
+        self._cpu_at = 0.0
         self._clock = QElapsedTimer()
         self._timer = QTimer(timerType=Qt.TimerType.PreciseTimer, interval=self.INTERVAL_MS)
         self._timer.timeout.connect(self._tick)
@@ -43,9 +50,13 @@ class LatenessProbe:
     def _tick(self) -> None:
         self.intervals.append(self._clock.nsecsElapsed() / 1e6)
         self._clock.restart()
+        now = time.thread_time()
+        self.cpu.append(1000 * (now - self._cpu_at))
+        self._cpu_at = now
 
     def start(self) -> None:
         self._clock.start()
+        self._cpu_at = time.thread_time()
         self._timer.start()
 
     def stop(self) -> None:
@@ -54,3 +65,7 @@ class LatenessProbe:
     def lateness(self) -> np.ndarray:
         """Milliseconds late of each tick after the first."""
         return np.maximum(np.array(self.intervals[1:]) - self.INTERVAL_MS, 0.0)
+
+    def busy(self) -> np.ndarray:
+        """Milliseconds of the GUI thread's own CPU time between ticks, after the first."""
+        return np.array(self.cpu[1:])

@@ -4,8 +4,10 @@
     DISPLAY=:99 python bench/bench_gui_screenshot.py resources/screenshot.png
 
 Runs resources/examples/mirrored_large_synthetic.json (Mirrored on 2 virtual
-CPU devices, 20 epochs, 100000 synthetic samples), grabs the window once a
-few epochs are plotted, then stops the run cleanly.
+CPU devices, 20 epochs, 100000 synthetic samples) on the warm trainer, once
+it is ready; grabs the window once a few epochs are plotted, with the log's
+"No CUDA driver" line expanded to the raw lines it folds, then stops the
+run cleanly.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6.QtCore import QTimer  # noqa: E402
 
 from engine.config import RunConfig  # noqa: E402
+from engine.protocol.commands import spare_command  # noqa: E402
 from gui.app import create_application  # noqa: E402
+from gui.live.spare import SpareState  # noqa: E402
 from gui.main_window import MainWindow  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "resources" / "examples" / "mirrored_large_synthetic.json"
@@ -27,12 +31,13 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "resources" / "examples" / "mirr
 
 def main(out: str, epochs_before_shot: int = 4) -> int:
     app = create_application([])
-    window = MainWindow(runs_dir=Path(tempfile.mkdtemp(prefix="tfdd-shot-")))
+    window = MainWindow(runs_dir=Path(tempfile.mkdtemp(prefix="tfdd-shot-")), spare_command=spare_command())
     window.form.set_config(RunConfig.load(EXAMPLE))
     window.show()
+    window.live_tab.setSizes([520, 0, 330])  # room for the log's folded lines and the epochs
 
     def start_when_probed() -> None:
-        if window.probe.is_running():
+        if window.probe.is_running() or window.spare.state != SpareState.READY:
             QTimer.singleShot(200, start_when_probed)
             return
         window.start_run()
@@ -46,6 +51,12 @@ def main(out: str, epochs_before_shot: int = 4) -> int:
                 return
             QTimer.singleShot(250, shoot_when_ready)
             return
+        entries = window.log.model.visible
+        folded = next(i for i, e in enumerate(entries) if e.topic == "no_gpu")
+        index = window.log.model.index(folded, 0)
+        window.log.tree.expand(index)
+        window.log.tree.scrollTo(index, window.log.tree.ScrollHint.PositionAtTop)
+        app.processEvents()
         window.grab().save(out)
         print(f"saved {out} at {window.controls.progress.text()}")
         window.stop_run()

@@ -30,9 +30,12 @@ from gui.main_window import MainWindow
 CPU_ONLY = ProbeResult(tensorflow="", devices=(DeviceInfo("CPU:0", "CPU"),))
 
 
-def make_window(command_for) -> MainWindow:
+def make_window(command_for, **kwargs) -> MainWindow:
     window = MainWindow(
-        start_probe=False, command_for=command_for, runs_dir=Path(tempfile.mkdtemp(prefix="tfdd-bench-runs-"))
+        start_probe=False,
+        command_for=command_for,
+        runs_dir=Path(tempfile.mkdtemp(prefix="tfdd-bench-runs-")),
+        **kwargs,
     )
     window.apply_probe(CPU_ONLY)
     window.resize(1400, 900)
@@ -40,11 +43,12 @@ def make_window(command_for) -> MainWindow:
     return window
 
 
-def spin_until(predicate, timeout_s: float) -> None:
-    """Run the event loop (blocking in it, as the app does) until `predicate()` holds."""
+def spin_until(predicate, timeout_s: float, poll_ms: int = 5) -> None:
+    """Run the event loop (blocking in it, as the app does) until `predicate()` holds; checked every
+    `poll_ms` (use a long one where the GUI's own CPU time is measured: the check costs some)."""
     loop = QEventLoop()
     deadline = time.perf_counter() + timeout_s
-    poll = QTimer(interval=5)
+    poll = QTimer(interval=poll_ms)
     poll.timeout.connect(lambda: (predicate() or time.perf_counter() > deadline) and loop.quit())
     poll.start()
     if not predicate():
@@ -91,6 +95,8 @@ def stall_during_flood(events: int, delay: float = 0.0) -> dict[str, float]:
         "max": float(late.max()),
         "p99": float(np.percentile(late, 99)),
         "median": float(np.median(late)),
+        "busy_p99": float(np.percentile(probe.busy(), 99)),
+        "busy_max": float(probe.busy().max()),
     }
 
 
@@ -138,6 +144,7 @@ def main() -> None:
         (f"fake trainer sends {s['events']:,} batch events {pace}: wall time (s)", f"{s['seconds']:.1f}"),
         ("  events per second through runner → plots", f"{s['events'] / s['seconds']:,.0f}"),
         ("  10 ms QTimer lateness: median / p99 / max (ms)", f"{s['median']:.1f} / {s['p99']:.1f} / {s['max']:.1f}"),
+        ("  GUI thread's own CPU between ticks: p99 / max (ms)", f"{s['busy_p99']:.1f} / {s['busy_max']:.1f}"),
     ]
     print(table(("measure", "value"), rows))
 

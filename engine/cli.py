@@ -16,8 +16,9 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
+from engine import event_lines
 from engine import events as ev
 from engine.arguments import positive_int
 from engine.config import RunConfig
@@ -29,9 +30,10 @@ if TYPE_CHECKING:
 
 
 class ConsoleProgress:
-    """A terminal progress bar fed by events (tqdm writes to stderr)."""
+    """A terminal progress bar fed by events (tqdm), with one line per epoch and per checkpoint."""
 
-    def __init__(self) -> None:
+    def __init__(self, out: IO[str] | None = None) -> None:
+        self._out = out or sys.stderr
         self._bar = None
         self._epochs = 0
 
@@ -40,18 +42,13 @@ class ConsoleProgress:
 
         if isinstance(event, ev.RunStarted):
             self._epochs = event.epochs
-            tqdm.write(
-                f"{event.strategy}: {event.num_replicas} replica(s) on {', '.join(event.devices)}; "
-                f"global batch {event.global_batch_size} = {event.per_replica_batch_size} per replica; "
-                f"{event.loop} loop; run dir {event.run_dir}",
-                file=sys.stderr,
-            )
+            tqdm.write(f"{event_lines.run_started_line(event)}; run dir {event.run_dir}", file=self._out)
             self._bar = tqdm(
                 total=event.epochs * event.steps_per_epoch,
                 unit="step",
                 dynamic_ncols=True,
                 initial=event.start_epoch * event.steps_per_epoch + event.start_step,
-                file=sys.stderr,
+                file=self._out,
             )
         elif isinstance(event, ev.BatchEnd) and self._bar is not None:
             self._bar.update(event.global_step - self._bar.n)
@@ -61,24 +58,13 @@ class ConsoleProgress:
                 refresh=False,
             )
         elif isinstance(event, ev.EpochEnd):
-            val = (
-                f", val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}"
-                if event.val_loss is not None
-                else ""
-            )
-            tqdm.write(
-                f"epoch {event.epoch}/{self._epochs}: loss {event.loss:.4f}, acc {event.accuracy:.4f}{val}, "
-                f"{event.seconds:.1f} s, {event.examples_per_sec:,.0f} ex/s",
-                file=sys.stderr,
-            )
+            tqdm.write(event_lines.epoch_line(event, self._epochs), file=self._out)
+        elif isinstance(event, ev.CheckpointSaved):
+            tqdm.write(event_lines.checkpoint_line(event), file=self._out)
         elif isinstance(event, ev.Evaluation):  # the evaluator task of a cluster
-            tqdm.write(
-                f"{Path(event.checkpoint).name} (epoch {event.epoch}, step {event.step}): "
-                f"val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}, {event.seconds:.1f} s",
-                file=sys.stderr,
-            )
+            tqdm.write(f"evaluator: {event_lines.evaluation_line(event)}", file=self._out)
         elif isinstance(event, ev.Log):
-            tqdm.write(f"[{event.level}] {event.message}", file=sys.stderr)
+            tqdm.write(f"[{event.level}] {event.message}", file=self._out)
         elif isinstance(event, (ev.RunFinished, ev.RunFailed)) and self._bar is not None:
             self._bar.close()
 
@@ -103,12 +89,22 @@ def _train(args: argparse.Namespace) -> int:
 
     stop = StopSignal(on_early_stop=stop_before_training)
     handle_stop_signals(stop)
-    try:
-        from engine.train.task import run_task
+    from engine.protocol.paths import RunPaths
+    from engine.stderr_tee import fold_stderr
 
-        outcome = run_task(
-            config, run_dir, [ConsoleProgress()], stop, resume=resume, print_tracebacks=args.verbose, source_info=info
-        )
+    try:
+        with fold_stderr(RunPaths(run_dir).stderr_log, verbose=args.verbose) as terminal:
+            from engine.train.task import run_task
+
+            outcome = run_task(
+                config,
+                run_dir,
+                [ConsoleProgress(terminal)],
+                stop,
+                resume=resume,
+                print_tracebacks=args.verbose,
+                source_info=info,
+            )
     except (ConfigError, RunDirError) as exc:  # TF_CONFIG problems; a run folder that is not ours or in use
         print(f"error: {exc}", file=sys.stderr)
         return ExitCode.CONFIG
@@ -235,7 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="TensorFlow distributed training dashboard, headless. The window: tfdd-gui (or python main.py).",
     )
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--verbose", action="store_true", help="show tracebacks of failures")
+    common.add_argument(
+        "--verbose", action="store_true", help="show tracebacks of failures and TensorFlow's log lines unfolded"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     window = commands.add_parser("gui", help="open the dashboard window (the program tfdd-gui, or python main.py)")
     window.set_defaults(handler=_gui_hint)

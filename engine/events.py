@@ -140,6 +140,18 @@ class ScalingPoint:
 
 
 @dataclass(frozen=True, kw_only=True)
+class TrainerReady:
+    """A warm trainer (worker --wait-for-config) has imported TensorFlow, touched no device, and waits
+    for its run; sent once, before any run exists."""
+
+    type: ClassVar[str] = "trainer_ready"
+    pid: int
+    import_seconds: float
+    rss_mb: float  # resident size while it waits
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunFinished:
     type: ClassVar[str] = "run_finished"
     status: str  # engine.protocol.codes.RunStatus: "completed" or "stopped"
@@ -169,6 +181,7 @@ Event = (
     | Evaluation
     | TaskSteps
     | ScalingPoint
+    | TrainerReady
     | RunFinished
     | RunFailed
 )
@@ -184,6 +197,7 @@ EVENT_TYPES: dict[str, type] = {
         Evaluation,
         TaskSteps,
         ScalingPoint,
+        TrainerReady,
         RunFinished,
         RunFailed,
     )

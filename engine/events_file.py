@@ -139,6 +139,7 @@ class BatchPoints:
     examples_per_sec: list[float]
     thinned: int = 1  # one batch event in `thinned` was read (a huge file)
     bad_lines: int = 0
+    t0: float | None = None  # the run's first event's time, what `time` counts from
 
 
 def read_batch_points(path: Path) -> BatchPoints:
@@ -171,4 +172,4 @@ def read_batch_points(path: Path) -> BatchPoints:
                     strict=True,
                 ):
                     series.append(value)
-    return BatchPoints(*points, thinned=every, bad_lines=bad)
+    return BatchPoints(*points, thinned=every, bad_lines=bad, t0=t0)

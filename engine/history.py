@@ -28,6 +28,8 @@ from pathlib import Path
 from engine import events as ev
 from engine.config import RunConfig
 from engine.events_file import EventsDigest, read_batch_points
+from engine.gpu_log import read_gpu_log
+from engine.nvml import GpuSample
 from engine.problems import ConfigError
 from engine.protocol.codes import PEER_LOST_ERRORS, RunStatus
 from engine.protocol.paths import RunPaths
@@ -80,6 +82,7 @@ class Curves:
     examples_per_sec: list[float]
     epochs: list[dict[str, float]]  # metrics.csv rows as numbers
     problems: tuple[str, ...] = ()  # what was left out, and why
+    gpu: list[GpuSample] = field(default_factory=list)  # gpus.csv, `time` in seconds since the first event
 
 
 def is_run_dir(path: Path) -> bool:
@@ -220,6 +223,7 @@ def load_curves(path: Path) -> Curves:
         examples_per_sec=points.examples_per_sec,
         epochs=metrics.rows,
         problems=tuple(problems),
+        gpu=[dataclasses.replace(s, time=s.time - (points.t0 or 0.0)) for s in read_gpu_log(paths.gpu_samples)],
     )
 
 
@@ -316,7 +320,7 @@ class RunHistory:
         """A run's curves, kept until its events or metrics change."""
         cached = self._runs.setdefault(run_dir, _Cached())
         paths = RunPaths(run_dir)
-        stamp = (_stamp(paths.events), _stamp(paths.metrics))
+        stamp = (_stamp(paths.events), _stamp(paths.metrics), _stamp(paths.gpu_samples))
         if cached.curves is None or cached.curves_stamp != stamp:
             try:
                 cached.curves = load_curves(run_dir)

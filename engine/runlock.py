@@ -179,6 +179,20 @@ class RunLock:
         self.release()
 
 
+def last_taken_by(paths: RunPaths) -> Holder | None:
+    """Who last took the run's lock, held or since released (its file names them); None without a lock
+    file. A process refused the lock never writes it, so this tells the run's writer from a refused one
+    even after the writer has died."""
+    try:
+        fd = os.open(paths.lock, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return _read_holder(fd)
+    finally:
+        os.close(fd)
+
+
 def holder(paths: RunPaths) -> Holder | None:
     """Who trains this run right now, or None. Never creates the lock file."""
     try:

@@ -62,13 +62,18 @@ def _write_svg(plot: pg.PlotWidget, path: Path) -> None:
     generator.setSize(source.size().toSize())
     generator.setViewBox(target)
     generator.setResolution(plot.logicalDpiX())  # else the axes are drawn at another scale than the curves
-    generator.setTitle(item.titleLabel.text or "plot")
+    generator.setTitle(_plain_title(plot))
     painter = QPainter(generator)
     try:
         painter.fillRect(target, plot.backgroundBrush())
         item.scene().render(painter, target, source)
     finally:
         painter.end()
+
+
+def _plain_title(plot: pg.PlotWidget) -> str:
+    """The plot's name without markup (the live plots carry their legend in the title)."""
+    return getattr(plot, "plain_title", "") or plot.getPlotItem().titleLabel.text or "plot"
 
 
 def add_export_action(plot: pg.PlotWidget) -> QAction:
@@ -81,7 +86,7 @@ def add_export_action(plot: pg.PlotWidget) -> QAction:
 
 def export_plot_dialog(plot: pg.PlotWidget) -> tuple[str, bool] | None:
     """Ask where, export, and say so in the window's status bar (a failure also in a message box)."""
-    title = plot.getPlotItem().titleLabel.text or "plot"
+    title = _plain_title(plot)
     outcome = save_as(
         plot, "Export plot", f"{_file_stem(title)}.png", PLOT_FILTERS, lambda path: export_plot(plot, path)
     )

@@ -7,11 +7,12 @@ progress, log and status bar. The window owns the lifecycle of a run
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QGroupBox,
@@ -28,9 +29,18 @@ from PySide6.QtWidgets import (
 from engine import events as ev
 from engine.config import RunConfig
 from engine.exports.script import export_script, script_problems
+from engine.nvml import Nvml
 from engine.problems import ConfigError
 from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
-from engine.protocol.commands import cluster_command, cluster_file_command, resume_command, trainer_command
+from engine.protocol.commands import (
+    assignment_line,
+    cluster_command,
+    cluster_file_command,
+    resume_args,
+    resume_command,
+    trainer_args,
+    trainer_command,
+)
 from engine.protocol.paths import RunPaths, runs_root
 from engine.rundir import new_run_dir
 from engine.scratch import ScratchDir
@@ -44,8 +54,10 @@ from gui.form.devices_panel import DevicesPanel
 from gui.form.run_form import RunForm
 from gui.live.controls import RunControls
 from gui.live.gpu_monitor import GpuMonitor
+from gui.live.gpu_recorder import GpuRecorder, run_gpus
 from gui.live.log_view import LogView
 from gui.live.plots import TrainingPlots
+from gui.live.spare import FirstStepLabel, WarmTrainer
 from gui.live.workers_panel import WorkersPanel
 from gui.runner import TrainingRunner, kill_live_processes, source_tag
 from gui.runs.panel import RunsPanel
@@ -55,6 +67,7 @@ CommandFactory = Callable[[Path, Path], list[str]]
 ClusterCommandFactory = Callable[..., list[str]]  # (config, run dir, workers, *, ps, evaluator), as cluster_command
 ClusterFileCommandFactory = Callable[[Path, Path, Path], list[str]]  # (cluster file, config, run dir)
 ResumeCommandFactory = Callable[[Path, int], list[str]]  # (run dir, workers)
+SPARE_DELAY_MS = 500  # the warm trainer starts once the window is drawn: it never delays the window
 
 
 class MainWindow(QMainWindow):
@@ -71,7 +84,11 @@ class MainWindow(QMainWindow):
         resume_command_for: ResumeCommandFactory = resume_command,
         grace_seconds: float = STOP_GRACE_S,
         runs_dir: Path | None = None,
+        spare_command: list[str] | None = None,
+        gpu_reader: Nvml | None = None,
     ) -> None:
+        """`spare_command` keeps a warm trainer of that command (engine.protocol.commands.spare_command);
+        `gpu_reader` reads NVML (default: this process's engine.nvml reader)."""
         super().__init__()
         self.setWindowTitle("TensorFlow Distributed Training Dashboard")
         self._command_for = command_for
@@ -96,6 +113,8 @@ class MainWindow(QMainWindow):
         self.cluster = ClusterEditor()
         self.scaling_dialog: ScalingDialog | None = None
         self.export_dialog: ClusterExportDialog | None = None
+        self.spare = WarmTrainer(spare_command, settings.load_warm_trainer(), self) if spare_command else None
+        self.first_step = FirstStepLabel()
         self._build_layout()
         self._build_menus()
         self._build_status_bar()
@@ -109,10 +128,12 @@ class MainWindow(QMainWindow):
         self.cluster.export_requested.connect(self.export_cluster)
         self.cluster.start_requested.connect(self.start_cluster_here)
         self.workers.worker_chosen.connect(lambda worker: self.log.filter.setText(source_tag(worker)))
-        for plot in (self.plots.loss, self.plots.accuracy, self.plots.throughput):
+        for plot in (self.plots.loss, self.plots.accuracy, self.plots.throughput, self.plots.gpus):
             add_export_action(plot)
-        self.gpu_monitor = GpuMonitor(parent=self)
+        self.gpu_monitor = GpuMonitor(gpu_reader, parent=self)
+        self.gpu_recorder = GpuRecorder()
         self.gpu_monitor.samples_ready.connect(self.devices.update_samples)
+        self.gpu_monitor.samples_ready.connect(lambda s: self.plots.add_gpu_samples(self.gpu_recorder.take(s)))
         self.gpu_monitor.unavailable.connect(self.devices.set_nvml_unavailable)
         self.probe = DeviceProbe(parent=self)
         self.probe.probe_ready.connect(self.apply_probe)
@@ -178,6 +199,10 @@ class MainWindow(QMainWindow):
             action.triggered.connect(slot)
             run_menu.addAction(action)
         run_menu.addSeparator()
+        if self.spare is not None:
+            self.warm_action = self.spare.toggle_action(self)
+            self.warm_action.toggled.connect(settings.save_warm_trainer)
+            run_menu.addAction(self.warm_action)
         run_menu.addAction(self.runs.refresh_action)
         help_menu = self.menuBar().addMenu("&Help")
         about = QAction("&About", self)
@@ -188,7 +213,10 @@ class MainWindow(QMainWindow):
         self.status_labels = {
             key: QLabel(objectName=f"status_{key}") for key in ("strategy", "replicas", "per_replica", "state")
         }
-        for label in self.status_labels.values():
+        self.spare_label = QLabel(objectName="status_spare")
+        if self.spare is not None:
+            self.spare.state_changed.connect(self.spare_label.setText)
+        for label in (self.spare_label, self.first_step, *self.status_labels.values()):
             self.statusBar().addPermanentWidget(label)
         self._set_state("idle")
 
@@ -216,8 +244,8 @@ class MainWindow(QMainWindow):
         """Show probed devices, offer them in the form and watch GPUs with NVML."""
         self.devices.set_probe(result)
         self.form.set_probe(result)
-        if self.devices.nvml_indices():
-            self.gpu_monitor.watch(self.devices.nvml_indices())
+        if self.devices.gpu_matches():
+            self.gpu_monitor.watch(self.devices.gpu_matches())
 
     def _on_form_changed(self) -> None:
         config, replicas = self._refresh_start()
@@ -307,7 +335,8 @@ class MainWindow(QMainWindow):
                 workers=tasks,
             )
         else:
-            self._launch(self._command_for(self._config_file, run_dir), run_dir, "starting run")
+            command = self._command_for(self._config_file, run_dir)
+            self._launch(command, run_dir, "starting run", warm_args=trainer_args(self._config_file, run_dir))
 
     def start_cluster_here(self) -> None:
         """The Cluster tab's tasks, as its table says them (127.0.0.1, its ports), with the form's config."""
@@ -366,12 +395,30 @@ class MainWindow(QMainWindow):
             known = self.runs.summary_of(run_dir)
             workers = known.num_workers if known is not None else 1
             tasks = _launched_tasks(run_dir) or (workers if workers > 1 else 0)
-            self._launch(self._resume_command_for(run_dir, workers), run_dir, "resuming run", tasks)
+            self._launch(
+                self._resume_command_for(run_dir, workers),
+                run_dir,
+                "resuming run",
+                tasks,
+                warm_args=resume_args(run_dir) if not tasks else None,
+            )
 
-    def _launch(self, command: list[str], run_dir: Path, what: str, workers: int = 0) -> None:
-        """Start a trainer process (or a local cluster of `workers`) for `run_dir`; wire its signals to the views."""
+    def _launch(
+        self, command: list[str], run_dir: Path, what: str, workers: int = 0, warm_args: list[str] | None = None
+    ) -> None:
+        """Start a trainer process (or a local cluster of `workers`) for `run_dir`; wire its signals to the views.
+        With `warm_args`, a ready warm trainer takes the run instead of a fresh process."""
         grace = max(self._grace_seconds, CLUSTER_GRACE_S) if workers else self._grace_seconds
-        runner = TrainingRunner(command, grace_seconds=grace, parent=self)
+        warm = self.spare.take(dict(os.environ)) if self.spare is not None and warm_args is not None else None
+        stderr_log = RunPaths(run_dir).stderr_log
+        runner = TrainingRunner(
+            command,
+            grace_seconds=grace,
+            stderr_log=stderr_log,
+            warm=warm,
+            assignment=assignment_line(warm_args) if warm is not None and warm_args is not None else "",
+            parent=self,
+        )
         runner.events_ready.connect(self._on_events)
         runner.log_lines.connect(self.log.append_lines)
         runner.run_finished.connect(self._on_run_finished)
@@ -384,7 +431,14 @@ class MainWindow(QMainWindow):
         if workers:
             self._fit_workers_panel(workers)
         self.runs.set_active_run(run_dir)
-        self.log.append_lines([f"[dashboard] {what} in {run_dir}"])
+        config_path = self._config_file if self._config_file is not None else RunPaths(run_dir).config
+        self.gpu_recorder.start(run_dir, self._gpus_of(config_path, workers))
+        self.log.begin_run(stderr_log)
+        how = f" (warm trainer, pid {warm.process.pid})" if warm is not None else ""
+        if warm is None and self.spare is not None and warm_args is not None:
+            how = f" (a fresh trainer: {self.spare.declined})"
+        self.log.append_lines([f"[dashboard] {what} in {run_dir}{how}"])
+        self.first_step.run_started(warm is not None)
         self.form.setEnabled(False)
         self.controls.set_running(True)
         self._set_state("starting")
@@ -411,6 +465,8 @@ class MainWindow(QMainWindow):
             self._set_state("stopping")
 
     def _on_events(self, events: list[ev.Event]) -> None:
+        if self.first_step.add_events(events) and self.spare is not None:
+            self.spare.replenish()  # after the run's first step: two imports never slow a run's start
         self.plots.add_events(events)
         self.controls.add_events(events)
         self.workers.add_events(events)
@@ -437,6 +493,10 @@ class MainWindow(QMainWindow):
         if self.runner is not None:
             self.runner.deleteLater()
         self.runner = None
+        self.first_step.run_ended()
+        self.gpu_recorder.stop()
+        if self.spare is not None:
+            self.spare.replenish()
         if self._config_file is not None:
             self._config_file.unlink(missing_ok=True)
             self._config_file = None
@@ -447,6 +507,14 @@ class MainWindow(QMainWindow):
         self._refresh_start()  # the status bar keeps the finished run's numbers until the form changes
         if self._close_when_done:
             self.close()
+
+    def _gpus_of(self, config_path: Path, workers: int) -> set[str]:
+        """The GPUs the run's config trains on (none when its config cannot be read)."""
+        try:
+            config = RunConfig.load(config_path, check=False)
+        except (ConfigError, OSError):
+            return set()
+        return run_gpus(config, [d.name for d in self.devices.gpus], max(workers, 1))
 
     # ---- runs, scaling, scripts -------------------------------------------------------
     def _runs_root(self) -> Path:
@@ -502,6 +570,11 @@ class MainWindow(QMainWindow):
         box.open()
         self.last_dialog = box
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.spare is not None and not event.spontaneous():
+            QTimer.singleShot(SPARE_DELAY_MS, self.spare.replenish)
+
     # ---- closing ---------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.runner is not None:
@@ -526,6 +599,8 @@ class MainWindow(QMainWindow):
         self.form.model_form.summary.cancel()
         self.gpu_monitor.stop()
         self.runs.shutdown()
+        if self.spare is not None:
+            self.spare.shutdown()
         if self.scaling_dialog is not None:
             self.scaling_dialog.shutdown()
         if self.runner is not None:

@@ -13,16 +13,25 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal
 
+from engine import event_lines
 from engine import events as ev
 from engine.protocol.client import WorkerProcess, kill_all
 from engine.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState, task_id
+from engine.raw_log import RawLog
+from engine.tf_log import without_chatter
 from engine.tfconfig import EVALUATOR_JOB
+from gui.live.spare import Handoff
 
 EMIT_INTERVAL_S = 0.033
-WORK_CHUNKS = 64  # at most this many chunks of output are decoded per interval; the rest waits in the pipe
+# Decoding holds the GIL, which the GUI thread needs for every frame: per interval the runner
+# decodes for at most this long (a chunk at a time) and leaves the rest in the pipe, so a
+# flooding child is slowed by its full pipe instead of freezing the window. The real engine's
+# thousand-odd events a second take a few milliseconds of it.
+DECODE_BUDGET_S = 0.008
 LOG_TAIL_LINES = 40
 STREAM_DRAIN_S = 2.0
 
@@ -34,19 +43,26 @@ def source_tag(source: str) -> str:
     return f"[{source}]"
 
 
-def log_line(event: ev.Log | ev.WorkerState | ev.Evaluation) -> str:
-    """A relayed log event, worker state change or evaluation as one line of the log view."""
+def log_line(event: ev.Event, epochs: int = 0) -> str | None:
+    """The line an event adds to the log view (a log event, a worker's state, an epoch, a checkpoint,
+    an evaluation, the start and end of the run), or None for events the plots show (batches)."""
     if isinstance(event, ev.Evaluation):
-        checkpoint = event.checkpoint.replace("\\", "/").rpartition("/")[2]
-        return (
-            f"{source_tag(task_id(EVALUATOR_JOB, 0))} {checkpoint} (epoch {event.epoch}, step {event.step}): "
-            f"val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}"
-        )
+        return f"{source_tag(task_id(EVALUATOR_JOB, 0))} {event_lines.evaluation_line(event)}"
     if isinstance(event, ev.WorkerState):
         detail = f" (pid {event.pid})" if event.state == WorkerState.STARTING and event.pid else ""
         text = f"{event.state.replace('_', ' ')}{detail}" + (f": {event.message}" if event.message else "")
         return f"{source_tag(event.worker)} {text}"
-    return (f"{source_tag(event.source)} " if event.source else "") + f"{event.level.upper()}: {event.message}"
+    if isinstance(event, ev.Log):
+        return (f"{source_tag(event.source)} " if event.source else "") + f"{event.level.upper()}: {event.message}"
+    if isinstance(event, ev.EpochEnd):
+        return event_lines.epoch_line(event, epochs)
+    if isinstance(event, ev.CheckpointSaved):
+        return event_lines.checkpoint_line(event)
+    if isinstance(event, ev.RunStarted):
+        return event_lines.run_started_line(event)
+    if isinstance(event, (ev.RunFinished, ev.RunFailed)):
+        return event_lines.end_line(event)
+    return None
 
 
 class TrainingRunner(QThread):
@@ -69,13 +85,24 @@ class TrainingRunner(QThread):
         *,
         env: dict[str, str] | None = None,
         grace_seconds: float = STOP_GRACE_S,
+        stderr_log: Path | None = None,
+        warm: Handoff | None = None,
+        assignment: str = "",
         parent: QObject | None = None,
     ) -> None:
+        """`stderr_log` keeps the child's raw stderr (RunPaths.stderr_log); `warm` is a warm trainer
+        that takes the run by reading `assignment`, else `command` starts a fresh process."""
         super().__init__(parent)
-        self._process = WorkerProcess(command, env=env)
+        self._command, self._env = command, env
+        self._warm, self._assignment = warm, assignment
+        self._process = warm.process if warm is not None else WorkerProcess(command, env=env)
         self.grace_seconds = grace_seconds
+        self._stderr_log_path = stderr_log
+        self._stderr_log: RawLog | None = None
         self._stop_requested = threading.Event()
         self._tail: deque[str] = deque(maxlen=LOG_TAIL_LINES)
+        self._epochs = 0
+        self.warm_start = warm is not None
 
     def request_stop(self) -> None:
         """Ask the child to checkpoint and stop; safe to call from any thread."""
@@ -84,21 +111,41 @@ class TrainingRunner(QThread):
     # ---- the thread ---------------------------------------------------------
     def run(self) -> None:
         try:
-            pid = self._process.start()
+            pid = self._start()
         except OSError as exc:
             self.run_failed.emit(f"Could not start the trainer: {exc}", "")
             return
         try:
+            self._open_stderr_log(pid)
             self.process_started.emit(pid)
+            if self._warm is not None and self._warm.prelude:
+                self._flush([], [*self._warm.prelude], raw=list(self._warm.prelude))
             self._supervise()
         finally:
             self._process.close()
+            if self._stderr_log is not None:
+                self._stderr_log.close()
+
+    def _start(self) -> int:
+        """Hand the run to the warm trainer, or start a fresh one (also when the warm one is gone)."""
+        if self._warm is not None:
+            if self._process.alive() and self._process.send(self._assignment):
+                return self._process.pid or 0
+            self._process.close()
+            self._warm, self.warm_start = None, False
+            self._process = WorkerProcess(self._command, env=self._env)
+        return self._process.start()
+
+    def _open_stderr_log(self, pid: int) -> None:
+        if self._stderr_log_path is not None:  # written once the child holds its run (a trainer, or a launcher)
+            self._stderr_log = RawLog(self._stderr_log_path, owner_pid=pid)
 
     def _supervise(self) -> None:
         """Every interval: take what has arrived (a bounded amount), emit it, enforce the stop grace period."""
         proc = self._process
         events: list[ev.Event] = []
         logs: list[str] = []
+        raw: list[str] = []
         last: dict[str, ev.Event] = {}
         kill_at: float | None = None
         killed = False
@@ -116,29 +163,39 @@ class TrainingRunner(QThread):
                 exited_at = exited_at or interval_start
                 if interval_start - exited_at > STREAM_DRAIN_S:
                     break  # a grandchild holds the pipes open; the trainer itself is gone
-            for out in proc.poll(timeout=EMIT_INTERVAL_S, max_chunks=WORK_CHUNKS):
-                if out.event is not None:
-                    self._take_event(out.event, events, logs, last)
-                elif out.stderr is not None:
-                    logs.append(out.stderr)
-                elif out.garbage is not None:
-                    logs.append(f"[dashboard] garbage on the event channel ignored: {out.garbage}")
-            self._flush(events, logs)
+            outputs = proc.poll(timeout=EMIT_INTERVAL_S, max_chunks=1)
+            budget_end = time.monotonic() + DECODE_BUDGET_S
+            while outputs:
+                for out in outputs:
+                    if out.event is not None:
+                        self._take_event(out.event, events, logs, last)
+                    elif out.stderr is not None:
+                        logs.append(out.stderr)
+                        raw.append(out.stderr)
+                    elif out.garbage is not None:
+                        logs.append(f"[dashboard] garbage on the event channel ignored: {out.garbage}")
+                outputs = proc.poll(max_chunks=1) if time.monotonic() < budget_end else []
+            self._flush(events, logs, raw)
             rest = interval_start + EMIT_INTERVAL_S - time.monotonic()
             if rest > 0:
                 time.sleep(rest)  # the GUI thread's share of the GIL
-        self._flush(events, logs)
+        self._flush(events, logs, raw)
         code = proc.wait(timeout=10)
         self._report_end(code if code is not None else -9, last, killed)
 
     def _take_event(self, event: ev.Event, events: list, logs: list, last: dict) -> None:
         events.append(event)
-        if isinstance(event, (ev.Log, ev.WorkerState, ev.Evaluation)):
-            logs.append(log_line(event))
+        if type(event) is ev.BatchEnd:
+            return  # the common case at thousands a second: nothing more to do
+        if isinstance(event, ev.RunStarted):
+            self._epochs = event.epochs
+        line = log_line(event, self._epochs)
+        if line is not None:
+            logs.append(line)
         if isinstance(event, (ev.RunStarted, ev.RunFinished, ev.RunFailed)):
             last[event.type] = event
 
-    def _flush(self, events: list, logs: list) -> None:
+    def _flush(self, events: list, logs: list, raw: list) -> None:
         if events:
             self.events_ready.emit(list(events))
             events.clear()
@@ -146,9 +203,13 @@ class TrainingRunner(QThread):
             self._tail.extend(logs)
             self.log_lines.emit(list(logs))
             logs.clear()
+        if raw:
+            if self._stderr_log is not None:  # a full disk must not end the run; the view still has the lines
+                self._stderr_log.write(raw)
+            raw.clear()
 
     def _report_end(self, code: int, last: dict[str, ev.Event], killed: bool) -> None:
-        tail = "\n".join(self._tail)
+        tail = "\n".join(without_chatter(self._tail))
         finished = last.get(ev.RunFinished.type)
         failed = last.get(ev.RunFailed.type)
         run_dir = getattr(finished or failed or last.get(ev.RunStarted.type), "run_dir", "")

@@ -20,6 +20,7 @@ APPLICATION = "dashboard"
 CONFIG_KEY = "run/last_config"
 GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
+WARM_TRAINER_KEY = "run/warm_trainer"
 
 
 def _settings() -> QSettings:
@@ -63,6 +64,16 @@ def load_window() -> tuple[QByteArray | None, QByteArray | None]:
     s = _settings()
     geometry, state = s.value(GEOMETRY_KEY), s.value(STATE_KEY)
     return (geometry if isinstance(geometry, QByteArray) else None, state if isinstance(state, QByteArray) else None)
+
+
+def save_warm_trainer(enabled: bool) -> None:
+    _settings().setValue(WARM_TRAINER_KEY, bool(enabled))
+
+
+def load_warm_trainer() -> bool:
+    """Whether to keep a trainer warm (on unless the user turned it off)."""
+    value = _settings().value(WARM_TRAINER_KEY, True)
+    return value not in (False, "false", "0", 0)
 
 
 LANGUAGE_KEY = "ui/language"

@@ -78,6 +78,7 @@ class UiColours:
     log_error: str
     log_folded: str
     log_raw: str
+    log_selection: str
     # status tones: what a state means, not which state it is (panels map their states onto these)
     neutral: Tone
     waiting: Tone
@@ -160,6 +161,7 @@ LIGHT = Theme(
         log_error="#b00020",
         log_folded="#0b5cad",
         log_raw="#6a737d",
+        log_selection="#cfe0f7",
         neutral=Tone("#e8edf3", "#33414f"),
         waiting=Tone("#fff1cc", "#6b4e00"),
         active=Tone("#dbe9fb", "#0b4ea2"),
@@ -230,6 +232,7 @@ DARK = Theme(
         log_error="#ef7b84",
         log_folded="#8fb8de",
         log_raw="#8b919a",
+        log_selection="#3a4a63",
         neutral=Tone("#2c333c", "#c9d3de"),
         waiting=Tone("#3d3418", "#f2d27a"),
         active=Tone("#1d3350", "#9cc4ff"),

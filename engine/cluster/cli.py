@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine import event_lines
 from engine import events as ev
 from engine.arguments import count, port, positive_int, positive_seconds
 from engine.cluster.netns import Isolation
@@ -279,17 +280,9 @@ def _launch(args: argparse.Namespace) -> int:
 
     def on_event(task: Task, event: ev.Event) -> None:
         if isinstance(event, ev.EpochEnd) and task == chief:
-            print(
-                f"epoch {event.epoch}/{plan.epochs}: loss {event.loss:.4f}, acc {event.accuracy:.4f}, "
-                f"{event.seconds:.1f} s, {event.examples_per_sec:,.0f} ex/s",
-                flush=True,
-            )
+            print(event_lines.epoch_line(event, plan.epochs), flush=True)
         elif isinstance(event, ev.Evaluation):
-            print(
-                f"{task.name}: {Path(event.checkpoint).name} (epoch {event.epoch}, step {event.step}): "
-                f"val loss {event.val_loss:.4f}, val acc {event.val_accuracy:.4f}",
-                flush=True,
-            )
+            print(f"{task.name}: {event_lines.evaluation_line(event)}", flush=True)
         elif isinstance(event, ev.Log) and event.level in ("warning", "error"):
             print(f"{task.name}: [{event.level}] {printable(event.message)}", flush=True)
 

@@ -35,7 +35,6 @@ who reaches it: on an untrusted network, firewall the ports.
 from __future__ import annotations
 
 import os
-import re
 import socket
 import time
 from collections.abc import Callable, Collection
@@ -50,6 +49,7 @@ from engine.protocol.codes import CLUSTER_STOP_GRACE_S, ExitCode, RunStatus, Wor
 from engine.protocol.paths import RunPaths
 from engine.rundir import claim
 from engine.runlock import RunLock
+from engine.tf_log import without_chatter
 from engine.tfconfig import (
     TF_CONFIG_ENV,
     ClusterError,
@@ -81,11 +81,6 @@ EVALUATOR_GRACE_S = 60.0  # after training, for the evaluator to validate the la
 SERVER_STOP_S = 10.0  # after training, for the servers to hear "stop"
 DEFAULT_RESTARTS = 2  # how often a lost parameter_server worker is started again
 _POLL_S = 0.1
-# TensorFlow's start-up chatter on every worker's stderr: never the reason a worker failed
-_STARTUP_NOISE = re.compile(
-    r"absl::InitializeLog|oneDNN custom operations|cuda drivers|cuInit|cpu_feature_guard|"
-    r"rebuild TensorFlow with the appropriate|To enable the following instructions"
-)
 
 
 @dataclass(frozen=True)
@@ -308,7 +303,7 @@ class _Worker:
                 text = f.read().decode("utf-8", "replace")
         except OSError:
             return []
-        return [line for line in text.splitlines() if line.strip() and not _STARTUP_NOISE.search(line)][-lines:]
+        return [line for line in without_chatter(text.splitlines()) if line.strip()][-lines:]
 
 
 class _Group:

@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import IO
 
@@ -68,17 +69,52 @@ def protect_stdout() -> IO[str]:
 
 
 class EventChannel:
-    """An event sink writing JSON lines to the protected channel; silent once the reader is gone."""
+    """An event sink writing JSON lines to the protected channel; silent once the reader is gone.
+
+    A training loop reports a call's steps as a burst of batch_end events. Written one by one,
+    each line would wake the reader (the window) on its own, hundreds of times a second; so
+    batch_end lines wait up to BURST_S for the rest of their burst and go out in one write.
+    Every other event is written at once, after the batch_end lines before it.
+    """
+
+    BURST_S = 0.005
 
     def __init__(self, channel: IO[str]):
         self._channel = channel
         self._lock = threading.Lock()
+        self._pending: list[str] = []
+        self._wake = threading.Event()
+        threading.Thread(target=self._flusher, name="event-flusher", daemon=True).start()
 
     def __call__(self, event: ev.Event) -> None:
-        # a reader that is gone (BrokenPipeError, or ValueError on a closed channel) loses nothing:
-        # the run directory still gets every event
-        with self._lock, contextlib.suppress(BrokenPipeError, ValueError):
-            self._channel.write(ev.encode(event) + "\n")
+        line = ev.encode(event) + "\n"
+        with self._lock:
+            self._pending.append(line)
+            if type(event) is ev.BatchEnd:
+                self._wake.set()
+                return
+            self._write()
+
+    def flush(self) -> None:
+        with self._lock:
+            self._write()
+
+    def _flusher(self) -> None:
+        while True:
+            self._wake.wait()
+            time.sleep(self.BURST_S)
+            with self._lock:
+                self._wake.clear()
+                self._write()
+
+    def _write(self) -> None:
+        """Under the lock: everything pending, in one write. A reader that is gone (BrokenPipeError, or
+        ValueError on a closed channel) loses nothing: the run directory still gets every event."""
+        if self._pending:
+            text, self._pending = "".join(self._pending), []
+            with contextlib.suppress(BrokenPipeError, ValueError, OSError):
+                self._channel.write(text)
+                self._channel.flush()
 
 
 def watch_stdin(stop: StopSignal) -> None:

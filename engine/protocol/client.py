@@ -140,6 +140,18 @@ class WorkerProcess:
         """True until every pipe has reached its end and been drained by poll()."""
         return self._open_streams > 0 or not self._queue.empty()
 
+    def send(self, line: str) -> bool:
+        """Write one line to the child's stdin (a warm trainer's assignment); False when it is gone."""
+        stdin = self.process.stdin if self.process else None
+        try:
+            if stdin is None or stdin.closed:
+                return False
+            stdin.write(line.encode() if line.endswith("\n") else f"{line}\n".encode())
+            stdin.flush()
+            return True
+        except (OSError, ValueError):
+            return False
+
     def request_stop(self) -> None:
         """The protocol's polite stop: "stop", then EOF; harmless when the child is gone."""
         stdin = self.process.stdin if self.process else None

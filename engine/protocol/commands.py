@@ -9,6 +9,7 @@ here; the argument names are the ones `engine.cli` and
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -25,9 +26,58 @@ def python() -> str:
     return sys.executable
 
 
+WAIT_FOR_CONFIG = "--wait-for-config"
+"""The warm trainer's mode: import TensorFlow, say trainer_ready, then read its run as one line on stdin."""
+
+
+def trainer_args(config_path: Path | str, run_dir: Path | str) -> list[str]:
+    """The trainer's arguments for a fresh run: on its command line, or handed to a warm trainer."""
+    return ["--config", str(config_path), "--run-dir", str(run_dir)]
+
+
+def resume_args(run_dir: Path | str) -> list[str]:
+    return ["--resume", str(run_dir)]
+
+
 def trainer_command(config_path: Path | str, run_dir: Path | str) -> list[str]:
     """A fresh run of one trainer process."""
-    return [python(), "-m", TRAINER_MODULE, "--config", str(config_path), "--run-dir", str(run_dir)]
+    return [python(), "-m", TRAINER_MODULE, *trainer_args(config_path, run_dir)]
+
+
+def spare_command() -> list[str]:
+    """A warm trainer: started ahead of time, it waits for `assignment_line(...)` on stdin."""
+    return [python(), "-m", TRAINER_MODULE, WAIT_FOR_CONFIG]
+
+
+def spare_serves(spare_env: dict[str, str], run_env: dict[str, str]) -> bool:
+    """Whether a warm trainer started with `spare_env` may take a run meant to have `run_env`.
+
+    TensorFlow reads much of its environment once, at import (TF_CPP_MIN_LOG_LEVEL,
+    TF_ENABLE_ONEDNN_OPTS, OMP_NUM_THREADS, LD_LIBRARY_PATH, PYTHONPATH ...) and the CUDA
+    driver reads CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER once; a spare cannot change
+    them. So the rule is strict: the whole environment must be the same.
+    """
+    return _comparable(spare_env) == _comparable(run_env)
+
+
+def _comparable(env: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in env.items() if k != "PYTHONUNBUFFERED"}  # the client sets it for every child
+
+
+def assignment_line(args: list[str]) -> str:
+    """What a warm trainer reads to take a run: the arguments a cold one would get, as one JSON line."""
+    return json.dumps(args) + "\n"
+
+
+def parse_assignment(line: str) -> list[str]:
+    """The arguments in an assignment line; ValueError for anything else."""
+    try:
+        args = json.loads(line)
+    except json.JSONDecodeError:
+        args = None
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args) or WAIT_FOR_CONFIG in args:
+        raise ValueError(f"not a trainer assignment: {line[:200]!r}")
+    return args
 
 
 def _cluster_launch(*args: str) -> list[str]:
@@ -51,7 +101,7 @@ def cluster_file_command(cluster_path: Path | str, config_path: Path | str, run_
 
 def trainer_resume_command(run_dir: Path | str) -> list[str]:
     """One trainer process continuing `run_dir` (in a cluster, one task of it)."""
-    return [python(), "-m", TRAINER_MODULE, "--resume", str(run_dir)]
+    return [python(), "-m", TRAINER_MODULE, *resume_args(run_dir)]
 
 
 def resume_command(run_dir: Path | str, workers: int = 1) -> list[str]:

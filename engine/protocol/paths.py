@@ -15,6 +15,8 @@
     RUN_DIR/cluster.json     a local cluster's tasks (TF_CONFIG without a task): its shape on resume
     RUN_DIR/evaluation.csv   the evaluator task's validation of each checkpoint
     RUN_DIR/tensorboard/evaluation/   the evaluator's TensorBoard scalars
+    RUN_DIR/stderr.log       the trainer's stderr as it wrote it (the window's log and `tfdd train` fold it)
+    RUN_DIR/gpus.csv         per-GPU utilisation and memory, about once a second, while the run trained
 
 Nothing here creates or opens a file: the trainer writes through
 `engine.rundir.RunDir`, the history and the window read through this.
@@ -102,6 +104,14 @@ class RunPaths:
     @property
     def reserve(self) -> Path:
         return self.root / RESERVE_NAME
+
+    @property
+    def stderr_log(self) -> Path:
+        return self.root / "stderr.log"
+
+    @property
+    def gpu_samples(self) -> Path:
+        return self.root / "gpus.csv"
 
     def worker_log(self, task: str) -> Path:
         """The stderr of a local cluster's task, by task id ("worker-1")."""

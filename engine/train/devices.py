@@ -59,11 +59,16 @@ def _memory_mb() -> int | None:
 
 
 def probe() -> dict[str, Any]:
-    """Every device with the details TensorFlow and NVML give; the GUI shows this."""
-    from engine import nvml
+    """Every device with the details TensorFlow and NVML give; the GUI shows this.
 
-    nvml_info = nvml.status()
-    nvml_gpus = nvml.gpu_list() if nvml_info["available"] else []
+    Each GPU is matched to its NVML device by PCI bus id (engine.nvml.match_gpus), never by
+    position: TensorFlow's GPU:0 is NVML's device 0 only by coincidence.
+    """
+    from engine import nvml
+    from engine.train.tf_runtime import gpu_descriptions
+
+    reader = nvml.default()
+    nvml_info = reader.status()
     devices: list[dict[str, Any]] = [
         {
             "name": "CPU:0",
@@ -73,15 +78,35 @@ def probe() -> dict[str, Any]:
             "memory_mb": _memory_mb(),
         }
     ]
-    for i, gpu in enumerate(tf.config.list_physical_devices("GPU")):
+    physical = tf.config.list_physical_devices("GPU")
+    descriptions = gpu_descriptions() if physical else {}
+    tf_gpus = [
+        nvml.parse_device_description(f"GPU:{i}", descriptions.get(f"GPU:{i}", "")) for i in range(len(physical))
+    ]
+    nvml_gpus = reader.gpus()
+    matches = nvml.match_gpus(tf_gpus, nvml_gpus, os.environ.get("CUDA_VISIBLE_DEVICES"))
+    for gpu, tf_gpu, match in zip(physical, tf_gpus, matches, strict=True):
         details = tf.config.experimental.get_device_details(gpu)
-        entry: dict[str, Any] = {"name": f"GPU:{i}", "type": "GPU", "model": details.get("device_name", "GPU")}
+        entry: dict[str, Any] = {
+            "name": tf_gpu.name,
+            "type": "GPU",
+            "model": details.get("device_name") or tf_gpu.model or "GPU",
+            "pci_bus_id": tf_gpu.pci_bus_id,
+        }
         cc = details.get("compute_capability")
         if cc:
             entry["compute_capability"] = f"{cc[0]}.{cc[1]}"
-        if i < len(nvml_gpus):
-            entry.update({"memory_mb": nvml_gpus[i]["memory_total_mb"], "nvml_index": i})
-            entry.setdefault("model", nvml_gpus[i]["name"])
+        if match.matched:
+            parent = next(g for g in nvml_gpus if g.index == match.nvml_index)
+            instance = next((m for m in parent.mig if m.uuid == match.mig_uuid), None)
+            entry.update(
+                nvml_index=match.nvml_index,
+                memory_mb=instance.memory_total_mb if instance else parent.memory_total_mb,
+                mig=match.mig,
+                mig_uuid=match.mig_uuid,
+            )
+        if match.note:
+            entry["nvml_note"] = match.note
         devices.append(entry)
     return {
         "tensorflow": tf.__version__,

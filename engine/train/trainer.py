@@ -21,7 +21,7 @@ from typing import Any
 from engine import events as ev
 from engine.config import Loop, RunConfig, Strategy, batch_problem
 from engine.kinds import has_validation
-from engine.plan import plan_devices
+from engine.plan import DevicePlan, plan_devices
 from engine.problems import ConfigError, Problem, RunDirError
 from engine.protocol.channel import StopSignal
 from engine.protocol.codes import PEER_LOST_ERRORS, RunStatus
@@ -96,6 +96,8 @@ class Trainer:
         self.checkpoint_dir = RunPaths(run_dir).checkpoints  # every worker restores the chief's
         self.sinks: list[Sink] = [self.run_dir, *sinks]
         self._controller: Any = None  # exists once training is set up
+        self._plan: DevicePlan | None = None
+        self._started = False  # RunStarted sent: the model is built, the steps run
 
     @property
     def epochs_completed(self) -> int:
@@ -125,6 +127,8 @@ class Trainer:
                 )
             if self.print_tracebacks:
                 traceback.print_exc()
+            if type(exc).__name__ == "ResourceExhaustedError":
+                return self._fail(self._out_of_memory(exc), type(exc).__name__)
             return self._fail(_explain(exc), type(exc).__name__)
         finally:
             self.run_dir.close()
@@ -181,7 +185,7 @@ class Trainer:
         from engine.train.tf_runtime import keras, tf
 
         gpus = [f"GPU:{i}" for i, _ in enumerate(tf.config.list_physical_devices("GPU"))]
-        plan = plan_devices(config, gpus, workers=self.role.num_workers)
+        plan = self._plan = plan_devices(config, gpus, workers=self.role.num_workers)
         apply_plan(plan)
         if config.mixed_precision != "off":
             keras.mixed_precision.set_global_policy(f"mixed_{config.mixed_precision}")
@@ -204,8 +208,11 @@ class Trainer:
             optimizer = build_optimizer(config)
             if config.mixed_precision == "float16" and config.loop == Loop.CUSTOM:
                 optimizer = keras.mixed_precision.LossScaleOptimizer(optimizer)
-            if ps:  # its slots exist before a restore, or they are restored only at the first step (measured)
-                optimizer.build(model.trainable_variables)
+            # its slot variables now, not inside the first step: a tf.function that creates variables
+            # is traced twice, and that second trace was a second of every run's start (custom and fit);
+            # under parameter_server the slots must also exist before a restore, or they are restored only
+            # at the first step (measured)
+            optimizer.build(model.trainable_variables)
         checkpointer = Checkpointer(
             model,
             optimizer,
@@ -215,7 +222,9 @@ class Trainer:
             restore_from=self.checkpoint_dir,
         )
         start_epoch, start_step, start_totals = self._restore(checkpointer)
-        self.sinks.insert(1, TensorBoardSink(self.run_dir.tensorboard))
+        # after a resume is known to be sound (a refused one leaves no file), and after the event channel:
+        # its first write traces a summary op, 0.15 s the window would wait for its first point
+        self.sinks.append(TensorBoardSink(self.run_dir.tensorboard))
         if start_epoch >= config.epochs:
             self.log(f"All {config.epochs} epochs were already finished; nothing to resume.")
             return self._finish(RunStatus.COMPLETED, model, save_model=False)
@@ -255,7 +264,7 @@ class Trainer:
         replica_batches = (
             [config.global_batch_size // replicas]  # a coordinator runs no replica of its own to measure
             if ps
-            else _measure_replica_batches(strategy, source.first_step(strategy, start_epoch))
+            else _measure_replica_batches(strategy, source.train(start_epoch))
         )
         self.emit(
             ev.RunStarted(
@@ -275,6 +284,7 @@ class Trainer:
                 task=self.role.task,
             )
         )
+        self._started = True
         if ps:
             self.log(
                 f"{type(strategy).__name__}: this coordinator schedules blocks of "
@@ -305,6 +315,35 @@ class Trainer:
         status = controller.run(loop)
         saver = (lambda path: save_plain_model(session, path)) if ps else None
         return self._finish(status, model, save_model=True, saver=saver)
+
+    def _out_of_memory(self, exc: BaseException) -> str:
+        """Out of memory, in the run's own numbers: the per-replica batch, and what to change."""
+        config, plan = self.config, self._plan
+        replicas = plan.replicas if plan else 1
+        said = _tensorflow_said(exc)
+        device = _oom_device(said)
+        per_replica = config.global_batch_size // max(replicas, 1)
+        memory = "GPU memory" if device.startswith("GPU") else "memory"
+        where = f" on {device}" if device else ""
+        lines = [
+            f"Out of {memory}{where} with a per-replica batch of {per_replica} "
+            f"(global batch {config.global_batch_size} over {replicas} replica{'s' if replicas != 1 else ''})."
+        ]
+        if not self._started:
+            lines.append("It ran out before the first step, while building the model: its weights do not fit.")
+        todo = []
+        smaller = (config.global_batch_size // 2) // replicas * replicas
+        if smaller >= replicas:
+            todo.append(f"lower global_batch_size to {smaller} ({smaller // replicas} per replica)")
+        if config.mixed_precision == "off" and device.startswith("GPU"):
+            todo.append('turn on mixed precision ("bfloat16" or "float16")')
+        if plan is not None and plan.split > 1 and plan.uses_gpu:
+            todo.append(f"use fewer virtual devices per GPU (each has {plan.gpu_memory_mb} MB)")
+        if not self._started:
+            todo.insert(0, "use a smaller model (fewer or smaller layers)")
+        lines.append("Try: " + "; or ".join(todo) + ".")
+        lines.append(f"(TensorFlow: {said})")
+        return " ".join(lines)
 
     def _restore(self, checkpointer: Any) -> tuple[int, int, tuple[float, ...]]:
         """Continue from the newest readable checkpoint, and make the run's files agree with it."""
@@ -363,12 +402,20 @@ def _check_batch(config: RunConfig, replicas: int) -> None:
         raise ConfigError([problem])
 
 
-def _measure_replica_batches(strategy: Any, batch: Any) -> list[int]:
-    """The batch each replica really receives (a number measured, not assumed)."""
+def _measure_replica_batches(strategy: Any, dataset: Any) -> list[int]:
+    """The batch each replica really receives: the distributed dataset's static per-replica shapes
+    (batches drop their remainder, so TensorFlow knows them), else one batch measured."""
     from engine.train.tf_runtime import tf
 
-    sizes = tf.function(lambda b: strategy.run(lambda x, y: tf.shape(x)[0], args=b))(batch)
-    return [int(v) for v in strategy.experimental_local_results(sizes)]
+    distributed = strategy.experimental_distribute_dataset(dataset.take(1))
+    features_spec = tf.nest.flatten(distributed.element_spec, expand_composites=False)[0]
+    specs = getattr(features_spec, "_value_specs", None) or (features_spec,)
+    sizes = [spec.shape[0] if spec.shape.rank else None for spec in specs]
+    if sizes and all(isinstance(n, int) for n in sizes):
+        return [int(n) for n in sizes]
+    batch = next(iter(distributed))
+    measured = tf.function(lambda b: strategy.run(lambda x, y: tf.shape(x)[0], args=b))(batch)
+    return [int(v) for v in strategy.experimental_local_results(measured)]
 
 
 def _stop_agreement(strategy: Any) -> Callable[[bool], bool]:
@@ -389,14 +436,25 @@ def _stop_agreement(strategy: Any) -> Callable[[bool], bool]:
 _REMOTE_TASK = re.compile(r"/job:(\w+)/replica:\d+/task:(\d+)")
 
 
+def _tensorflow_said(exc: BaseException) -> str:
+    """The one line of a TensorFlow error that says what went wrong, without its C++ decoration."""
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    # errors raised inside a tf.function start with "in user code:" and end with the cause
+    text = (lines[-1] if lines[0].startswith("in user code") else lines[0]) if lines else type(exc).__name__
+    text = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", text)
+    return re.sub(r"\s*\[Op:[^\]]*\].*$", "", text).strip()
+
+
+def _oom_device(text: str) -> str:
+    """ "GPU:0" from "... on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc"."""
+    match = re.search(r"device:((?:GPU|CPU):\d+)", text)
+    return match.group(1) if match else ""
+
+
 def _explain(exc: BaseException) -> str:
     """Turn TensorFlow's errors into what a person can do about them."""
     name = type(exc).__name__
-    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
-    # errors raised inside a tf.function start with "in user code:" and end with the cause
-    text = (lines[-1] if lines[0].startswith("in user code") else lines[0]) if lines else name
-    if name == "ResourceExhaustedError":
-        return f"Out of device memory ({text}). Lower global_batch_size, use mixed precision, or fewer virtual devices."
+    text = _tensorflow_said(exc)
     if name in PEER_LOST_ERRORS:
         task = _REMOTE_TASK.search(str(exc))
         who = f"{task.group(1)} {task.group(2)}" if task else "A task of the cluster"

@@ -1,9 +1,10 @@
 """Child-process entry of one training run: `python -m engine.train.worker --config F --run-dir D`.
 
 In a cluster, TF_CONFIG's role decides what runs (engine.train.task): the
-trainer, a parameter-server task's server, or the evaluator.
-
-It speaks the worker protocol (engine.protocol): events only on stdout,
+trainer, a parameter-server task's server, or the evaluator. With
+--wait-for-config it is a warm trainer (engine.train.warm_start): it
+imports TensorFlow first and reads its arguments from stdin. It speaks the
+worker protocol (engine.protocol): events only on stdout,
 everything else on stderr; "stop" or EOF on stdin, SIGINT and SIGTERM ask for
 a graceful stop (a checkpoint, then run_finished with status stopped; exit
 code 143 after SIGTERM, else 0);
@@ -29,6 +30,7 @@ from engine.protocol.channel import (
     watch_stdin,
 )
 from engine.protocol.codes import ExitCode, RunStatus
+from engine.protocol.commands import WAIT_FOR_CONFIG
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,9 +38,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", help="RunConfig JSON file")
     parser.add_argument("--run-dir", help="directory for this run's files")
     parser.add_argument("--resume", metavar="RUN_DIR", help="continue a stopped or killed run")
+    parser.add_argument(
+        WAIT_FOR_CONFIG, action="store_true", help="a warm trainer: import TensorFlow, then read the run's arguments"
+    )
     args = parser.parse_args(argv)
     die_with_parent()
     sink = EventChannel(protect_stdout())
+    if args.wait_for_config:
+        from engine.train.warm_start import wait_for_assignment
+
+        args = parser.parse_args(wait_for_assignment(sink))
     if not args.config and not args.resume:
         sink(ev.RunFailed(message="give --config FILE or --resume RUN_DIR", error_type="UsageError"))
         return ExitCode.CONFIG

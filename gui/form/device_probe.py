@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QProcess, QTimer, Signal
 
+from engine.nvml import GpuMatch
 from engine.protocol.commands import probe_command
 
 PROBE_TIMEOUT_MS = 120_000
@@ -33,11 +34,19 @@ class DeviceInfo:
     memory_mb: int | None = None
     cores: int | None = None
     compute_capability: str = ""
-    nvml_index: int | None = None
+    nvml_index: int | None = None  # NVML's device, matched by PCI bus id (engine.nvml.match_gpus)
+    pci_bus_id: str = ""
+    mig: bool = False
+    mig_uuid: str = ""
+    nvml_note: str = ""  # why there are no live figures, or what they lack (a MIG instance)
 
     @property
     def is_gpu(self) -> bool:
         return self.type.upper() == "GPU"
+
+    def gpu_match(self) -> GpuMatch:
+        """What the NVML reader needs to sample this GPU."""
+        return GpuMatch(self.name, self.pci_bus_id, self.nvml_index, self.mig, self.mig_uuid, self.nvml_note)
 
 
 @dataclass(frozen=True)
@@ -85,6 +94,10 @@ def parse_probe_output(text: str) -> ProbeResult:
                 cores=_int_or_none(d.get("cores")),
                 compute_capability=str(d.get("compute_capability") or ""),
                 nvml_index=_int_or_none(d.get("nvml_index")),
+                pci_bus_id=str(d.get("pci_bus_id") or ""),
+                mig=bool(d.get("mig")),
+                mig_uuid=str(d.get("mig_uuid") or ""),
+                nvml_note=str(d.get("nvml_note") or ""),
             )
         )
     nvml = raw.get("nvml") if isinstance(raw.get("nvml"), dict) else {}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from engine.nvml import GpuMatch, GpuSample
 from gui.form.device_probe import DeviceInfo, ProbeResult
-from gui.live.gpu_monitor import GpuSample
 
 NO_GPU_EXPLANATION = (
     "<b>No GPU found: every strategy runs on the CPU.</b>"
@@ -63,31 +63,42 @@ class DevicesPanel(QWidget):
         layout.addWidget(self.list)
         layout.addWidget(self.status)
         layout.addWidget(self.explanation)
-        self._items: dict[int, tuple[QListWidgetItem, str]] = {}
+        self._items: dict[str, tuple[QListWidgetItem, str]] = {}  # TensorFlow's GPU name -> (item, its text)
+        self._matches: list[GpuMatch] = []
+        self.gpus: tuple[DeviceInfo, ...] = ()  # what the probe found
         self.set_probing()
 
     def set_probing(self) -> None:
         self.list.clear()
         self._items.clear()
+        self._matches = []
         self.status.setText("Looking for devices (TensorFlow starts in a child process)…")
         self.explanation.setVisible(False)
 
     def set_probe_failed(self, message: str) -> None:
         self.list.clear()
         self._items.clear()
+        self._matches = []
         self.status.setText(f"<b>Could not list devices.</b> {_html(message)}")
 
     def set_probe(self, result: ProbeResult) -> None:
         self.list.clear()
         self._items.clear()
+        self._matches = []
+        self.gpus = result.gpus
         for device in result.gpus + result.cpus:
             text = describe(device)
             item = QListWidgetItem(text)
-            item.setToolTip(text)
+            item.setToolTip(f"{text}\nPCI bus {device.pci_bus_id}" if device.pci_bus_id else text)
             self.list.addItem(item)
-            if device.is_gpu and device.nvml_index is not None and result.nvml_available:
-                self._items[device.nvml_index] = (item, text)
-                item.setText(f"{text}\nlive figures: waiting for NVML…")
+            if not device.is_gpu or not result.nvml_available:
+                continue
+            if device.nvml_index is None:
+                item.setText(f"{text}\n{device.nvml_note or 'no live figures'}")
+                continue
+            self._items[device.name] = (item, text)
+            self._matches.append(device.gpu_match())
+            item.setText(f"{text}\nlive figures: waiting for NVML…")
         self._fit_list_height()
         version = f"TensorFlow {result.tensorflow}" if result.tensorflow else "TensorFlow"
         gpus = len(result.gpus)
@@ -110,19 +121,27 @@ class DevicesPanel(QWidget):
 
     def update_samples(self, samples: list[GpuSample]) -> None:
         for s in samples:
-            if s.index in self._items:
-                item, text = self._items[s.index]
-                item.setText(
-                    f"{text}\nbusy {s.utilisation_percent}% · memory used "
-                    f"{s.memory_used_mb / 1024:.1f} / {s.memory_total_mb / 1024:.1f} GiB"
-                )
+            if s.tf_name in self._items:
+                item, text = self._items[s.tf_name]
+                item.setText(f"{text}\n{live_text(s)}")
 
-    def nvml_indices(self) -> list[int]:
-        return sorted(self._items)
+    def gpu_matches(self) -> list[GpuMatch]:
+        """The GPUs NVML can read, each matched to TensorFlow's by PCI bus id."""
+        return list(self._matches)
 
     @staticmethod
     def _nvml_missing_text(reason: str) -> str:
         return f"No live GPU figures: {reason or 'NVML is not available'}."
+
+
+def live_text(s: GpuSample) -> str:
+    """e.g. "busy 37% · memory used 12.0 / 40.0 GiB"; what NVML cannot say is said so."""
+    if s.error:
+        return f"stopped answering ({s.error})"
+    busy = f"busy {s.utilisation_percent}%" if s.utilisation_percent is not None else "busy: n/a (MIG instance)"
+    if s.memory_used_mb is None or not s.memory_total_mb:
+        return busy
+    return f"{busy} · memory used {s.memory_used_mb / 1024:.1f} / {s.memory_total_mb / 1024:.1f} GiB"
 
 
 def _html(text: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from engine import events as ev
@@ -18,6 +19,9 @@ def format_duration(seconds: float) -> str:
     seconds = int(round(max(seconds, 0)))
     hours, rest = divmod(seconds, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+PROGRESS_REFRESH_MS = 250
 
 
 @dataclass
@@ -97,6 +101,11 @@ class RunControls(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.reason)
         self.progress = RunProgress()
+        # a styled progress bar repaints the window's panels beneath it: at every batch of events
+        # (30 times a second) that was more of the window's CPU than the plots
+        self._refresh = QTimer(self, interval=PROGRESS_REFRESH_MS)
+        self._refresh.timeout.connect(self._refresh_tick)
+        self._behind = False
 
     def set_start_allowed(self, allowed: bool, reason: str = "") -> None:
         self.start.setEnabled(allowed)
@@ -117,11 +126,27 @@ class RunControls(QWidget):
         self.stop.setText("Stopping…")
 
     def add_events(self, events: list[ev.Event]) -> None:
+        """Follow the run; the bar itself is redrawn at most every PROGRESS_REFRESH_MS."""
         self.progress.update(events)
+        self._behind = True
+        if not self._refresh.isActive():
+            self._show_progress()
+            self._refresh.start()
+
+    def _refresh_tick(self) -> None:
+        if self._behind:
+            self._show_progress()
+        else:
+            self._refresh.stop()  # nothing new: sleep until the next events
+
+    def _show_progress(self) -> None:
+        self._behind = False
         p = self.progress
         if p.total_steps:
             self.progress_bar.setValue(int(self.PROGRESS_SCALE * min(p.global_step / p.total_steps, 1.0)))
             self.progress_bar.setFormat(p.text())
 
     def show_end(self, text: str) -> None:
+        self._refresh.stop()
+        self._show_progress()
         self.progress_bar.setFormat(text)

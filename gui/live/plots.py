@@ -1,113 +1,236 @@
-"""Live training plots: loss, accuracy and throughput, fed by engine events.
+"""Live training plots: loss, accuracy, throughput and (with GPUs) utilisation and memory per GPU.
 
-Events are appended to growable numpy buffers as they arrive (cheap); the
-curves are redrawn by a timer at ~20 Hz, only when something changed. The
-PlotItem does the downsampling and clipping (pyqtgraph's PlotItem.addItem overwrites
-the downsampling a curve was given with its own, so it must be set on the PlotItem), which keeps a
-frame around 10 ms even with a million points.
+Watching a run must cost the training next to nothing, so a frame is cheap
+whatever the length of the run: every point is kept (gui/live/traces.py)
+but a curve is handed at most a couple of thousand (a min/max envelope of
+the whole run, or the raw points of a zoomed window), pyqtgraph's own
+downsampling and clipping (an O(N) pass per frame) are off, and an
+invisible item holds each plot's range on a coarse grid, so the axes are
+re-laid out only when the data outgrows them, not on every frame.
+
+Redraws: the plots with new data take turns, one per tick, so no single
+frame is long, and a frame comes at least every REDRAW_PERIOD_MS while the
+tab is shown: every plot at that rate where painting is cheap; where it is
+not (2 slow cores, every one of them training), the turns slow down until
+painting costs at most PAINT_BUDGET of a core, measured as the GUI thread's
+own CPU time per frame. Nothing is drawn while the tab is hidden or the
+window minimised, and a run's first point is drawn at once. All plots share one x-axis,
+the global step or the time since Start; GPU samples come once a second
+by the clock and are placed on the step axis where training was then.
 """
 
 from __future__ import annotations
 
-import math
+import html
+import time
+from collections import deque
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QGridLayout, QWidget
+from PySide6.QtGui import QHideEvent, QPaintEvent, QPen, QShowEvent
+from PySide6.QtWidgets import QComboBox, QGraphicsItem, QGridLayout, QHBoxLayout, QLabel, QWidget
 
 from engine import events as ev
+from engine.nvml import GpuSample
+from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 
-# One plot per tick, round robin: 20 frames/s in all, each plot about 7 times a second. Painting is what
-# the window costs while a run streams (bench/bench_gui_throughput.py), and on a machine whose cores all
-# train, every millisecond of it is taken from training.
-REDRAW_INTERVAL_MS = 50
-EMA_ALPHA_PER_STEP = 0.02  # about a 50-step window: smooth, yet follows a falling loss
+REDRAW_PERIOD_MS = 100
+PAINT_BUDGET = 0.03  # of one core: what drawing the plots may cost while a run streams
+X_HEADROOM = 0.5  # when the run reaches the x-axis's end it grows by half: a few dozen times a run
+Y_HEADROOM = 0.25  # a y range the data leaves moves a quarter of its span beyond it
+X_LABELS = {"step": "step", "time": "time since Start (s)"}
+GPU_COLOURS = ("#7b3294", "#008837", "#c2a5cf", "#e66101", "#5e3c99", "#1b7837", "#b35806", "#2166ac")
 
 pg.setConfigOptions(antialias=False, background="w", foreground="#333")
 
 
-class GrowableSeries:
-    """x/y in numpy arrays that double when full, so appends are amortised O(1)."""
+class LivePlot(pg.PlotWidget):
+    """Named traces drawn as curves, at most a bounded number of points each."""
 
-    def __init__(self, capacity: int = 1024) -> None:
-        self._x = np.empty(capacity)
-        self._y = np.empty(capacity)
-        self._n = 0
+    y_fixed: tuple[float, float] | None = None  # a y range that never changes (percentages)
 
-    def __len__(self) -> int:
-        return self._n
+    def __init__(self, title: str, y_label: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        item = self.getPlotItem()
+        self.plain_title = title  # the title without its legend (export file names)
+        self.legend_entries: list[tuple[str, str, str]] = []  # (colour, glyph, label), shown in the title
+        item.setTitle(title, size="10pt")
+        item.setLabel("bottom", X_LABELS["step"])
+        item.setLabel("left", y_label)
+        item.showGrid(x=False, y=True, alpha=0.25)  # translucent grid lines are two thirds of a frame's cost:
+        item.getAxis("left").setStyle(maxTickLevel=0)  # horizontal ones at major ticks only
+        for axis in ("left", "bottom"):  # "loss (x0.001)" confuses; re-labelling each frame costs
+            item.getAxis(axis).enableAutoSIPrefix(False)
+            # the axes (and the grid the left one draws) change only with the range: a frame blits them
+            item.getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self._extent = pg.PlotCurveItem(pen=pg.mkPen(None))  # invisible: holds the sticky range
+        self._extent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # never painted
+        item.addItem(self._extent)
+        self.traces: dict[str, Trace] = {}
+        self._curves: dict[str, pg.GraphicsObject] = {}  # PlotCurveItem, or PlotDataItem with symbols
+        self._dirty: set[str] = set()
+        self._drawn: dict[str, int] = {}
+        self._x_range: tuple[float, float] | None = None
+        self._y_range: tuple[float, float] | None = None
+        self.x_axis = "step"
+        self.frames = 0
+        self.frame_cost_s = 0.0  # the GUI thread's CPU time per frame (setData and paint), smoothed
+        self._redraw_cost_s = 0.0
+        self.x_hi_source: Callable[[], float] | None = None  # the far end of the data of every plot shown together
+        item.getViewBox().sigXRangeChanged.connect(self._view_moved)
+        self.setMinimumHeight(150)
 
-    def append(self, x: float, y: float) -> None:
-        self.extend(np.array([x], dtype=float), np.array([y], dtype=float))
+    def add_series(self, key: str, label: str, glyph: str = "━", finite: bool = False, **style: object) -> None:
+        """A trace under `key`, shown in the title's legend as `glyph label` in the pen's colour; `style` is
+        pyqtgraph's (pen, symbol). `finite` data (no NaN gaps) skips pyqtgraph's per-frame check for them.
 
-    def extend(self, x: np.ndarray, y: np.ndarray) -> None:
-        end = self._n + len(x)
-        if end > len(self._x):
-            capacity = max(end, 2 * len(self._x))
-            self._x = np.resize(self._x, capacity)
-            self._y = np.resize(self._y, capacity)
-        self._x[self._n : end] = x
-        self._y[self._n : end] = y
-        self._n = end
+        The legend is in the title, outside the data area: inside, it would be repainted with every frame."""
+        self.traces[key] = Trace()
+        pen = style.get("pen")
+        colour = pen.color().name() if isinstance(pen, QPen) else "#333333"
+        self.legend_entries.append((colour, glyph, label))
+        entries = "&nbsp;&nbsp;".join(
+            f"<span style='color:{c}'>{g}</span>&nbsp;{html.escape(t)}" for c, g, t in self.legend_entries
+        )
+        self.getPlotItem().setTitle(
+            f"<b>{html.escape(self.plain_title)}</b>&nbsp;&nbsp;&nbsp;<span style='font-size:8pt'>{entries}</span>",
+            size="10pt",
+        )
+        curve: pg.GraphicsObject
+        if style.get("symbol"):
+            curve = pg.PlotDataItem(connect="finite", **style)
+            curve.scatter.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # changes once an epoch
+        else:  # a bare curve: PlotDataItem's dataset bookkeeping was a third of a frame
+            curve = pg.PlotCurveItem(connect="all" if finite else "finite", skipFiniteCheck=finite, **style)
+        # the range is the extent item's alone: curves' own bounds (with their symbols' pixel padding)
+        # would nudge it on every frame, and each nudge re-lays out every axis
+        self.getPlotItem().addItem(curve, ignoreBounds=True)
+        self._curves[key] = curve
 
-    @property
-    def x(self) -> np.ndarray:
-        return self._x[: self._n]
+    def extend(self, name: str, step: np.ndarray, seconds: np.ndarray, y: np.ndarray) -> None:
+        self.traces[name].extend(step, seconds, y)
+        self._dirty.add(name)
 
-    @property
-    def y(self) -> np.ndarray:
-        return self._y[: self._n]
+    def append(self, name: str, step: float, seconds: float, y: float | None) -> None:
+        if y is not None:
+            self.extend(name, np.array([step]), np.array([seconds]), np.array([y], dtype=float))
 
-    def clear(self) -> None:
-        self._n = 0
+    def has_new_data(self) -> bool:
+        return bool(self._dirty)
+
+    def set_x_axis(self, axis: str) -> None:
+        self.x_axis = axis
+        self.getPlotItem().setLabel("bottom", X_LABELS[axis])
+        self._x_range = None
+        self._dirty.update(n for n, t in self.traces.items() if len(t))
+        self.getPlotItem().enableAutoRange()
+
+    def following(self) -> bool:
+        """True while the x range follows the data; False once zoomed or panned by hand."""
+        return bool(self.getPlotItem().getViewBox().autoRangeEnabled()[0])
+
+    def redraw(self) -> None:
+        started = time.thread_time()
+        view = self.getPlotItem().getViewBox()
+        window = None if self.following() else view.viewRange()[0]
+        columns = max(int(view.width()), 64)  # one min/max pair per pixel column is all a frame can show
+        for name in list(self._dirty):
+            x, y = decimate(*self.points(name, window), buckets=columns)
+            self._curves[name].setData(x, y)
+            self._drawn[name] = len(self.traces[name])
+        self._dirty.clear()
+        self.hold_range()
+        self.frames += 1
+        self._redraw_cost_s = time.thread_time() - started
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """Paint, and note what the frame cost: this redraw and this paint, in the GUI thread's CPU time."""
+        started = time.thread_time()
+        super().paintEvent(event)
+        cost = self._redraw_cost_s + time.thread_time() - started
+        self._redraw_cost_s = 0.0
+        self.frame_cost_s = 0.8 * self.frame_cost_s + 0.2 * cost if self.frame_cost_s else cost
+
+    def points(self, name: str, window: list[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """What the curve gets: the whole run (bounded), or the zoomed window's raw points."""
+        trace = self.traces[name]
+        x_of = self.x_of(trace)
+        if window is None:
+            x, y = trace.whole(self.x_axis) if x_of is None else (x_of, trace.y.values.copy())
+            return x, y
+        if x_of is None:
+            return trace.window(self.x_axis, window[0], window[1])
+        keep = (x_of >= window[0]) & (x_of <= window[1])
+        return x_of[keep], trace.y.values[keep]
+
+    def x_of(self, trace: Trace) -> np.ndarray | None:
+        """Where a trace's points go on the x-axis when not its own columns (see GpuPlot)."""
+        return None
+
+    def x_hi(self) -> float:
+        """The far end of this plot's data on the x-axis (0 without data)."""
+        ends = [float(self.points_x(t)[-1]) for t in self.traces.values() if len(t)]  # x only grows
+        return max([0.0, *(e for e in ends if np.isfinite(e))])
+
+    def hold_range(self) -> None:
+        """Grow the invisible extent item only when the data leaves it: the axes then stay put."""
+        filled = [t for t in self.traces.values() if len(t)]
+        x_hi = self.x_hi_source() if self.x_hi_source else self.x_hi()
+        if not filled and not x_hi:
+            return
+        y_lo = min((t.y_min for t in filled), default=0.0)
+        y_hi = max((t.y_max for t in filled), default=1.0)
+        x_range = sticky_range(0.0, x_hi, self._x_range, X_HEADROOM)
+        y_range = self.y_fixed or sticky_range(y_lo, y_hi, self._y_range, Y_HEADROOM)
+        if (x_range, y_range) != (self._x_range, self._y_range):
+            self._x_range, self._y_range = x_range, y_range
+            self._extent.setData(list(x_range), list(y_range))
+
+    def points_x(self, trace: Trace) -> np.ndarray:
+        x = self.x_of(trace)
+        return trace.x(self.x_axis) if x is None else x
+
+    def _view_moved(self) -> None:
+        """Zoomed or panned by hand: the visible window's raw points are drawn."""
+        if not self.following():
+            self._dirty.update(n for n, t in self.traces.items() if len(t))
+
+    def plotted_points(self, name: str) -> int:
+        """Points of `name` the last frame showed (all of the run up to then, however few were drawn)."""
+        return self._drawn.get(name, 0)
+
+    def displayed_points(self, name: str) -> int:
+        """Points actually handed to the curve."""
+        x, _ = self._curves[name].getData()
+        return 0 if x is None else len(x)
+
+    def clear_data(self) -> None:
+        for name, trace in self.traces.items():
+            trace.clear()
+            self._curves[name].setData([], [])
+        self._dirty.clear()
+        self._drawn.clear()
+        self._x_range = self._y_range = None
+        self._extent.setData([], [])
+        self.getPlotItem().enableAutoRange()
 
 
-class Ema:
-    """Exponential moving average over steps, skipping non-finite values (a NaN must not poison it).
-
-    An event may average several steps (the fit loop reports once per
-    `steps_per_execution`), so it weighs as much as that many single steps:
-    the smoothing window is the same in steps whichever loop ran.
-    """
-
-    def __init__(self, alpha_per_step: float = EMA_ALPHA_PER_STEP) -> None:
-        self.alpha_per_step = alpha_per_step
-        self.value = math.nan
-
-    def update(self, value: float, steps: int = 1) -> float:
-        if math.isfinite(value):
-            alpha = 1.0 - (1.0 - self.alpha_per_step) ** max(steps, 1)
-            self.value = value if math.isnan(self.value) else self.value + alpha * (value - self.value)
-        return self.value
-
-    def smooth(self, values: list[float], steps: list[int]) -> np.ndarray:
-        """The smoothed value after each of `values` (one event each): update() over them, in one tight loop
-        (a compared run may hold 50,000 points, and this runs on the GUI thread)."""
-        keep = np.power(1.0 - self.alpha_per_step, np.maximum(np.asarray(steps, dtype=float), 1.0)).tolist()
-        out = []
-        value = self.value
-        for v, k in zip(values, keep, strict=True):
-            if v - v == 0.0:  # finite: NaN and inf fail this
-                value = v if value != value else value + (1.0 - k) * (v - value)
-            out.append(value)
-        self.value = value
-        return np.array(out, dtype=float)
-
-
-class MetricPlot(pg.PlotWidget):
+class MetricPlot(LivePlot):
     """One metric: raw and smoothed per batch, train and validation per epoch."""
 
     STYLES = {
-        "batch": dict(pen=pg.mkPen("#9ecae1", width=1), name="per batch"),
-        "smoothed": dict(pen=pg.mkPen("#08519c", width=1), name="smoothed (EMA)"),
+        "batch": dict(pen=pg.mkPen("#9ecae1", width=1), label="per batch"),
+        "smoothed": dict(pen=pg.mkPen("#08519c", width=1), label="smoothed (EMA)"),
         "epoch": dict(
             pen=pg.mkPen("#d95f02", width=2),
             symbol="o",
             symbolSize=6,
             symbolBrush="#d95f02",
             symbolPen=None,
-            name="epoch (train)",
+            label="epoch",
+            glyph="●",
         ),
         "val": dict(
             pen=pg.mkPen("#1b9e77", width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
@@ -115,7 +238,8 @@ class MetricPlot(pg.PlotWidget):
             symbolSize=6,
             symbolBrush="#1b9e77",
             symbolPen=None,
-            name="epoch (validation)",
+            label="validation",
+            glyph="■",
         ),
     }
 
@@ -124,102 +248,95 @@ class MetricPlot(pg.PlotWidget):
         title: str,
         y_label: str,
         series: tuple[str, ...],
-        legend_at_bottom: bool = False,
         parent: QWidget | None = None,
     ) -> None:
-        super().__init__(parent)
-        item = self.getPlotItem()
-        item.setTitle(title, size="10pt")
-        item.setLabel("bottom", "step")
-        item.setLabel("left", y_label)
-        item.showGrid(x=False, y=True, alpha=0.25)  # translucent grid lines are two thirds of a frame's cost:
-        item.getAxis("left").setStyle(maxTickLevel=0)  # horizontal ones at major ticks only
-        item.setDownsampling(auto=True, mode="peak")
-        item.setClipToView(True)
-        for axis in ("left", "bottom"):  # "loss (x0.001)" confuses; re-labelling each frame costs
-            item.getAxis(axis).enableAutoSIPrefix(False)
-        item.addLegend(
-            offset=(-10, -10 if legend_at_bottom else 10),
-            labelTextSize="8pt",
-            brush=pg.mkBrush(255, 255, 255, 210),
-            pen=pg.mkPen("#d5d9e0"),
-        )
-        self.series = {name: GrowableSeries() for name in series}
-        self._curves = {name: item.plot(connect="finite", **self.STYLES[name]) for name in series}
-        self._dirty: set[str] = set()
-        self.setMinimumHeight(160)
+        super().__init__(title, y_label, parent)
+        for name in series:  # batch values are finite (the trainer stops at NaN) and the EMA skips NaN
+            self.add_series(name, finite=name in ("batch", "smoothed"), **self.STYLES[name])
 
-    def append(self, name: str, x: float, y: float | None) -> None:
-        if y is None:
-            return
-        self.series[name].append(x, y)
-        self._dirty.add(name)
 
-    def extend(self, name: str, x: np.ndarray, y: np.ndarray) -> None:
-        self.series[name].extend(x, y)
-        self._dirty.add(name)
+class GpuPlot(LivePlot):
+    """Utilisation and memory used, in percent, per GPU: sampled by the clock, drawn on the shared x-axis."""
 
-    def has_new_data(self) -> bool:
-        return bool(self._dirty)
+    y_fixed = (0.0, 100.0)
 
-    def redraw(self) -> None:
-        for name in self._dirty:
-            s = self.series[name]
-            self._curves[name].setData(s.x, s.y)
-        self._dirty.clear()
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("GPUs", "% busy (solid), % memory (dashed)", parent)
+        self.step_at = lambda seconds: seconds  # set by TrainingPlots: seconds since Start -> global step
 
-    def plotted_points(self, name: str) -> int:
-        """Points handed to the curve (before the PlotItem downsamples them for display)."""
-        x = self._curves[name].xData
-        return 0 if x is None else len(x)
+    def add_samples(self, samples: list[GpuSample], seconds: float) -> None:
+        for s in samples:
+            if f"{s.tf_name} busy" not in self.traces:
+                colour = GPU_COLOURS[len(self.traces) // 2 % len(GPU_COLOURS)]
+                self.add_series(f"{s.tf_name} busy", f"{s.tf_name} busy", pen=pg.mkPen(colour, width=2))
+                dashed = pg.mkPen(colour, width=1, style=pg.QtCore.Qt.PenStyle.DashLine)
+                self.add_series(f"{s.tf_name} memory", "memory", "┅", pen=dashed)
+            nan = float("nan")  # a gap where NVML had no figure (lost GPU, MIG utilisation)
+            busy = nan if s.utilisation_percent is None else float(s.utilisation_percent)
+            memory = s.memory_percent
+            self.append(f"{s.tf_name} busy", nan, seconds, busy)
+            self.append(f"{s.tf_name} memory", nan, seconds, nan if memory is None else memory)
 
-    def displayed_points(self, name: str) -> int:
-        """Points the curve actually draws after downsampling and clipping."""
-        x, _ = self._curves[name].getData()
-        return 0 if x is None else len(x)
-
-    def clear_data(self) -> None:
-        for name, s in self.series.items():
-            s.clear()
-            self._curves[name].setData([], [])
-        self._dirty.clear()
+    def x_of(self, trace: Trace) -> np.ndarray | None:
+        return self.step_at(trace.time.values) if self.x_axis == "step" else None
 
 
 class TrainingPlots(QWidget):
-    """The three live plots of a run; `add_events` is all a caller needs."""
+    """The live plots of a run; `add_events` and `add_gpu_samples` are all a caller needs."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         all_series = ("batch", "smoothed", "epoch", "val")
         self.loss = MetricPlot("Loss", "loss", all_series)
         self.loss.setObjectName("lossPlot")
-        self.accuracy = MetricPlot("Accuracy", "accuracy", all_series, legend_at_bottom=True)
+        self.accuracy = MetricPlot("Accuracy", "accuracy", all_series)
         self.accuracy.setObjectName("accuracyPlot")
-        self.throughput = MetricPlot(
-            "Throughput", "examples / s", ("batch", "smoothed", "epoch"), legend_at_bottom=True
-        )
+        self.throughput = MetricPlot("Throughput", "examples / s", ("batch", "smoothed", "epoch"))
         self.throughput.setObjectName("throughputPlot")
+        self.gpus = GpuPlot()
+        self.gpus.setObjectName("gpuPlot")
+        self.gpus.step_at = self._step_at
+        self.gpus.setVisible(False)  # until a GPU sample arrives
+        self.x_axis = QComboBox(objectName="xAxisChoice")
+        for axis in X_AXES:
+            self.x_axis.addItem(X_LABELS[axis], axis)
+        self.x_axis.setToolTip("The x-axis of every plot: training steps, or seconds since Start")
+        self.x_axis.currentIndexChanged.connect(lambda _: self.set_x_axis(self.x_axis.currentData()))
+        bar = QHBoxLayout()
+        bar.addStretch(1)
+        bar.addWidget(QLabel("x-axis:"))
+        bar.addWidget(self.x_axis)
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.loss, 0, 0)
-        layout.addWidget(self.accuracy, 0, 1)
-        layout.addWidget(self.throughput, 1, 0, 1, 2)
-        self._plots = (self.loss, self.accuracy, self.throughput)
-        self._emas: dict[MetricPlot, Ema] = {}
+        layout.addLayout(bar, 0, 0, 1, 2)
+        layout.addWidget(self.loss, 1, 0)
+        layout.addWidget(self.accuracy, 1, 1)
+        layout.addWidget(self.throughput, 2, 0)
+        layout.addWidget(self.gpus, 2, 1)
+        self._metric_plots = (self.loss, self.accuracy, self.throughput)
+        self._plots: tuple[LivePlot, ...] = (*self._metric_plots, self.gpus)
+        # one x range for all, from all their data; not pyqtgraph's setXLink, with which every frame of
+        # one plot repainted all of them, twice
+        for plot in self._plots:
+            plot.x_hi_source = self._x_hi
+        self._emas: dict[LivePlot, Ema] = {}
         self._last_step = 0.0
+        self._origin = time.time()
         self._next = 0
-        self.reset()
+        self.frame_times: deque[float] = deque(maxlen=10_000)  # when frames were drawn (perf_counter), for benches
+        self._place_throughput()
         self._timer = QTimer(self)
-        self._timer.setInterval(REDRAW_INTERVAL_MS)
-        self._timer.timeout.connect(self.redraw)
-        self._timer.start()
+        self._timer.timeout.connect(self._tick)
+        self.reset()
 
-    def reset(self) -> None:
-        """Empty every plot for a new run."""
+    # ---- data --------------------------------------------------------------------------------
+    def reset(self, origin: float | None = None) -> None:
+        """Empty every plot for a new run; `origin` (wall-clock seconds) is the time axis's zero."""
         for plot in self._plots:
             plot.clear_data()
-        self._emas = {plot: Ema() for plot in self._plots}
+        self._emas = {plot: Ema() for plot in self._metric_plots}
         self._last_step = 0.0
+        self._origin = time.time() if origin is None else origin
 
     def add_events(self, events: list[ev.Event]) -> None:
         """Take a batch of events; the curves catch up at the next redraw.
@@ -238,49 +355,125 @@ class TrainingPlots(QWidget):
             elif isinstance(event, ev.Evaluation):
                 self._add_evaluation(event)
         self._add_batches(run)
+        if self.loss.plotted_points("batch") == 0 and self.loss.has_new_data() and self._showing():
+            self._draw(self.loss)  # a run's first point at once, not at the next turn
+
+    def add_gpu_samples(self, samples: list[GpuSample]) -> None:
+        if samples:
+            self.gpus.add_samples(samples, samples[0].time - self._origin)
+            if self.gpus.isHidden():
+                self.gpus.setVisible(True)
+                self._place_throughput()
 
     def _add_batches(self, batches: list[ev.BatchEnd]) -> None:
         if not batches:
             return
-        x = np.fromiter((b.global_step for b in batches), dtype=float, count=len(batches))
+        n = len(batches)
+        step = np.fromiter((b.global_step for b in batches), dtype=float, count=n)
+        seconds = np.fromiter((b.time for b in batches), dtype=float, count=n) - self._origin
         steps = [b.steps for b in batches]
         for plot, values in (
             (self.loss, [b.loss for b in batches]),
             (self.accuracy, [b.accuracy for b in batches]),
             (self.throughput, [b.examples_per_sec for b in batches]),
         ):
-            plot.extend("batch", x, np.asarray(values, dtype=float))
-            plot.extend("smoothed", x, self._emas[plot].smooth(values, steps))
-        self._last_step = float(x[-1])
+            plot.extend("batch", step, seconds, np.asarray(values, dtype=float))
+            plot.extend("smoothed", step, seconds, self._emas[plot].smooth(values, steps))
+        self._last_step = float(step[-1])
 
     def _add_epoch(self, event: ev.EpochEnd) -> None:
-        """Placed at the step where the epoch ended, so both scales share one x-axis."""
-        self.loss.append("epoch", self._last_step, event.loss)
-        self.loss.append("val", self._last_step, event.val_loss)
-        self.accuracy.append("epoch", self._last_step, event.accuracy)
-        self.accuracy.append("val", self._last_step, event.val_accuracy)
-        self.throughput.append("epoch", self._last_step, event.examples_per_sec)
+        """Placed where the epoch ended, so epochs and batches share one x-axis."""
+        at = (self._last_step, event.time - self._origin)
+        self.loss.append("epoch", *at, event.loss)
+        self.loss.append("val", *at, event.val_loss)
+        self.accuracy.append("epoch", *at, event.accuracy)
+        self.accuracy.append("val", *at, event.val_accuracy)
+        self.throughput.append("epoch", *at, event.examples_per_sec)
 
     def _add_evaluation(self, event: ev.Evaluation) -> None:
         """An evaluator task's validation, at the step of its checkpoint: an epoch's end lands on that
         epoch's point, beside the training curves, however late the evaluator got to it."""
-        self.loss.append("val", event.global_step, event.val_loss)
-        self.accuracy.append("val", event.global_step, event.val_accuracy)
+        at = (event.global_step, self._time_at(event.global_step))
+        self.loss.append("val", *at, event.val_loss)
+        self.accuracy.append("val", *at, event.val_accuracy)
 
-    def redraw(self) -> None:
-        """Redraw the next plot with new data (round robin): each frame stays short even
-        with a million points per curve, and every plot still refreshes about 7 times a second."""
-        for _ in self._plots:
+    def _time_at(self, step: float) -> float:
+        """The seconds since Start at which training reached `step` (the inverse of _step_at)."""
+        batches = self.loss.traces["batch"]
+        if not len(batches):
+            return 0.0
+        return float(np.interp(step, batches.step.values, batches.time.values))
+
+    def _step_at(self, seconds: np.ndarray) -> np.ndarray:
+        """The global step training had reached at each time (0 before the first step)."""
+        batches = self.loss.traces["batch"]
+        if not len(batches):
+            return np.zeros_like(seconds)
+        return np.interp(seconds, batches.time.values, batches.step.values, left=0.0)
+
+    # ---- drawing ---------------------------------------------------------------------------
+    def set_x_axis(self, axis: str) -> None:
+        """Every plot on the global step, or on the seconds since Start."""
+        index = self.x_axis.findData(axis)
+        if index != self.x_axis.currentIndex():
+            self.x_axis.setCurrentIndex(index)  # comes back here through the signal
+            return
+        for plot in self._plots:
+            plot.set_x_axis(axis)
+        self.redraw_all()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._timer.start(REDRAW_PERIOD_MS // len(self._plots))  # tick_ms sets the pace from the first frame
+        self.redraw_all()  # whatever arrived while hidden, in one frame
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self._timer.stop()  # a hidden tab or a minimised window draws nothing
+
+    def _showing(self) -> bool:
+        return self.isVisible() and not self.window().isMinimized()
+
+    def _tick(self) -> None:
+        """The next plot with new data, in turn; then the pace that keeps painting within its budget."""
+        if not self._showing():
+            return
+        shown = [p for p in self._plots if not p.isHidden()]
+        for _ in shown:
             plot = self._plots[self._next]
             self._next = (self._next + 1) % len(self._plots)
-            if plot.has_new_data():
-                plot.redraw()
-                return
+            if plot.has_new_data() and not plot.isHidden():
+                self._draw(plot)
+                break
+        self._timer.setInterval(self.tick_ms(shown))
+
+    @staticmethod
+    def tick_ms(shown: list[LivePlot]) -> int:
+        """Every plot every REDRAW_PERIOD_MS if frames are cheap; slower turns (yet a frame every
+        REDRAW_PERIOD_MS) when that would cost more than PAINT_BUDGET of a core."""
+        cost = max((p.frame_cost_s for p in shown), default=0.0)
+        fastest = REDRAW_PERIOD_MS // max(len(shown), 1)
+        return int(min(max(1000 * cost / PAINT_BUDGET, fastest), REDRAW_PERIOD_MS))
+
+    def _draw(self, plot: LivePlot) -> None:
+        plot.redraw()
+        self.frame_times.append(time.perf_counter())
+
+    def _x_hi(self) -> float:
+        return max(plot.x_hi() for plot in self._plots)
 
     def redraw_all(self) -> None:
         for plot in self._plots:
-            plot.redraw()
+            if plot.has_new_data():
+                self._draw(plot)
+
+    def _place_throughput(self) -> None:
+        """Throughput spans the row while there is no GPU chart beside it."""
+        layout = self.layout()
+        assert isinstance(layout, QGridLayout)
+        layout.removeWidget(self.throughput)
+        layout.addWidget(self.throughput, 2, 0, 1, 1 if self.gpus.isVisibleTo(self) else 2)
 
     def plotted_points(self) -> int:
-        """Per-batch loss points handed to the curve so far (for tests and benchmarks)."""
+        """Per-batch loss points the last frame showed (for tests and benchmarks)."""
         return self.loss.plotted_points("batch")

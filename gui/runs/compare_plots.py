@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlid
 
 from engine.history import Curves
 from gui.exports import add_export_action
-from gui.live.plots import Ema
+from gui.live.traces import Ema
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22")
 X_AXES = {"step": "step", "epoch": "epoch", "wall time": "wall time since start (s)"}
@@ -96,6 +96,19 @@ def epoch_series(curves: Curves, metric: str) -> tuple[np.ndarray, np.ndarray, n
     return x, y, np.array(val, dtype=float) if has_val else None
 
 
+def gpu_series(curves: Curves, x_axis: str) -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
+    """(GPU, x, % busy, % memory) per GPU; on the step axis a sample sits where training was at its time."""
+    out = []
+    for name in dict.fromkeys(s.tf_name for s in curves.gpu):
+        samples = [s for s in curves.gpu if s.tf_name == name]
+        t = np.array([s.time for s in samples], dtype=float)
+        x = np.interp(t, curves.time, curves.global_step, left=0.0) if x_axis == "step" and curves.time else t
+        busy = np.array([np.nan if s.utilisation_percent is None else s.utilisation_percent for s in samples])
+        memory = np.array([np.nan if s.memory_percent is None else s.memory_percent for s in samples])
+        out.append((name, x, busy, memory))
+    return out
+
+
 class ComparePlots(QWidget):
     """Three plots over several runs, with the x-axis combo and the smoothing slider."""
 
@@ -141,7 +154,9 @@ class ComparePlots(QWidget):
         grid = QGridLayout()
         grid.addWidget(self.plots["loss"], 0, 0)
         grid.addWidget(self.plots["accuracy"], 0, 1)
-        grid.addWidget(self.plots["examples_per_sec"], 1, 0, 1, 2)
+        grid.addWidget(self.plots["examples_per_sec"], 1, 0)
+        self.gpu_plot = self._new_plot("GPU utilisation", "% busy (solid), % memory (dashed)", "compareGpuPlot")
+        grid.addWidget(self.gpu_plot, 1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(controls)
@@ -193,6 +208,20 @@ class ComparePlots(QWidget):
                 else:
                     self._plot_batches(item, run, metric, x_axis)
             item.enableAutoRange()
+        self._plot_gpus(x_axis)
+
+    def _plot_gpus(self, x_axis: str) -> None:
+        """Each run's GPUs (from its gpus.csv), on the step or wall-time axis; shown only when a run has them."""
+        item = self.gpu_plot.getPlotItem()
+        item.clear()
+        item.setLabel("bottom", X_AXES["wall time" if x_axis == "epoch" else x_axis])
+        with_gpus = [run for run in self.runs if run.curves.gpu]
+        self.gpu_plot.setVisible(bool(with_gpus))
+        for run in with_gpus:
+            for _gpu, x, busy, memory in gpu_series(run.curves, "step" if x_axis == "step" else "wall time"):
+                item.plot(x, busy, pen=pg.mkPen(run.colour, width=2), connect="finite")
+                item.plot(x, memory, pen=pg.mkPen(run.colour, width=1, style=Qt.PenStyle.DashLine), connect="finite")
+        item.enableAutoRange()
 
     def _named(self, item: pg.PlotItem, run: ComparedRun) -> str | None:
         """Only the loss plot carries the legend: one entry per run."""

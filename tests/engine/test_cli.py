@@ -57,8 +57,20 @@ def test_train_succeeds_with_progress_and_run_dir(tmp_path):
     config = write_config(tmp_path, base_config(virtual_devices=2))
     out = cli("train", "--config", str(config), "--run-dir", str(tmp_path / "run"))
     assert out.returncode == 0, out.stderr[-2000:]
-    assert "2 replica(s)" in out.stderr and "epoch 2/2" in out.stderr
+    assert "2 replica(s)" in out.stderr and "epoch 2/2: loss" in out.stderr
+    assert "checkpoint saved after epoch 2" in out.stderr, "one line per checkpoint"
     assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 2
+    assert "TensorFlow: No CUDA driver: training on the CPU" in out.stderr
+    assert "cuInit" not in out.stderr, "TensorFlow's chatter is folded"
+    assert "failed call to cuInit" in (tmp_path / "run" / "stderr.log").read_text(), "and kept in the run dir"
+
+
+@pytest.mark.slow
+def test_train_verbose_shows_tensorflow_lines_unfolded(tmp_path):
+    config = write_config(tmp_path, base_config(epochs=1))
+    out = cli("train", "--config", str(config), "--run-dir", str(tmp_path / "run"), "--verbose")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "failed call to cuInit" in out.stderr and "TensorFlow: No CUDA driver" not in out.stderr
 
 
 @pytest.mark.slow

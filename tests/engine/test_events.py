@@ -43,6 +43,7 @@ SAMPLES = [
         cpu_seconds=0.1,
     ),
     ev.TaskSteps(steps={"worker-0": 320, "worker-1": 288}),
+    ev.TrainerReady(pid=4242, import_seconds=4.1, rss_mb=602.5),
     ev.ScalingPoint(replicas=2, examples_per_sec=900.0, speedup=1.8, efficiency=0.9, run_dir="/tmp/s/replicas-2"),
 ]
 

@@ -54,6 +54,7 @@ def make_window(qtbot, tmp_path: Path, fake_trainer_command):
             **kwargs,
         )
         qtbot.addWidget(window)
+        window.show()  # the plots draw only while shown, as in the app
         windows.append(window)
         return window
 

@@ -1,8 +1,11 @@
 """A tiny stand-in for `engine.train.worker` that speaks the worker protocol in milliseconds.
 
-Modes (first argument): normal, ignore_stop, crash, garbage, fail, terminated (stops
-like normal, then exits 143 as a trainer stopped by SIGTERM does). With
-`--delay 0` it prints events as fast as it can (the event-loop stall benchmark).
+Modes (first argument): normal, ignore_stop, crash, garbage, fail, terminated
+(stops like normal, then exits 143 as a trainer stopped by SIGTERM does), and
+spare (a warm trainer: it prints TensorFlow's start-up chatter, says
+trainer_ready, reads its arguments as one line on stdin, then runs
+normally). With `--delay 0` it prints events as fast as it can (the
+event-loop stall benchmark).
 It imports only engine.events (no TensorFlow), so it starts fast.
 """
 
@@ -18,6 +21,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine import events as ev  # noqa: E402
+from engine.protocol.commands import parse_assignment  # noqa: E402
+from engine.protocol.paths import RunPaths  # noqa: E402
+from engine.runlock import RunLock  # noqa: E402
+
+DEFAULT_RUN_DIR = "/tmp/fake-run"
+
+CHATTER = [  # what TensorFlow 2.21 prints on a CPU-only machine (tests/engine/tf_stderr)
+    "WARNING: All log messages before absl::InitializeLog() is called are written to STDERR",
+    "I0000 00:00:1796076344.603854   28769 cudart_stub.cc:31] Could not find cuda drivers on your machine, "
+    "GPU will not be used.",
+    "E0000 00:00:1796076349.186278   28769 cuda_platform.cc:52] failed call to cuInit: INTERNAL: CUDA error: "
+    "Failed call to cuInit: UNKNOWN ERROR (303)",
+]
 
 
 def emit(event: ev.Event) -> None:
@@ -39,8 +55,21 @@ def main() -> int:
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--steps", type=int, default=5)
     parser.add_argument("--delay", type=float, default=0.01, help="seconds per step")
-    parser.add_argument("--run-dir", default="/tmp/fake-run")
+    parser.add_argument("--run-dir", default=DEFAULT_RUN_DIR)
     args = parser.parse_args()
+    if args.mode == "spare":
+        print(CHATTER[0] + "\n" + CHATTER[1], file=sys.stderr, flush=True)
+        emit(ev.TrainerReady(pid=os.getpid(), import_seconds=0.01, rss_mb=42.0))
+        line = sys.stdin.readline()
+        if not line or line.strip() == "stop":
+            return 0
+        assigned = parse_assignment(line)
+        args.run_dir = assigned[assigned.index("--run-dir") + 1] if "--run-dir" in assigned else assigned[-1]
+        print(f"fake trainer: assigned {' '.join(assigned)}", file=sys.stderr, flush=True)
+    if args.run_dir != DEFAULT_RUN_DIR:  # as a real trainer claims its run (its stderr.log is written from then)
+        Path(args.run_dir).mkdir(parents=True, exist_ok=True)
+        lock = RunLock.acquire(RunPaths(Path(args.run_dir)), "fake trainer")  # noqa: F841 - held until exit
+    print(CHATTER[2], file=sys.stderr, flush=True)
     stop = threading.Event()
     if args.mode != "ignore_stop":
         threading.Thread(target=watch_stdin, args=(stop,), daemon=True).start()

@@ -19,6 +19,7 @@ CPU_ONLY = ProbeResult(tensorflow="2.21.0", devices=(DeviceInfo("CPU:0", "CPU", 
 def real_window(qtbot, tmp_path: Path, config: RunConfig) -> MainWindow:
     window = MainWindow(start_probe=False, runs_dir=tmp_path / "runs")
     qtbot.addWidget(window)
+    window.show()  # the plots draw only while shown
     window.apply_probe(CPU_ONLY)
     window.form.set_config(config)
     assert window.controls.start.isEnabled(), window.controls.reason.text()
@@ -59,7 +60,6 @@ def test_closing_mid_run_stops_the_trainer(qtbot, tmp_path: Path, monkeypatch: p
         data=DataConfig(num_samples=50_000),
     )
     window = real_window(qtbot, tmp_path, config)
-    window.show()
     window.start_run()
     qtbot.waitUntil(lambda: window.plots.plotted_points() > 0, timeout=180_000)
     window.close()

@@ -125,11 +125,6 @@ class InputSource:
     def fit_train(self, strategy: Any, epoch: int, skip_steps: int = 0) -> Any:
         return self.train(epoch, skip_steps)
 
-    def first_step(self, strategy: Any, epoch: int) -> Any:
-        """One step's distributed batch, from a dataset that ends there (an iterator dropped mid-way
-        cancels its prefetching with warnings in the log)."""
-        return next(iter(strategy.experimental_distribute_dataset(self.train(epoch).take(1))))
-
     def distributed_validation(self, strategy: Any) -> Any | None:
         val = self.validation()
         return None if val is None else strategy.experimental_distribute_dataset(val)

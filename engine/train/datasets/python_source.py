@@ -94,10 +94,6 @@ class PythonSource(InputSource):
     def fit_train(self, strategy: Any, epoch: int, skip_steps: int = 0) -> Any:
         return self.distributed_train(strategy, epoch, skip_steps)
 
-    def first_step(self, strategy: Any, epoch: int) -> Any:
-        pipeline = self._pipeline(self.make, self.where, 0, True, steps=1)
-        return next(iter(strategy.distribute_datasets_from_function(pipeline)))
-
     def train(self, epoch: int, skip_steps: int = 0) -> Any:
         """Global batches in one pipeline (the run-started measurement and the summary use it)."""
         ds = self._examples_of(self.make, tf.distribute.InputContext(1, 0, 1), self.where)

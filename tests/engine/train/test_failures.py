@@ -228,3 +228,15 @@ def _alive(pid: int) -> bool:
             return f.read().split(") ")[1][0] != "Z"
     except OSError:
         return False
+
+
+def test_out_of_memory_names_the_per_replica_batch_and_what_to_change(tmp_path):
+    """A real ResourceExhaustedError: weights of 2**40 floats do not fit in any machine's memory."""
+    config = base_config(virtual_devices=2, model={"hidden_units": [2**20, 2**20]})
+    out = run_worker(["--config", str(write_config(tmp_path, config)), "--run-dir", str(tmp_path / "run")])
+    assert out.returncode == 1
+    (failed,) = out.of(ev.RunFailed)
+    assert failed.error_type == "ResourceExhaustedError"
+    assert "Out of memory on CPU:0 with a per-replica batch of 32 (global batch 64 over 2 replicas)" in failed.message
+    assert "before the first step" in failed.message and "fewer or smaller hidden layers" in failed.message
+    assert "function_node" not in failed.message and "[Op:" not in failed.message, "no C++ decoration"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from types import SimpleNamespace
 
 import pytest
 
+from engine.nvml import GpuSample, Nvml
 from gui.form.device_probe import DeviceProbe, ProbeError, parse_probe_output
 from gui.form.devices_panel import DevicesPanel
-from gui.live.gpu_monitor import GpuMonitor, GpuSample, read_samples
+from gui.live.gpu_monitor import GpuMonitor
+from tests.fake_nvml import FakeNvml, four_gpus
 
 CPU = {"name": "CPU:0", "type": "CPU", "model": "Intel Xeon", "cores": 2, "memory_mb": 24000}
 A100 = {
@@ -20,6 +21,7 @@ A100 = {
     "compute_capability": "8.0",
     "memory_mb": 40960,
     "nvml_index": 0,
+    "pci_bus_id": "0000:18:00.0",
 }
 
 
@@ -39,6 +41,7 @@ def test_parse_probe_output_reads_gpus_and_cpu():
     assert [d.name for d in result.gpus] == ["GPU:0"]
     gpu = result.gpus[0]
     assert (gpu.model, gpu.compute_capability, gpu.memory_mb, gpu.nvml_index) == ("NVIDIA A100", "8.0", 40960, 0)
+    assert gpu.gpu_match().pci_bus_id == "0000:18:00.0"
     assert result.cpus[0].cores == 2
     assert not result.nvml_available and "not found" in result.nvml_reason
 
@@ -57,7 +60,7 @@ def test_panel_shows_gpu_details_and_says_when_nvml_is_missing(qtbot):
     assert "NVIDIA A100" in first and "compute capability 8.0" in first and "40.0 GiB" in first
     assert "No live GPU figures: NVML library not found" in panel.status.text()
     assert panel.explanation.isHidden()
-    assert panel.nvml_indices() == [], "no polling without NVML"
+    assert panel.gpu_matches() == [], "no polling without NVML"
 
 
 def test_panel_explains_strategies_without_a_gpu(qtbot):
@@ -73,38 +76,35 @@ def test_panel_shows_live_gpu_figures(qtbot):
     panel = DevicesPanel()
     qtbot.addWidget(panel)
     panel.set_probe(parse_probe_output(probe_json([A100, CPU], nvml=True)))
-    assert panel.nvml_indices() == [0]
-    panel.update_samples([GpuSample(0, 37, 12 * 1024, 40 * 1024)])
+    assert [m.tf_name for m in panel.gpu_matches()] == ["GPU:0"]
+    panel.update_samples([GpuSample("GPU:0", 0.0, 37, 12 * 1024, 40 * 1024)])
     assert "busy 37% · memory used 12.0 / 40.0 GiB" in panel.list.item(0).text()
+    panel.update_samples([GpuSample("GPU:0", 1.0, None, None, None, error="GPU is lost")])
+    assert "stopped answering (GPU is lost)" in panel.list.item(0).text()
 
 
-class FakeNvml:
-    """The few pynvml calls the monitor uses."""
-
-    def nvmlDeviceGetHandleByIndex(self, i):
-        return i
-
-    def nvmlDeviceGetUtilizationRates(self, handle):
-        return SimpleNamespace(gpu=50 + handle)
-
-    def nvmlDeviceGetMemoryInfo(self, handle):
-        return SimpleNamespace(used=2 * 2**30, total=16 * 2**30)
+def test_panel_says_why_a_gpu_has_no_live_figures(qtbot):
+    panel = DevicesPanel()
+    qtbot.addWidget(panel)
+    unmatched = {**A100, "nvml_index": None, "nvml_note": "no live figures: NVML lists no GPU at PCI bus 0000:d8:00.0"}
+    panel.set_probe(parse_probe_output(probe_json([unmatched, CPU], nvml=True)))
+    assert panel.gpu_matches() == []
+    assert "NVML lists no GPU at PCI bus 0000:d8:00.0" in panel.list.item(0).text()
 
 
-def test_read_samples_with_a_fake_nvml():
-    assert read_samples(FakeNvml(), [0, 1]) == [GpuSample(0, 50, 2048, 16384), GpuSample(1, 51, 2048, 16384)]
-
-
-def test_monitor_polls_and_reports_unavailability(qtbot):
-    monitor = GpuMonitor(nvml_loader=lambda: (FakeNvml(), ""))
+def test_monitor_polls_the_matched_gpu_and_reports_unavailability(qtbot):
+    """TensorFlow's only GPU is NVML's device 2 (CUDA_VISIBLE_DEVICES=2): its figures, not device 0's."""
+    gpu = parse_probe_output(probe_json([{**A100, "nvml_index": 2, "pci_bus_id": "0000:86:00.0"}], nvml=True)).gpus[0]
+    monitor = GpuMonitor(Nvml(four_gpus()))
     with qtbot.waitSignal(monitor.samples_ready, timeout=5000) as blocker:
-        monitor.watch([0])
-    assert blocker.args[0][0].utilisation_percent == 50
+        monitor.watch([gpu.gpu_match()])
+    (sample,) = blocker.args[0]
+    assert (sample.tf_name, sample.utilisation_percent, sample.memory_used_mb) == ("GPU:0", 30, 3000)
     monitor.stop()
-    missing = GpuMonitor(nvml_loader=lambda: (None, "NVML library not found"))
+    missing = GpuMonitor(Nvml(FakeNvml([], fail_init="NVML library not found")))
     with qtbot.waitSignal(missing.unavailable, timeout=5000) as blocker:
-        missing.watch([0])
-    assert blocker.args == ["NVML library not found"]
+        missing.watch([gpu.gpu_match()])
+    assert "NVML library not found" in blocker.args[0]
 
 
 def test_probe_process_success_and_failure(qtbot):

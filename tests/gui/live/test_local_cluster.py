@@ -256,8 +256,8 @@ def test_a_parameter_server_run_shows_every_role_a_lost_worker_rejoining_and_the
     assert "[worker-1] lost: killed by SIGKILL" in log and "[worker-1] rejoined: rejoined after restart 1" in log
     assert "[evaluator-0] ckpt-2 (epoch 2, step 0): val loss 0.1500" in log
     window.plots.redraw_all()
-    assert list(window.plots.loss.series["val"].x) == [4.0, 8.0]  # at the epochs' points
-    assert list(window.plots.loss.series["epoch"].x) == [4.0, 8.0]
+    assert list(window.plots.loss.traces["val"].step.values) == [4.0, 8.0]  # at the epochs' points
+    assert list(window.plots.loss.traces["epoch"].step.values) == [4.0, 8.0]
     assert "completed" in window.status_labels["state"].text()
 
 

@@ -1,60 +1,45 @@
-"""Plots fed with synthetic events: buffers, smoothing, epoch points, a million points."""
+"""Plots fed with synthetic events: curves, epochs, the shared x-axis, the GPU chart, when frames are drawn."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
+from PySide6.QtWidgets import QTabWidget, QWidget
 
 from engine import events as ev
-from gui.live.plots import Ema, GrowableSeries, TrainingPlots
+from engine.nvml import GpuSample
+from gui.live.plots import TrainingPlots
+from gui.live.traces import MAX_BUCKETS
+
+T0 = 1_000_000.0  # the run's Start, wall clock
 
 
 def batch(step: int, loss: float = 0.5) -> ev.BatchEnd:
-    return ev.BatchEnd(epoch=1, step=step, global_step=step, loss=loss, accuracy=0.5, examples_per_sec=1000.0)
+    return ev.BatchEnd(
+        epoch=1, step=step, global_step=step, loss=loss, accuracy=0.5, examples_per_sec=1000.0, time=T0 + step / 10
+    )
 
 
-def test_growable_series_keeps_everything():
-    s = GrowableSeries(capacity=2)
-    for i in range(1000):
-        s.append(i, 2 * i)
-    assert len(s) == 1000
-    np.testing.assert_array_equal(s.y, 2 * np.arange(1000))
-    s.clear()
-    assert len(s) == 0 and s.x.size == 0
+def epoch_end(**kw) -> ev.EpochEnd:
+    values = dict(epoch=1, loss=0.2, accuracy=0.9, seconds=1.0, examples_per_sec=900.0, time=T0 + 1.0)
+    return ev.EpochEnd(**{**values, **kw})
 
 
-def test_ema_skips_non_finite_values():
-    ema = Ema(alpha_per_step=0.5)
-    assert ema.update(2.0) == 2.0
-    assert ema.update(math.nan) == 2.0
-    assert ema.update(4.0) == 3.0
-
-
-def test_ema_weighs_an_event_by_the_steps_it_covers():
-    one_by_one, at_once = Ema(alpha_per_step=0.1), Ema(alpha_per_step=0.1)
-    one_by_one.update(0.0)
-    at_once.update(0.0)
-    for _ in range(10):
-        one_by_one.update(1.0)
-    assert at_once.update(1.0, steps=10) == pytest.approx(one_by_one.value)
+def shown_plots(qtbot) -> TrainingPlots:
+    plots = TrainingPlots()
+    qtbot.addWidget(plots)
+    plots.resize(1200, 700)
+    plots.show()
+    plots.reset(origin=T0)
+    return plots
 
 
 def test_batches_and_epochs_land_on_one_step_axis(qtbot):
-    plots = TrainingPlots()
-    qtbot.addWidget(plots)
+    plots = shown_plots(qtbot)
     plots.add_events([batch(i, loss=1.0 / i) for i in range(1, 11)])
-    plots.add_events(
-        [
-            ev.EpochEnd(
-                epoch=1, loss=0.2, accuracy=0.9, seconds=1.0, examples_per_sec=900.0, val_loss=0.3, val_accuracy=0.8
-            )
-        ]
-    )
-    assert plots.plotted_points() == 0, "drawing waits for the redraw timer"
+    assert plots.plotted_points() == 10, "a run's first points are drawn at once"
+    plots.add_events([epoch_end(val_loss=0.3, val_accuracy=0.8)])
     plots.redraw_all()
-    assert plots.plotted_points() == 10
     x, y = plots.loss._curves["epoch"].getData()
     assert list(x) == [10.0] and list(y) == [0.2]
     _, smooth = plots.loss._curves["smoothed"].getData()
@@ -63,55 +48,111 @@ def test_batches_and_epochs_land_on_one_step_axis(qtbot):
     assert plots.throughput.plotted_points("epoch") == 1
 
 
+def test_time_axis_puts_every_plot_on_seconds_since_start(qtbot):
+    plots = shown_plots(qtbot)
+    plots.add_events([batch(i) for i in range(1, 11)] + [epoch_end(time=T0 + 1.5)])
+    plots.set_x_axis("time")
+    x, _ = plots.loss._curves["batch"].getData()
+    assert x[0] == pytest.approx(0.1) and x[-1] == pytest.approx(1.0)
+    assert list(plots.loss._curves["epoch"].getData()[0]) == [1.5]
+    assert plots.loss.getPlotItem().getAxis("bottom").labelText == "time since Start (s)"
+    assert plots.x_axis.currentData() == "time"
+
+
 def test_epoch_without_validation_draws_no_validation_point(qtbot):
-    plots = TrainingPlots()
-    qtbot.addWidget(plots)
-    plots.add_events([batch(1), ev.EpochEnd(epoch=1, loss=0.2, accuracy=0.9, seconds=1.0, examples_per_sec=9.0)])
+    plots = shown_plots(qtbot)
+    plots.add_events([batch(1), epoch_end()])
     plots.redraw_all()
     assert plots.loss.plotted_points("val") == 0
 
 
 def test_reset_empties_every_plot(qtbot):
-    plots = TrainingPlots()
-    qtbot.addWidget(plots)
+    plots = shown_plots(qtbot)
     plots.add_events([batch(i) for i in range(1, 5)])
     plots.redraw_all()
     plots.reset()
-    assert plots.plotted_points() == 0
+    assert plots.plotted_points() == 0 and plots.loss.displayed_points("batch") == 0
 
 
-def test_downsampling_and_clipping_are_set_on_the_plot_item(qtbot):
-    """pyqtgraph's PlotItem.addItem overwrites what plot() was given: only the PlotItem's settings count."""
-    plots = TrainingPlots()
-    qtbot.addWidget(plots)
-    for plot in (plots.loss, plots.accuracy, plots.throughput):
-        item = plot.getPlotItem()
-        assert item.ctrl.downsampleCheck.isChecked() and item.ctrl.autoDownsampleCheck.isChecked()
-        assert item.ctrl.peakRadio.isChecked()
-        assert item.ctrl.clipToViewCheck.isChecked()
-
-
-def test_a_million_points_draw(qtbot):
-    plots = TrainingPlots()
-    qtbot.addWidget(plots)
-    plots.resize(1200, 600)
-    plots.show()
+def test_a_million_points_draw_a_few_thousand(qtbot):
+    plots = shown_plots(qtbot)
     n = 1_000_000
-    ys = np.random.default_rng(0).random(n).tolist()
-    for x, y in enumerate(ys):
-        plots.loss.append("batch", x, y)
+    steps = np.arange(1, n + 1, dtype=float)
+    plots.loss.extend("batch", steps, steps / 1000, np.random.default_rng(0).random(n))
     plots.redraw_all()
     plots.grab()  # a real paint
-    assert plots.plotted_points() == n
-    assert plots.loss.displayed_points("batch") < n / 50, "the PlotItem downsamples for display"
+    assert plots.loss.plotted_points("batch") == n
+    assert plots.loss.displayed_points("batch") <= 3 * MAX_BUCKETS, "a frame costs the same at any run length"
+
+
+def test_axes_stay_put_while_the_data_stays_inside(qtbot):
+    plots = shown_plots(qtbot)
+    plots.add_events([batch(i, loss=1.0) for i in range(1, 101)])
+    plots.redraw_all()
+    ranges = []
+    plots.loss.getPlotItem().getViewBox().sigRangeChanged.connect(lambda *a: ranges.append(a))
+    plots.add_events([batch(i, loss=1.0) for i in range(101, 105)])
+    plots.redraw_all()
+    assert ranges == [], "new points inside the held range do not re-lay out the axes"
+
+
+def test_gpu_chart_appears_with_the_first_sample_and_follows_the_step_axis(qtbot):
+    plots = shown_plots(qtbot)
+    assert plots.gpus.isHidden(), "no GPU chart on a CPU run"
+    plots.add_events([batch(i) for i in range(1, 21)])  # steps 1..20 at 0.1 s .. 2.0 s
+    plots.add_gpu_samples([GpuSample("GPU:0", T0 + 1.0, 80, 4096, 16384)])
+    plots.add_gpu_samples([GpuSample("GPU:0", T0 + 2.0, None, None, None, error="GPU is lost")])
+    plots.redraw_all()
+    assert not plots.gpus.isHidden()
+    x, y = plots.gpus._curves["GPU:0 busy"].getData()
+    assert list(x) == [10.0, 20.0], "a sample goes where training was at its time"
+    assert y[0] == 80 and np.isnan(y[1]), "a lost GPU leaves a gap, not a zero"
+    _, memory = plots.gpus._curves["GPU:0 memory"].getData()
+    assert memory[0] == 25.0
+    plots.set_x_axis("time")
+    assert list(plots.gpus._curves["GPU:0 busy"].getData()[0]) == [1.0, 2.0]
+
+
+def test_no_frames_while_the_tab_is_hidden(qtbot):
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    plots = TrainingPlots()
+    tabs.addTab(plots, "Live")
+    tabs.addTab(QWidget(), "Runs")
+    tabs.show()
+    plots.reset(origin=T0)
+    plots.add_events([batch(1)])
+    qtbot.waitUntil(lambda: plots.plotted_points() == 1)
+    tabs.setCurrentIndex(1)
+    frames = len(plots.frame_times)
+    plots.add_events([batch(i) for i in range(2, 50)])
+    qtbot.wait(400)
+    assert len(plots.frame_times) == frames and plots.plotted_points() == 1, "hidden: nothing drawn"
+    tabs.setCurrentIndex(0)
+    qtbot.waitUntil(lambda: plots.plotted_points() == 49, timeout=2000)
+
+
+def test_frames_come_at_least_every_100_ms_while_data_streams(qtbot):
+    plots = shown_plots(qtbot)
+    step = 0
+
+    def feed() -> None:
+        nonlocal step
+        plots.add_events([batch(step + i) for i in range(1, 11)])
+        step += 10
+
+    for _ in range(30):
+        feed()
+        qtbot.wait(20)
+    assert len(plots.frame_times) >= 5, "the plots take turns redrawing several times a second"
+    assert min(plot.frames for plot in (plots.loss, plots.accuracy, plots.throughput)) >= 2, "each gets its turn"
 
 
 def test_an_evaluators_validation_lands_on_its_epochs_point(qtbot):
     """The evaluator validates late, after more batches: its point still sits at its checkpoint's step."""
-    plots = TrainingPlots()
-    qtbot.addWidget(plots)
+    plots = shown_plots(qtbot)
     plots.add_events([batch(s) for s in range(1, 11)])
-    plots.add_events([ev.EpochEnd(epoch=1, loss=0.4, accuracy=0.8, seconds=1.0, examples_per_sec=1.0)])
+    plots.add_events([ev.EpochEnd(epoch=1, loss=0.4, accuracy=0.8, seconds=1.0, examples_per_sec=1.0, time=T0 + 1.0)])
     plots.add_events([batch(s) for s in range(11, 16)])
     plots.add_events(
         [
@@ -127,6 +168,7 @@ def test_an_evaluators_validation_lands_on_its_epochs_point(qtbot):
             )
         ]
     )
-    plots.redraw_all()
-    assert list(plots.loss.series["epoch"].x) == [10.0] and list(plots.loss.series["val"].x) == [10.0]
-    assert list(plots.loss.series["val"].y) == [0.45] and list(plots.accuracy.series["val"].y) == [0.75]
+    loss, accuracy = plots.loss.traces, plots.accuracy.traces
+    assert list(loss["epoch"].step.values) == [10.0] and list(loss["val"].step.values) == [10.0]
+    assert list(loss["val"].y.values) == [0.45] and list(accuracy["val"].y.values) == [0.75]
+    assert list(loss["val"].time.values) == list(loss["epoch"].time.values), "on the time axis too"

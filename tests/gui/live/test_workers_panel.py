@@ -96,7 +96,7 @@ def test_log_lines_carry_the_worker():
         seconds=0.1,
         checkpoint="/r/ckpt-2",
     )
-    assert log_line(evaluation) == "[evaluator-0] ckpt-2 (epoch 2, step 0): val loss 0.5000, val acc 0.7500"
+    assert log_line(evaluation) == "[evaluator-0] ckpt-2 (epoch 2, step 0): val loss 0.5000, val accuracy 0.7500"
 
 
 def test_the_window_shows_states_and_filters_the_log_by_worker(qtbot, make_window):

@@ -1,0 +1,66 @@
+"""RUN_DIR/stderr.log: a trainer's raw stderr, written only once its run is really its own.
+
+The stream starts before the trainer has claimed its run folder (TensorFlow's
+start-up lines come first), and a claim can be refused: the folder holds the
+user's files, another run, or a run another process is training. So lines are
+held in memory until the process that writes the run (`owner_pid`) has taken
+the run's lock, then written, with every later line (also after it died: a
+crash's last words belong to the run). If it never does, nothing is
+written there: a refused run leaves the folder as it was. One owner for both
+writers of the file: `tfdd train`'s stderr tee and the window's runner.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+from pathlib import Path
+from typing import IO
+
+from engine.protocol.paths import RunPaths
+from engine.runlock import last_taken_by
+
+MAX_HELD_LINES = 20_000  # before the claim: TensorFlow's start-up says a few dozen
+
+
+class RawLog:
+    """Appends lines to `path` (RUN_DIR/stderr.log) once `owner_pid` holds the run's lock."""
+
+    def __init__(self, path: Path, owner_pid: int | None) -> None:
+        self.path = Path(path)
+        self.owner_pid = owner_pid
+        self._paths = RunPaths(self.path.parent)
+        self._held: list[str] = []
+        self._file: IO[str] | None = None
+        self._failed = False  # a full disk or a vanished folder: the run matters more than its raw log
+
+    def write(self, lines: list[str]) -> None:
+        if self._failed or not lines:
+            return
+        if self._file is None:
+            self._held.extend(lines)
+            del self._held[:-MAX_HELD_LINES]
+            if not self._owned():
+                return
+            lines, self._held = self._held, []
+            try:
+                self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - open for the run
+            except OSError:
+                self._failed = True
+                return
+        try:
+            self._file.write("\n".join(lines) + "\n")
+            self._file.flush()
+        except (OSError, ValueError):
+            self._failed = True
+
+    def _owned(self) -> bool:
+        """The owner took the run's lock (it may have died since: its last words still belong here)."""
+        taken = last_taken_by(self._paths) if self.owner_pid is not None else None
+        return taken is not None and taken.pid == self.owner_pid and taken.host == socket.gethostname()
+
+    def close(self) -> None:
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.close()
+            self._file = None

@@ -1,0 +1,107 @@
+"""The warm trainer: TensorFlow imported ahead of time, its run handed over on stdin.
+
+`python -m engine.train.worker --wait-for-config` imports TensorFlow and
+tf-keras (3-6 s on these machines, most of a cold start), sends one
+`trainer_ready` event and waits for a line of trainer arguments
+(engine.protocol.commands.assignment_line); then it is an ordinary worker.
+It touches no device while it waits, so the run's device plan (virtual
+devices, memory growth, a GPU subset) and a multi-worker strategy can still
+be set up.
+
+The import runs in a helper thread that lowers only its own priority:
+Linux priorities belong to threads, an unprivileged process can never raise
+a lowered priority again, and TensorFlow's compute threads are created later
+by the main thread, so the run itself trains at normal priority while a
+spare importing beside a running job costs that job nothing measurable.
+
+What TensorFlow reads at import (TF_CPP_MIN_LOG_LEVEL, TF_ENABLE_ONEDNN_OPTS,
+OMP_NUM_THREADS, LD_LIBRARY_PATH and others) is fixed in a spare: its owner
+hands it only runs whose environment is the one it was started with.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+from engine import events as ev
+from engine.protocol.codes import STOP_LINE, ExitCode
+from engine.protocol.commands import parse_assignment
+
+IMPORT_NICENESS = 10
+
+
+def resident_mb() -> float:
+    """This process's resident size (Linux VmRSS; elsewhere the peak, which is close while idle)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _lower_own_priority() -> None:
+    """Only this thread's: the main thread, and every thread it creates later, keep theirs."""
+    if sys.platform.startswith("linux"):
+        try:
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + IMPORT_NICENESS)
+        except OSError:
+            pass  # keep normal priority rather than not start
+
+
+def _preload() -> None:
+    """Import what a run imports, touching no device; fail if something did touch one."""
+    _lower_own_priority()
+    import engine.train.checkpoints  # noqa: F401
+    import engine.train.devices  # noqa: F401
+    import engine.train.loops  # noqa: F401
+    import engine.train.models  # noqa: F401
+    import engine.train.strategies  # noqa: F401
+    import engine.train.tensorboard_sink  # noqa: F401
+    import engine.train.trainer  # noqa: F401
+    from engine.train.tf_runtime import devices_untouched
+
+    if not devices_untouched():
+        raise RuntimeError("TensorFlow's devices were initialised while preloading; a device plan could not apply")
+
+
+def wait_for_assignment(emit: Callable[[ev.Event], None]) -> list[str]:
+    """Preload, say ready, and return the run's arguments.
+
+    Ends the process when told to go (EOF or "stop": exit 0), and when TensorFlow cannot be
+    imported or the line is not an assignment (a run_failed event first).
+    """
+    started = time.perf_counter()
+
+    def importer() -> None:
+        try:
+            _preload()
+        except BaseException as exc:  # a spare must never hang silently
+            emit(ev.RunFailed(message=f"The warm trainer could not prepare TensorFlow: {exc}", error_type="WarmStart"))
+            os._exit(ExitCode.FAILED)
+        emit(
+            ev.TrainerReady(
+                pid=os.getpid(), import_seconds=round(time.perf_counter() - started, 3), rss_mb=round(resident_mb(), 1)
+            )
+        )
+
+    thread = threading.Thread(target=importer, name="tf-importer", daemon=True)
+    thread.start()
+    line = sys.stdin.readline()
+    if not line or line.strip().lower() == STOP_LINE:
+        os._exit(ExitCode.OK)  # not Python's exit: the importer may be inside a native module's init
+    thread.join()
+    try:
+        return parse_assignment(line)
+    except ValueError as exc:
+        emit(ev.RunFailed(message=str(exc), error_type="UsageError"))
+        os._exit(ExitCode.CONFIG)

@@ -1,0 +1,231 @@
+"""One warm trainer kept ready, so Start reaches its first step in about a second and a half.
+
+A fresh trainer spends 3-6 s importing TensorFlow before it does anything
+for its run. `WarmTrainer` starts a trainer in its waiting mode
+(engine.protocol.commands.spare_command) ahead of time: it imports
+TensorFlow at low priority, touches no device and says `trainer_ready`. At
+Start the window takes it (`take`) and the runner hands it the run's
+arguments; a new one is started (`replenish`) once that run has reached its
+first step, so two imports never compete with a run's own start-up.
+
+A spare serves only a run whose environment is the one it was started with
+(commands.spare_serves): anything TensorFlow or CUDA reads at start-up
+cannot change afterwards, so a changed environment discards it. An idle
+spare costs memory (about 0.6 GB resident, most of it TensorFlow's shared
+libraries) and no CPU; the window's Run menu turns it off.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLabel, QWidget
+
+from engine import events as ev
+from engine.protocol.client import WorkerProcess
+from engine.protocol.commands import spare_serves
+
+POLL_WARMING_MS = 200  # while it imports: catch `trainer_ready` promptly
+POLL_READY_MS = 2000  # once ready it is silent; this only notices that it died
+MAX_FAILURES = 2  # spares that die before they are ready: after this many, stop trying (cold starts still work)
+PRELUDE_LINES = 200
+
+
+class SpareState(StrEnum):
+    OFF = "off"
+    WARMING = "warming"
+    READY = "ready"
+    NONE = "none"  # between a run taking it and the next one being started
+    BROKEN = "broken"  # it keeps dying before it is ready; runs start cold
+
+
+@dataclass
+class Handoff:
+    """A ready warm trainer given to a run: its process, and what it printed while it waited."""
+
+    process: WorkerProcess
+    ready: ev.TrainerReady
+    prelude: list[str] = field(default_factory=list)
+
+
+class WarmTrainer(QObject):
+    """Owns at most one warm trainer process; `take` gives it away, `replenish` starts the next."""
+
+    state_changed = Signal(str)
+    """A line for the status bar: what the warm trainer is doing, e.g. "warm trainer ready (604 MB)"."""
+
+    def __init__(self, command: list[str], enabled: bool = True, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._command = list(command)
+        self._enabled = enabled
+        self._process: WorkerProcess | None = None
+        self._env: dict[str, str] = {}
+        self._ready: ev.TrainerReady | None = None
+        self._prelude: list[str] = []
+        self._failures = 0
+        self.last_error = ""
+        self.declined = ""  # why the last `take` gave no spare, for the log
+        self.state = SpareState.NONE if enabled else SpareState.OFF
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self._poll)
+
+    # ---- for the window -------------------------------------------------------------
+    @property
+    def enabled(self) -> bool:
+        return self._enabled
+
+    @property
+    def rss_mb(self) -> float | None:
+        """The resident size the ready spare reported."""
+        return self._ready.rss_mb if self._ready else None
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Off: the spare is ended now and runs start cold; on: one is started."""
+        self._enabled = enabled
+        self._failures = 0
+        if enabled:
+            self._set_state(SpareState.NONE)
+            self.replenish()
+        else:
+            self._discard()
+            self._set_state(SpareState.OFF)
+
+    def replenish(self) -> None:
+        """Start a warm trainer unless there is one, it is off, or it keeps failing."""
+        if not self._enabled or self._process is not None or self._failures >= MAX_FAILURES:
+            return
+        self._env = dict(os.environ)
+        process = WorkerProcess(self._command, env=self._env)
+        try:
+            process.start()
+        except OSError as exc:
+            self._broken(f"could not start: {exc}")
+            return
+        self._process, self._ready, self._prelude = process, None, []
+        self._set_state(SpareState.WARMING)
+        self._timer.start(POLL_WARMING_MS)
+
+    def take(self, run_env: dict[str, str]) -> Handoff | None:
+        """The ready spare for a run with `run_env`, or None (a cold start). A spare whose
+        environment differs is discarded, and the next one starts with the new environment."""
+        self._poll()
+        self.declined = {
+            SpareState.OFF: "the warm trainer is off",
+            SpareState.WARMING: "the warm trainer is still importing TensorFlow",
+            SpareState.BROKEN: f"no warm trainer: {self.last_error}",
+        }.get(self.state, "no warm trainer yet")
+        if self._process is None or self._ready is None:
+            return None  # none, or still importing: it carries on for the next run
+        if not spare_serves(self._env, run_env):
+            changed = sorted(k for k in {*self._env, *run_env} if self._env.get(k) != run_env.get(k))
+            self.declined = f"the environment changed since the warm trainer started ({', '.join(changed[:4])})"
+            self._discard()
+            self._set_state(SpareState.NONE)
+            return None
+        self.declined = ""
+        handoff = Handoff(self._process, self._ready, self._prelude)
+        self._process, self._ready, self._prelude = None, None, []
+        self._timer.stop()
+        self._set_state(SpareState.NONE)
+        return handoff
+
+    def shutdown(self) -> None:
+        """End the spare now (the window is closing)."""
+        self._timer.stop()
+        self._discard()
+
+    def toggle_action(self, parent: QObject) -> QAction:
+        """Run › Keep a trainer warm: a checkable menu action bound to this owner."""
+        action = QAction("Keep a &trainer warm", parent, checkable=True, checked=self._enabled)
+        action.setStatusTip(
+            "Start runs in about a second and a half: one trainer process keeps TensorFlow imported "
+            "(about 0.6 GB of memory, no CPU while it waits)"
+        )
+        action.toggled.connect(self.set_enabled)
+        return action
+
+    def describe(self) -> str:
+        return {
+            SpareState.OFF: "warm trainer off",
+            SpareState.WARMING: "warm trainer: importing TensorFlow…",
+            SpareState.READY: f"warm trainer ready ({self.rss_mb:.0f} MB)" if self.rss_mb else "warm trainer ready",
+            SpareState.NONE: "",
+            SpareState.BROKEN: f"no warm trainer ({self.last_error})",
+        }[self.state]
+
+    # ---- inside -------------------------------------------------------------------------
+    def _poll(self) -> None:
+        process = self._process
+        if process is None:
+            return
+        for out in process.poll():
+            if isinstance(out.event, ev.TrainerReady):
+                self._ready = out.event
+                self._failures = 0
+                self._set_state(SpareState.READY)
+                self._timer.start(POLL_READY_MS)
+            elif isinstance(out.event, ev.RunFailed):
+                self.last_error = out.event.message
+            elif out.stderr is not None and len(self._prelude) < PRELUDE_LINES:
+                self._prelude.append(out.stderr)
+        if not process.alive():
+            tail = "; ".join(line for line in self._prelude[-3:] if line.strip())
+            self._process = None
+            process.close()
+            self._failures += 1
+            self._broken(self.last_error or f"it exited ({process.returncode}){': ' + tail if tail else ''}")
+
+    def _broken(self, reason: str) -> None:
+        self._timer.stop()
+        self.last_error = reason
+        if self._failures >= MAX_FAILURES:
+            self._set_state(SpareState.BROKEN)
+        else:
+            self._set_state(SpareState.NONE)
+            QTimer.singleShot(0, self.replenish)
+
+    def _discard(self) -> None:
+        process, self._process, self._ready = self._process, None, None
+        if process is not None:
+            process.close()  # a waiting spare has nothing to save: killed and reaped at once
+
+    def _set_state(self, state: SpareState) -> None:
+        self.state = state
+        self.state_changed.emit(self.describe())
+
+
+class FirstStepLabel(QLabel):
+    """The status bar's "first step after 1.4 s (warm trainer)": Start to the engine's first step,
+    from the engine's own timestamp, for every run."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, objectName="status_first_step")
+        self._started_at: float | None = None
+        self._warm = False
+        self.seconds: float | None = None
+        self.setToolTip("Time from Start to the run's first training step")
+
+    def run_started(self, warm: bool) -> None:
+        self._started_at, self._warm, self.seconds = time.time(), warm, None
+        self.setText("first step: waiting…")
+
+    def add_events(self, events: list[ev.Event]) -> bool:
+        """True when these events hold the run's first step."""
+        if self._started_at is None or self.seconds is not None:
+            return False
+        first = next((e for e in events if type(e) is ev.BatchEnd), None)
+        if first is None:
+            return False
+        self.seconds = max(first.time - self._started_at, 0.0)
+        self.setText(f"first step after {self.seconds:.1f} s ({'warm' if self._warm else 'cold'} trainer)")
+        return True
+
+    def run_ended(self) -> None:
+        if self.seconds is None:
+            self.setText("")
+        self._started_at = None
