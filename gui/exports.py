@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401 - makes pg.exporters available
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QCoreApplication, QRectF
 from PySide6.QtGui import QAction, QGuiApplication, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -78,7 +78,7 @@ def _plain_title(plot: pg.PlotWidget) -> str:
 
 def add_export_action(plot: pg.PlotWidget) -> QAction:
     """Put "Export plot…" in the plot's context menu, in place of pyqtgraph's generic Export dialog."""
-    action = QAction("Export plot…", plot)
+    action = QAction(QCoreApplication.translate("gui.exports", "Export plot…"), plot)
     action.triggered.connect(lambda: export_plot_dialog(plot))
     plot.scene().contextMenu = [action]  # the scene appends these to every context menu of the plot
     return action
@@ -96,7 +96,13 @@ def export_plot_dialog(plot: pg.PlotWidget) -> tuple[str, bool] | None:
         if isinstance(window, QMainWindow):
             window.statusBar().showMessage(text, 10000)
         if not ok:
-            box = QMessageBox(QMessageBox.Icon.Warning, "Export plot", text, QMessageBox.StandardButton.Ok, plot)
+            box = QMessageBox(
+                QMessageBox.Icon.Warning,
+                QCoreApplication.translate("gui.exports", "Export plot"),
+                text,
+                QMessageBox.StandardButton.Ok,
+                plot,
+            )
             box.open()
     return outcome
 
@@ -150,13 +156,13 @@ class TensorBoardCommand(QWidget):
         super().__init__(parent)
         self.line = QLineEdit(objectName="tensorboardCommand")
         self.line.setReadOnly(True)
-        self.line.setPlaceholderText("select runs to get the command that opens them in TensorBoard")
-        self.copy = QPushButton("Copy", objectName="copyTensorboardButton")
-        self.copy.setToolTip("Copy the command to the clipboard; paste it into a terminal")
+        self.line.setPlaceholderText(self.tr("select runs to get the command that opens them in TensorBoard"))
+        self.copy = QPushButton(self.tr("Copy"), objectName="copyTensorboardButton")
+        self.copy.setToolTip(self.tr("Copy the command to the clipboard; paste it into a terminal"))
         self.copy.clicked.connect(self.copy_to_clipboard)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("TensorBoard:"))
+        layout.addWidget(QLabel(self.tr("TensorBoard:")))
         layout.addWidget(self.line, 1)
         layout.addWidget(self.copy)
         self.set_runs([])

@@ -90,7 +90,7 @@ class MainWindow(QMainWindow):
         """`spare_command` keeps a warm trainer of that command (engine.protocol.commands.spare_command);
         `gpu_reader` reads NVML (default: this process's engine.nvml reader)."""
         super().__init__()
-        self.setWindowTitle("TensorFlow Distributed Training Dashboard")
+        self.setWindowTitle(self.tr("TensorFlow Distributed Training Dashboard"))
         self._command_for = command_for
         self._cluster_command_for = cluster_command_for
         self._cluster_file_command_for = cluster_file_command_for
@@ -145,7 +145,7 @@ class MainWindow(QMainWindow):
 
     # ---- assembly -------------------------------------------------------------
     def _build_layout(self) -> None:
-        devices_box = QGroupBox("Devices")
+        devices_box = QGroupBox(self.tr("Devices"))
         QVBoxLayout(devices_box).addWidget(self.devices)
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -168,9 +168,9 @@ class MainWindow(QMainWindow):
         right.setSizes([560, 130, 200])
         self.tabs = QTabWidget(objectName="mainTabs")
         self.live_tab = right
-        self.tabs.addTab(right, "Live")
-        self.tabs.addTab(self.runs, "Runs")
-        self.tabs.addTab(self.cluster, "Cluster")
+        self.tabs.addTab(right, self.tr("Live"))
+        self.tabs.addTab(self.runs, self.tr("Runs"))
+        self.tabs.addTab(self.cluster, self.tr("Cluster"))
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mainSplitter")
         self.splitter.addWidget(scroll)
         self.splitter.addWidget(self.tabs)
@@ -180,7 +180,7 @@ class MainWindow(QMainWindow):
         self.resize(1400, 900)
 
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
         for text, shortcut, slot in (
             ("&Open config…", QKeySequence.StandardKey.Open, self._open_config_dialog),
             ("&Save config as…", QKeySequence.StandardKey.Save, self._save_config_dialog),
@@ -189,7 +189,7 @@ class MainWindow(QMainWindow):
             action = QAction(text, self, shortcut=shortcut)
             action.triggered.connect(slot)
             file_menu.addAction(action)
-        run_menu = self.menuBar().addMenu("&Run")
+        run_menu = self.menuBar().addMenu(self.tr("&Run"))
         for text, slot in (
             ("&Scaling study…", self.open_scaling_study),
             ("&Export form as script…", self.export_form_script),
@@ -204,9 +204,9 @@ class MainWindow(QMainWindow):
             self.warm_action.toggled.connect(settings.save_warm_trainer)
             run_menu.addAction(self.warm_action)
         run_menu.addAction(self.runs.refresh_action)
-        help_menu = self.menuBar().addMenu("&Help")
-        about = QAction("&About", self)
-        about.triggered.connect(lambda: QMessageBox.about(self, "About", __doc__ or ""))
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        about = QAction(self.tr("&About"), self)
+        about.triggered.connect(lambda: QMessageBox.about(self, self.tr("About"), __doc__ or ""))
         help_menu.addAction(about)
 
     def _build_status_bar(self) -> None:
@@ -270,13 +270,15 @@ class MainWindow(QMainWindow):
         return config, replicas
 
     def _show_plan(self, strategy: str, replicas: int | None, global_batch: int) -> None:
-        self.status_labels["strategy"].setText(f"strategy: {strategy}")
-        self.status_labels["replicas"].setText(f"replicas: {replicas if replicas else '?'}")
+        self.status_labels["strategy"].setText(self.tr("strategy: {strategy}").format(strategy=strategy))
+        self.status_labels["replicas"].setText(
+            self.tr("replicas: {replicas}").format(replicas=replicas if replicas else "?")
+        )
         per = global_batch // replicas if replicas and global_batch % replicas == 0 else "?"
-        self.status_labels["per_replica"].setText(f"per-replica batch: {per}")
+        self.status_labels["per_replica"].setText(self.tr("per-replica batch: {per}").format(per=per))
 
     def _set_state(self, state: str) -> None:
-        self.status_labels["state"].setText(f"state: {state}")
+        self.status_labels["state"].setText(self.tr("state: {state}").format(state=state))
 
     # ---- config files -----------------------------------------------------------
     def open_config(self, path: str | Path) -> bool:
@@ -291,22 +293,26 @@ class MainWindow(QMainWindow):
             )
             return False
         self.form.set_config(config)
-        self.statusBar().showMessage(f"Opened {path}", 5000)
+        self.statusBar().showMessage(self.tr("Opened {path}").format(path=path), 5000)
         return True
 
     def save_config(self, path: str | Path) -> None:
         config, _, problems = self.form.evaluate()
         config.save(path)
         note = f" (it still has {len(problems)} problem(s))" if problems else ""
-        self.statusBar().showMessage(f"Saved {path}{note}", 5000)
+        self.statusBar().showMessage(self.tr("Saved {path}{note}").format(path=path, note=note), 5000)
 
     def _open_config_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open run config", "", "Run configs (*.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Open run config"), "", self.tr("Run configs (*.json);;All files (*)")
+        )
         if path:
             self.open_config(path)
 
     def _save_config_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save run config", "run.json", "Run configs (*.json)")
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Save run config"), "run.json", self.tr("Run configs (*.json)")
+        )
         if path:
             self.save_config(path)
 
@@ -454,7 +460,9 @@ class MainWindow(QMainWindow):
             self.live_tab.setSizes([sizes[0] - (wanted - sizes[1]), wanted, sizes[2]])
 
     def ask_stop(self) -> None:
-        answer = QMessageBox.question(self, "Stop the run?", "The trainer saves a checkpoint and stops. Stop now?")
+        answer = QMessageBox.question(
+            self, self.tr("Stop the run?"), self.tr("The trainer saves a checkpoint and stops. Stop now?")
+        )
         if answer == QMessageBox.StandardButton.Yes:
             self.stop_run()
 
@@ -473,18 +481,25 @@ class MainWindow(QMainWindow):
         for event in events:
             if isinstance(event, ev.RunStarted):  # the engine's numbers replace the form's plan (in sync, all workers)
                 self._show_plan(event.strategy, event.num_replicas, event.global_batch_size)
-                self.status_labels["per_replica"].setText(f"per-replica batch: {event.per_replica_batch_size}")
+                self.status_labels["per_replica"].setText(
+                    self.tr("per-replica batch: {per_replica_batch_size}").format(
+                        per_replica_batch_size=event.per_replica_batch_size
+                    )
+                )
                 self._set_state(RunStatus.RUNNING)
 
     def _on_run_finished(self, status: str, run_dir: str) -> None:
         self._set_state(status)
         self.controls.show_end(f"run {status}" + (f" — {run_dir}" if run_dir else ""))
-        self.statusBar().showMessage(f"Run {status}. Results in {run_dir or 'the run directory'}", 10000)
+        self.statusBar().showMessage(
+            self.tr("Run {status}. Results in {value}").format(status=status, value=run_dir or "the run directory"),
+            10000,
+        )
 
     def _on_run_failed(self, message: str, log_tail: str) -> None:
         self._set_state(RunStatus.FAILED)
         self.controls.show_end("run failed")
-        self.statusBar().showMessage(f"Run failed: {message}", 10000)
+        self.statusBar().showMessage(self.tr("Run failed: {message}").format(message=message), 10000)
         if not self._close_when_done:
             self._message(QMessageBox.Icon.Critical, "The run failed", message, log_tail)
 
@@ -524,7 +539,7 @@ class MainWindow(QMainWindow):
         """A past run's config in the form, to run again with changes."""
         self.form.set_config(config)
         self.tabs.setCurrentWidget(self.live_tab)
-        self.statusBar().showMessage("Loaded the run's config into the form", 5000)
+        self.statusBar().showMessage(self.tr("Loaded the run's config into the form"), 5000)
 
     def open_scaling_study(self) -> None:
         if self.scaling_dialog is None:
@@ -582,7 +597,9 @@ class MainWindow(QMainWindow):
             if self._close_when_done:
                 return  # already stopping; the window closes when the trainer has gone
             answer = QMessageBox.question(
-                self, "A run is in progress", "Stop the run (it saves a checkpoint) and close the window?"
+                self,
+                self.tr("A run is in progress"),
+                self.tr("Stop the run (it saves a checkpoint) and close the window?"),
             )
             if answer == QMessageBox.StandardButton.Yes:
                 self._close_when_done = True

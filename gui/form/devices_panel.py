@@ -72,14 +72,14 @@ class DevicesPanel(QWidget):
         self.list.clear()
         self._items.clear()
         self._matches = []
-        self.status.setText("Looking for devices (TensorFlow starts in a child process)…")
+        self.status.setText(self.tr("Looking for devices (TensorFlow starts in a child process)…"))
         self.explanation.setVisible(False)
 
     def set_probe_failed(self, message: str) -> None:
         self.list.clear()
         self._items.clear()
         self._matches = []
-        self.status.setText(f"<b>Could not list devices.</b> {_html(message)}")
+        self.status.setText(self.tr("<b>Could not list devices.</b> {message}").format(message=_html(message)))
 
     def set_probe(self, result: ProbeResult) -> None:
         self.list.clear()
@@ -98,7 +98,7 @@ class DevicesPanel(QWidget):
                 continue
             self._items[device.name] = (item, text)
             self._matches.append(device.gpu_match())
-            item.setText(f"{text}\nlive figures: waiting for NVML…")
+            item.setText(self.tr("{text}\nlive figures: waiting for NVML…").format(text=text))
         self._fit_list_height()
         version = f"TensorFlow {result.tensorflow}" if result.tensorflow else "TensorFlow"
         gpus = len(result.gpus)
@@ -116,7 +116,7 @@ class DevicesPanel(QWidget):
 
     def set_nvml_unavailable(self, reason: str) -> None:
         for item, text in self._items.values():
-            item.setText(f"{text}\nno live figures")
+            item.setText(self.tr("{text}\nno live figures").format(text=text))
         self.status.setText(f"{self.status.text()} {self._nvml_missing_text(reason)}")
 
     def update_samples(self, samples: list[GpuSample]) -> None:

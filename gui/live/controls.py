@@ -80,9 +80,9 @@ class RunControls(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.start = QPushButton("Start", objectName="startButton")
+        self.start = QPushButton(self.tr("Start"), objectName="startButton")
         self.start.setProperty("role", "primary")
-        self.stop = QPushButton("Stop", objectName="stopButton")
+        self.stop = QPushButton(self.tr("Stop"), objectName="stopButton")
         self.stop.setEnabled(False)
         self.progress_bar = QProgressBar(objectName="progressBar")
         self.progress_bar.setRange(0, self.PROGRESS_SCALE)
@@ -115,7 +115,7 @@ class RunControls(QWidget):
 
     def set_running(self, running: bool) -> None:
         self.stop.setEnabled(running)
-        self.stop.setText("Stop")
+        self.stop.setText(self.tr("Stop"))
         if running:
             self.progress = RunProgress()
             self.progress_bar.setValue(0)
@@ -123,7 +123,7 @@ class RunControls(QWidget):
 
     def set_stopping(self) -> None:
         self.stop.setEnabled(False)
-        self.stop.setText("Stopping…")
+        self.stop.setText(self.tr("Stopping…"))
 
     def add_events(self, events: list[ev.Event]) -> None:
         """Follow the run; the bar itself is redrawn at most every PROGRESS_REFRESH_MS."""

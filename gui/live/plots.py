@@ -95,7 +95,9 @@ class LivePlot(pg.PlotWidget):
             f"<span style='color:{c}'>{g}</span>&nbsp;{html.escape(t)}" for c, g, t in self.legend_entries
         )
         self.getPlotItem().setTitle(
-            f"<b>{html.escape(self.plain_title)}</b>&nbsp;&nbsp;&nbsp;<span style='font-size:8pt'>{entries}</span>",
+            self.tr("<b>{html}</b>&nbsp;&nbsp;&nbsp;<span style='font-size:8pt'>{entries}</span>").format(
+                html=html.escape(self.plain_title), entries=entries
+            ),
             size="10pt",
         )
         curve: pg.GraphicsObject
@@ -300,11 +302,11 @@ class TrainingPlots(QWidget):
         self.x_axis = QComboBox(objectName="xAxisChoice")
         for axis in X_AXES:
             self.x_axis.addItem(X_LABELS[axis], axis)
-        self.x_axis.setToolTip("The x-axis of every plot: training steps, or seconds since Start")
+        self.x_axis.setToolTip(self.tr("The x-axis of every plot: training steps, or seconds since Start"))
         self.x_axis.currentIndexChanged.connect(lambda _: self.set_x_axis(self.x_axis.currentData()))
         bar = QHBoxLayout()
         bar.addStretch(1)
-        bar.addWidget(QLabel("x-axis:"))
+        bar.addWidget(QLabel(self.tr("x-axis:")))
         bar.addWidget(self.x_axis)
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -141,10 +141,12 @@ class WarmTrainer(QObject):
 
     def toggle_action(self, parent: QObject) -> QAction:
         """Run › Keep a trainer warm: a checkable menu action bound to this owner."""
-        action = QAction("Keep a &trainer warm", parent, checkable=True, checked=self._enabled)
+        action = QAction(self.tr("Keep a &trainer warm"), parent, checkable=True, checked=self._enabled)
         action.setStatusTip(
-            "Start runs in about a second and a half: one trainer process keeps TensorFlow imported "
-            "(about 0.6 GB of memory, no CPU while it waits)"
+            self.tr(
+                "Start runs in about a second and a half: one trainer process keeps TensorFlow "
+                "imported (about 0.6 GB of memory, no CPU while it waits)"
+            )
         )
         action.toggled.connect(self.set_enabled)
         return action
@@ -208,11 +210,11 @@ class FirstStepLabel(QLabel):
         self._started_at: float | None = None
         self._warm = False
         self.seconds: float | None = None
-        self.setToolTip("Time from Start to the run's first training step")
+        self.setToolTip(self.tr("Time from Start to the run's first training step"))
 
     def run_started(self, warm: bool) -> None:
         self._started_at, self._warm, self.seconds = time.time(), warm, None
-        self.setText("first step: waiting…")
+        self.setText(self.tr("first step: waiting…"))
 
     def add_events(self, events: list[ev.Event]) -> bool:
         """True when these events hold the run's first step."""
@@ -222,7 +224,11 @@ class FirstStepLabel(QLabel):
         if first is None:
             return False
         self.seconds = max(first.time - self._started_at, 0.0)
-        self.setText(f"first step after {self.seconds:.1f} s ({'warm' if self._warm else 'cold'} trainer)")
+        self.setText(
+            self.tr("first step after {seconds:.1f} s ({value} trainer)").format(
+                seconds=self.seconds, value="warm" if self._warm else "cold"
+            )
+        )
         return True
 
     def run_ended(self) -> None:

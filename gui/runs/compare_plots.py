@@ -118,24 +118,24 @@ class ComparePlots(QWidget):
         self.x_axis = QComboBox(objectName="compareXAxisCombo")
         self.x_axis.addItems(list(X_AXES))
         self.x_axis.setToolTip(
-            "step and wall time show every batch; epoch shows per-epoch means with validation (dashed)"
+            self.tr("step and wall time show every batch; epoch shows per-epoch means with validation (dashed)")
         )
         self.smoothing = QSlider(Qt.Orientation.Horizontal, objectName="smoothingSlider")
         self.smoothing.setRange(0, 99)
         self.smoothing.setValue(DEFAULT_SMOOTHING)
         self.smoothing.setMaximumWidth(220)
         self.smoothing.setToolTip(
-            "Exponential moving average per step: 0 shows the raw curve, higher values smooth more"
+            self.tr("Exponential moving average per step: 0 shows the raw curve, higher values smooth more")
         )
         self.smoothing_value = QLabel()
         self.smoothing_value.setMinimumWidth(32)
         self.hint = QLabel(objectName="compareHint")
         self.hint.setProperty("role", "hint")
         controls = QHBoxLayout()
-        controls.addWidget(QLabel("x-axis:"))
+        controls.addWidget(QLabel(self.tr("x-axis:")))
         controls.addWidget(self.x_axis)
         controls.addSpacing(16)
-        controls.addWidget(QLabel("smoothing:"))
+        controls.addWidget(QLabel(self.tr("smoothing:")))
         controls.addWidget(self.smoothing)
         controls.addWidget(self.smoothing_value)
         controls.addSpacing(16)
@@ -195,7 +195,7 @@ class ComparePlots(QWidget):
         self.smoothing.setEnabled(not by_epoch)
         self.smoothing_value.setText(f"{self.smoothing_weight():.2f}")
         if not self.runs:
-            self.hint.setText("Select runs in the table to compare them (Ctrl- or Shift-click for several).")
+            self.hint.setText(self.tr("Select runs in the table to compare them (Ctrl- or Shift-click for several)."))
         else:
             self.hint.setText("solid: training, dashed: validation" if by_epoch else "faint: raw, solid: smoothed")
         for metric, plot in self.plots.items():
