@@ -104,13 +104,18 @@ class PlotPalette:
     smoothed: str
     epoch: str
     validation: str
-    accuracy: str
-    throughput: str
     ideal: str  # the scaling study's ideal line
     bar: str
     failed: str
     gpus: tuple[str, ...]  # per GPU, in order
     runs: tuple[str, ...]  # one per compared run
+
+    def colour(self, role: str | tuple[str, int]) -> str:
+        """The colour of a role: a field's name ("smoothed"), or (sequence, index) for ("gpus", 3)."""
+        if isinstance(role, tuple):
+            sequence = getattr(self, role[0])
+            return sequence[role[1] % len(sequence)]
+        return getattr(self, role)
 
     def curves(self) -> dict[str, str]:
         """Every colour drawn as data, by name (for the contrast test)."""
@@ -182,8 +187,6 @@ LIGHT = Theme(
         smoothed="#08519c",
         epoch="#d95f02",
         validation="#1b7f5f",
-        accuracy="#6a3d9a",
-        throughput="#08519c",
         ideal="#1a7f37",
         bar="#4c78a8",
         failed="#b00020",
@@ -253,8 +256,6 @@ DARK = Theme(
         smoothed="#7cc0ff",
         epoch="#ff9a4d",
         validation="#4fd6a0",
-        accuracy="#c59bff",
-        throughput="#7cc0ff",
         ideal="#5fd18b",
         bar="#6f9fd8",
         failed="#ff7b86",
