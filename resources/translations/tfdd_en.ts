@@ -56,6 +56,40 @@
         </message>
     </context>
     <context>
+        <name>LogModel</name>
+        <message numerus="yes">
+            <source>   [%n raw line(s)]</source>
+            <translation>
+                <numerusform>   [%n raw line]</numerusform>
+                <numerusform>   [%n raw lines]</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>MainWindow</name>
+        <message numerus="yes">
+            <source>Fix %n problem(s) first ({fields}).</source>
+            <translation>
+                <numerusform>Fix %n problem first ({fields}).</numerusform>
+                <numerusform>Fix %n problems first ({fields}).</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>{path} has %n problem(s):</source>
+            <translation>
+                <numerusform>{path} has %n problem:</numerusform>
+                <numerusform>{path} has %n problems:</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source> (it still has %n problem(s))</source>
+            <translation>
+                <numerusform> (it still has %n problem)</numerusform>
+                <numerusform> (it still has %n problems)</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>RunForm</name>
         <message numerus="yes">
             <source>not divisible by %n replica(s)</source>

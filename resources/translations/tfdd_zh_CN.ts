@@ -982,6 +982,29 @@
     </message>
 </context>
 <context>
+    <name>ComparePlots</name>
+    <message>
+        <source>step and wall time show every batch; epoch shows per-epoch means with validation (dashed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exponential moving average per step: 0 shows the raw curve, higher values smooth more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>x-axis:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>smoothing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select runs in the table to compare them (Ctrl- or Shift-click for several).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DataPreview</name>
     <message>
         <source> · … %n more</source>
@@ -1173,6 +1196,379 @@
     <message>
         <source>Choose a {kind} file</source>
         <translation>选择 {kind} 文件</translation>
+    </message>
+</context>
+<context>
+    <name>DevicesPanel</name>
+    <message>
+        <source>Looking for devices (TensorFlow starts in a child process)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Could not list devices.&lt;/b&gt; {message}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{text}
+live figures: waiting for NVML…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{text}
+no live figures</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FirstStepLabel</name>
+    <message>
+        <source>Time from Start to the run&apos;s first training step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first step: waiting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first step after {seconds:.1f} s ({value} trainer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>GpuPlot</name>
+    <message>
+        <source>GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>% busy (solid), % memory (dashed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{gpu} busy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LivePlot</name>
+    <message>
+        <source>step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time since Start (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plot of {what} over training steps or time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>smoothed (EMA)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LogModel</name>
+    <message numerus="yes">
+        <source>   [%n raw line(s)]</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Expand to see the lines as TensorFlow printed them</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>LogView</name>
+    <message>
+        <source>Filter log lines (e.g. error, epoch, warning)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raw log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the run&apos;s stderr exactly as the trainer wrote it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the shown lines (or the selection) to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>TensorFlow Distributed Training Dashboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open config…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save config as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;top…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Scaling study…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export form as script…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export &amp;cluster for other machines…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TF Distributed Dashboard: configure, run and compare tf.distribute training.
+
+Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{tabs} show the tabs, Alt with an underlined letter moves to that field.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the stored run config cannot be shown ({error})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The last session&apos;s settings were not restored ({why}); the form starts from the defaults.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Fix %n problem(s) first ({fields}).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>strategy: {strategy}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>replicas: {replicas}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per-replica batch: {per}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>state: {state}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>{path} has %n problem(s):</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opened {path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source> (it still has %n problem(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Saved {path}{note}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open run config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run configs (*.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save run config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run configs (*.json)</source>
+        <translation type="unfinished">运行配置 (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot start the cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix the run form first ({fields}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot start the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the run?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer saves a checkpoint and stops. Stop now?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per-replica batch: {per_replica_batch_size}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run {status}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run {status}. Results in {folder}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run {status}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run failed: {message}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loaded the run&apos;s config into the form</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No script for this strategy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export as script</source>
+        <translation type="unfinished">导出为脚本</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py)</source>
+        <translation type="unfinished">Python 脚本 (*.py)</translation>
+    </message>
+    <message>
+        <source>A run is in progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the run (it saves a checkpoint) and close the window?</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1374,6 +1770,45 @@
     <message>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>RunControls</name>
+    <message>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no run yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starts a run of the run form&apos;s config</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asks the trainer to save a checkpoint and stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start a run (Ctrl+Return)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting the trainer…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1580,6 +2015,21 @@
     </message>
     <message>
         <source>{strategy} runs one replica per device in each worker; add local workers instead</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RunProgress</name>
+    <message>
+        <source>starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · ETA {eta}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch {epoch}/{epochs} · step {step}/{steps} · {percent:.0f}%</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2010,6 +2460,75 @@
     </message>
 </context>
 <context>
+    <name>TensorBoardCommand</name>
+    <message>
+        <source>select runs to get the command that opens them in TensorBoard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the command to the clipboard; paste it into a terminal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TensorBoard:</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TrainingPlots</name>
+    <message>
+        <source>Loss</source>
+        <translation type="unfinished">损失</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation type="unfinished">准确率</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>examples / s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The x-axis of every plot: training steps, or seconds since Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;x-axis:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>x-axis</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>WarmTrainer</name>
+    <message>
+        <source>Keep a &amp;trainer warm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start runs in about a second and a half: one trainer process keeps TensorFlow imported (about 0.6 GB of memory, no CPU while it waits)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>WorkersPanel</name>
     <message>
         <source>Task</source>
@@ -2057,6 +2576,17 @@
     </message>
     <message>
         <source>Start launches the cluster&apos;s tasks on 127.0.0.1; their states appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>gui.exports</name>
+    <message>
+        <source>Export plot…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export plot</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
