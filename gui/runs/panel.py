@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from engine.exports.script import export_script
 from engine.history import Curves, RunSummary, export_metrics
 from engine.problems import ConfigError
+from gui import theme
 from gui.exports import TensorBoardCommand, export_run_config, load_run_config, save_as
 from gui.i18n import problem_text
 from gui.runs.compare_plots import ComparedRun, ComparePlots, colour
@@ -80,6 +81,7 @@ class RunsPanel(QWidget):
         self.refresh_action.setToolTip(self.tr("Read the runs folder again (F5)"))
         self.refresh_action.triggered.connect(self.refresh)
         self._build_layout()
+        theme.manager().changed.connect(self._recolour)
         self.timer = QTimer(self)
         self.timer.setInterval(AUTO_REFRESH_MS)
         self.timer.timeout.connect(self._auto_refresh)
@@ -240,6 +242,11 @@ class RunsPanel(QWidget):
                 right = self.proxy.mapFromSource(self.model.index(row, self.model.columnCount() - 1))
                 selection.select(left, right)
         self.table.selectionModel().select(selection, self.table.selectionModel().SelectionFlag.Select)
+
+    def _recolour(self, _theme: theme.Theme) -> None:
+        """The compared runs' colours come from the theme: draw them (and the table's swatches) again."""
+        self._compared = []
+        self._on_selection()
 
     def _on_selection(self) -> None:
         runs = self.selected_runs()
