@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401 - makes pg.exporters available
-from PySide6.QtCore import QCoreApplication, QRectF
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRectF
 from PySide6.QtGui import QAction, QGuiApplication, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -33,9 +33,11 @@ from PySide6.QtWidgets import (
 
 from engine.config import RunConfig
 from engine.history import tensorboard_command
+from engine.problems import ConfigError
 from engine.protocol.paths import RunPaths
+from gui.i18n import problem_text
 
-PLOT_FILTERS = "PNG image (*.png);;SVG vector image (*.svg)"
+PLOT_FILTERS = QT_TRANSLATE_NOOP("gui.exports", "PNG image (*.png);;SVG vector image (*.svg)")
 
 
 def export_plot(plot: pg.PlotWidget, path: str | Path) -> Path:
@@ -43,11 +45,18 @@ def export_plot(plot: pg.PlotWidget, path: str | Path) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".png", ".svg"):
-        raise ValueError(f"a plot is exported as .png or .svg, not {suffix or 'a name without a suffix'}")
+        given = suffix or QCoreApplication.translate("gui.exports", "a name without a suffix")
+        raise ValueError(
+            QCoreApplication.translate("gui.exports", "a plot is exported as .png or .svg, not {given}").format(
+                given=given
+            )
+        )
     if not path.parent.is_dir():
-        raise FileNotFoundError(f"there is no folder {path.parent}")
+        raise FileNotFoundError(
+            QCoreApplication.translate("gui.exports", "there is no folder {folder}").format(folder=path.parent)
+        )
     if suffix == ".png" and not pg.exporters.ImageExporter(plot.getPlotItem()).export(str(path)):
-        raise OSError(f"could not write {path}")
+        raise OSError(QCoreApplication.translate("gui.exports", "could not write {path}").format(path=path))
     if suffix == ".svg":
         _write_svg(plot, path)
     return path
@@ -88,7 +97,11 @@ def export_plot_dialog(plot: pg.PlotWidget) -> tuple[str, bool] | None:
     """Ask where, export, and say so in the window's status bar (a failure also in a message box)."""
     title = _plain_title(plot)
     outcome = save_as(
-        plot, "Export plot", f"{_file_stem(title)}.png", PLOT_FILTERS, lambda path: export_plot(plot, path)
+        plot,
+        QCoreApplication.translate("gui.exports", "Export plot"),
+        f"{_file_stem(title)}.png",
+        QCoreApplication.translate("gui.exports", PLOT_FILTERS),
+        lambda path: export_plot(plot, path),
     )
     if outcome is not None:
         text, ok = outcome
@@ -117,8 +130,9 @@ def save_as(
     try:
         write(path)
     except (OSError, ValueError) as exc:  # ConfigError is a ValueError
-        return f"Export failed: {exc}", False
-    return f"Wrote {path}", True
+        message = "; ".join(problem_text(p) for p in exc.problems) if isinstance(exc, ConfigError) else str(exc)
+        return QCoreApplication.translate("gui.exports", "Export failed: {error}").format(error=message), False
+    return QCoreApplication.translate("gui.exports", "Wrote {path}").format(path=path), True
 
 
 def ask_save_path(parent: QWidget, title: str, suggested: str, filters: str) -> Path | None:

@@ -113,7 +113,7 @@ class TrainingRunner(QThread):
         try:
             pid = self._start()
         except OSError as exc:
-            self.run_failed.emit(f"Could not start the trainer: {exc}", "")
+            self.run_failed.emit(self.tr("Could not start the trainer: {error}").format(error=exc), "")
             return
         try:
             self._open_stderr_log(pid)
@@ -221,8 +221,16 @@ class TrainingRunner(QThread):
         elif isinstance(failed, ev.RunFailed):
             self.run_failed.emit(failed.message, tail)
         elif code < 0:
-            self.run_failed.emit(f"The trainer was ended by signal {-code} (a crash, or killed from outside).", tail)
+            self.run_failed.emit(
+                self.tr("The trainer was ended by signal {signal} (a crash, or killed from outside).").format(
+                    signal=-code
+                ),
+                tail,
+            )
         elif code == ExitCode.OK and self._stop_requested.is_set():
             self.run_finished.emit(RunStatus.STOPPED, run_dir)
         else:
-            self.run_failed.emit(f"The trainer exited with code {code} without reporting the end of the run.", tail)
+            self.run_failed.emit(
+                self.tr("The trainer exited with code {code} without reporting the end of the run.").format(code=code),
+                tail,
+            )

@@ -152,13 +152,18 @@ class WarmTrainer(QObject):
         return action
 
     def describe(self) -> str:
+        if self.state == SpareState.READY:
+            return (
+                self.tr("warm trainer ready ({memory:.0f} MB)").format(memory=self.rss_mb)
+                if self.rss_mb
+                else self.tr("warm trainer ready")
+            )
+        if self.state == SpareState.BROKEN:
+            return self.tr("no warm trainer ({error})").format(error=self.last_error)
         return {
-            SpareState.OFF: "warm trainer off",
-            SpareState.WARMING: "warm trainer: importing TensorFlow…",
-            SpareState.READY: f"warm trainer ready ({self.rss_mb:.0f} MB)" if self.rss_mb else "warm trainer ready",
-            SpareState.NONE: "",
-            SpareState.BROKEN: f"no warm trainer ({self.last_error})",
-        }[self.state]
+            SpareState.OFF: self.tr("warm trainer off"),
+            SpareState.WARMING: self.tr("warm trainer: importing TensorFlow…"),
+        }.get(self.state, "")
 
     # ---- inside -------------------------------------------------------------------------
     def _poll(self) -> None:
@@ -225,9 +230,11 @@ class FirstStepLabel(QLabel):
             return False
         self.seconds = max(first.time - self._started_at, 0.0)
         self.setText(
-            self.tr("first step after {seconds:.1f} s ({value} trainer)").format(
-                seconds=self.seconds, value="warm" if self._warm else "cold"
-            )
+            (
+                self.tr("first step after {seconds:.1f} s (warm trainer)")
+                if self._warm
+                else self.tr("first step after {seconds:.1f} s (cold trainer)")
+            ).format(seconds=self.seconds)
         )
         return True
 

@@ -56,6 +56,16 @@
         </message>
     </context>
     <context>
+        <name>DevicesPanel</name>
+        <message numerus="yes">
+            <source>%n GPU(s)</source>
+            <translation>
+                <numerusform>%n GPU</numerusform>
+                <numerusform>%n GPUs</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>LogModel</name>
         <message numerus="yes">
             <source>   [%n raw line(s)]</source>

@@ -984,6 +984,46 @@
 <context>
     <name>ComparePlots</name>
     <message>
+        <source>step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wall time since start (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wall time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation type="unfinished">损失</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation type="unfinished">准确率</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>examples / s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>step and wall time show every batch; epoch shows per-epoch means with validation (dashed)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -992,11 +1032,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>x-axis:</source>
+        <source>&amp;x-axis:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>smoothing:</source>
+        <source>s&amp;moothing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU utilisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>% busy (solid), % memory (dashed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>solid: training, dashed: validation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>faint: raw, solid: smoothed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1199,7 +1255,42 @@
     </message>
 </context>
 <context>
+    <name>DeviceProbe</name>
+    <message>
+        <source>The device probe exited with code {code}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The device probe could not start: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The device probe gave no answer within {seconds} s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DevicesPanel</name>
+    <message>
+        <source>&lt;b&gt;No GPU found: every strategy runs on the CPU.&lt;/b&gt;&lt;ul style=&apos;margin-left:-20px&apos;&gt;&lt;li&gt;&lt;b&gt;default&lt;/b&gt;: no distribution; one replica on the CPU.&lt;/li&gt;&lt;li&gt;&lt;b&gt;one_device&lt;/b&gt;: all variables and steps placed on one device (CPU:0).&lt;/li&gt;&lt;li&gt;&lt;b&gt;mirrored&lt;/b&gt;: a copy of the model per device, gradients averaged by all-reduce. One CPU is one replica, unless you split it.&lt;/li&gt;&lt;li&gt;&lt;b&gt;multi_worker_mirrored&lt;/b&gt;: mirrored across worker processes that talk over the network; locally each worker is a process on this machine.&lt;/li&gt;&lt;li&gt;&lt;b&gt;parameter_server&lt;/b&gt;: a coordinator hands steps to worker processes, which update variables held by parameter-server processes, asynchronously; locally all are processes here.&lt;/li&gt;&lt;/ul&gt;&lt;b&gt;Virtual devices&lt;/b&gt; split the CPU into N logical devices before TensorFlow starts, so &lt;i&gt;mirrored&lt;/i&gt; runs N replicas: practise all-reduce, per-replica batches and sharding without a GPU (it is not faster: the replicas share the same cores).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>compute capability {cc}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%n cores</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cores unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>Looking for devices (TensorFlow starts in a child process)…</source>
         <translation type="unfinished"></translation>
@@ -1209,13 +1300,55 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>PCI bus {bus}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>{text}
 live figures: waiting for NVML…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{version} sees {found} and {cpus} CPU.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>{text}
 no live figures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NVML is not available</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No live GPU figures: {why}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped answering ({error})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>busy {percent}%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>busy: n/a (MIG instance)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · memory used {used:.1f} / {total:.1f} GiB</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1230,7 +1363,11 @@ no live figures</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>first step after {seconds:.1f} s ({value} trainer)</source>
+        <source>first step after {seconds:.1f} s (warm trainer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first step after {seconds:.1f} s (cold trainer)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1299,6 +1436,10 @@ no live figures</source>
 </context>
 <context>
     <name>LogView</name>
+    <message>
+        <source>Trainer log</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>Filter log lines (e.g. error, epoch, warning)</source>
         <translation type="unfinished"></translation>
@@ -2518,6 +2659,21 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
 </context>
 <context>
+    <name>TrainingRunner</name>
+    <message>
+        <source>Could not start the trainer: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer was ended by signal {signal} (a crash, or killed from outside).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer exited with code {code} without reporting the end of the run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>WarmTrainer</name>
     <message>
         <source>Keep a &amp;trainer warm</source>
@@ -2525,6 +2681,26 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
     <message>
         <source>Start runs in about a second and a half: one trainer process keeps TensorFlow imported (about 0.6 GB of memory, no CPU while it waits)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warm trainer ready ({memory:.0f} MB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warm trainer ready</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no warm trainer ({error})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warm trainer off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warm trainer: importing TensorFlow…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2582,11 +2758,39 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
 <context>
     <name>gui.exports</name>
     <message>
+        <source>PNG image (*.png);;SVG vector image (*.svg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a name without a suffix</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a plot is exported as .png or .svg, not {given}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>there is no folder {folder}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not write {path}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Export plot…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Export plot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote {path}</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
