@@ -697,199 +697,199 @@
     </message>
     <message>
         <source>tick at least one device</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少勾选一个设备</translation>
     </message>
 </context>
 <context>
     <name>ClusterEditor</name>
     <message>
         <source>Write start scripts, a README and a Kubeflow TFJob for each task, or a Slurm job</source>
-        <translation type="unfinished"></translation>
+        <translation>为每个任务写出启动脚本、README 和 Kubeflow TFJob，或一个 Slurm 作业</translation>
     </message>
     <message>
         <source>Run these tasks on this machine with the run form&apos;s config; the Live tab shows each with its role</source>
-        <translation type="unfinished"></translation>
+        <translation>用运行表单的配置在本机运行这些任务；实时标签页会显示每个任务及其角色</translation>
     </message>
     <message>
         <source>(none)</source>
-        <translation type="unfinished"></translation>
+        <translation>（无）</translation>
     </message>
     <message>
         <source>The job of the process this TF_CONFIG is for; {no_task}: a cluster description shared by all tasks (what export uses)</source>
-        <translation type="unfinished"></translation>
+        <translation>此 TF_CONFIG 所属进程的作业；{no_task}：所有任务共用的集群描述（导出时使用）</translation>
     </message>
     <message>
         <source>&amp;Import file…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入文件(&amp;I)…</translation>
     </message>
     <message>
         <source>Read a TF_CONFIG or cluster.json file</source>
-        <translation type="unfinished"></translation>
+        <translation>读取 TF_CONFIG 或 cluster.json 文件</translation>
     </message>
     <message>
         <source>&amp;Paste</source>
-        <translation type="unfinished"></translation>
+        <translation>粘贴(&amp;P)</translation>
     </message>
     <message>
         <source>Read a TF_CONFIG from the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>从剪贴板读取 TF_CONFIG</translation>
     </message>
     <message>
         <source>&amp;Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>复制(&amp;C)</translation>
     </message>
     <message>
         <source>Copy the TF_CONFIG as one line, as the environment variable wants it</source>
-        <translation type="unfinished"></translation>
+        <translation>按环境变量的要求，把 TF_CONFIG 复制为一行</translation>
     </message>
     <message>
         <source>Start here</source>
-        <translation type="unfinished"></translation>
+        <translation>在本机启动</translation>
     </message>
     <message>
         <source>Export for other machines…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出供其他机器使用…</translation>
     </message>
     <message>
         <source>Tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>任务</translation>
     </message>
     <message>
         <source>Add task</source>
-        <translation type="unfinished"></translation>
+        <translation>添加任务</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>删除</translation>
     </message>
     <message>
         <source>Remove the selected tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>删除所选任务</translation>
     </message>
     <message>
         <source>This process:</source>
-        <translation type="unfinished"></translation>
+        <translation>本进程：</translation>
     </message>
     <message>
         <source>index</source>
-        <translation type="unfinished"></translation>
+        <translation>索引</translation>
     </message>
     <message>
         <source>TF_CONFIG (JSON)</source>
-        <translation type="unfinished"></translation>
+        <translation>TF_CONFIG（JSON）</translation>
     </message>
     <message>
         <source>Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>问题</translation>
     </message>
     <message>
         <source>Every role runs: chief, worker, ps (parameter_server) and evaluator. Start here runs these tasks on this machine (127.0.0.1, the ports above) with the run form&apos;s config, each shown in the Live tab with its role; the run form&apos;s Start does the same on free ports. For other machines, export the cluster (start scripts and a Kubeflow TFJob, or a Slurm job) and start each task there.</source>
-        <translation type="unfinished"></translation>
+        <translation>所有角色都能运行：chief、worker、ps（parameter_server）和 evaluator。“在本机启动”用运行表单的配置在本机（127.0.0.1，上面的端口）运行这些任务，每个任务都在实时标签页中显示其角色；运行表单的“开始”会在空闲端口上做同样的事。若要用其他机器，请导出集群（启动脚本和 Kubeflow TFJob，或 Slurm 作业），再在各机器上启动每个任务。</translation>
     </message>
     <message>
         <source>{source} holds no TF_CONFIG: {problem}</source>
-        <translation type="unfinished"></translation>
+        <translation>{source} 中没有 TF_CONFIG：{problem}</translation>
     </message>
     <message>
         <source>Imported {source}.</source>
-        <translation type="unfinished"></translation>
+        <translation>已导入 {source}。</translation>
     </message>
     <message>
         <source>Cannot read {path}: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 {path}：{error}</translation>
     </message>
     <message>
         <source>Import TF_CONFIG</source>
-        <translation type="unfinished"></translation>
+        <translation>导入 TF_CONFIG</translation>
     </message>
     <message>
         <source>JSON files (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
         <source>the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>剪贴板</translation>
     </message>
     <message>
         <source>Copied the TF_CONFIG (one line) to the clipboard.</source>
-        <translation type="unfinished"></translation>
+        <translation>已把 TF_CONFIG（一行）复制到剪贴板。</translation>
     </message>
     <message>
         <source>The table keeps the last valid cluster.</source>
-        <translation type="unfinished"></translation>
+        <translation>表格保留最后一个有效的集群。</translation>
     </message>
     <message>
         <source> (checked for strategy {strategy})</source>
-        <translation type="unfinished"></translation>
+        <translation>（按策略 {strategy} 检查）</translation>
     </message>
     <message numerus="yes">
         <source>%n error(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个错误</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>, %n warning(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>，%n 个警告</numerusform>
         </translation>
     </message>
     <message>
         <source>No problems{against}.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有问题{against}。</translation>
     </message>
     <message>
         <source>Fix the errors first</source>
-        <translation type="unfinished"></translation>
+        <translation>请先修正错误</translation>
     </message>
     <message>
         <source>Tasks on other machines ({address}) are started there: export the cluster</source>
-        <translation type="unfinished"></translation>
+        <translation>其他机器上的任务（{address}）需要在那里启动：请导出集群</translation>
     </message>
 </context>
 <context>
     <name>ClusterExportDialog</name>
     <message>
         <source>The machines in the table: start scripts (sh, PowerShell) and a Kubeflow TFJob</source>
-        <translation type="unfinished"></translation>
+        <translation>表格中的机器：启动脚本（sh、PowerShell）和 Kubeflow TFJob</translation>
     </message>
     <message>
         <source>A Slurm job: an sbatch script; Slurm picks the nodes, one per task</source>
-        <translation type="unfinished"></translation>
+        <translation>Slurm 作业：一个 sbatch 脚本；由 Slurm 选择节点，每个任务一个</translation>
     </message>
     <message>
         <source>Export the cluster for other machines</source>
-        <translation type="unfinished"></translation>
+        <translation>导出集群供其他机器使用</translation>
     </message>
     <message>
         <source>run form, {field}: {problem}</source>
-        <translation type="unfinished"></translation>
+        <translation>运行表单，{field}：{problem}</translation>
     </message>
     <message numerus="yes">
         <source>Writes what the %n task(s) of the Cluster tab need, with the run form&apos;s config ({strategy}, {epochs} epochs, global batch {global_batch_size}). Every task runs the same train command; its TF_CONFIG says what it is.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>写出集群标签页中 %n 个任务所需的文件，使用运行表单的配置（{strategy}，{epochs} 个轮次，全局批处理大小 {global_batch_size}）。每个任务运行同一条训练命令；由各自的 TF_CONFIG 说明其身份。</numerusform>
         </translation>
     </message>
     <message>
         <source>none (CPU nodes)</source>
-        <translation type="unfinished"></translation>
+        <translation>无（CPU 节点）</translation>
     </message>
     <message>
         <source>GPUs each node asks Slurm for (#SBATCH --gpus-per-node)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个节点向 Slurm 申请的 GPU 数（#SBATCH --gpus-per-node）</translation>
     </message>
     <message>
         <source>The port every task listens on, on its node</source>
-        <translation type="unfinished"></translation>
+        <translation>每个任务在其节点上监听的端口</translation>
     </message>
     <message>
         <source>&amp;GPUs per node:</source>
-        <translation type="unfinished"></translation>
+        <translation>每节点 GPU 数：(&amp;G)</translation>
     </message>
     <message>
         <source>P&amp;ort:</source>
-        <translation type="unfinished"></translation>
+        <translation>端口：(&amp;O)</translation>
     </message>
     <message>
         <source>Browse…</source>
@@ -901,61 +901,61 @@
     </message>
     <message>
         <source>&amp;Folder:</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹：(&amp;F)</translation>
     </message>
     <message>
         <source>After the export: what to copy where, and how to start it.</source>
-        <translation type="unfinished"></translation>
+        <translation>导出后：需要把什么复制到哪里，以及如何启动。</translation>
     </message>
     <message>
         <source>Open folder</source>
-        <translation type="unfinished"></translation>
+        <translation>打开文件夹</translation>
     </message>
     <message>
         <source>F&amp;or:</source>
-        <translation type="unfinished"></translation>
+        <translation>目标：(&amp;O)</translation>
     </message>
     <message>
         <source>Fix these first:</source>
-        <translation type="unfinished"></translation>
+        <translation>请先修正这些问题：</translation>
     </message>
     <message>
         <source>Choose a folder to write the bundle to.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择写出导出包的文件夹。</translation>
     </message>
     <message>
         <source>{out} holds other files, so nothing was written there. Proposed instead: {fresh} (Export writes it; or choose another folder).</source>
-        <translation type="unfinished"></translation>
+        <translation>{out} 中有其他文件，因此没有写入任何内容。建议改用：{fresh}（点击导出即写入；或另选文件夹）。</translation>
     </message>
     <message>
         <source>Could not write the bundle: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写出导出包：{error}</translation>
     </message>
     <message>
         <source>how to submit it</source>
-        <translation type="unfinished"></translation>
+        <translation>如何提交</translation>
     </message>
     <message>
         <source>what to copy where</source>
-        <translation type="unfinished"></translation>
+        <translation>把什么复制到哪里</translation>
     </message>
     <message numerus="yes">
         <source>Wrote %n file(s) to {out}. Next: {what} (README.md):</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已向 {out} 写入 %n 个文件。下一步：{what}（README.md）：</numerusform>
         </translation>
     </message>
     <message>
         <source>Replace the bundle?</source>
-        <translation type="unfinished"></translation>
+        <translation>替换导出包？</translation>
     </message>
     <message>
         <source>{out} holds a bundle exported before. It is replaced (task folders it no longer has are removed); files of your own in it stay. Export there?</source>
-        <translation type="unfinished"></translation>
+        <translation>{out} 中有之前导出的导出包。它会被替换（不再需要的任务文件夹会被删除）；你自己的文件会保留。导出到那里吗？</translation>
     </message>
     <message>
         <source>Export the bundle to</source>
-        <translation type="unfinished"></translation>
+        <translation>把导出包导出到</translation>
     </message>
 </context>
 <context>
@@ -985,79 +985,79 @@
     <name>ComparePlots</name>
     <message>
         <source>step</source>
-        <translation type="unfinished"></translation>
+        <translation>步</translation>
     </message>
     <message>
         <source>epoch</source>
-        <translation type="unfinished"></translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>wall time since start (s)</source>
-        <translation type="unfinished"></translation>
+        <translation>自开始以来的时间（秒）</translation>
     </message>
     <message>
         <source>wall time</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Loss</source>
-        <translation type="unfinished">损失</translation>
+        <translation>损失</translation>
     </message>
     <message>
         <source>loss</source>
-        <translation type="unfinished"></translation>
+        <translation>损失</translation>
     </message>
     <message>
         <source>Accuracy</source>
-        <translation type="unfinished">准确率</translation>
+        <translation>准确率</translation>
     </message>
     <message>
         <source>accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>准确率</translation>
     </message>
     <message>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量</translation>
     </message>
     <message>
         <source>examples / s</source>
-        <translation type="unfinished"></translation>
+        <translation>样本/秒</translation>
     </message>
     <message>
         <source>step and wall time show every batch; epoch shows per-epoch means with validation (dashed)</source>
-        <translation type="unfinished"></translation>
+        <translation>步和时间显示每个批次；轮次显示每轮的平均值及验证（虚线）</translation>
     </message>
     <message>
         <source>Exponential moving average per step: 0 shows the raw curve, higher values smooth more</source>
-        <translation type="unfinished"></translation>
+        <translation>按步的指数移动平均：0 显示原始曲线，值越大越平滑</translation>
     </message>
     <message>
         <source>&amp;x-axis:</source>
-        <translation type="unfinished"></translation>
+        <translation>横轴：(&amp;X)</translation>
     </message>
     <message>
         <source>s&amp;moothing:</source>
-        <translation type="unfinished"></translation>
+        <translation>平滑：(&amp;M)</translation>
     </message>
     <message>
         <source>GPU utilisation</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 利用率</translation>
     </message>
     <message>
         <source>% busy (solid), % memory (dashed)</source>
-        <translation type="unfinished"></translation>
+        <translation>% 繁忙（实线），% 显存（虚线）</translation>
     </message>
     <message>
         <source>solid: training, dashed: validation</source>
-        <translation type="unfinished"></translation>
+        <translation>实线：训练，虚线：验证</translation>
     </message>
     <message>
         <source>faint: raw, solid: smoothed</source>
-        <translation type="unfinished"></translation>
+        <translation>浅色：原始值，实线：平滑值</translation>
     </message>
     <message>
         <source>Select runs in the table to compare them (Ctrl- or Shift-click for several).</source>
-        <translation type="unfinished"></translation>
+        <translation>在表格中选择运行进行比较（按住 Ctrl 或 Shift 点击可多选）。</translation>
     </message>
 </context>
 <context>
@@ -1258,458 +1258,462 @@
     <name>DeviceProbe</name>
     <message>
         <source>The device probe exited with code {code}.</source>
-        <translation type="unfinished"></translation>
+        <translation>设备探测进程以代码 {code} 退出。</translation>
     </message>
     <message>
         <source>The device probe could not start: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>设备探测进程无法启动：{error}</translation>
     </message>
     <message>
         <source>The device probe gave no answer within {seconds} s.</source>
-        <translation type="unfinished"></translation>
+        <translation>设备探测进程在 {seconds} 秒内没有响应。</translation>
     </message>
 </context>
 <context>
     <name>DevicesPanel</name>
     <message>
         <source>&lt;b&gt;No GPU found: every strategy runs on the CPU.&lt;/b&gt;&lt;ul style=&apos;margin-left:-20px&apos;&gt;&lt;li&gt;&lt;b&gt;default&lt;/b&gt;: no distribution; one replica on the CPU.&lt;/li&gt;&lt;li&gt;&lt;b&gt;one_device&lt;/b&gt;: all variables and steps placed on one device (CPU:0).&lt;/li&gt;&lt;li&gt;&lt;b&gt;mirrored&lt;/b&gt;: a copy of the model per device, gradients averaged by all-reduce. One CPU is one replica, unless you split it.&lt;/li&gt;&lt;li&gt;&lt;b&gt;multi_worker_mirrored&lt;/b&gt;: mirrored across worker processes that talk over the network; locally each worker is a process on this machine.&lt;/li&gt;&lt;li&gt;&lt;b&gt;parameter_server&lt;/b&gt;: a coordinator hands steps to worker processes, which update variables held by parameter-server processes, asynchronously; locally all are processes here.&lt;/li&gt;&lt;/ul&gt;&lt;b&gt;Virtual devices&lt;/b&gt; split the CPU into N logical devices before TensorFlow starts, so &lt;i&gt;mirrored&lt;/i&gt; runs N replicas: practise all-reduce, per-replica batches and sharding without a GPU (it is not faster: the replicas share the same cores).</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;未找到 GPU：所有策略都在 CPU 上运行。&lt;/b&gt;&lt;ul style=&apos;margin-left:-20px&apos;&gt;&lt;li&gt;&lt;b&gt;default&lt;/b&gt;：不分布；在 CPU 上运行一个副本。&lt;/li&gt;&lt;li&gt;&lt;b&gt;one_device&lt;/b&gt;：所有变量和步骤都放在一个设备（CPU:0）上。&lt;/li&gt;&lt;li&gt;&lt;b&gt;mirrored&lt;/b&gt;：每个设备一份模型副本，梯度通过 all-reduce 求平均。一个 CPU 就是一个副本，除非把它拆分。&lt;/li&gt;&lt;li&gt;&lt;b&gt;multi_worker_mirrored&lt;/b&gt;：在通过网络通信的多个工作器进程间镜像；在本机时每个工作器都是本机上的一个进程。&lt;/li&gt;&lt;li&gt;&lt;b&gt;parameter_server&lt;/b&gt;：协调器把步骤分派给工作器进程，工作器异步更新参数服务器进程中保存的变量；在本机时它们都是本机进程。&lt;/li&gt;&lt;/ul&gt;&lt;b&gt;虚拟设备&lt;/b&gt;在 TensorFlow 启动前把 CPU 拆成 N 个逻辑设备，于是 &lt;i&gt;mirrored&lt;/i&gt; 会运行 N 个副本：无需 GPU 即可练习 all-reduce、每副本批次和数据分片（不会更快：各副本共用同样的核心）。</translation>
     </message>
     <message>
         <source>memory unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>内存未知</translation>
     </message>
     <message>
         <source>compute capability {cc}</source>
-        <translation type="unfinished"></translation>
+        <translation>计算能力 {cc}</translation>
     </message>
     <message>
         <source>%n cores</source>
-        <translation type="unfinished"></translation>
+        <translation>%n 个核心</translation>
     </message>
     <message>
         <source>cores unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>核心数未知</translation>
     </message>
     <message>
         <source>Looking for devices (TensorFlow starts in a child process)…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在查找设备（TensorFlow 在子进程中启动）…</translation>
     </message>
     <message>
         <source>&lt;b&gt;Could not list devices.&lt;/b&gt; {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;无法列出设备。&lt;/b&gt;{message}</translation>
     </message>
     <message>
         <source>PCI bus {bus}</source>
-        <translation type="unfinished"></translation>
+        <translation>PCI 总线 {bus}</translation>
     </message>
     <message>
         <source>{text}
 live figures: waiting for NVML…</source>
-        <translation type="unfinished"></translation>
+        <translation>{text}
+实时数据：等待 NVML…</translation>
     </message>
     <message numerus="yes">
         <source>%n GPU(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个 GPU</numerusform>
         </translation>
     </message>
     <message>
         <source>no GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 GPU</translation>
     </message>
     <message>
         <source>{version} sees {found} and {cpus} CPU.</source>
-        <translation type="unfinished"></translation>
+        <translation>{version} 检测到 {found} 和 {cpus} 个 CPU。</translation>
     </message>
     <message>
         <source>{text}
 no live figures</source>
-        <translation type="unfinished"></translation>
+        <translation>{text}
+无实时数据</translation>
     </message>
     <message>
         <source>NVML is not available</source>
-        <translation type="unfinished"></translation>
+        <translation>NVML 不可用</translation>
     </message>
     <message>
         <source>No live GPU figures: {why}.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 GPU 实时数据：{why}。</translation>
     </message>
     <message>
         <source>stopped answering ({error})</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止响应（{error}）</translation>
     </message>
     <message>
         <source>busy {percent}%</source>
-        <translation type="unfinished"></translation>
+        <translation>繁忙 {percent}%</translation>
     </message>
     <message>
         <source>busy: n/a (MIG instance)</source>
-        <translation type="unfinished"></translation>
+        <translation>繁忙：不可用（MIG 实例）</translation>
     </message>
     <message>
         <source> · memory used {used:.1f} / {total:.1f} GiB</source>
-        <translation type="unfinished"></translation>
+        <translation> · 已用显存 {used:.1f} / {total:.1f} GiB</translation>
     </message>
 </context>
 <context>
     <name>FirstStepLabel</name>
     <message>
         <source>Time from Start to the run&apos;s first training step</source>
-        <translation type="unfinished"></translation>
+        <translation>从开始到运行第一个训练步的时间</translation>
     </message>
     <message>
         <source>first step: waiting…</source>
-        <translation type="unfinished"></translation>
+        <translation>第一步：等待中…</translation>
     </message>
     <message>
         <source>first step after {seconds:.1f} s (warm trainer)</source>
-        <translation type="unfinished"></translation>
+        <translation>第一步用时 {seconds:.1f} 秒（预热的训练器）</translation>
     </message>
     <message>
         <source>first step after {seconds:.1f} s (cold trainer)</source>
-        <translation type="unfinished"></translation>
+        <translation>第一步用时 {seconds:.1f} 秒（冷启动的训练器）</translation>
     </message>
 </context>
 <context>
     <name>GpuPlot</name>
     <message>
         <source>GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>% busy (solid), % memory (dashed)</source>
-        <translation type="unfinished"></translation>
+        <translation>% 繁忙（实线），% 显存（虚线）</translation>
     </message>
     <message>
         <source>{gpu} busy</source>
-        <translation type="unfinished"></translation>
+        <translation>{gpu} 繁忙</translation>
     </message>
     <message>
         <source>memory</source>
-        <translation type="unfinished"></translation>
+        <translation>显存</translation>
     </message>
 </context>
 <context>
     <name>LivePlot</name>
     <message>
         <source>step</source>
-        <translation type="unfinished"></translation>
+        <translation>步</translation>
     </message>
     <message>
         <source>time since Start (s)</source>
-        <translation type="unfinished"></translation>
+        <translation>自开始以来的时间（秒）</translation>
     </message>
     <message>
         <source>Plot of {what} over training steps or time</source>
-        <translation type="unfinished"></translation>
+        <translation>{what} 随训练步数或时间变化的曲线</translation>
     </message>
     <message>
         <source>per batch</source>
-        <translation type="unfinished"></translation>
+        <translation>每批次</translation>
     </message>
     <message>
         <source>smoothed (EMA)</source>
-        <translation type="unfinished"></translation>
+        <translation>平滑（EMA）</translation>
     </message>
     <message>
         <source>epoch</source>
-        <translation type="unfinished"></translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>validation</source>
-        <translation type="unfinished"></translation>
+        <translation>验证</translation>
     </message>
 </context>
 <context>
     <name>LogModel</name>
     <message numerus="yes">
         <source>   [%n raw line(s)]</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>   [%n 行原始输出]</numerusform>
         </translation>
     </message>
     <message>
         <source>Expand to see the lines as TensorFlow printed them</source>
-        <translation type="unfinished"></translation>
+        <translation>展开可查看 TensorFlow 打印的原始行</translation>
     </message>
 </context>
 <context>
     <name>LogView</name>
     <message>
         <source>Trainer log</source>
-        <translation type="unfinished"></translation>
+        <translation>训练器日志</translation>
     </message>
     <message>
         <source>Filter log lines (e.g. error, epoch, warning)</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选日志行（例如 error、epoch、warning）</translation>
     </message>
     <message>
         <source>Raw log</source>
-        <translation type="unfinished"></translation>
+        <translation>原始日志</translation>
     </message>
     <message>
         <source>Open the run&apos;s stderr exactly as the trainer wrote it</source>
-        <translation type="unfinished"></translation>
+        <translation>打开训练器原样写出的运行 stderr</translation>
     </message>
     <message>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>复制</translation>
     </message>
     <message>
         <source>Copy the shown lines (or the selection) to the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>把显示的行（或选中部分）复制到剪贴板</translation>
     </message>
     <message>
         <source>Clear</source>
-        <translation type="unfinished"></translation>
+        <translation>清空</translation>
     </message>
     <message>
         <source>Log</source>
-        <translation type="unfinished"></translation>
+        <translation>日志</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>TensorFlow Distributed Training Dashboard</source>
-        <translation type="unfinished"></translation>
+        <translation>TensorFlow 分布式训练仪表板</translation>
     </message>
     <message>
         <source>Devices</source>
-        <translation type="unfinished"></translation>
+        <translation>设备</translation>
     </message>
     <message>
         <source>Live</source>
-        <translation type="unfinished"></translation>
+        <translation>实时</translation>
     </message>
     <message>
         <source>Runs</source>
-        <translation type="unfinished"></translation>
+        <translation>运行记录</translation>
     </message>
     <message>
         <source>Cluster</source>
-        <translation type="unfinished"></translation>
+        <translation>集群</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Open config…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开配置(&amp;O)…</translation>
     </message>
     <message>
         <source>&amp;Save config as…</source>
-        <translation type="unfinished"></translation>
+        <translation>配置另存为(&amp;S)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Start</source>
-        <translation type="unfinished"></translation>
+        <translation>开始(&amp;S)</translation>
     </message>
     <message>
         <source>S&amp;top…</source>
-        <translation type="unfinished"></translation>
+        <translation>停止(&amp;T)…</translation>
     </message>
     <message>
         <source>&amp;Scaling study…</source>
-        <translation type="unfinished"></translation>
+        <translation>扩展性研究(&amp;S)…</translation>
     </message>
     <message>
         <source>&amp;Export form as script…</source>
-        <translation type="unfinished"></translation>
+        <translation>把表单导出为脚本(&amp;E)…</translation>
     </message>
     <message>
         <source>Export &amp;cluster for other machines…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出集群供其他机器使用(&amp;C)…</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;About</source>
-        <translation type="unfinished"></translation>
+        <translation>关于(&amp;A)</translation>
     </message>
     <message>
         <source>About</source>
-        <translation type="unfinished"></translation>
+        <translation>关于</translation>
     </message>
     <message>
         <source>TF Distributed Dashboard: configure, run and compare tf.distribute training.
 
 Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{tabs} show the tabs, Alt with an underlined letter moves to that field.</source>
-        <translation type="unfinished"></translation>
+        <translation>TF 分布式训练仪表板：配置、运行和比较 tf.distribute 训练。
+
+快捷键：Ctrl+Return 开始运行，Esc 停止运行（会先确认），Ctrl+1 … Ctrl+{tabs} 切换标签页，Alt 加带下划线的字母跳到对应字段。</translation>
     </message>
     <message>
         <source>the stored run config cannot be shown ({error})</source>
-        <translation type="unfinished"></translation>
+        <translation>保存的运行配置无法显示（{error}）</translation>
     </message>
     <message>
         <source>The last session&apos;s settings were not restored ({why}); the form starts from the defaults.</source>
-        <translation type="unfinished"></translation>
+        <translation>未能恢复上次会话的设置（{why}）；表单从默认值开始。</translation>
     </message>
     <message numerus="yes">
         <source>Fix %n problem(s) first ({fields}).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>请先修正 %n 个问题（{fields}）。</numerusform>
         </translation>
     </message>
     <message>
         <source>strategy: {strategy}</source>
-        <translation type="unfinished"></translation>
+        <translation>策略：{strategy}</translation>
     </message>
     <message>
         <source>replicas: {replicas}</source>
-        <translation type="unfinished"></translation>
+        <translation>副本数：{replicas}</translation>
     </message>
     <message>
         <source>per-replica batch: {per}</source>
-        <translation type="unfinished"></translation>
+        <translation>每副本批次：{per}</translation>
     </message>
     <message>
         <source>state: {state}</source>
-        <translation type="unfinished"></translation>
+        <translation>状态：{state}</translation>
     </message>
     <message>
         <source>idle</source>
-        <translation type="unfinished"></translation>
+        <translation>空闲</translation>
     </message>
     <message>
         <source>starting</source>
-        <translation type="unfinished"></translation>
+        <translation>启动中</translation>
     </message>
     <message>
         <source>stopping</source>
-        <translation type="unfinished"></translation>
+        <translation>停止中</translation>
     </message>
     <message>
         <source>Cannot open config</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开配置</translation>
     </message>
     <message numerus="yes">
         <source>{path} has %n problem(s):</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>{path} 有 %n 个问题：</numerusform>
         </translation>
     </message>
     <message>
         <source>Opened {path}</source>
-        <translation type="unfinished"></translation>
+        <translation>已打开 {path}</translation>
     </message>
     <message numerus="yes">
         <source> (it still has %n problem(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>（仍有 %n 个问题）</numerusform>
         </translation>
     </message>
     <message>
         <source>Saved {path}{note}</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存 {path}{note}</translation>
     </message>
     <message>
         <source>Open run config</source>
-        <translation type="unfinished"></translation>
+        <translation>打开运行配置</translation>
     </message>
     <message>
         <source>Run configs (*.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>运行配置 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Save run config</source>
-        <translation type="unfinished"></translation>
+        <translation>保存运行配置</translation>
     </message>
     <message>
         <source>Run configs (*.json)</source>
-        <translation type="unfinished">运行配置 (*.json)</translation>
+        <translation>运行配置 (*.json)</translation>
     </message>
     <message>
         <source>Cannot start the cluster</source>
-        <translation type="unfinished"></translation>
+        <translation>无法启动集群</translation>
     </message>
     <message>
         <source>Fix the run form first ({fields}).</source>
-        <translation type="unfinished"></translation>
+        <translation>请先修正运行表单（{fields}）。</translation>
     </message>
     <message>
         <source>Cannot start the run</source>
-        <translation type="unfinished"></translation>
+        <translation>无法开始运行</translation>
     </message>
     <message>
         <source>Run started</source>
-        <translation type="unfinished"></translation>
+        <translation>运行已开始</translation>
     </message>
     <message>
         <source>Stop the run?</source>
-        <translation type="unfinished"></translation>
+        <translation>停止运行？</translation>
     </message>
     <message>
         <source>The trainer saves a checkpoint and stops. Stop now?</source>
-        <translation type="unfinished"></translation>
+        <translation>训练器会保存检查点后停止。现在停止吗？</translation>
     </message>
     <message>
         <source>per-replica batch: {per_replica_batch_size}</source>
-        <translation type="unfinished"></translation>
+        <translation>每副本批次：{per_replica_batch_size}</translation>
     </message>
     <message>
         <source>run {status}</source>
-        <translation type="unfinished"></translation>
+        <translation>运行{status}</translation>
     </message>
     <message>
         <source>Run {status}. Results in {folder}</source>
-        <translation type="unfinished"></translation>
+        <translation>运行{status}。结果位于 {folder}</translation>
     </message>
     <message>
         <source>the run directory</source>
-        <translation type="unfinished"></translation>
+        <translation>运行目录</translation>
     </message>
     <message>
         <source>Run {status}</source>
-        <translation type="unfinished"></translation>
+        <translation>运行{status}</translation>
     </message>
     <message>
         <source>run failed</source>
-        <translation type="unfinished"></translation>
+        <translation>运行失败</translation>
     </message>
     <message>
         <source>Run failed: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>运行失败：{message}</translation>
     </message>
     <message>
         <source>The run failed</source>
-        <translation type="unfinished"></translation>
+        <translation>运行失败</translation>
     </message>
     <message>
         <source>Loaded the run&apos;s config into the form</source>
-        <translation type="unfinished"></translation>
+        <translation>已把该运行的配置载入表单</translation>
     </message>
     <message>
         <source>No script for this strategy</source>
-        <translation type="unfinished"></translation>
+        <translation>此策略没有对应脚本</translation>
     </message>
     <message>
         <source>Export as script</source>
-        <translation type="unfinished">导出为脚本</translation>
+        <translation>导出为脚本</translation>
     </message>
     <message>
         <source>Python scripts (*.py)</source>
-        <translation type="unfinished">Python 脚本 (*.py)</translation>
+        <translation>Python 脚本 (*.py)</translation>
     </message>
     <message>
         <source>A run is in progress</source>
-        <translation type="unfinished"></translation>
+        <translation>有运行正在进行</translation>
     </message>
     <message>
         <source>Stop the run (it saves a checkpoint) and close the window?</source>
-        <translation type="unfinished"></translation>
+        <translation>停止运行（会保存检查点）并关闭窗口吗？</translation>
     </message>
 </context>
 <context>
@@ -1917,86 +1921,86 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <name>RunControls</name>
     <message>
         <source>Start</source>
-        <translation type="unfinished"></translation>
+        <translation>开始</translation>
     </message>
     <message>
         <source>Stop</source>
-        <translation type="unfinished"></translation>
+        <translation>停止</translation>
     </message>
     <message>
         <source>no run yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无运行</translation>
     </message>
     <message>
         <source>Run progress</source>
-        <translation type="unfinished"></translation>
+        <translation>运行进度</translation>
     </message>
     <message>
         <source>Starts a run of the run form&apos;s config</source>
-        <translation type="unfinished"></translation>
+        <translation>按运行表单的配置开始一次运行</translation>
     </message>
     <message>
         <source>Asks the trainer to save a checkpoint and stop</source>
-        <translation type="unfinished"></translation>
+        <translation>请求训练器保存检查点并停止</translation>
     </message>
     <message>
         <source>Start a run (Ctrl+Return)</source>
-        <translation type="unfinished"></translation>
+        <translation>开始运行 (Ctrl+Return)</translation>
     </message>
     <message>
         <source>starting the trainer…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在启动训练器…</translation>
     </message>
     <message>
         <source>Stopping…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在停止…</translation>
     </message>
 </context>
 <context>
     <name>RunForm</name>
     <message>
         <source>No distribution: one replica on the first GPU, else the CPU.</source>
-        <translation type="unfinished"></translation>
+        <translation>不分布：在第一个 GPU 上运行一个副本，没有 GPU 则用 CPU。</translation>
     </message>
     <message>
         <source>Everything on the one device you tick.</source>
-        <translation type="unfinished"></translation>
+        <translation>所有内容都放在你勾选的那一个设备上。</translation>
     </message>
     <message>
         <source>One replica per ticked device (times virtual devices); gradients averaged by all-reduce.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个勾选的设备一个副本（乘以虚拟设备数）；梯度通过 all-reduce 求平均。</translation>
     </message>
     <message>
         <source>Mirrored across worker processes: Start runs the local workers on 127.0.0.1, one replica per ticked device each (the CPU is one device). The Cluster tab exports a cluster for other machines.</source>
-        <translation type="unfinished"></translation>
+        <translation>在多个工作器进程间镜像：“开始”会在 127.0.0.1 上运行本地工作器，每个工作器在每个勾选的设备上一个副本（CPU 算一个设备）。集群标签页可导出供其他机器使用的集群。</translation>
     </message>
     <message>
         <source>Asynchronous: a coordinator hands steps to the workers, parameter servers hold the variables, and a lost worker does not stop the run. Start runs them all on 127.0.0.1.</source>
-        <translation type="unfinished"></translation>
+        <translation>异步：协调器把步骤分派给工作器，参数服务器保存变量，丢失一个工作器不会中止运行。“开始”会在 127.0.0.1 上运行它们全部。</translation>
     </message>
     <message>
         <source>Split a variable only when it is at least 256 KiB, into at most one shard per parameter server (TensorFlow&apos;s tutorial; a small model&apos;s variables stay whole)</source>
-        <translation type="unfinished"></translation>
+        <translation>只拆分至少 256 KiB 的变量，每个参数服务器最多一个分片（TensorFlow 教程的做法；小模型的变量保持完整）</translation>
     </message>
     <message>
         <source>Split every variable into one shard per parameter server (shows sharding even on a small model)</source>
-        <translation type="unfinished"></translation>
+        <translation>把每个变量拆成每个参数服务器一个分片（即使小模型也能看到分片）</translation>
     </message>
     <message>
         <source>Keep every variable whole; variables are placed on the parameter servers in turn</source>
-        <translation type="unfinished"></translation>
+        <translation>每个变量保持完整；变量依次放在各参数服务器上</translation>
     </message>
     <message>
         <source>Split each device into N logical devices (N replicas with mirrored)</source>
-        <translation type="unfinished"></translation>
+        <translation>把每个设备拆成 N 个逻辑设备（mirrored 下即 N 个副本）</translation>
     </message>
     <message>
         <source>Data</source>
-        <translation type="unfinished"></translation>
+        <translation>数据</translation>
     </message>
     <message>
         <source>Training</source>
-        <translation type="unfinished"></translation>
+        <translation>训练</translation>
     </message>
     <message>
         <source>&amp;Epochs</source>
@@ -2004,11 +2008,11 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
     <message>
         <source>Global &amp;batch</source>
-        <translation type="unfinished"></translation>
+        <translation>全局批处理大小(&amp;B)</translation>
     </message>
     <message>
         <source>Examples per step over all replicas; each replica gets global ÷ replicas</source>
-        <translation type="unfinished"></translation>
+        <translation>所有副本每步的样本总数；每个副本分到 全局 ÷ 副本数</translation>
     </message>
     <message>
         <source>&amp;Loop</source>
@@ -2016,55 +2020,55 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
     <message>
         <source>fit: Keras model.fit; custom: strategy.run + strategy.reduce</source>
-        <translation type="unfinished"></translation>
+        <translation>fit：Keras model.fit；custom：自定义训练循环（strategy.run + strategy.reduce）</translation>
     </message>
     <message>
         <source>&amp;Optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器(&amp;O)</translation>
     </message>
     <message>
         <source>Learning &amp;rate</source>
-        <translation type="unfinished"></translation>
+        <translation>学习率(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Validation split</source>
-        <translation type="unfinished"></translation>
+        <translation>验证集比例(&amp;V)</translation>
     </message>
     <message>
         <source>Share of the data kept for validation; 0 plots no validation curve</source>
-        <translation type="unfinished"></translation>
+        <translation>留作验证的数据比例；0 表示不绘制验证曲线</translation>
     </message>
     <message>
         <source>Distribution</source>
-        <translation type="unfinished"></translation>
+        <translation>分布式</translation>
     </message>
     <message>
         <source>waiting for the device list…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在等待设备列表…</translation>
     </message>
     <message>
         <source>validate each checkpoint in an evaluator task</source>
-        <translation type="unfinished"></translation>
+        <translation>在评估器任务中验证每个检查点</translation>
     </message>
     <message>
         <source>An extra task validates every checkpoint the chief writes on the validation split, so training never waits for validation; its results are plotted as the validation curve</source>
-        <translation type="unfinished"></translation>
+        <translation>一个额外的任务在验证集上验证主工作器写出的每个检查点，训练因此无需等待验证；其结果绘制为验证曲线</translation>
     </message>
     <message>
         <source>every epoch</source>
-        <translation type="unfinished"></translation>
+        <translation>每个轮次</translation>
     </message>
     <message>
         <source>never by steps</source>
-        <translation type="unfinished"></translation>
+        <translation>从不按步数</translation>
     </message>
     <message>
         <source>every </source>
-        <translation type="unfinished"></translation>
+        <translation>每 </translation>
     </message>
     <message>
         <source> steps</source>
-        <translation type="unfinished"></translation>
+        <translation> 步</translation>
     </message>
     <message>
         <source>&amp;Strategy</source>
@@ -2072,106 +2076,106 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
     <message>
         <source>Devices</source>
-        <translation type="unfinished"></translation>
+        <translation>设备</translation>
     </message>
     <message>
         <source>V&amp;irtual devices</source>
-        <translation type="unfinished"></translation>
+        <translation>虚拟设备(&amp;I)</translation>
     </message>
     <message>
         <source>Local &amp;workers</source>
-        <translation type="unfinished"></translation>
+        <translation>本地工作器(&amp;W)</translation>
     </message>
     <message>
         <source>Worker processes Start launches on this machine (127.0.0.1); multi_worker_mirrored: worker 0 is the chief; parameter_server: a coordinator (the chief) is added</source>
-        <translation type="unfinished"></translation>
+        <translation>“开始”在本机（127.0.0.1）启动的工作器进程；multi_worker_mirrored：工作器 0 是主工作器；parameter_server：会另加一个协调器（chief）</translation>
     </message>
     <message>
         <source>&amp;Parameter servers</source>
-        <translation type="unfinished"></translation>
+        <translation>参数服务器(&amp;P)</translation>
     </message>
     <message>
         <source>ps tasks Start launches: they hold the variables</source>
-        <translation type="unfinished"></translation>
+        <translation>“开始”启动的 ps 任务：它们保存变量</translation>
     </message>
     <message>
         <source>Variable s&amp;harding</source>
-        <translation type="unfinished"></translation>
+        <translation>变量分片(&amp;H)</translation>
     </message>
     <message>
         <source>How variables are split across the parameter servers</source>
-        <translation type="unfinished"></translation>
+        <translation>变量如何在参数服务器间拆分</translation>
     </message>
     <message>
         <source>Evaluator</source>
-        <translation type="unfinished"></translation>
+        <translation>评估器</translation>
     </message>
     <message>
         <source>&amp;Checkpoints</source>
-        <translation type="unfinished"></translation>
+        <translation>检查点(&amp;C)</translation>
     </message>
     <message>
         <source>A stop always leaves a checkpoint</source>
-        <translation type="unfinished"></translation>
+        <translation>停止时总会留下检查点</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>the probe found no devices</source>
-        <translation type="unfinished"></translation>
+        <translation>探测没有找到设备</translation>
     </message>
     <message>
         <source>per replica: known once devices are listed</source>
-        <translation type="unfinished"></translation>
+        <translation>每副本：列出设备后才知道</translation>
     </message>
     <message numerus="yes">
         <source>not divisible by %n replica(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>不能被 %n 个副本整除</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>= {per_replica} per replica × %n replica(s) per step; </source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>= 每副本 {per_replica} × %n 个副本每步；</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n worker(s) take steps in turn</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个工作器轮流执行步骤</numerusform>
         </translation>
     </message>
     <message>
         <source> ({count}&#xa0;per&#xa0;worker)</source>
-        <translation type="unfinished"></translation>
+        <translation>（每个工作器&#xa0;{count}&#xa0;个）</translation>
     </message>
     <message numerus="yes">
         <source>= {per_replica} per replica × %n replica(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>= 每副本 {per_replica} × %n 个副本</numerusform>
         </translation>
     </message>
     <message>
         <source>{strategy} runs one replica per device in each worker; add local workers instead</source>
-        <translation type="unfinished"></translation>
+        <translation>{strategy} 在每个工作器中每个设备运行一个副本；请改为增加本地工作器</translation>
     </message>
 </context>
 <context>
     <name>RunProgress</name>
     <message>
         <source>starting…</source>
-        <translation type="unfinished"></translation>
+        <translation>启动中…</translation>
     </message>
     <message>
         <source> · ETA {eta}</source>
-        <translation type="unfinished"></translation>
+        <translation> · 预计剩余 {eta}</translation>
     </message>
     <message>
         <source>epoch {epoch}/{epochs} · step {step}/{steps} · {percent:.0f}%</source>
-        <translation type="unfinished"></translation>
+        <translation>轮次 {epoch}/{epochs} · 步 {step}/{steps} · {percent:.0f}%</translation>
     </message>
 </context>
 <context>
@@ -2346,163 +2350,163 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <name>ScalingDialog</name>
     <message>
         <source>Replicas</source>
-        <translation type="unfinished">副本数</translation>
+        <translation>副本数</translation>
     </message>
     <message>
         <source>Examples/s</source>
-        <translation type="unfinished"></translation>
+        <translation>样本/秒</translation>
     </message>
     <message>
         <source>Speed-up</source>
-        <translation type="unfinished"></translation>
+        <translation>加速比</translation>
     </message>
     <message>
         <source>Efficiency</source>
-        <translation type="unfinished"></translation>
+        <translation>效率</translation>
     </message>
     <message>
         <source>Run folder, or why the count failed</source>
-        <translation type="unfinished"></translation>
+        <translation>运行文件夹，或该副本数失败的原因</translation>
     </message>
     <message>
         <source>Write replica counts as whole numbers, e.g. 1, 2, 4.</source>
-        <translation type="unfinished"></translation>
+        <translation>请用整数填写副本数，例如 1, 2, 4。</translation>
     </message>
     <message>
         <source>Replica counts go from 1 to {max_count}.</source>
-        <translation type="unfinished"></translation>
+        <translation>副本数的范围是 1 到 {max_count}。</translation>
     </message>
     <message>
         <source>Each replica is one of the GPUs ticked in the run form. With the same global batch, more GPUs should mean more examples per second; efficiency shows how much of the ideal you get.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个副本是运行表单中勾选的一个 GPU。在全局批处理大小相同时，更多 GPU 应当带来每秒更多的样本；效率表示达到了理想值的多少。</translation>
     </message>
     <message>
         <source>Fewer than two counts were measured, so there is nothing to compare yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>测得的副本数少于两个，暂时无法比较。</translation>
     </message>
     <message>
         <source>parameter_server: each count is that many worker processes, with one parameter server and the coordinator, all on this machine&apos;s CPU cores ({cores}). More workers help only while there are cores to spare; the study shows where adding workers stops paying.</source>
-        <translation type="unfinished"></translation>
+        <translation>parameter_server：每个数值表示相应数量的工作器进程，另加一个参数服务器和协调器，全部运行在本机的 CPU 核心（{cores} 个）上。只有在还有空闲核心时，更多工作器才有帮助；研究会显示增加工作器从何时起不再划算。</translation>
     </message>
     <message>
         <source>Note: with {listed} replicas, the replicas are virtual CPU devices. They split this machine&apos;s CPU cores ({cores}) rather than adding any, so do not expect a speed-up: the study then shows what distribution itself costs (all-reduce, smaller per-replica batches). Tick GPUs in the run form to measure real devices.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意：副本数为 {listed} 时，副本是虚拟 CPU 设备。它们分摊本机的 CPU 核心（{cores} 个）而不是增加核心，所以不要期望加速：此时研究显示的是分布式本身的开销（all-reduce、更小的每副本批次）。在运行表单中勾选 GPU 才能测量真实设备。</translation>
     </message>
     <message>
         <source>More replicas did not help: the fewest, {fastest}, were fastest; {slowest} ran at {speedup:.2f}× their speed.</source>
-        <translation type="unfinished"></translation>
+        <translation>更多副本没有帮助：最少的 {fastest} 个副本最快；{slowest} 个副本的速度只有其 {speedup:.2f}×。</translation>
     </message>
     <message>
         <source>{fastest} replicas were fastest: {speedup:.2f}× the throughput of {base} ({efficiency:.0%} scaling efficiency).</source>
-        <translation type="unfinished"></translation>
+        <translation>{fastest} 个副本最快：吞吐量是 {base} 个副本的 {speedup:.2f}×（扩展效率 {efficiency:.0%}）。</translation>
     </message>
     <message>
         <source>Scaling study</source>
-        <translation type="unfinished"></translation>
+        <translation>扩展性研究</translation>
     </message>
     <message>
         <source>Replica counts to measure, e.g. 1, 2, 4; each is a fresh trainer process</source>
-        <translation type="unfinished"></translation>
+        <translation>要测量的副本数，例如 1, 2, 4；每个都是一个全新的训练器进程</translation>
     </message>
     <message>
         <source>Start study</source>
-        <translation type="unfinished"></translation>
+        <translation>开始研究</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Stop the study now: the count in training is stopped and no other starts</source>
-        <translation type="unfinished"></translation>
+        <translation>立即停止研究：正在训练的那个副本数会被停止，其余的不再开始</translation>
     </message>
     <message>
         <source>no study yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未研究</translation>
     </message>
     <message>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量</translation>
     </message>
     <message>
         <source>examples / s</source>
-        <translation type="unfinished"></translation>
+        <translation>样本/秒</translation>
     </message>
     <message>
         <source>Scaling efficiency</source>
-        <translation type="unfinished"></translation>
+        <translation>扩展效率</translation>
     </message>
     <message>
         <source>% of linear scaling</source>
-        <translation type="unfinished"></translation>
+        <translation>线性扩展的 %</translation>
     </message>
     <message>
         <source>Replica counts:</source>
-        <translation type="unfinished"></translation>
+        <translation>副本数：</translation>
     </message>
     <message>
         <source>{samples:,} synthetic examples</source>
-        <translation type="unfinished"></translation>
+        <translation>{samples:,} 个合成样本</translation>
     </message>
     <message>
         <source>{kind} data from {path}</source>
-        <translation type="unfinished"></translation>
+        <translation>来自 {path} 的 {kind} 数据</translation>
     </message>
     <message>
         <source>Studies the run form&apos;s config: {loop} loop, global batch {global_batch_size}, {epochs} epochs, {data}. Each count is a fresh trainer; throughput is the mean of the epochs after the first.</source>
-        <translation type="unfinished"></translation>
+        <translation>研究运行表单的配置：{loop} 循环，全局批处理大小 {global_batch_size}，{epochs} 个轮次，{data}。每个副本数都用一个全新的训练器；吞吐量取第一个轮次之后各轮次的平均值。</translation>
     </message>
     <message>
         <source>Cannot create a folder for the study: {exc}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法为研究创建文件夹：{exc}</translation>
     </message>
     <message>
         <source>The study&apos;s runs are kept in {root}</source>
-        <translation type="unfinished"></translation>
+        <translation>研究的运行保存在 {root}</translation>
     </message>
     <message>
         <source>starting the study…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在开始研究…</translation>
     </message>
     <message numerus="yes">
         <source>training with %n worker(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在用 %n 个工作器训练</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>training with %n replica(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在用 %n 个副本训练</numerusform>
         </translation>
     </message>
     <message>
         <source> (count {done} of {total})…</source>
-        <translation type="unfinished"></translation>
+        <translation>（第 {done} 个，共 {total} 个）…</translation>
     </message>
     <message>
         <source>The scaling study stopped: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>扩展性研究已停止：{message}</translation>
     </message>
     <message>
         <source>cancelled after {measured} of {total} counts measured</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消，{total} 个中测得 {measured} 个</translation>
     </message>
     <message>
         <source>done: {measured} of {total} counts measured</source>
-        <translation type="unfinished"></translation>
+        <translation>完成：{total} 个中测得 {measured} 个</translation>
     </message>
     <message>
         <source>failed</source>
-        <translation type="unfinished">失败</translation>
+        <translation>失败</translation>
     </message>
     <message>
         <source>ideal (linear)</source>
-        <translation type="unfinished"></translation>
+        <translation>理想（线性）</translation>
     </message>
     <message>
         <source>failed: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>失败：{error}</translation>
     </message>
 </context>
 <context>
@@ -2573,135 +2577,135 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
     <message>
         <source>starting</source>
-        <translation type="unfinished"></translation>
+        <translation>启动中</translation>
     </message>
     <message>
         <source>waiting for peers</source>
-        <translation type="unfinished"></translation>
+        <translation>等待其他工作器</translation>
     </message>
     <message>
         <source>training</source>
-        <translation type="unfinished"></translation>
+        <translation>训练中</translation>
     </message>
     <message>
         <source>evaluating</source>
-        <translation type="unfinished"></translation>
+        <translation>评估中</translation>
     </message>
     <message>
         <source>lost</source>
-        <translation type="unfinished"></translation>
+        <translation>已丢失</translation>
     </message>
     <message>
         <source>rejoined</source>
-        <translation type="unfinished"></translation>
+        <translation>已重新加入</translation>
     </message>
     <message>
         <source>finished</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成</translation>
     </message>
 </context>
 <context>
     <name>TensorBoardCommand</name>
     <message>
         <source>select runs to get the command that opens them in TensorBoard</source>
-        <translation type="unfinished"></translation>
+        <translation>选择运行以获得在 TensorBoard 中打开它们的命令</translation>
     </message>
     <message>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>复制</translation>
     </message>
     <message>
         <source>Copy the command to the clipboard; paste it into a terminal</source>
-        <translation type="unfinished"></translation>
+        <translation>把命令复制到剪贴板；粘贴到终端中运行</translation>
     </message>
     <message>
         <source>TensorBoard:</source>
-        <translation type="unfinished"></translation>
+        <translation>TensorBoard：</translation>
     </message>
 </context>
 <context>
     <name>TrainingPlots</name>
     <message>
         <source>Loss</source>
-        <translation type="unfinished">损失</translation>
+        <translation>损失</translation>
     </message>
     <message>
         <source>loss</source>
-        <translation type="unfinished"></translation>
+        <translation>损失</translation>
     </message>
     <message>
         <source>Accuracy</source>
-        <translation type="unfinished">准确率</translation>
+        <translation>准确率</translation>
     </message>
     <message>
         <source>accuracy</source>
-        <translation type="unfinished"></translation>
+        <translation>准确率</translation>
     </message>
     <message>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量</translation>
     </message>
     <message>
         <source>examples / s</source>
-        <translation type="unfinished"></translation>
+        <translation>样本/秒</translation>
     </message>
     <message>
         <source>The x-axis of every plot: training steps, or seconds since Start</source>
-        <translation type="unfinished"></translation>
+        <translation>所有图表的横轴：训练步数，或自开始以来的秒数</translation>
     </message>
     <message>
         <source>&amp;x-axis:</source>
-        <translation type="unfinished"></translation>
+        <translation>横轴：(&amp;X)</translation>
     </message>
     <message>
         <source>x-axis</source>
-        <translation type="unfinished"></translation>
+        <translation>横轴</translation>
     </message>
 </context>
 <context>
     <name>TrainingRunner</name>
     <message>
         <source>Could not start the trainer: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法启动训练器：{error}</translation>
     </message>
     <message>
         <source>The trainer was ended by signal {signal} (a crash, or killed from outside).</source>
-        <translation type="unfinished"></translation>
+        <translation>训练器被信号 {signal} 结束（崩溃，或被外部强制结束）。</translation>
     </message>
     <message>
         <source>The trainer exited with code {code} without reporting the end of the run.</source>
-        <translation type="unfinished"></translation>
+        <translation>训练器以代码 {code} 退出，没有报告运行结束。</translation>
     </message>
 </context>
 <context>
     <name>WarmTrainer</name>
     <message>
         <source>Keep a &amp;trainer warm</source>
-        <translation type="unfinished"></translation>
+        <translation>保持一个预热的训练器(&amp;T)</translation>
     </message>
     <message>
         <source>Start runs in about a second and a half: one trainer process keeps TensorFlow imported (about 0.6 GB of memory, no CPU while it waits)</source>
-        <translation type="unfinished"></translation>
+        <translation>约一秒半即可开始运行：一个训练器进程预先导入 TensorFlow（约占 0.6 GB 内存，等待时不占 CPU）</translation>
     </message>
     <message>
         <source>warm trainer ready ({memory:.0f} MB)</source>
-        <translation type="unfinished"></translation>
+        <translation>预热的训练器已就绪（{memory:.0f} MB）</translation>
     </message>
     <message>
         <source>warm trainer ready</source>
-        <translation type="unfinished"></translation>
+        <translation>预热的训练器已就绪</translation>
     </message>
     <message>
         <source>no warm trainer ({error})</source>
-        <translation type="unfinished"></translation>
+        <translation>没有预热的训练器（{error}）</translation>
     </message>
     <message>
         <source>warm trainer off</source>
-        <translation type="unfinished"></translation>
+        <translation>预热训练器已关闭</translation>
     </message>
     <message>
         <source>warm trainer: importing TensorFlow…</source>
-        <translation type="unfinished"></translation>
+        <translation>预热训练器：正在导入 TensorFlow…</translation>
     </message>
 </context>
 <context>
@@ -2712,86 +2716,86 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
     <message>
         <source>Role</source>
-        <translation type="unfinished"></translation>
+        <translation>角色</translation>
     </message>
     <message>
         <source>PID</source>
-        <translation type="unfinished"></translation>
+        <translation>PID</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Steps</source>
-        <translation type="unfinished"></translation>
+        <translation>步数</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>消息</translation>
     </message>
     <message>
         <source>Cluster tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>集群任务</translation>
     </message>
     <message>
         <source>parameter_server: steps each worker has run, as the coordinator saw them come back</source>
-        <translation type="unfinished"></translation>
+        <translation>parameter_server：协调器收到的每个工作器已完成的步数</translation>
     </message>
     <message>
         <source>Double-click a task to show only its lines in the log</source>
-        <translation type="unfinished"></translation>
+        <translation>双击任务可在日志中只显示它的行</translation>
     </message>
     <message>
         <source>log: {path}</source>
-        <translation type="unfinished"></translation>
+        <translation>日志：{path}</translation>
     </message>
     <message>
         <source>launching {expected} tasks on 127.0.0.1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在 127.0.0.1 上启动 {expected} 个任务…</translation>
     </message>
     <message>
         <source>Start launches the cluster&apos;s tasks on 127.0.0.1; their states appear here.</source>
-        <translation type="unfinished"></translation>
+        <translation>“开始”会在 127.0.0.1 上启动集群的任务；它们的状态显示在这里。</translation>
     </message>
 </context>
 <context>
     <name>gui.exports</name>
     <message>
         <source>PNG image (*.png);;SVG vector image (*.svg)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
         <source>a name without a suffix</source>
-        <translation type="unfinished"></translation>
+        <translation>没有后缀的文件名</translation>
     </message>
     <message>
         <source>a plot is exported as .png or .svg, not {given}</source>
-        <translation type="unfinished"></translation>
+        <translation>图表只能导出为 .png 或 .svg，不能是 {given}</translation>
     </message>
     <message>
         <source>there is no folder {folder}</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
         <source>could not write {path}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 {path}</translation>
     </message>
     <message>
         <source>Export plot…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表…</translation>
     </message>
     <message>
         <source>Export plot</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表</translation>
     </message>
     <message>
         <source>Export failed: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>导出失败：{error}</translation>
     </message>
     <message>
         <source>Wrote {path}</source>
-        <translation type="unfinished"></translation>
+        <translation>已写入 {path}</translation>
     </message>
 </context>
 <context>
@@ -2805,7 +2809,7 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <name>gui.runs.scaling_dialog</name>
     <message>
         <source>replicas</source>
-        <translation type="unfinished"></translation>
+        <translation>副本数</translation>
     </message>
 </context>
 </TS>
