@@ -270,4 +270,8 @@ class LogView(QWidget):
 
     def _update_count(self) -> None:
         total, shown = len(self.model.entries), len(self.model.visible)
-        self.count.setText(f"{shown} of {total} lines" if self.model.needle else f"{total} lines")
+        self.count.setText(
+            self.tr("{shown} of %n line(s)", "", total).format(shown=shown)
+            if self.model.needle
+            else self.tr("%n line(s)", "", total)
+        )

@@ -76,6 +76,23 @@
     </message>
 </context>
 <context>
+    <name>LogView</name>
+    <message numerus="yes">
+        <source>{shown} of %n line(s)</source>
+        <translation>
+            <numerusform>{shown} of %n line</numerusform>
+            <numerusform>{shown} of %n lines</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s)</source>
+        <translation>
+            <numerusform>%n line</numerusform>
+            <numerusform>%n lines</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message numerus="yes">
         <source>Fix %n problem(s) first ({fields}).</source>

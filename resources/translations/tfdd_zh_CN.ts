@@ -1470,6 +1470,18 @@ no live figures</source>
         <source>Log</source>
         <translation>日志</translation>
     </message>
+    <message numerus="yes">
+        <source>{shown} of %n line(s)</source>
+        <translation>
+            <numerusform>显示 {shown} 行，共 %n 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s)</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 import pyqtgraph as pg
-from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -35,105 +35,20 @@ from PySide6.QtWidgets import (
 
 # Names a Chinese user reads as they are: APIs, products, formats, units, and the values of config fields
 # (a strategy is chosen by its config value, "mirrored", whichever the language of the window).
-ALLOWED = {
-    # APIs and products
-    "tensorflow",
-    "keras",
-    "tf",
-    "tf_keras",
-    "tensorboard",
-    "nccl",
-    "ring",
-    "auto",
-    "grpc",
-    "nvml",
-    "cuda",
-    "qt",
-    "mirroredstrategy",
-    "multiworkermirroredstrategy",
-    "onedevicestrategy",
-    "parameterserverstrategy",
-    "tpustrategy",
-    "tf_config",
-    "mnist",
-    "kubeflow",
-    "tfjob",
-    "slurm",
-    "kubernetes",
-    "powershell",
-    "bash",
-    "python",
-    "pyqtgraph",
-    "pyside",
-    "numpy",
-    "adam",
-    "sgd",
-    "rmsprop",
-    "adagrad",
-    "relu",
-    "softmax",
-    "dense",
-    "conv2d",
-    "mlp",
-    "cnn",
-    "ema",
-    "fit",
-    "json",
-    "csv",
-    "npz",
-    "tfrecord",
-    "png",
-    "svg",
-    "jpeg",
-    "jpg",
-    "yaml",
-    "sh",
-    "ps1",
-    "gpu",
-    "gpus",
-    "cpu",
-    "cpus",
-    "tpu",
-    "id",
-    "ip",
-    "url",
-    "utf",
-    "ok",
-    # config values a user picks as they are written in the config file (shown in combo boxes)
-    "mirrored",
-    "multi_worker_mirrored",
-    "one_device",
-    "custom",
-    "chief",
-    "worker",
-    "ps",
-    "evaluator",
-    "linear",
-    "synthetic",
-    "images",
-    "folder",
-    "off",
-    "data",
-    # units
-    "ms",
-    "s",
-    "min",
-    "h",
-    "kb",
-    "mb",
-    "gb",
-    "gib",
-    "mib",
-    "kib",
-    "tb",
-    "px",
-    "pt",
-    "hz",
-    "k",
-    "m",
-    "x",
-    "e",
-}
+ALLOWED = set(
+    """
+    tensorflow keras tf tf_keras tensorboard nccl ring auto grpc nvml cuda qt mirroredstrategy
+    multiworkermirroredstrategy onedevicestrategy parameterserverstrategy tpustrategy tf_config mnist kubeflow
+    tfjob slurm sbatch kubernetes powershell bash python pyqtgraph pyside numpy adam sgd rmsprop adagrad relu
+    softmax dense conv2d mlp cnn ema fit json csv npz tfrecord png svg jpeg jpg bmp gif yaml sh ps1 gpu gpus cpu
+    cpus tpu id ip url utf ok pid stderr stdout mig readme english
+    ctrl shift alt esc return enter tab
+    mirrored multi_worker_mirrored one_device parameter_server custom chief worker ps evaluator linear synthetic
+    images folder off data file default saved elu gelu selu sigmoid swish tanh error epoch warning
+    ms s min h kb mb gb gib mib kib tb px pt hz k m x e n
+    """.split()  # noqa: SIM905 - a word list reads better as words than as 150 quoted lines
+)
+ALLOWED_PHRASES = ("all-reduce",)
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
 TAG = re.compile(r"<[^>]+>")
 # file names, paths, dotted or underscored identifiers, flags, addresses: not words
@@ -144,6 +59,8 @@ def english_words(text: str, allowed: set[str] = frozenset()) -> list[str]:
     """The English words of `text` that are not names every language uses as they are."""
     plain = html.unescape(TAG.sub(" ", text))
     plain = re.sub(r"&(?=\w)", "", plain)  # "&Start" is a mnemonic, not a word break
+    for phrase in ALLOWED_PHRASES:
+        plain = plain.replace(phrase, " ")
     plain = NOT_PROSE.sub(" ", plain)
     words = []
     for word in WORD.findall(plain):
@@ -176,7 +93,11 @@ def _model_texts(model: QAbstractItemModel, where: str, parent: QModelIndex | No
             index = model.index(row, column, parent)
             yield f"{where} cell", index.data(Qt.ItemDataRole.DisplayRole)
             yield f"{where} cell tooltip", index.data(Qt.ItemDataRole.ToolTipRole)
-            if column == 0 and model.hasChildren(index):
+            if (
+                column == 0
+                and not isinstance(model, QAbstractListModel | QAbstractTableModel)
+                and model.hasChildren(index)
+            ):
                 yield from _model_texts(model, where, index)
 
 
@@ -206,8 +127,12 @@ def _plot_texts(plot: pg.PlotWidget, where: str) -> Iterator[tuple]:
             yield f"{where} legend", label.text
 
 
+# views whose rows are program output or the user's data, not the window's words (the trainer's log)
+DATA_VIEWS = {"logView"}
+
+
 def visible_texts(root: QWidget) -> Iterator[tuple[str, str]]:
-    """(where, text) for every text a user of `root` can read or hear."""
+    """(where, text) for every text a user of `root` can read or hear (rows of DATA_VIEWS excepted)."""
     widgets = [root, *root.findChildren(QWidget)]
     for w in widgets:
         if not w.isVisibleTo(root) and w is not root and not isinstance(w, QMenu):
@@ -238,7 +163,7 @@ def visible_texts(root: QWidget) -> Iterator[tuple[str, str]]:
             for action in w.actions():
                 if action.menu():
                     yield from _menu_texts(action.menu(), where)
-        elif isinstance(w, QAbstractItemView) and w.model() is not None:
+        elif isinstance(w, QAbstractItemView) and w.model() is not None and w.objectName() not in DATA_VIEWS:
             yield from _model_texts(w.model(), where)
         elif isinstance(w, pg.PlotWidget):
             yield from _plot_texts(w, where)

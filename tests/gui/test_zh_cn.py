@@ -37,7 +37,7 @@ def test_every_tab_of_the_main_window_is_in_chinese(chinese, make_window, qtbot)
     for index in range(window.tabs.count()):
         window.tabs.setCurrentIndex(index)
         found += shown_texts(window, qtbot)
-    assert sorted(set(found)) == []
+    assert sorted(set(found)) == [], "\n".join(sorted(set(found)))
 
 
 def test_the_scaling_dialog_is_in_chinese(chinese, make_window, qtbot) -> None:
