@@ -62,4 +62,21 @@ def test_a_config_file_with_problems_is_explained_in_chinese(chinese, make_windo
     assert isinstance(box, QMessageBox)
     texts = english_texts(box, allowed={"nope"})
     assert texts == []
-    assert "轮次" in box.detailedText() or "epochs" in box.detailedText()
+    assert "必须" in box.detailedText()  # the engine's problems, translated from their templates
+
+
+def test_the_about_box_is_in_chinese(chinese, make_window, qtbot) -> None:
+    box = make_window().show_about()
+    assert english_texts(box) == [] and "Ctrl+Return" in box.text()
+    box.close()
+
+
+def test_a_failed_run_is_explained_in_chinese(chinese, make_window, qtbot) -> None:
+    window = make_window("crash")
+    window.show()
+    window.start_run()
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    box = window.last_dialog
+    assert isinstance(box, QMessageBox) and box.isVisible()
+    assert english_texts(box) == [], box.text()
+    box.close()
