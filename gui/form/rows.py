@@ -40,12 +40,13 @@ class ProblemLabels:
         column.addWidget(problem)
         for name in fields:
             self._labels[name] = problem
+        target = field_widget.focusProxy() or field_widget  # a row of several widgets focuses its first
         if tooltip:
             field_widget.setToolTip(tooltip)
-            field_widget.setAccessibleDescription(tooltip)
+            target.setAccessibleDescription(tooltip)
         caption = QLabel(label)
-        caption.setBuddy(field_widget)
-        field_widget.setAccessibleName(plain_label(label))
+        caption.setBuddy(target)
+        target.setAccessibleName(plain_label(label))
         form.addRow(caption, box)
         return box
 

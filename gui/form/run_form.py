@@ -36,6 +36,7 @@ from gui.form.device_probe import ProbeResult
 from gui.form.model_form import ModelForm
 from gui.form.number_fields import KeptValues, ScientificSpinBox, limited_spin
 from gui.form.rows import ProblemLabels
+from gui.keyboard import order_tabs_by_layout
 
 STRATEGY_HINTS = {
     Strategy.DEFAULT: QT_TRANSLATE_NOOP("RunForm", "No distribution: one replica on the first GPU, else the CPU."),
@@ -201,6 +202,7 @@ class RunForm(QWidget):
         self.every_epoch = QCheckBox(self.tr("every epoch"), objectName="checkpointEpochCheck")
         self.every_steps = limited_spin("checkpoint.every_steps", "checkpointStepsSpin")
         self.every_steps.setSpecialValueText(self.tr("never by steps"))
+        self.every_steps.setAccessibleName(self.tr("Checkpoint every N steps"))
         self.every_steps.setPrefix(self.tr("every "))
         self.every_steps.setSuffix(self.tr(" steps"))
         checkpoints = QWidget()
@@ -211,7 +213,7 @@ class RunForm(QWidget):
         checkpoints.setFocusProxy(self.every_epoch)
         self.labels.add_row(form, self.tr("&Strategy"), self.strategy, "strategy")
         form.addRow("", self.strategy_hint)
-        self.labels.add_row(form, self.tr("Devices"), self.devices, "devices")
+        self.labels.add_row(form, self.tr("&Devices"), self.devices, "devices")
         self.labels.add_row(
             form, self.tr("V&irtual devices"), self.virtual, "virtual_devices", tooltip=self.tr(VIRTUAL_TIP)
         )
@@ -341,6 +343,9 @@ class RunForm(QWidget):
             box.toggled.connect(self._emit_changed)
             self.devices_layout.addWidget(box, 1 + i // DEVICE_COLUMNS, i % DEVICE_COLUMNS)
             self._device_boxes[device.name] = box
+        if self._device_boxes:  # the Devices label's mnemonic and Tab lead to the first device
+            self.devices.setFocusProxy(next(iter(self._device_boxes.values())))
+            order_tabs_by_layout(self)
         self._tick_devices(wanted)
         self._emit_changed()
 

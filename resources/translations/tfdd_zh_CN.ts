@@ -2075,6 +2075,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>从不按步数</translation>
     </message>
     <message>
+        <source>Checkpoint every N steps</source>
+        <translation>每 N 步保存检查点</translation>
+    </message>
+    <message>
         <source>every </source>
         <translation>每 </translation>
     </message>
@@ -2087,8 +2091,8 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>策略(&amp;S)</translation>
     </message>
     <message>
-        <source>Devices</source>
-        <translation>设备</translation>
+        <source>&amp;Devices</source>
+        <translation>设备(&amp;D)</translation>
     </message>
     <message>
         <source>V&amp;irtual devices</source>
