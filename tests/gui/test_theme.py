@@ -128,3 +128,24 @@ def test_style_plot_paints_background_axes_and_legend(qtbot, scheme: Theme) -> N
     assert scheme.plot.foreground in axis.label.toHtml() or QColor(scheme.plot.foreground).name() in axis.label.toHtml()
     assert legend.brush().color().rgb() == QColor(scheme.plot.legend_background).rgb()
     assert legend.labelTextColor() == QColor(scheme.plot.foreground)
+
+
+def test_the_window_follows_a_switch_live(qtbot, make_window, fresh_manager) -> None:
+    """Plots, log, runs table and workers panel are repainted in the new scheme without a restart."""
+    from PySide6.QtWidgets import QApplication
+
+    manager, _ = fresh_manager
+    manager.set_choice(Choice.LIGHT)
+    window = make_window()
+    window.show()
+    plots = [window.plots.loss, window.plots.accuracy, window.plots.throughput, *window.runs.compare.plots.values()]
+    assert {p.backgroundBrush().color().name() for p in plots} == {LIGHT.plot.background}
+    manager.set_choice(Choice.DARK)
+    QApplication.processEvents()
+    assert {p.backgroundBrush().color().name() for p in plots} == {DARK.plot.background}
+    loss = window.plots.loss
+    assert loss.getPlotItem().getAxis("left").pen().color().name() == DARK.plot.foreground
+    assert loss._curves["smoothed"].opts["pen"].color().name() == DARK.plot.smoothed
+    assert DARK.plot.smoothed in loss.getPlotItem().titleLabel.text  # the legend in the title, recoloured
+    assert window.log.model._raw_colour.name() == DARK.ui.log_raw
+    assert QApplication.instance().palette().color(QPalette.ColorRole.Window).name() == DARK.ui.window
