@@ -112,7 +112,7 @@ class DevicesPanel(QWidget):
         self._fit_list_height()
         version = f"TensorFlow {result.tensorflow}" if result.tensorflow else "TensorFlow"
         gpus = len(result.gpus)
-        found = self.tr("%n GPU(s)", "", gpus) if gpus else self.tr("no GPU")
+        found = self.tr("%n GPU(s)", "", gpus)
         lines = [
             self.tr("{version} sees {found} and {cpus} CPU.").format(
                 version=version, found=found, cpus=len(result.cpus)

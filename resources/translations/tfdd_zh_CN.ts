@@ -885,11 +885,11 @@
     </message>
     <message>
         <source>&amp;GPUs per node:</source>
-        <translation>每节点 GPU 数：(&amp;G)</translation>
+        <translation>每节点 GPU 数(&amp;G)：</translation>
     </message>
     <message>
         <source>P&amp;ort:</source>
-        <translation>端口：(&amp;O)</translation>
+        <translation>端口(&amp;O)：</translation>
     </message>
     <message>
         <source>Browse…</source>
@@ -901,7 +901,7 @@
     </message>
     <message>
         <source>&amp;Folder:</source>
-        <translation>文件夹：(&amp;F)</translation>
+        <translation>文件夹(&amp;F)：</translation>
     </message>
     <message>
         <source>After the export: what to copy where, and how to start it.</source>
@@ -913,7 +913,7 @@
     </message>
     <message>
         <source>F&amp;or:</source>
-        <translation>目标：(&amp;O)</translation>
+        <translation>目标(&amp;O)：</translation>
     </message>
     <message>
         <source>Fix these first:</source>
@@ -1033,11 +1033,11 @@
     </message>
     <message>
         <source>&amp;x-axis:</source>
-        <translation>横轴：(&amp;X)</translation>
+        <translation>横轴(&amp;X)：</translation>
     </message>
     <message>
         <source>s&amp;moothing:</source>
-        <translation>平滑：(&amp;M)</translation>
+        <translation>平滑(&amp;M)：</translation>
     </message>
     <message>
         <source>GPU utilisation</source>
@@ -1314,10 +1314,6 @@ live figures: waiting for NVML…</source>
         <translation>
             <numerusform>%n 个 GPU</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>no GPU</source>
-        <translation>没有 GPU</translation>
     </message>
     <message>
         <source>{version} sees {found} and {cpus} CPU.</source>
@@ -2671,7 +2667,7 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
     <message>
         <source>&amp;x-axis:</source>
-        <translation>横轴：(&amp;X)</translation>
+        <translation>横轴(&amp;X)：</translation>
     </message>
     <message>
         <source>x-axis</source>
