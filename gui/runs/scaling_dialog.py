@@ -141,7 +141,8 @@ def _bar_plot(title: str, y_label: str, name: str) -> pg.PlotWidget:
     item.setLabel("bottom", QCoreApplication.translate("gui.runs.scaling_dialog", "replicas"))
     item.setLabel("left", y_label)
     item.showGrid(y=True, alpha=0.25)
-    item.getAxis("left").enableAutoSIPrefix(False)
+    for axis in ("left", "bottom"):  # replica counts and percentages: never "(x0.001)"
+        item.getAxis(axis).enableAutoSIPrefix(False)
     item.setMouseEnabled(x=False, y=False)
     item.hideButtons()
     plot.setMinimumHeight(200)
