@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -71,6 +72,11 @@ def _show_tab(tabs: QTabWidget, index: int) -> None:
     page = tabs.widget(index)
     if page is not None and not page.isAncestorOf(tabs.focusWidget()):
         tabs.tabBar().setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+
+def plain_label(text: str) -> str:
+    """A label's text as spoken: without its mnemonic marker ("&Epochs", "轮次(&E)") or a closing colon."""
+    return re.sub(r"\(&\w\)|&(?=\w)", "", text).strip().rstrip(":：")
 
 
 def focusable_in_layout_order(root: QWidget) -> list[QWidget]:

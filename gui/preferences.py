@@ -17,7 +17,13 @@ from PySide6.QtWidgets import QMenu, QMenuBar, QMessageBox, QWidget
 
 from gui import i18n, theme
 
-RESTART_COMMAND = [sys.executable, "-m", "gui.app"]
+
+def restart_command() -> list[str]:
+    """How this dashboard was started: `python main.py` again from a checkout, else `python -m gui.app`."""
+    script = sys.argv[0] if sys.argv else ""
+    if script.endswith(".py") and os.path.isfile(script):
+        return [sys.executable, os.path.abspath(script), *sys.argv[1:]]
+    return [sys.executable, "-m", "gui.app"]
 
 
 def add_language_menu(menu_bar: QMenuBar, window: QWidget, can_restart: Callable[[], bool]) -> QMenu:
@@ -71,7 +77,8 @@ def restart(window: QWidget) -> bool:
     """Close the window (saving form and layout as on any close) and start the dashboard again."""
     if not window.close():
         return False
-    return QProcess.startDetached(RESTART_COMMAND[0], RESTART_COMMAND[1:])[0]
+    command = restart_command()
+    return QProcess.startDetached(command[0], command[1:])[0]
 
 
 def add_view_menu(menu_bar: QMenuBar) -> QMenu:

@@ -37,8 +37,8 @@ from engine.exports.bundle import BUNDLE_MARKER, check_bundle_folder, export_bun
 from engine.exports.slurm import DEFAULT_PORT_BASE, export_slurm
 from engine.problems import OutputExists, Problem
 from engine.tfconfig import ClusterError, ClusterSpec, errors, local_cluster_like, run_problems
-from gui.form.rows import plain_label
 from gui.i18n import translate
+from gui.keyboard import plain_label
 
 MACHINES, SLURM = "machines", "slurm"
 TARGETS = {

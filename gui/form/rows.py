@@ -8,12 +8,11 @@ catch-all label.
 
 from __future__ import annotations
 
-import re
-
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from engine.problems import Problem
 from gui.i18n import problem_text, translate
+from gui.keyboard import plain_label
 
 
 class ProblemLabels:
@@ -61,11 +60,6 @@ class ProblemLabels:
 
     def label_for(self, field: str) -> QLabel:
         return self._labels.get(field, self._catch_all)
-
-
-def plain_label(text: str) -> str:
-    """A label's text as spoken: without its mnemonic marker ("&Epochs", "轮次(&E)") or a closing colon."""
-    return re.sub(r"\(&\w\)|&(?=\w)", "", text).strip().rstrip(":：")
 
 
 def _style_problem(label: QLabel) -> None:

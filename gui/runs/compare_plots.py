@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlid
 from engine.history import Curves
 from gui import theme
 from gui.exports import add_export_action
-from gui.form.rows import plain_label
+from gui.keyboard import plain_label
 from gui.live.traces import Ema
 
 X_AXES = {

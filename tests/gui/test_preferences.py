@@ -37,7 +37,17 @@ def test_choosing_another_language_stores_it_and_offers_a_restart(window, monkey
     assert box.standardButtons() == QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
     box.button(QMessageBox.StandardButton.Yes).click()
     assert not window.isVisible()  # closed the usual way (form and layout saved)
-    assert started == [(preferences.RESTART_COMMAND[0], preferences.RESTART_COMMAND[1:])]
+    command = preferences.restart_command()
+    assert started == [(command[0], command[1:])]
+
+
+def test_the_restart_runs_the_dashboard_the_way_it_was_started(monkeypatch, tmp_path) -> None:
+    main = tmp_path / "main.py"
+    main.write_text("", encoding="utf-8")
+    monkeypatch.setattr("sys.argv", [str(main)])
+    assert preferences.restart_command()[1:] == [str(main)]
+    monkeypatch.setattr("sys.argv", ["/usr/bin/tfdd-gui"])  # an installed entry point
+    assert preferences.restart_command()[1:] == ["-m", "gui.app"]
 
 
 def test_during_a_run_the_language_waits_for_the_next_start(window, monkeypatch) -> None:
