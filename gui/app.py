@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -39,9 +39,9 @@ def create_application(argv: list[str]) -> QApplication:
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     app.setOrganizationName(settings.ORGANIZATION)
     app.setApplicationName(settings.APPLICATION)
-    app.setApplicationDisplayName("TF Distributed Dashboard")
+    i18n.install(app)  # before any text is made: the window is built in the language it will speak
+    app.setApplicationDisplayName(QCoreApplication.translate("App", "TF Distributed Dashboard"))
     app.setWindowIcon(QIcon(str(resource_path("icons", "app.svg"))))
-    i18n.install(app)
     theme.manager().apply()
     return app
 

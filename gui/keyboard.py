@@ -50,7 +50,8 @@ def button_action(
     _EnabledMirror(button, action)
     parent.addAction(action)  # a shortcut works while its action is in the window, menu or not
     shortcut = keys[0].toString(QKeySequence.SequenceFormat.NativeText)
-    button.setToolTip(f"{button.toolTip()} ({shortcut})" if button.toolTip() else shortcut)
+    if shortcut not in button.toolTip():
+        button.setToolTip(f"{button.toolTip()} ({shortcut})" if button.toolTip() else shortcut)
     return action
 
 

@@ -96,6 +96,7 @@ class RunControls(QWidget):
         self.start.setProperty("role", "primary")
         self.stop = QPushButton(self.tr("Stop"), objectName="stopButton")
         self.stop.setEnabled(False)
+        self.stop.setToolTip(self.tr("Stop the run: the trainer saves a checkpoint first (Esc)"))
         self.progress_bar = QProgressBar(objectName="progressBar")
         self.progress_bar.setRange(0, self.PROGRESS_SCALE)
         self.progress_bar.setValue(0)

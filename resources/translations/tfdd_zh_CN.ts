@@ -701,6 +701,13 @@
     </message>
 </context>
 <context>
+    <name>App</name>
+    <message>
+        <source>TF Distributed Dashboard</source>
+        <translation>TF 分布式训练仪表板</translation>
+    </message>
+</context>
+<context>
     <name>ClusterEditor</name>
     <message>
         <source>Write start scripts, a README and a Kubeflow TFJob for each task, or a Slurm job</source>
@@ -1934,6 +1941,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>Stop</source>
         <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the run: the trainer saves a checkpoint first (Esc)</source>
+        <translation>停止运行：训练器会先保存检查点 (Esc)</translation>
     </message>
     <message>
         <source>no run yet</source>
