@@ -40,3 +40,30 @@ class Message(str):
 def msg(template: str, /, **params: Any) -> Message:
     """A translatable engine message; `template` is a literal str.format template (see the module doc)."""
     return Message(template, params)
+
+
+def to_plain(message: str) -> dict[str, Any]:
+    """A Message as JSON-safe data, for an event crossing to the window ({} for other text).
+
+    Parameters that are Messages nest; numbers and text stay; anything else becomes its str."""
+    if not isinstance(message, Message):
+        return {}
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, Message):
+            return to_plain(value)
+        return value if isinstance(value, int | float | str) or value is None else str(value)
+
+    return {"template": message.template, "params": {k: plain(v) for k, v in message.params.items()}}
+
+
+def from_plain(data: dict[str, Any]) -> Message | None:
+    """The Message `to_plain` gave; None when `data` is not one (an older trainer, a damaged line)."""
+    template, params = data.get("template"), data.get("params", {})
+    if not isinstance(template, str) or not isinstance(params, dict):
+        return None
+    values = {k: (from_plain(v) or str(v)) if isinstance(v, dict) else v for k, v in params.items()}
+    try:
+        return Message(template, values)
+    except (KeyError, IndexError, ValueError):  # a template its parameters do not fill
+        return None

@@ -27,7 +27,7 @@ import os
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-from engine.messages import CONTEXT, Message
+from engine.messages import CONTEXT, Message, from_plain
 from engine.problems import Problem
 from engine.resources import resource_path
 from gui import settings
@@ -143,6 +143,13 @@ def translate(text: str) -> str:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):  # a translation that broke a placeholder: English beats a crash
         return str(text)
+
+
+def event_message(message: str, template: dict) -> str:
+    """An event's message (run_failed) in the window's language: from the template the engine sent with it
+    (engine.messages.to_plain), else by its English text; nested parameters are translated too."""
+    rebuilt = from_plain(template) if template else None
+    return translate(rebuilt if rebuilt is not None and rebuilt == message else message)
 
 
 def problem_text(problem: Problem) -> str:

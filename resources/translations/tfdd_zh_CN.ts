@@ -699,6 +699,10 @@
         <source>tick at least one device</source>
         <translation>请至少勾选一个设备</translation>
     </message>
+    <message>
+        <source>{field} = {value}: {message}</source>
+        <translation>{field} = {value}：{message}</translation>
+    </message>
 </context>
 <context>
     <name>App</name>

@@ -114,3 +114,16 @@ def test_lupdate_extracts_engine_templates_and_window_strings(tmp_path: Path) ->
     text = ts.read_text(encoding="utf-8")
     assert "<source>must be at most {high:,}</source>" in text
     assert '<message numerus="yes">' in text and "<source>%n run(s)</source>" in text
+
+
+def test_a_run_failed_event_is_translated_from_its_template(qapp) -> None:
+    from engine import events as ev
+    from engine.problems import ConfigError, Problem, failure_message
+
+    i18n.install(qapp, "zh_CN")
+    error = ConfigError([Problem("epochs", 0, msg("must be a number >= {low:g}", low=1.0))])
+    event = ev.decode(ev.encode(ev.RunFailed(message=failure_message(error))))
+    assert i18n.event_message(event.message, event.message_template) == "epochs = 0：必须是 >= 1 的数"
+    assert i18n.event_message("plain words", {}) == "plain words"
+    forged = {"template": "must be a number >= {low:g}", "params": {"low": 5}}  # does not say the same thing
+    assert i18n.event_message("epochs = 0: must be a number >= 1", forged) == "epochs = 0: must be a number >= 1"
