@@ -13,12 +13,14 @@ any text missed would stay in the old language until some unrelated update,
 a half-translated window. A restart gives a whole window in one language,
 and the settings and the last run config survive it.
 
-Two catalogues are installed: ours (`resources/translations/tfdd_<lang>.qm`)
-and Qt's own `qtbase_<lang>.qm` shipped with PySide6 (the standard dialogs'
-and buttons' texts: Cancel, Open, Save...).
+The catalogues: ours (`resources/translations/tfdd_<lang>.qm`; English has
+one too, with only the plural forms: "%n run(s)" -> "1 run", "2 runs") and,
+for Chinese, Qt's own `qtbase_zh_CN.qm` shipped with PySide6 (the standard
+dialogs' and buttons' texts: Cancel, Open, Save...).
 
 Engine messages (`engine.messages.Message`) are translated here too: the
-template is looked up, then the same parameters are formatted into it.
+template is looked up, then the same parameters are formatted into it; a
+run_failed event brings its message's template across the process boundary.
 """
 
 from __future__ import annotations
