@@ -35,7 +35,7 @@ from engine.history import Curves, RunSummary, export_metrics
 from engine.problems import ConfigError
 from gui import theme
 from gui.exports import TensorBoardCommand, export_run_config, load_run_config, save_as
-from gui.i18n import problem_text
+from gui.i18n import problem_text, translate
 from gui.runs.compare_plots import ComparedRun, ComparePlots, colour
 from gui.runs.loader import HistoryLoader
 from gui.runs.table_model import COLUMNS, SORT_ROLE, RunsTableModel, display_name
@@ -177,7 +177,9 @@ class RunsPanel(QWidget):
             self._sized = True
         if done:  # the count only at the end: a label that changes size re-lays out the tab, plots and all
             problem = self.loader.problem
-            self.count.setText(problem or f"{len(runs)} run{'s' if len(runs) != 1 else ''} in {self.root}")
+            self.count.setText(
+                translate(problem) or self.tr("%n run(s) in {root}", "", len(runs)).format(root=self.root)
+            )
             self._on_selection()  # the selected runs' files may have changed: their curves are asked again
             self.runs_loaded.emit()
 

@@ -150,6 +150,13 @@
 <context>
     <name>RunsPanel</name>
     <message numerus="yes">
+        <source>%n run(s) in {root}</source>
+        <translation>
+            <numerusform>%n run in {root}</numerusform>
+            <numerusform>%n runs in {root}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source> (and %n more)</source>
         <translation>
             <numerusform> (and %n more)</numerusform>

@@ -2256,6 +2256,12 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>正在读取 {root} 中的运行…</translation>
     </message>
     <message numerus="yes">
+        <source>%n run(s) in {root}</source>
+        <translation>
+            <numerusform>{root} 中有 %n 次运行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source> (and %n more)</source>
         <translation>
             <numerusform>（另有 %n 个）</numerusform>
