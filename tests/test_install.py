@@ -124,7 +124,7 @@ def test_tfdd_cluster_launch_runs_two_workers(installed):
         str(installed["root"] / "cluster-run"),
     )
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
-    assert "completed: all 2 worker(s) finished" in out.stdout
+    assert "completed: all 2 task(s) done" in out.stdout
 
 
 def test_a_run_started_from_the_window_completes(installed):

@@ -44,6 +44,7 @@ from engine.tfconfig import (
     validate,
 )
 
+JOB_NAMES = {"chief": "chief", "worker": "worker", "ps": "parameter server", "evaluator": "evaluator"}
 LAUNCHER = "launcher"
 """The source of the launcher's own log lines in the relayed stream (the workers' are their task ids)."""
 
@@ -260,6 +261,31 @@ def _restarts(args: argparse.Namespace) -> dict[str, int]:
     return {} if args.restarts is None else {"restarts": args.restarts}
 
 
+def _run(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, on_state: Any) -> Any:
+    """Start the plan's cluster and wait for it (a ClusterResult). The run's lock is released at the end; a
+    launch refused before anything started (ClusterError, ConfigError) leaves no empty new run behind."""
+    from engine.cluster.launcher import launch_cluster
+
+    try:
+        return launch_cluster(
+            plan.cluster,
+            plan.config_path,
+            plan.run_dir,
+            join_timeout_s=args.join_timeout,
+            on_event=on_event,
+            on_state=on_state,
+            should_stop=lambda: stop.requested,
+            resume=plan.resume,
+            lock=plan.lock,
+            **_restarts(args),
+        )
+    except (ClusterError, ConfigError):
+        plan.abandon()
+        raise
+    finally:
+        plan.lock.release()
+
+
 def _launch(args: argparse.Namespace) -> int:
     from engine.cluster.netns import isolate_network
     from engine.protocol.channel import StopSignal, handle_stop_signals
@@ -267,7 +293,7 @@ def _launch(args: argparse.Namespace) -> int:
     isolation = isolate_network()  # first: before any thread (stdin, BLAS) or socket; the tasks inherit it
     if args.events:
         return _relay(args, isolation)
-    from engine.cluster.launcher import WorkerStatus, launch_cluster
+    from engine.cluster.launcher import WorkerStatus
 
     stop = StopSignal()
     handle_stop_signals(stop)  # Ctrl-C (130) and SIGTERM (143) stop every task after its checkpoint
@@ -286,27 +312,10 @@ def _launch(args: argparse.Namespace) -> int:
         elif isinstance(event, ev.Log) and event.level in ("warning", "error"):
             print(f"{task.name}: [{event.level}] {printable(event.message)}", flush=True)
 
-    tasks = ", ".join(f"{len(a)} {job}" for job, a in plan.cluster.jobs)
+    tasks = ", ".join(f"{len(a)} {JOB_NAMES[job]}{'s' if len(a) > 1 else ''}" for job, a in plan.cluster.jobs)
     print(f"launching {tasks} on 127.0.0.1; run dir {printable(str(plan.run_dir))}", flush=True)
     print(isolation.message(), file=sys.stderr, flush=True)
-    try:
-        result = launch_cluster(
-            plan.cluster,
-            plan.config_path,
-            plan.run_dir,
-            join_timeout_s=args.join_timeout,
-            on_event=on_event,
-            on_state=on_state,
-            should_stop=lambda: stop.requested,
-            resume=plan.resume,
-            lock=plan.lock,
-            **_restarts(args),
-        )
-    except (ClusterError, ConfigError):
-        plan.abandon()
-        raise
-    finally:
-        plan.lock.release()
+    result = _run(plan, args, stop, on_event, on_state)
     if result.ok:
         print(f"completed: all {len(result.workers)} task(s) done; results in {result.run_dir}")
         return ExitCode.OK
@@ -324,7 +333,7 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     The chief's run_finished / run_failed is held back: the cluster's outcome
     (a failed peer, a join timeout) decides the one final event.
     """
-    from engine.cluster.launcher import WorkerStatus, launch_cluster
+    from engine.cluster.launcher import WorkerStatus
     from engine.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
 
     emit = EventChannel(protect_stdout())
@@ -352,44 +361,30 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     except (ClusterError, ConfigError, RunDirError) as exc:
         emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return ExitCode.CONFIG
+    chief = plan.cluster.chief()
+    strategy = RunConfig.load(plan.config_path, check=False).strategy
+
+    def on_event(task: Task, event: ev.Event) -> None:
+        source = task.id
+        if task == chief:
+            if isinstance(event, (ev.RunFinished, ev.RunFailed)):
+                chief_final.append(event)
+                return
+            if isinstance(event, ev.EpochEnd):
+                epochs[0] = event.epoch
+            emit(dataclasses.replace(event, source=source) if isinstance(event, ev.Log) else event)
+        elif isinstance(event, ev.Log):
+            emit(dataclasses.replace(event, source=source))
+        elif isinstance(event, ev.Evaluation) and task_program(task.job, strategy) == Program.EVALUATOR:
+            emit(event)
+        elif isinstance(event, ev.RunFailed):
+            emit(ev.Log(level="error", message=event.message, source=source))
+
     try:
-        chief = plan.cluster.chief()
-        strategy = RunConfig.load(plan.config_path, check=False).strategy
-
-        def on_event(task: Task, event: ev.Event) -> None:
-            source = task.id
-            if task == chief:
-                if isinstance(event, (ev.RunFinished, ev.RunFailed)):
-                    chief_final.append(event)
-                    return
-                if isinstance(event, ev.EpochEnd):
-                    epochs[0] = event.epoch
-                emit(dataclasses.replace(event, source=source) if isinstance(event, ev.Log) else event)
-            elif isinstance(event, ev.Log):
-                emit(dataclasses.replace(event, source=source))
-            elif isinstance(event, ev.Evaluation) and task_program(task.job, strategy) == Program.EVALUATOR:
-                emit(event)
-            elif isinstance(event, ev.RunFailed):
-                emit(ev.Log(level="error", message=event.message, source=source))
-
-        result = launch_cluster(
-            plan.cluster,
-            plan.config_path,
-            plan.run_dir,
-            join_timeout_s=args.join_timeout,
-            on_event=on_event,
-            on_state=on_state,
-            should_stop=lambda: stop.requested,
-            resume=plan.resume,
-            lock=plan.lock,
-            **_restarts(args),
-        )
+        result = _run(plan, args, stop, on_event, on_state)
     except (ClusterError, ConfigError) as exc:
-        plan.abandon()
         emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return ExitCode.CONFIG
-    finally:
-        plan.lock.release()
     if result.status == RunStatus.FAILED:
         emit(
             ev.RunFailed(

@@ -8,6 +8,7 @@ same `Session` and differ only in how a block of steps runs and reports back.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,7 +99,7 @@ def replica_train_step(s: Session, loss_object: Any) -> Any:
     """One replica's step: forward, the loss averaged over the *global* batch, gradients, update.
 
     Returns a function (features, labels) -> (loss, correct predictions) for
-    `strategy.run`; the custom loop and the parameter-server loop share it.
+    `strategy.run`; block_of_steps runs it for both the custom loop and the parameter-server loop.
     """
     model, optimizer = s.model, s.optimizer
     binary, global_batch = s.source.binary, s.global_batch_size
@@ -121,6 +122,28 @@ def replica_train_step(s: Session, loss_object: Any) -> Any:
     return train_step
 
 
+def block_of_steps(s: Session) -> Callable[[Any, Any], tuple[Any, Any]]:
+    """(iterator, n) -> every step's loss and accuracy, for n steps of strategy.run + strategy.reduce; the
+    body of one `tf.function` call (the custom loop's, and each closure the parameter-server loop schedules)."""
+    strategy, global_batch = s.strategy, s.global_batch_size
+    with strategy.scope():
+        loss_object, _ = build_loss_and_metric(
+            s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
+        )
+    train_step = replica_train_step(s, loss_object)
+
+    def train_steps(iterator: Any, n: Any) -> tuple[Any, Any]:
+        losses = tf.TensorArray(tf.float32, size=n)
+        accuracies = tf.TensorArray(tf.float32, size=n)
+        for i in tf.range(n):
+            loss, correct = strategy.run(train_step, args=next(iterator))
+            losses = losses.write(i, strategy.reduce("SUM", loss, axis=None))
+            accuracies = accuracies.write(i, strategy.reduce("SUM", correct, axis=None) / global_batch)
+        return losses.stack(), accuracies.stack()
+
+    return train_steps
+
+
 class CustomLoop:
     """strategy.run + strategy.reduce over a distributed dataset, the tutorial done right.
 
@@ -135,26 +158,7 @@ class CustomLoop:
 
     def __init__(self, s: Session):
         self.s = s
-        strategy = s.strategy
-        global_batch = s.global_batch_size
-        with strategy.scope():
-            loss_object, _ = build_loss_and_metric(
-                s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
-            )
-        train_step = replica_train_step(s, loss_object)
-
-        @tf.function
-        def train_steps(iterator: Any, n: Any) -> tuple[Any, Any]:
-            """n steps in one call; every step's loss and accuracy come back."""
-            losses = tf.TensorArray(tf.float32, size=n)
-            accuracies = tf.TensorArray(tf.float32, size=n)
-            for i in tf.range(n):
-                loss, correct = strategy.run(train_step, args=next(iterator))
-                losses = losses.write(i, strategy.reduce("SUM", loss, axis=None))
-                accuracies = accuracies.write(i, strategy.reduce("SUM", correct, axis=None) / global_batch)
-            return losses.stack(), accuracies.stack()
-
-        self._train_steps = train_steps
+        self._train_steps = tf.function(block_of_steps(s))
         self._evaluator = Evaluator(s)
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 from engine import events as ev
 from engine.protocol.codes import task_id
 from engine.train.controller import Checkpoint, Controller
-from engine.train.loops import FitBridge, Session, replica_train_step, validation_sums
+from engine.train.loops import FitBridge, Session, block_of_steps, validation_sums
 from engine.train.models import build_loss_and_metric, build_model
 from engine.train.tf_runtime import keras, tf
 
@@ -130,23 +130,13 @@ class PSCustomLoop:
         self._workers = workers
         self._validation = InlineValidation(s)
         strategy = s.strategy
-        global_batch = s.global_batch_size
-        with strategy.scope():
-            loss_object, _ = build_loss_and_metric(
-                s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
-            )
-        train_step = replica_train_step(s, loss_object)
+        steps = block_of_steps(s)
 
         @tf.function
         def train_steps(iterator: Any, n: Any) -> tuple[Any, Any, Any]:
             """n steps on one worker; every step's loss and accuracy come back, and which worker ran them."""
-            losses = tf.TensorArray(tf.float32, size=n)
-            accuracies = tf.TensorArray(tf.float32, size=n)
-            for i in tf.range(n):
-                loss, correct = strategy.run(train_step, args=next(iterator))
-                losses = losses.write(i, strategy.reduce("SUM", loss, axis=None))
-                accuracies = accuracies.write(i, strategy.reduce("SUM", correct, axis=None) / global_batch)
-            return losses.stack(), accuracies.stack(), tf.distribute.coordinator.experimental_get_current_worker_index()
+            losses, accuracies = steps(iterator, n)
+            return losses, accuracies, tf.distribute.coordinator.experimental_get_current_worker_index()
 
         @tf.function
         def per_worker_dataset() -> Any:

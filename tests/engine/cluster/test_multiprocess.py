@@ -141,7 +141,7 @@ def test_cluster_launch_command_prints_states_and_the_chiefs_epochs(tmp_path, wr
     assert code == 0, out
     assert "worker 1 (pid" in out and ": training" in out and ": finished" in out
     assert [m[0] for m in EPOCH_LINE.findall(out)] == ["1", "2"]  # the chief's lines only
-    assert out.rstrip().splitlines()[-1].startswith("completed: all 2 worker(s) finished")
+    assert out.rstrip().splitlines()[-1].startswith("completed: all 2 task(s) done")
 
 
 def test_launch_events_speaks_the_worker_protocol_for_the_cluster(tmp_path, write_run_config):
