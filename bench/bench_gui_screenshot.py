@@ -2,6 +2,8 @@
 
     Xvfb :99 -screen 0 1400x900x24 &
     DISPLAY=:99 python bench/bench_gui_screenshot.py resources/screenshot.png
+    DISPLAY=:99 TFDD_LANG=zh_CN python bench/bench_gui_screenshot.py resources/screenshot-zh.png
+    DISPLAY=:99 TFDD_COLOR_SCHEME=dark python bench/bench_gui_screenshot.py resources/screenshot-dark.png
 
 Runs resources/examples/mirrored_large_synthetic.json (Mirrored on 2 virtual
 CPU devices, 20 epochs, 100000 synthetic samples) on the warm trainer, once

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.kinds import anchor_user_files, validate_data, validate_model
+from engine.messages import msg
 from engine.problems import ConfigError, Problem
 
 
@@ -199,10 +200,14 @@ class RunConfig:
         try:
             raw = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ConfigError([Problem("(file)", text[:40], f"not valid JSON: {exc}")]) from None
+            raise ConfigError([Problem("(file)", text[:40], msg("not valid JSON: {exc}", exc=exc))]) from None
         except RecursionError:
             raise ConfigError(
-                [Problem("(file)", text[:40], "nested too deeply to be a run config (a run config is 3 levels deep)")]
+                [
+                    Problem(
+                        "(file)", text[:40], msg("nested too deeply to be a run config (a run config is 3 levels deep)")
+                    )
+                ]
             ) from None
         return cls.from_dict(raw, check=check)
 
@@ -211,7 +216,7 @@ class RunConfig:
         """A config file; check=False reads a past run's config whose data file has since moved."""
         p = Path(path)
         if not p.exists():
-            raise ConfigError([Problem("(file)", str(p), "no such config file")])
+            raise ConfigError([Problem("(file)", str(p), msg("no such config file"))])
         try:
             size = p.stat().st_size
             if size > MAX_CONFIG_BYTES:
@@ -220,13 +225,18 @@ class RunConfig:
                         Problem(
                             "(file)",
                             str(p),
-                            f"is {size / 2**20:,.0f} MB; a run config is a few KB: is this the right file?",
+                            msg(
+                                "is {size:,.0f} MB; a run config is a few KB: is this the right file?",
+                                size=size / 2**20,
+                            ),
                         )
                     ]
                 )
             data = p.read_bytes()
         except OSError as exc:
-            raise ConfigError([Problem("(file)", str(p), f"cannot be read: {exc.strerror or exc}")]) from None
+            raise ConfigError(
+                [Problem("(file)", str(p), msg("cannot be read: {value}", value=exc.strerror or exc))]
+            ) from None
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -235,8 +245,12 @@ class RunConfig:
                     Problem(
                         "(file)",
                         str(p),
-                        f"not UTF-8 text (byte 0x{data[exc.start]:02x} at position {exc.start}): a run config is "
-                        "a JSON text file; is this the right file?",
+                        msg(
+                            "not UTF-8 text (byte 0x{byte:02x} at position {start}): a run config is a JSON text "
+                            "file; is this the right file?",
+                            byte=data[exc.start],
+                            start=exc.start,
+                        ),
                     )
                 ]
             ) from None
@@ -284,21 +298,21 @@ def _type_ok(value: Any, annotation: str) -> bool:
 
 def _build(cls: type, raw: Any, prefix: str, problems: list[Problem]) -> Any:
     if not isinstance(raw, dict):
-        problems.append(Problem(prefix.rstrip(".") or "(document)", raw, "must be a JSON object"))
+        problems.append(Problem(prefix.rstrip(".") or "(document)", raw, msg("must be a JSON object")))
         return cls()
     fields = {f.name: f for f in dataclasses.fields(cls)}
     kwargs: dict[str, Any] = {}
     for key, value in raw.items():
         name = f"{prefix}{key}"
         if key not in fields:
-            problems.append(Problem(name, value, f"unknown key; known keys: {', '.join(fields)}"))
+            problems.append(Problem(name, value, msg("unknown key; known keys: {fields}", fields=", ".join(fields))))
             continue
         if key in _SECTIONS and cls is RunConfig:
             kwargs[key] = _build(_SECTIONS[key], value, f"{key}.", problems)
             continue
         annotation = str(fields[key].type)
         if not _type_ok(value, annotation):
-            problems.append(Problem(name, value, f"wrong type; expected {annotation}"))
+            problems.append(Problem(name, value, msg("wrong type; expected {annotation}", annotation=annotation)))
             continue
         if annotation.startswith("tuple") and value is not None:
             value = tuple(value)
@@ -317,7 +331,7 @@ def _from_dict(raw: Any) -> tuple[RunConfig, list[Problem]]:
 
 def _choice(problems: list[Problem], name: str, value: Any, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        problems.append(Problem(name, value, f"must be one of: {', '.join(allowed)}"))
+        problems.append(Problem(name, value, msg("must be one of: {allowed}", allowed=", ".join(allowed))))
 
 
 def nearest_valid_batch_sizes(global_batch: int, replicas: int) -> list[int]:
@@ -331,12 +345,17 @@ def batch_problem(global_batch: int, replicas: int) -> Problem | None:
     """The per-replica batch is global / replicas, so it must divide evenly."""
     if replicas <= 0 or global_batch % replicas == 0:
         return None
-    sizes = " or ".join(str(s) for s in nearest_valid_batch_sizes(global_batch, replicas))
+    nearest = nearest_valid_batch_sizes(global_batch, replicas)
+    sizes = msg("{a} or {b}", a=nearest[0], b=nearest[1]) if len(nearest) == 2 else str(nearest[0])
     return Problem(
         "global_batch_size",
         global_batch,
-        f"must be divisible by the {replicas} replicas (each replica gets global / replicas "
-        f"examples); the nearest valid sizes are {sizes}",
+        msg(
+            "must be divisible by the {replicas} replicas (each replica gets global / replicas "
+            "examples); the nearest valid sizes are {sizes}",
+            replicas=replicas,
+            sizes=sizes,
+        ),
     )
 
 
@@ -360,13 +379,13 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
     p += _range_problems(config)
     lr = config.learning_rate
     if not isinstance(lr, (int, float)) or not math.isfinite(lr) or not 0 < lr <= 10:
-        p.append(Problem("learning_rate", lr, "must be a number in (0, 10]"))
+        p.append(Problem("learning_rate", lr, msg("must be a number in (0, 10]")))
     vs = config.validation_split
     if not isinstance(vs, (int, float)) or not 0 <= vs < 1:
-        p.append(Problem("validation_split", vs, "must be in [0, 1), e.g. 0.2 keeps 20% for validation"))
+        p.append(Problem("validation_split", vs, msg("must be in [0, 1), e.g. 0.2 keeps 20% for validation")))
     spe = config.steps_per_execution
     if not (spe == "auto" or (isinstance(spe, int) and not isinstance(spe, bool) and spe >= 1)):
-        p.append(Problem("steps_per_execution", spe, 'must be an integer >= 1 or "auto"'))
+        p.append(Problem("steps_per_execution", spe, msg('must be an integer >= 1 or "auto"')))
     p += validate_model(config.model)
     p += _validate_devices(config)
     if isinstance(vs, (int, float)):
@@ -399,8 +418,13 @@ def _name_problems(name: Any) -> list[Problem]:
         Problem(
             "name",
             name,
-            f"{why}; the name becomes part of the run folder's name: use up to {NAME_MAX_CHARS} characters "
-            f"without {' '.join(NAME_FORBIDDEN)} or control characters",
+            msg(
+                "{why}; the name becomes part of the run folder's name: use up to {name_max_chars} "
+                "characters without {name_forbidden} or control characters",
+                why=why,
+                name_max_chars=NAME_MAX_CHARS,
+                name_forbidden=" ".join(NAME_FORBIDDEN),
+            ),
         )
     ]
 
@@ -427,9 +451,13 @@ def _range_problems(config: RunConfig) -> list[Problem]:
         numbers = value if isinstance(value, tuple) else (value,)
         if any(not isinstance(v, int) or isinstance(v, bool) or v < low for v in numbers):
             if name not in _OWN_LOWER_CHECK:
-                p.append(Problem(name, value, f"must be a number >= {low:g}"))
+                p.append(Problem(name, value, msg("must be a number >= {low:g}", low=low)))
         elif any(v > high for v in numbers):
-            p.append(Problem(name, list(value) if isinstance(value, tuple) else value, f"must be at most {high:,}"))
+            p.append(
+                Problem(
+                    name, list(value) if isinstance(value, tuple) else value, msg("must be at most {high:,}", high=high)
+                )
+            )
     return p
 
 
@@ -439,15 +467,21 @@ def _validate_devices(config: RunConfig) -> list[Problem]:
     if devices is None:
         return p
     if not isinstance(devices, tuple) or not devices:
-        return [Problem("devices", devices, 'must be null (all GPUs, else the CPU) or a list like ["GPU:0", "GPU:1"]')]
+        return [
+            Problem("devices", devices, msg('must be null (all GPUs, else the CPU) or a list like ["GPU:0", "GPU:1"]'))
+        ]
     for d in devices:
         kind, _, index = str(d).upper().partition(":")
         if kind not in ("GPU", "CPU") or not index.isdigit():
-            p.append(Problem("devices", d, 'each device must look like "GPU:0" or "CPU:0"'))
+            p.append(Problem("devices", d, msg('each device must look like "GPU:0" or "CPU:0"')))
     if len(set(devices)) != len(devices):
-        p.append(Problem("devices", list(devices), "a device is listed twice"))
+        p.append(Problem("devices", list(devices), msg("a device is listed twice")))
     if config.strategy in ("one_device", "default") and len(devices) > 1:
         p.append(
-            Problem("devices", list(devices), f"strategy {config.strategy} uses one device; pick one or use mirrored")
+            Problem(
+                "devices",
+                list(devices),
+                msg("strategy {strategy} uses one device; pick one or use mirrored", strategy=config.strategy),
+            )
         )
     return p

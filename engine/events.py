@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from engine.messages import Message, to_plain
+
 
 def _now() -> float:
     return time.time()
@@ -169,6 +171,13 @@ class RunFailed:
     epochs_completed: int = 0
     run_dir: str = ""
     time: float = field(default_factory=_now)
+    # the message's template and parameters (engine.messages.to_plain), so the window can say it in its
+    # language; filled from a Message given as `message`, empty for plain text
+    message_template: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.message_template and isinstance(self.message, Message):
+            object.__setattr__(self, "message_template", to_plain(self.message))
 
 
 Event = (

@@ -12,6 +12,7 @@ import glob
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.messages import msg
 from engine.problems import Problem
 from engine.user_code import function_problem
 
@@ -57,10 +58,10 @@ KERAS_APPLICATIONS = (
 )
 
 SHARD_HINTS = {
-    "auto": "file when the source is several files and each worker can have one, else data",
-    "file": "each worker reads its own files (CSV or TFRecord shards); needs at least one file per worker",
-    "data": "every worker reads everything and keeps every N-th example: works for any source",
-    "off": "no sharding: every worker trains on every example (for sources that shard themselves)",
+    "auto": msg("file when the source is several files and each worker can have one, else data"),
+    "file": msg("each worker reads its own files (CSV or TFRecord shards); needs at least one file per worker"),
+    "data": msg("every worker reads everything and keeps every N-th example: works for any source"),
+    "off": msg("no sharding: every worker trains on every example (for sources that shard themselves)"),
 }
 
 
@@ -77,9 +78,9 @@ def _positive_ints(value: Any, count: int | None = None) -> bool:
 def file_problem(field: str, path: str | None, what: str) -> Problem | None:
     """A missing path, or a path that is not a file."""
     if not path:
-        return Problem(field, path, f"give the path of {what}")
+        return Problem(field, path, msg("give the path of {what}", what=what))
     if not Path(path).expanduser().is_file():
-        return Problem(field, path, f"no such file ({what})")
+        return Problem(field, path, msg("no such file ({what})", what=what))
     return None
 
 
@@ -94,58 +95,71 @@ def matching_files(pattern: str) -> list[str]:
 def validate_model(model: ModelConfig) -> list[Problem]:
     p: list[Problem] = []
     if model.kind not in MODEL_KINDS:
-        return [Problem("model.kind", model.kind, f"must be one of: {', '.join(MODEL_KINDS)}")]
+        return [
+            Problem("model.kind", model.kind, msg("must be one of: {model_kinds}", model_kinds=", ".join(MODEL_KINDS)))
+        ]
     if model.kind in ("mlp", "cnn") and not _positive_ints(model.hidden_units):
         p.append(
             Problem(
                 "model.hidden_units",
                 list(model.hidden_units or ()),
-                "must be a non-empty list of positive layer sizes, e.g. [16, 8]",
+                msg("must be a non-empty list of positive layer sizes, e.g. [16, 8]"),
             )
         )
     if model.kind == "cnn":
         if not _positive_ints(model.filters):
-            p.append(Problem("model.filters", list(model.filters or ()), "filters per conv block, e.g. [32, 64]"))
+            p.append(Problem("model.filters", list(model.filters or ()), msg("filters per conv block, e.g. [32, 64]")))
         if not isinstance(model.kernel_size, int) or isinstance(model.kernel_size, bool) or model.kernel_size < 1:
-            p.append(Problem("model.kernel_size", model.kernel_size, "must be a positive whole number, e.g. 3"))
+            p.append(Problem("model.kernel_size", model.kernel_size, msg("must be a positive whole number, e.g. 3")))
     elif model.kind == "keras_application":
         if model.name not in KERAS_APPLICATIONS:
             close = [n for n in KERAS_APPLICATIONS if n.lower().startswith(str(model.name)[:5].lower())]
             hint = (
                 f"; did you mean {', '.join(close[:4])}?" if close else "; e.g. MobileNetV2, ResNet50, EfficientNetB0"
             )
-            p.append(Problem("model.name", model.name, f"not an architecture of tf_keras.applications{hint}"))
+            p.append(
+                Problem("model.name", model.name, msg("not an architecture of tf_keras.applications{hint}", hint=hint))
+            )
         if model.weights is not None:
-            problem = file_problem("model.weights", model.weights, "a weights file (.h5) saved on this machine")
+            problem = file_problem("model.weights", model.weights, msg("a weights file (.h5) saved on this machine"))
             if problem:
                 p.append(problem)
     elif model.kind == "python":
-        problem = file_problem("model.path", model.path, "a Python file defining the model")
+        problem = file_problem("model.path", model.path, msg("a Python file defining the model"))
         p += [problem] if problem else []
         if not problem:
             p += [fp] if (fp := function_problem("model", model.path, model.function)) else []
     elif model.kind == "saved":
-        problem = file_problem("model.path", model.path, "a .keras model file, e.g. an earlier run's model.keras")
+        problem = file_problem("model.path", model.path, msg("a .keras model file, e.g. an earlier run's model.keras"))
         if problem:
             p.append(problem)
         elif not str(model.path).endswith(".keras"):
-            p.append(Problem("model.path", model.path, "must be a .keras file (tf-keras's model.save format)"))
+            p.append(Problem("model.path", model.path, msg("must be a .keras file (tf-keras's model.save format)")))
     return p
 
 
 def validate_data(data: DataConfig, validation_split: float) -> list[Problem]:
     p: list[Problem] = []
     if data.kind not in DATA_KINDS:
-        return [Problem("data.kind", data.kind, f"must be one of: {', '.join(DATA_KINDS)}")]
+        return [Problem("data.kind", data.kind, msg("must be one of: {data_kinds}", data_kinds=", ".join(DATA_KINDS)))]
     if data.shard_policy not in SHARD_POLICIES:
-        p.append(Problem("data.shard_policy", data.shard_policy, f"must be one of: {', '.join(SHARD_POLICIES)}"))
+        p.append(
+            Problem(
+                "data.shard_policy",
+                data.shard_policy,
+                msg("must be one of: {shard_policies}", shard_policies=", ".join(SHARD_POLICIES)),
+            )
+        )
     elif data.shard_policy == "file" and data.kind not in FILE_KINDS:
         p.append(
             Problem(
                 "data.shard_policy",
                 "file",
-                f"a {data.kind} source is not read by TensorFlow's file readers, so it cannot be split by file; "
-                "use data or auto (file works for csv and tfrecord)",
+                msg(
+                    "a {kind} source is not read by TensorFlow's file readers, so it cannot be split by "
+                    "file; use data or auto (file works for csv and tfrecord)",
+                    kind=data.kind,
+                ),
             )
         )
     elif data.shard_policy == "file" and validation_split > 0:
@@ -153,51 +167,65 @@ def validate_data(data: DataConfig, validation_split: float) -> list[Problem]:
             Problem(
                 "data.shard_policy",
                 "file",
-                "with file sharding each worker reads different files, so a validation split cannot be cut "
-                "the same on every worker; use data, or validation_split 0",
+                msg(
+                    "with file sharding each worker reads different files, so a validation split cannot be "
+                    "cut the same on every worker; use data, or validation_split 0"
+                ),
             )
         )
     if data.kind in ("synthetic", "tfrecord", "python") and (
         not isinstance(data.num_classes, int) or isinstance(data.num_classes, bool) or data.num_classes < 2
     ):
-        p.append(Problem("data.num_classes", data.num_classes, "must be a number >= 2 (labels are 0 .. classes-1)"))
+        p.append(
+            Problem("data.num_classes", data.num_classes, msg("must be a number >= 2 (labels are 0 .. classes-1)"))
+        )
     if data.kind in ("synthetic", "python") and (
         not isinstance(data.num_samples, int) or isinstance(data.num_samples, bool) or data.num_samples < 2
     ):
-        what = "examples" if data.kind == "synthetic" else "examples per epoch (the run's steps are this / batch)"
-        p.append(Problem("data.num_samples", data.num_samples, f"must be a number >= 2: {what}"))
+        what = (
+            msg("examples")
+            if data.kind == "synthetic"
+            else msg("examples per epoch (the run's steps are this / batch)")
+        )
+        p.append(Problem("data.num_samples", data.num_samples, msg("must be a number >= 2: {what}", what=what)))
     if data.kind == "synthetic":
         if not isinstance(data.num_features, int) or isinstance(data.num_features, bool) or data.num_features < 1:
-            p.append(Problem("data.num_features", data.num_features, "must be a number >= 1"))
+            p.append(Problem("data.num_features", data.num_features, msg("must be a number >= 1")))
     elif data.kind == "npz":
-        if problem := file_problem("data.path", data.path, "an .npz file"):
+        if problem := file_problem("data.path", data.path, msg("an .npz file")):
             p.append(problem)
     elif data.kind in ("csv", "tfrecord"):
-        what = "a CSV file (or a glob of several, e.g. data/part-*.csv)" if data.kind == "csv" else "TFRecord files"
+        what = (
+            msg("a CSV file (or a glob of several, e.g. data/part-*.csv)")
+            if data.kind == "csv"
+            else msg("TFRecord files")
+        )
         if not data.path:
-            p.append(Problem("data.path", data.path, f"give the path of {what}"))
+            p.append(Problem("data.path", data.path, msg("give the path of {what}", what=what)))
         elif not matching_files(data.path):
-            p.append(Problem("data.path", data.path, f"no file matches ({what})"))
+            p.append(Problem("data.path", data.path, msg("no file matches ({what})", what=what)))
         if data.kind == "csv" and not data.label:
-            p.append(Problem("data.label", data.label, "name the CSV column that holds the labels"))
+            p.append(Problem("data.label", data.label, msg("name the CSV column that holds the labels")))
         if data.kind == "tfrecord":
             if data.feature_type not in TFRECORD_FEATURE_TYPES:
-                p.append(Problem("data.feature_type", data.feature_type, "must be float (a list of numbers) or image"))
+                p.append(
+                    Problem("data.feature_type", data.feature_type, msg("must be float (a list of numbers) or image"))
+                )
             if not _positive_ints(data.feature_shape):
                 p.append(
                     Problem(
                         "data.feature_shape",
                         data.feature_shape,
-                        "the shape of one example's features, e.g. [10] or [32, 32, 3] for an image",
+                        msg("the shape of one example's features, e.g. [10] or [32, 32, 3] for an image"),
                     )
                 )
     elif data.kind == "image_folder":
         if not data.path:
-            p.append(Problem("data.path", data.path, "give a folder with one subfolder of images per class"))
+            p.append(Problem("data.path", data.path, msg("give a folder with one subfolder of images per class")))
         elif not Path(data.path).expanduser().is_dir():
-            p.append(Problem("data.path", data.path, "no such folder"))
+            p.append(Problem("data.path", data.path, msg("no such folder")))
     elif data.kind == "python":
-        if problem := file_problem("data.path", data.path, "a Python file defining the dataset"):
+        if problem := file_problem("data.path", data.path, msg("a Python file defining the dataset")):
             p.append(problem)
         else:
             for name in (data.function, data.validation_function):
@@ -208,8 +236,10 @@ def validate_data(data: DataConfig, validation_split: float) -> list[Problem]:
                 Problem(
                     "validation_split",
                     validation_split,
-                    "a python dataset brings its own validation examples through data.validation_function; "
-                    "set validation_split to 0",
+                    msg(
+                        "a python dataset brings its own validation examples through data.validation_function; "
+                        "set validation_split to 0"
+                    ),
                 )
             )
         if data.shard_policy != "auto":
@@ -217,15 +247,25 @@ def validate_data(data: DataConfig, validation_split: float) -> list[Problem]:
                 Problem(
                     "data.shard_policy",
                     data.shard_policy,
-                    "a python dataset shards itself with input_context (input_pipeline_id, num_input_pipelines); "
-                    "leave auto",
+                    msg(
+                        "a python dataset shards itself with input_context (input_pipeline_id, "
+                        "num_input_pipelines); leave auto"
+                    ),
                 )
             )
     if data.kind == "image_folder":
         if data.image_size is not None and not _positive_ints(data.image_size, 2):
-            p.append(Problem("data.image_size", data.image_size, "[height, width] in pixels, or null for as stored"))
+            p.append(
+                Problem("data.image_size", data.image_size, msg("[height, width] in pixels, or null for as stored"))
+            )
         if data.color_mode not in COLOR_MODES:
-            p.append(Problem("data.color_mode", data.color_mode, f"must be one of: {', '.join(COLOR_MODES)}"))
+            p.append(
+                Problem(
+                    "data.color_mode",
+                    data.color_mode,
+                    msg("must be one of: {color_modes}", color_modes=", ".join(COLOR_MODES)),
+                )
+            )
     return p
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.config import RunConfig, Strategy
+from engine.messages import msg
 from engine.problems import ConfigError, Problem
 
 MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
@@ -78,17 +79,21 @@ def plan_devices(
     kinds = {device_index(d)[0] for d in wanted}
     problems: list[Problem] = []
     if len(kinds) > 1:
-        problems.append(Problem("devices", wanted, "mix of CPU and GPU devices; choose either GPUs or the CPU"))
+        problems.append(Problem("devices", wanted, msg("mix of CPU and GPU devices; choose either GPUs or the CPU")))
     missing = [d for d in wanted if device_index(d)[0] == "GPU" and device_index(d)[1] not in available]
     if missing:
         found = ", ".join(sorted(physical_gpus)) or "no GPU"
         problems.append(
             Problem(
-                "devices", missing, f"not on this machine (found: {found}); leave devices empty to use what is there"
+                "devices",
+                missing,
+                msg("not on this machine (found: {found}); leave devices empty to use what is there", found=found),
             )
         )
     if any(device_index(d) != ("CPU", 0) for d in wanted if device_index(d)[0] == "CPU"):
-        problems.append(Problem("devices", wanted, 'the CPU is one device, "CPU:0"; split it with virtual_devices'))
+        problems.append(
+            Problem("devices", wanted, msg('the CPU is one device, "CPU:0"; split it with virtual_devices'))
+        )
     if problems:
         raise DeviceError(problems)
 

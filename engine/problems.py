@@ -13,6 +13,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from engine.messages import msg
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -23,7 +25,11 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{printable(self.field, MAX_VALUE_CHARS)} = {short_value(self.value)}: {self.message}"
+        return self.render(self.message)
+
+    def render(self, message: str) -> str:
+        """`field = value: message` with another wording of the message (the window's translation)."""
+        return f"{printable(self.field, MAX_VALUE_CHARS)} = {short_value(self.value)}: {message}"
 
 
 class ConfigError(ValueError):
@@ -76,6 +82,22 @@ class DataError(ConfigError):
 
     def __str__(self) -> str:
         return self.message
+
+
+def failure_message(exc: ConfigError) -> str:
+    """What a run_failed event says for `exc`: its one message as a translatable Message where it has one
+    (a data error; a config with one problem), else the whole English text."""
+    if isinstance(exc, DataError):
+        return exc.message
+    if len(exc.problems) == 1:
+        p = exc.problems[0]
+        return msg(
+            "{field} = {value}: {message}",
+            field=printable(p.field, MAX_VALUE_CHARS),
+            value=short_value(p.value),
+            message=p.message,
+        )
+    return str(exc)
 
 
 class RunDirError(ValueError):

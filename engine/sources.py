@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.kinds import FILE_KINDS, IMAGE_EXTENSIONS, matching_files
+from engine.messages import msg
 from engine.problems import DataError, Problem
 from engine.tfrecord_reader import RecordError, count_records, parse_example, records
 
@@ -81,7 +82,7 @@ def inspect(config, *, quick: bool = False) -> SourceInfo:  # noqa: ANN001 - Run
         "python": _python,
     }.get(data.kind)
     if reader is None:
-        raise DataError(f"unknown data.kind {data.kind!r}", "data.kind", data.kind)
+        raise DataError(msg("unknown data.kind {kind!r}", kind=data.kind), "data.kind", data.kind)
     return reader(data, quick)
 
 
@@ -97,8 +98,13 @@ def check_fits_batch(info: SourceInfo, validation_split: float, global_batch: in
     n_train, _ = split_sizes(info.examples, validation_split)
     if n_train < global_batch:
         raise DataError(
-            f"{describe(info)}: {n_train} training examples are fewer than one global batch of {global_batch}; "
-            "use more data or a smaller global_batch_size",
+            msg(
+                "{info}: {n_train} training examples are fewer than one global batch of {global_batch}; "
+                "use more data or a smaller global_batch_size",
+                info=describe(info),
+                n_train=n_train,
+                global_batch=global_batch,
+            ),
             "global_batch_size",
             global_batch,
         )
@@ -106,7 +112,7 @@ def check_fits_batch(info: SourceInfo, validation_split: float, global_batch: in
 
 def describe(info: SourceInfo) -> str:
     if info.kind in ("synthetic", "python"):
-        return f"{info.kind} data"
+        return msg("{kind} data", kind=info.kind)
     return f"{info.kind} {info.files[0] if len(info.files) == 1 else Path(info.files[0]).parent}"
 
 
@@ -136,8 +142,12 @@ def shard_problem(policy: str, info: SourceInfo, workers: int) -> Problem | None
         return Problem(
             "data.shard_policy",
             "file",
-            f"{workers} workers need at least {workers} files to split by file, and data.path matches "
-            f"{len(info.files)}; split the data into more files, or use data",
+            msg(
+                "{workers} workers need at least {workers} files to split by file, and data.path matches "
+                "{n_files}; split the data into more files, or use data",
+                workers=workers,
+                n_files=len(info.files),
+            ),
         )
     return None
 
@@ -162,7 +172,13 @@ def _python(data, quick: bool) -> SourceInfo:  # noqa: ANN001
         data.num_samples,
         None,
         data.num_classes,
-        notes=(f"examples come from {Path(str(data.path)).name}:{data.function}() when the run starts",),
+        notes=(
+            msg(
+                "examples come from {file}:{function}() when the run starts",
+                file=Path(str(data.path)).name,
+                function=data.function,
+            ),
+        ),
     )
 
 
@@ -172,17 +188,27 @@ def check_every_class(present: Sequence[int], source: str, field_name: str = "da
     present = sorted(present)
     if len(present) < 2:
         raise DataError(
-            f"{source}: only one class ({present[0] if present else 'none'}) in the labels; a classifier needs "
-            "at least two",
+            msg(
+                "{source}: only one class ({present}) in the labels; a classifier needs at least two",
+                source=source,
+                present=present[0] if present else msg("none"),
+            ),
             field_name,
         )
     if len(present) < present[-1] + 1:
         shown = ", ".join(str(c) for c in present[:10]) + (" …" if len(present) > 10 else "")
         wanted = ", ".join(str(c) for c in range(min(len(present), 10))) + (" …" if len(present) > 10 else "")
         raise DataError(
-            f"{source}: the labels are {shown}, but classes are numbered 0, 1, 2 … with every number used; "
-            f"renumber them {wanted} (otherwise the model gets {present[-1] + 1} outputs, "
-            f"{present[-1] + 1 - len(present)} of them for classes without an example)",
+            msg(
+                "{source}: the labels are {shown}, but classes are numbered 0, 1, 2 … with every number "
+                "used; renumber them {wanted} (otherwise the model gets {present} outputs, {unused} of "
+                "them for classes without an example)",
+                source=source,
+                shown=shown,
+                wanted=wanted,
+                present=present[-1] + 1,
+                unused=present[-1] + 1 - len(present),
+            ),
             field_name,
         )
 
@@ -190,14 +216,22 @@ def check_every_class(present: Sequence[int], source: str, field_name: str = "da
 def labels_to_classes(y: np.ndarray, source: str, field_name: str = "data.path") -> tuple[np.ndarray, int]:
     """Binary labels are 0/1; multi-class labels are class numbers 0..K-1, every one of them used."""
     if y.size == 0:
-        raise DataError(f"{source} has no examples")
+        raise DataError(msg("{source} has no examples", source=source))
     if not np.issubdtype(y.dtype, np.number):
-        raise DataError(f"{source}: labels are {y.dtype}, not class numbers 0, 1, 2, ...", field_name)
+        raise DataError(
+            msg("{source}: labels are {dtype}, not class numbers 0, 1, 2, ...", source=source, dtype=y.dtype),
+            field_name,
+        )
     bad = ~np.isfinite(y) | (y < 0) | (y != np.round(y))
     if bad.any():
         i = int(np.argmax(bad))
         raise DataError(
-            f"{source}: example {i} has label {y[i]!r}; labels must be class numbers 0, 1, 2, ... (0/1 for binary)",
+            msg(
+                "{source}: example {i} has label {y!r}; labels must be class numbers 0, 1, 2, ... (0/1 for binary)",
+                source=source,
+                i=i,
+                y=y[i],
+            ),
             field_name,
         )
     y = y.astype(np.int64)
@@ -210,16 +244,21 @@ NPY_MAGIC = b"\x93NUMPY"  # numpy.save's files start with it; numpy.savez writes
 
 def _npz(data, quick: bool) -> SourceInfo:  # noqa: ANN001
     path = str(Path(str(data.path)).expanduser())
-    source = f"NPZ file {data.path}"
+    source = msg("NPZ file {path}", path=data.path)
     try:
         with open(path, "rb") as f:
             single_array = f.read(len(NPY_MAGIC)) == NPY_MAGIC
     except OSError as exc:
-        raise DataError(f"{source} cannot be read ({exc.strerror or exc}); check data.path") from None
+        raise DataError(
+            msg("{source} cannot be read ({value}); check data.path", source=source, value=exc.strerror or exc)
+        ) from None
     if single_array:
         raise DataError(
-            f"{source} holds a single array (.npy), not named arrays of features and labels; save them with "
-            "numpy.savez(path, x=features, y=labels)"
+            msg(
+                "{source} holds a single array (.npy), not named arrays of features and labels; save "
+                "them with numpy.savez(path, x=features, y=labels)",
+                source=source,
+            )
         )
     try:
         with zipfile.ZipFile(path) as z, np.load(path, allow_pickle=False) as npz:
@@ -227,8 +266,13 @@ def _npz(data, quick: bool) -> SourceInfo:  # noqa: ANN001
             missing = [k for k in (data.features_key, data.labels_key) if k not in names]
             if missing:
                 raise DataError(
-                    f"{source} has no array {missing[0]!r}; its arrays are: {', '.join(names) or 'none'} "
-                    "(set data.features_key and data.labels_key)",
+                    msg(
+                        "{source} has no array {missing!r}; its arrays are: {value} (set data.features_key and "
+                        "data.labels_key)",
+                        source=source,
+                        missing=missing[0],
+                        value=", ".join(names) or msg("none"),
+                    ),
                     "data.features_key" if missing[0] == data.features_key else "data.labels_key",
                     missing[0],
                 )
@@ -240,13 +284,24 @@ def _npz(data, quick: bool) -> SourceInfo:  # noqa: ANN001
     except DataError:
         raise
     except (zipfile.BadZipFile, ValueError, OSError, KeyError) as exc:
-        raise DataError(f"{source} cannot be read ({exc}); save it with numpy.savez") from None
+        raise DataError(
+            msg("{source} cannot be read ({exc}); save it with numpy.savez", source=source, exc=exc)
+        ) from None
     if not np.issubdtype(dtype, np.number):
-        raise DataError(f"{source}: features are {dtype}, not numbers", "data.features_key", data.features_key)
+        raise DataError(
+            msg("{source}: features are {dtype}, not numbers", source=source, dtype=dtype),
+            "data.features_key",
+            data.features_key,
+        )
     shape = tuple(shape) if len(shape) > 1 else (shape[0], 1)
     if y.ndim != 1 or shape[0] != len(y) or len(shape) != 2:
         raise DataError(
-            f"{source}: features must be (samples, features) and labels (samples,); got {shape} and {y.shape}"
+            msg(
+                "{source}: features must be (samples, features) and labels (samples,); got {shape} and {shape2}",
+                source=source,
+                shape=shape,
+                shape2=y.shape,
+            )
         )
     y, k = labels_to_classes(y, source, "data.labels_key")
     counts = np.bincount(y, minlength=k)
@@ -256,14 +311,21 @@ def _npz(data, quick: bool) -> SourceInfo:  # noqa: ANN001
 def _csv(data, quick: bool) -> SourceInfo:  # noqa: ANN001
     files = matching_files(str(data.path))
     if not files:
-        raise DataError(f"no CSV file matches {data.path}; check data.path")
+        raise DataError(msg("no CSV file matches {path}; check data.path", path=data.path))
     header: list[str] | None = None
     labels: Counter[int] = Counter()
     per_file: list[int] = []
     for path in files:
         count, file_header = _csv_file(path, data.label, labels, QUICK_CSV_ROWS if quick else None)
         if header is not None and file_header != header:
-            raise DataError(f"CSV file {path} has columns {', '.join(file_header)}, unlike {files[0]}")
+            raise DataError(
+                msg(
+                    "CSV file {path} has columns {file_header}, unlike {files}",
+                    path=path,
+                    file_header=", ".join(file_header),
+                    files=files[0],
+                )
+            )
         header = file_header
         per_file.append(count)
         if quick:
@@ -274,10 +336,11 @@ def _csv(data, quick: bool) -> SourceInfo:  # noqa: ANN001
     counts = tuple(labels.get(i, 0) for i in range(k))
     sampled = quick and (len(files) > 1 or per_file[0] >= QUICK_CSV_ROWS)
     if not sampled:  # a sample may not have met every class yet
-        check_every_class(sorted(labels), f"CSV file {data.path}", "data.label")
+        check_every_class(sorted(labels), msg("CSV file {path}", path=data.path), "data.label")
     if sampled:
         per_file[0] = _estimate_rows(files[0], per_file[0], files[0])
-    notes = (f"classes from the first {sum(counts):,} rows; rows estimated from the file size",) if sampled else ()
+    first = msg("classes from the first {rows:,} rows; rows estimated from the file size", rows=sum(counts))
+    notes = (first,) if sampled else ()
     return SourceInfo(
         "csv",
         sum(per_file),
@@ -308,15 +371,20 @@ def _csv_file(path: str, label: str, labels: Counter[int], limit: int | None) ->
         reader = csv.reader(f)
         header = [h.strip() for h in next((r for r in reader if any(c.strip() for c in r)), [])]
         if not header:
-            raise DataError(f"CSV file {path} is empty; it needs a header row and at least one data row")
+            raise DataError(msg("CSV file {path} is empty; it needs a header row and at least one data row", path=path))
         if label not in header:
             raise DataError(
-                f"CSV file {path} has no column {label!r} for the labels; its columns are: {', '.join(header)}",
+                msg(
+                    "CSV file {path} has no column {label!r} for the labels; its columns are: {header}",
+                    path=path,
+                    label=label,
+                    header=", ".join(header),
+                ),
                 "data.label",
                 label,
             )
         if len(header) < 2:
-            raise DataError(f"CSV file {path} has only the label column; it needs feature columns too")
+            raise DataError(msg("CSV file {path} has only the label column; it needs feature columns too", path=path))
         label_col, width, rows = header.index(label), len(header), 0
         for row in reader:
             if limit is not None and rows >= limit:
@@ -326,32 +394,58 @@ def _csv_file(path: str, label: str, labels: Counter[int], limit: int | None) ->
             rows += 1
             line = reader.line_num
             if len(row) != width:
-                raise DataError(f"CSV file {path}, line {line}: {len(row)} values for {width} columns")
+                raise DataError(
+                    msg(
+                        "CSV file {path}, line {line}: {n_row} values for {width} columns",
+                        path=path,
+                        line=line,
+                        n_row=len(row),
+                        width=width,
+                    )
+                )
             try:
                 values = [float(cell) for cell in row]
             except ValueError:
                 col = next(i for i, c in enumerate(row) if not _is_number(c))
                 raise DataError(
-                    f"CSV file {path}, line {line}: column {header[col]!r} holds text {row[col].strip()!r}; "
-                    "only numbers can train a model: encode that column as numbers or remove it"
+                    msg(
+                        "CSV file {path}, line {line}: column {header!r} holds text {row!r}; only numbers can "
+                        "train a model: encode that column as numbers or remove it",
+                        path=path,
+                        line=line,
+                        header=header[col],
+                        row=row[col].strip(),
+                    )
                 ) from None
             bad = next((i for i, v in enumerate(values) if not math.isfinite(v)), None)
             if bad is not None:
                 raise DataError(
-                    f"CSV file {path}, line {line} (example {rows - 1}): column {header[bad]!r} has a missing or "
-                    "infinite value; fill or drop that row"
+                    msg(
+                        "CSV file {path}, line {line} (example {rows}): column {header!r} has a missing or "
+                        "infinite value; fill or drop that row",
+                        path=path,
+                        line=line,
+                        rows=rows - 1,
+                        header=header[bad],
+                    )
                 )
             y = values[label_col]
             if y < 0 or y != int(y):
                 raise DataError(
-                    f"CSV file {path}, line {line}: label column {label!r} holds {row[label_col].strip()!r}; labels "
-                    "must be class numbers 0, 1, 2, ... (0/1 for binary): map the classes to numbers",
+                    msg(
+                        "CSV file {path}, line {line}: label column {label!r} holds {row!r}; labels must be "
+                        "class numbers 0, 1, 2, ... (0/1 for binary): map the classes to numbers",
+                        path=path,
+                        line=line,
+                        label=label,
+                        row=row[label_col].strip(),
+                    ),
                     "data.label",
                     label,
                 )
             labels[int(y)] += 1
     if rows == 0:
-        raise DataError(f"CSV file {path} has a header but no data rows")
+        raise DataError(msg("CSV file {path} has a header but no data rows", path=path))
     return rows, header
 
 
@@ -372,7 +466,7 @@ def _image_folder(data, quick: bool) -> SourceInfo:  # noqa: ANN001
 
     root = Path(str(data.path)).expanduser()
     if not root.is_dir():
-        raise DataError(f"image folder {data.path} does not exist; check data.path")
+        raise DataError(msg("image folder {path} does not exist; check data.path", path=data.path))
     classes: list[str] = []
     files: list[str] = []
     labels: list[int] = []
@@ -386,15 +480,24 @@ def _image_folder(data, quick: bool) -> SourceInfo:  # noqa: ANN001
             files += images
     if not files:
         loose = [f.name for f in root.iterdir() if f.suffix.lower() in IMAGE_EXTENSIONS][:1]
-        hint = f" (images such as {loose[0]} lie in the folder itself)" if loose else ""
+        hint = msg(" (images such as {image} lie in the folder itself)", image=loose[0]) if loose else ""
         raise DataError(
-            f"image folder {data.path} has no images in subfolders{hint}; put each class's images "
-            f"({', '.join(IMAGE_EXTENSIONS)}) in a subfolder named after the class"
+            msg(
+                "image folder {path} has no images in subfolders{hint}; put each class's images "
+                "({image_extensions}) in a subfolder named after the class",
+                path=data.path,
+                hint=hint,
+                image_extensions=", ".join(IMAGE_EXTENSIONS),
+            )
         )
     if len(classes) < 2:
         raise DataError(
-            f"image folder {data.path} has one class ({classes[0]}); a classifier needs at least two "
-            "subfolders of images, one per class"
+            msg(
+                "image folder {path} has one class ({classes}); a classifier needs at least two "
+                "subfolders of images, one per class",
+                path=data.path,
+                classes=classes[0],
+            )
         )
     label_array = np.asarray(labels, dtype=np.int64)
     checked = _sample_per_class(files, label_array, len(classes)) if quick else range(len(files))
@@ -409,23 +512,41 @@ def _image_folder(data, quick: bool) -> SourceInfo:  # noqa: ANN001
                     im.verify()
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
             raise DataError(
-                f"image {path} cannot be read ({exc}); replace or delete it", "data.path", data.path
+                msg("image {path} cannot be read ({exc}); replace or delete it", path=path, exc=exc),
+                "data.path",
+                data.path,
             ) from None
         sizes.setdefault((size[1], size[0]), path)
         channel_counts.setdefault(_image_mode_channels(mode), path)
     if data.image_size is None and len(sizes) > 1:
         (a, fa), (b, fb) = list(sizes.items())[:2]
         raise DataError(
-            f"image folder {data.path} has images of mixed sizes ({a[0]}x{a[1]} in {fa}, {b[0]}x{b[1]} in {fb}); "
-            "set data.image_size, e.g. [64, 64], to resize them all",
+            msg(
+                "image folder {path} has images of mixed sizes ({a}x{a2} in {fa}, {b}x{b2} in {fb}); set "
+                "data.image_size, e.g. [64, 64], to resize them all",
+                path=data.path,
+                a=a[0],
+                a2=a[1],
+                fa=fa,
+                b=b[0],
+                b2=b[1],
+                fb=fb,
+            ),
             "data.image_size",
             None,
         )
     if data.color_mode == "auto" and len(channel_counts) > 1:
         (a, fa), (b, fb) = list(channel_counts.items())[:2]
         raise DataError(
-            f"image folder {data.path} mixes images with {a} channel(s) ({fa}) and {b} ({fb}); "
-            'set data.color_mode to "rgb" or "grayscale" to convert them all',
+            msg(
+                "image folder {path} mixes images with {a} channel(s) ({fa}) and {b} ({fb}); set "
+                'data.color_mode to "rgb" or "grayscale" to convert them all',
+                path=data.path,
+                a=a,
+                fa=fa,
+                b=b,
+                fb=fb,
+            ),
             "data.color_mode",
             "auto",
         )
@@ -442,7 +563,9 @@ def _image_folder(data, quick: bool) -> SourceInfo:  # noqa: ANN001
         files=tuple(files),
         labels=label_array,
         channels=channels,
-        notes=(f"headers of {len(checked):,} of {len(files):,} images checked",) if quick else (),
+        notes=(msg("headers of {checked:,} of {files:,} images checked", checked=len(checked), files=len(files)),)
+        if quick
+        else (),
     )
 
 
@@ -457,23 +580,25 @@ def _sample_per_class(files: list[str], labels: np.ndarray, k: int) -> list[int]
 def _tfrecord(data, quick: bool) -> SourceInfo:  # noqa: ANN001
     files = matching_files(str(data.path))
     if not files:
-        raise DataError(f"no TFRecord file matches {data.path}; check data.path")
+        raise DataError(msg("no TFRecord file matches {path}; check data.path", path=data.path))
     per_file: list[int] = []
     for path in files:
         try:
             per_file.append(count_records(path))
         except (RecordError, OSError) as exc:
-            raise DataError(f"TFRecord file {path}: {exc}") from None
+            raise DataError(msg("TFRecord file {path}: {exc}", path=path, exc=exc)) from None
     if not sum(per_file):
-        raise DataError(f"TFRecord files {data.path} hold no records")
+        raise DataError(msg("TFRecord files {path} hold no records", path=data.path))
     labels: Counter[int] = Counter()
     limit = QUICK_RECORDS if quick else FULL_RECORDS
     for path in files:
         try:
             for n, record in enumerate(records(path, limit - sum(labels.values())), start=1):
-                labels[_check_example(parse_example(record), data, f"TFRecord file {path}, record {n}")] += 1
+                labels[
+                    _check_example(parse_example(record), data, msg("TFRecord file {path}, record {n}", path=path, n=n))
+                ] += 1
         except RecordError as exc:
-            raise DataError(f"TFRecord file {path}: {exc}") from None
+            raise DataError(msg("TFRecord file {path}: {exc}", path=path, exc=exc)) from None
         if sum(labels.values()) >= limit:
             break
     k = data.num_classes
@@ -489,7 +614,7 @@ def _tfrecord(data, quick: bool) -> SourceInfo:  # noqa: ANN001
         file_examples=tuple(per_file),
         channels=channels,
         sampled=True,
-        notes=(f"classes counted in the first {sum(labels.values()):,} records",),
+        notes=(msg("classes counted in the first {records:,} records", records=sum(labels.values())),),
     )
 
 
@@ -498,20 +623,34 @@ def _check_example(example: dict, data, where: str) -> int:  # noqa: ANN001
     names = ", ".join(sorted(example)) or "none"
     for key, field_name in ((data.features_key, "data.features_key"), (data.labels_key, "data.labels_key")):
         if key not in example:
-            raise DataError(f"{where} has no feature {key!r}; its features are: {names}", field_name, key)
+            raise DataError(
+                msg("{where} has no feature {key!r}; its features are: {names}", where=where, key=key, names=names),
+                field_name,
+                key,
+            )
     feature, label = example[data.features_key], example[data.labels_key]
     if label.kind != "int64" or len(label.values) != 1:
         raise DataError(
-            f"{where}: label {data.labels_key!r} holds {len(label.values)} {label.kind} value(s); it must be one "
-            "int64 class id",
+            msg(
+                "{where}: label {labels_key!r} holds {n_values} {kind} value(s); it must be one int64 class id",
+                where=where,
+                labels_key=data.labels_key,
+                n_values=len(label.values),
+                kind=label.kind,
+            ),
             "data.labels_key",
             data.labels_key,
         )
     y = int(label.values[0])
     if not 0 <= y < data.num_classes:
         raise DataError(
-            f"{where}: label {y} is not a class id below data.num_classes = {data.num_classes}; raise num_classes "
-            "or fix the labels",
+            msg(
+                "{where}: label {y} is not a class id below data.num_classes = {num_classes}; raise "
+                "num_classes or fix the labels",
+                where=where,
+                y=y,
+                num_classes=data.num_classes,
+            ),
             "data.num_classes",
             data.num_classes,
         )
@@ -519,23 +658,39 @@ def _check_example(example: dict, data, where: str) -> int:  # noqa: ANN001
     if data.feature_type == "float":
         if feature.kind != "float":
             raise DataError(
-                f"{where}: feature {data.features_key!r} holds {feature.kind} values, the description says float "
-                "(set data.feature_type to image for encoded images)",
+                msg(
+                    "{where}: feature {features_key!r} holds {kind} values, the description says float (set "
+                    "data.feature_type to image for encoded images)",
+                    where=where,
+                    features_key=data.features_key,
+                    kind=feature.kind,
+                ),
                 "data.feature_type",
                 data.feature_type,
             )
         if len(feature.values) != math.prod(shape):
             raise DataError(
-                f"{where}: feature {data.features_key!r} has {len(feature.values)} values; feature_shape "
-                f"{list(shape)} needs {math.prod(shape)}",
+                msg(
+                    "{where}: feature {features_key!r} has {n_values} values; feature_shape {shape} needs {math}",
+                    where=where,
+                    features_key=data.features_key,
+                    n_values=len(feature.values),
+                    shape=list(shape),
+                    math=math.prod(shape),
+                ),
                 "data.feature_shape",
                 list(shape),
             )
     else:
         if feature.kind != "bytes" or len(feature.values) != 1:
             raise DataError(
-                f"{where}: feature {data.features_key!r} holds {feature.kind} values, not one encoded image "
-                "(set data.feature_type to float for a list of numbers)",
+                msg(
+                    "{where}: feature {features_key!r} holds {kind} values, not one encoded image (set "
+                    "data.feature_type to float for a list of numbers)",
+                    where=where,
+                    features_key=data.features_key,
+                    kind=feature.kind,
+                ),
                 "data.feature_type",
                 data.feature_type,
             )
@@ -550,7 +705,11 @@ def _check_encoded_image(blob: bytes, shape: tuple[int, ...], where: str, key: s
 
     if len(shape) != 3:
         raise DataError(
-            f"{where}: an image feature needs feature_shape [height, width, channels], not {list(shape)}",
+            msg(
+                "{where}: an image feature needs feature_shape [height, width, channels], not {shape}",
+                where=where,
+                shape=list(shape),
+            ),
             "data.feature_shape",
             list(shape),
         )
@@ -558,6 +717,13 @@ def _check_encoded_image(blob: bytes, shape: tuple[int, ...], where: str, key: s
         with Image.open(io.BytesIO(blob)) as im:
             mode = im.mode
     except (UnidentifiedImageError, OSError) as exc:
-        raise DataError(f"{where}: feature {key!r} is not an encoded image ({exc})", "data.features_key", key) from None
+        raise DataError(
+            msg("{where}: feature {key!r} is not an encoded image ({exc})", where=where, key=key, exc=exc),
+            "data.features_key",
+            key,
+        ) from None
     if _image_mode_channels(mode) not in (shape[2], 1, 3, 4):
-        raise DataError(f"{where}: image mode {mode} cannot become {shape[2]} channels", "data.feature_shape")
+        raise DataError(
+            msg("{where}: image mode {mode} cannot become {shape} channels", where=where, mode=mode, shape=shape[2]),
+            "data.feature_shape",
+        )

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.config import RunConfig, Strategy
 from engine.kinds import has_validation
+from engine.messages import msg
 from engine.problems import MAX_VALUE_CHARS, ConfigError, Problem, printable, short_value
 from engine.protocol.codes import task_id
 
@@ -58,17 +59,17 @@ def task_program(job: str, strategy: str) -> Program:
 def role_text(job: str, index: int, strategy: str, cluster: ClusterSpec) -> str:
     """What a task does, as the workers panel and the bundle README say it."""
     if job == EVALUATOR_JOB:
-        return "evaluator: validates each checkpoint"
+        return msg("evaluator: validates each checkpoint")
     if strategy == Strategy.PARAMETER_SERVER:
         return {
-            "chief": "coordinator: runs the training program",
-            "worker": "worker: runs the coordinator's steps",
-            "ps": "parameter server: holds variables",
+            "chief": msg("coordinator: runs the training program"),
+            "worker": msg("worker: runs the coordinator's steps"),
+            "ps": msg("parameter server: holds variables"),
         }.get(job, job)
     chief = cluster.chief() if cluster.addresses("chief") or cluster.addresses("worker") else None
     if chief is not None and (chief.job, chief.index) == (job, index):
-        return "chief: trains and writes the results"
-    return "worker: trains in sync"
+        return msg("chief: trains and writes the results")
+    return msg("worker: trains in sync")
 
 
 _LABEL = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
@@ -164,7 +165,7 @@ class ClusterSpec:
         """The task that writes results: the chief job, else worker 0 (as TensorFlow decides)."""
         tasks = self.training_tasks()
         if not tasks:
-            raise ValueError("the cluster has no chief or worker task")
+            raise ValueError(msg("the cluster has no chief or worker task"))
         return tasks[0]
 
 
@@ -191,15 +192,15 @@ def parse_address(address: str) -> tuple[str, int]:
     if address.startswith("["):
         host, sep, port = address[1:].partition("]:")
         if not sep:
-            raise ValueError('write an IPv6 address as "[::1]:2222"')
+            raise ValueError(msg('write an IPv6 address as "[::1]:2222"'))
     else:
         host, sep, port = address.rpartition(":")
         if not sep:
-            raise ValueError('needs a port, e.g. "127.0.0.1:2222"')
+            raise ValueError(msg('needs a port, e.g. "127.0.0.1:2222"'))
         if ":" in host:
-            raise ValueError('put an IPv6 address in brackets, e.g. "[::1]:2222"')
+            raise ValueError(msg('put an IPv6 address in brackets, e.g. "[::1]:2222"'))
     if not port.isdigit() or not port.isascii():
-        raise ValueError(f"port {port!r} is not a number; use 1-65535")
+        raise ValueError(msg("port {port!r} is not a number; use 1-65535", port=port))
     return host, int(port)
 
 
@@ -207,27 +208,28 @@ def host_problem(host: str) -> str | None:
     """Why `host` is not a safe host name or address, or None when it is."""
     unsafe = sorted({c for c in host if c in _SHELL_UNSAFE or not c.isprintable()})
     if not host:
-        return "the host is empty; use a machine name or an IP address"
+        return msg("the host is empty; use a machine name or an IP address")
     if unsafe:
-        return (
-            f"the host contains {' '.join(repr(c) for c in unsafe)}, which is not allowed in a "
-            "host name and unsafe in a start script; use a machine name or an IP address"
+        return msg(
+            "the host contains {characters}, which is not allowed in a host name and unsafe in a start "
+            "script; use a machine name or an IP address",
+            characters=" ".join(repr(c) for c in unsafe),
         )
     if ":" in host:
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            return "not a valid IPv6 address"
+            return msg("not a valid IPv6 address")
         return None
     labels = host.rstrip(".").split(".")
     if all(label.isdigit() for label in labels):
         try:
             ipaddress.IPv4Address(host)
         except ValueError:
-            return "not a valid IPv4 address (four numbers 0-255, e.g. 10.0.0.5)"
+            return msg("not a valid IPv4 address (four numbers 0-255, e.g. 10.0.0.5)")
         return None
     if len(host) > 253 or not all(_LABEL.match(label) for label in labels):
-        return (
+        return msg(
             "not a valid host name: letters, digits and '-' in dot-separated parts of at most "
             "63 characters, not starting or ending with '-'"
         )
@@ -261,10 +263,12 @@ def parse_tf_config(source: str | dict[str, Any]) -> TFConfig:
         try:
             raw = json.loads(source)
         except json.JSONDecodeError as exc:
-            raise ClusterError([ClusterProblem("error", "(document)", source[:40], f"not JSON: {exc}")]) from None
+            raise ClusterError(
+                [ClusterProblem("error", "(document)", source[:40], msg("not JSON: {exc}", exc=exc))]
+            ) from None
     if not isinstance(raw, dict):
         raise ClusterError(
-            [ClusterProblem("error", "(document)", raw, 'must be a JSON object {"cluster": ..., "task": ...}')]
+            [ClusterProblem("error", "(document)", raw, msg('must be a JSON object {"cluster": ..., "task": ...}'))]
         )
     unknown = [key for key in raw if key not in ("cluster", "task")]
     if unknown and len(unknown) == len(raw):
@@ -274,33 +278,33 @@ def parse_tf_config(source: str | dict[str, Any]) -> TFConfig:
                     "error",
                     "(document)",
                     unknown,
-                    'not a TF_CONFIG: it has neither "cluster" nor "task" (is it a run config?)',
+                    msg('not a TF_CONFIG: it has neither "cluster" nor "task" (is it a run config?)'),
                 )
             ]
         )
     for key in unknown:
-        bad(key, raw[key], 'unknown key; a TF_CONFIG here has only "cluster" and "task"')
+        bad(key, raw[key], msg('unknown key; a TF_CONFIG here has only "cluster" and "task"'))
     jobs: dict[str, list[str]] = {}
     cluster = raw.get("cluster", {})
     if not isinstance(cluster, dict):
-        bad("cluster", cluster, 'must be an object like {"worker": ["127.0.0.1:2222"]}')
+        bad("cluster", cluster, msg('must be an object like {"worker": ["127.0.0.1:2222"]}'))
         cluster = {}
     for job, addresses in cluster.items():
         if not isinstance(addresses, list) or not all(isinstance(a, str) for a in addresses):
-            bad(f"cluster.{job}", addresses, 'must be a list of "host:port" strings')
+            bad(f"cluster.{job}", addresses, msg('must be a list of "host:port" strings'))
         else:
             jobs[job] = addresses
     task = raw.get("task")
     task_type = task_index = None
     if task is not None:
         if not isinstance(task, dict):
-            bad("task", task, 'must be an object like {"type": "worker", "index": 0}')
+            bad("task", task, msg('must be an object like {"type": "worker", "index": 0}'))
         else:
             task_type, task_index = task.get("type"), task.get("index")
             if task_type is not None and not isinstance(task_type, str):
-                bad("task.type", task_type, f"must be one of: {', '.join(JOBS)}")
+                bad("task.type", task_type, msg("must be one of: {jobs}", jobs=", ".join(JOBS)))
             if task_index is not None and (not isinstance(task_index, int) or isinstance(task_index, bool)):
-                bad("task.index", task_index, "must be an integer, counting from 0")
+                bad("task.index", task_index, msg("must be an integer, counting from 0"))
     if problems:
         raise ClusterError(problems)
     return TFConfig(ClusterSpec.from_dict(jobs), task_type, task_index)
@@ -328,33 +332,37 @@ def validate(tf_config: TFConfig, strategy: str | None = None) -> list[ClusterPr
             "error",
             "cluster",
             cluster.to_dict(),
-            "no cluster: TensorFlow would silently train this process alone; list the tasks, "
-            'e.g. {"worker": ["127.0.0.1:20001", "127.0.0.1:20002"]}',
+            msg(
+                "no cluster: TensorFlow would silently train this process alone; list the tasks, e.g. "
+                '{"worker": ["127.0.0.1:20001", "127.0.0.1:20002"]}'
+            ),
         )
     tasks: list[Task] = []
     for job, addresses in cluster.jobs:
         if job not in JOBS:
-            add("error", f"cluster.{job}", list(addresses), f"unknown job; use one of: {', '.join(JOBS)}")
+            add(
+                "error", f"cluster.{job}", list(addresses), msg("unknown job; use one of: {jobs}", jobs=", ".join(JOBS))
+            )
             continue
         if not addresses:
-            add("error", f"cluster.{job}", [], "lists no address; add one or remove the job")
+            add("error", f"cluster.{job}", [], msg("lists no address; add one or remove the job"))
         if job in SINGLE_TASK_JOBS and len(addresses) > 1:
-            add("error", f"cluster.{job}", list(addresses), f"at most one {job}; make the others workers")
+            add("error", f"cluster.{job}", list(addresses), msg("at most one {job}; make the others workers", job=job))
         for index, address in enumerate(addresses):
             try:
                 host, port = parse_address(address)
             except ValueError as exc:
-                add("error", f"cluster.{job}[{index}]", address, str(exc))
+                add("error", f"cluster.{job}[{index}]", address, exc.args[0])
                 continue
             message = host_problem(host)
             if message is None and not 1 <= port <= 65535:
-                message = "the port must be 1-65535"
+                message = msg("the port must be 1-65535")
             if message:
                 add("error", f"cluster.{job}[{index}]", address, message)
             else:
                 tasks.append(Task(job, index, host, port))
     if cluster.jobs and not any(cluster.addresses(job) for job in TRAINING_JOBS):
-        add("error", "cluster", cluster.to_dict(), "has no chief or worker task: nothing would train")
+        add("error", "cluster", cluster.to_dict(), msg("has no chief or worker task: nothing would train"))
     problems += _address_problems(tasks)
     if cluster.jobs:  # without a cluster the task cannot be judged; one error is enough
         problems += _task_problems(tf_config)
@@ -374,7 +382,10 @@ def _address_problems(tasks: list[Task]) -> list[ClusterProblem]:
         if key in seen:
             problems.append(
                 ClusterProblem(
-                    "error", where, t.address, f"same machine and port as {seen[key].name}; give each task its own port"
+                    "error",
+                    where,
+                    t.address,
+                    msg("same machine and port as {name}; give each task its own port", name=seen[key].name),
                 )
             )
         seen.setdefault(key, t)
@@ -384,9 +395,10 @@ def _address_problems(tasks: list[Task]) -> list[ClusterProblem]:
                     "warning",
                     where,
                     t.address,
-                    "not a loopback address: TensorFlow's gRPC server has no authentication "
-                    "or encryption and runs any graph it is sent; use it only on a trusted, "
-                    "firewalled network",
+                    msg(
+                        "not a loopback address: TensorFlow's gRPC server has no authentication or encryption "
+                        "and runs any graph it is sent; use it only on a trusted, firewalled network"
+                    ),
                 )
             )
         elif remote:
@@ -395,8 +407,12 @@ def _address_problems(tasks: list[Task]) -> list[ClusterProblem]:
                     "warning",
                     where,
                     t.address,
-                    f"{t.host} means a different machine to each task, but other tasks run on "
-                    f"{', '.join(remote)}; use this machine's network name or address",
+                    msg(
+                        "{host} means a different machine to each task, but other tasks run on {remote}; use "
+                        "this machine's network name or address",
+                        host=t.host,
+                        remote=", ".join(remote),
+                    ),
                 )
             )
     return problems
@@ -407,18 +423,27 @@ def _task_problems(tf_config: TFConfig) -> list[ClusterProblem]:
     if task_type is None and task_index is None:
         return []  # a cluster description shared by all tasks
     if task_type is None:
-        return [ClusterProblem("error", "task.type", None, 'missing; name the job of this process, e.g. "worker"')]
+        return [ClusterProblem("error", "task.type", None, msg('missing; name the job of this process, e.g. "worker"'))]
     addresses = tf_config.cluster.addresses(task_type)
     if not addresses:
         jobs = ", ".join(job for job, _ in tf_config.cluster.jobs) or "none"
-        return [ClusterProblem("error", "task.type", task_type, f"is not a job of the cluster (jobs: {jobs})")]
+        return [
+            ClusterProblem(
+                "error", "task.type", task_type, msg("is not a job of the cluster (jobs: {jobs})", jobs=jobs)
+            )
+        ]
     if task_index is None or not 0 <= task_index < len(addresses):
         return [
             ClusterProblem(
                 "error",
                 "task.index",
                 task_index,
-                f"must be 0-{len(addresses) - 1}: the {task_type} job has {len(addresses)} task(s)",
+                msg(
+                    "must be 0-{n_addresses}: the {task_type} job has {n_addresses2} task(s)",
+                    n_addresses=len(addresses) - 1,
+                    task_type=task_type,
+                    n_addresses2=len(addresses),
+                ),
             )
         ]
     return []
@@ -440,44 +465,54 @@ def _strategy_problems(cluster: ClusterSpec, strategy: str | None) -> list[Clust
             error(
                 "cluster",
                 cluster.to_dict(),
-                f"strategy {strategy} ignores the cluster and every worker would train "
-                "alone; use strategy multi_worker_mirrored or parameter_server",
+                msg(
+                    "strategy {strategy} ignores the cluster and every worker would train alone; use "
+                    "strategy multi_worker_mirrored or parameter_server",
+                    strategy=strategy,
+                ),
             )
         if ps:
-            error("cluster.ps", ps, f"strategy {strategy} uses no parameter servers; use parameter_server")
+            error(
+                "cluster.ps",
+                ps,
+                msg("strategy {strategy} uses no parameter servers; use parameter_server", strategy=strategy),
+            )
         if evaluators:
             error(
                 "cluster.evaluator",
                 evaluators,
-                f"strategy {strategy} cannot use an evaluator (it validates the checkpoints of a "
-                "multi_worker_mirrored or parameter_server cluster); remove it or change the strategy",
+                msg(
+                    "strategy {strategy} cannot use an evaluator (it validates the checkpoints of a "
+                    "multi_worker_mirrored or parameter_server cluster); remove it or change the strategy",
+                    strategy=strategy,
+                ),
             )
         return problems
     if strategy == Strategy.MULTI_WORKER_MIRRORED:
         if ps:
-            error("cluster.ps", ps, "multi_worker_mirrored uses no parameter servers; remove the ps job")
+            error("cluster.ps", ps, msg("multi_worker_mirrored uses no parameter servers; remove the ps job"))
         return problems
     if not ps:
         error(
             "cluster.ps",
             [],
-            "parameter_server needs at least one ps task to hold the variables; add one (cluster launch --ps 1)",
+            msg("parameter_server needs at least one ps task to hold the variables; add one (cluster launch --ps 1)"),
         )
     if not cluster.addresses("chief"):
         error(
             "cluster.chief",
             [],
-            "parameter_server needs a chief task: the coordinator that runs the training program; add one",
+            msg("parameter_server needs a chief task: the coordinator that runs the training program; add one"),
         )
     if not cluster.addresses("worker"):
-        error("cluster.worker", [], "parameter_server needs at least one worker task to run the steps; add one")
+        error("cluster.worker", [], msg("parameter_server needs at least one worker task to run the steps; add one"))
     return problems
 
 
 def evaluator_problem(config: RunConfig) -> str | None:
     """Why an evaluator task cannot validate `config`'s run, or None when it can."""
     if not isinstance(config.validation_split, (int, float)) or not has_validation(config):
-        return (
+        return msg(
             "the evaluator validates on the run's validation data, and validation_split is 0; "
             "set it above 0 (e.g. 0.2) or remove the evaluator"
         )
@@ -533,7 +568,15 @@ def role_from_environment(strategy: str, environ: Mapping[str, str] = os.environ
     except ClusterError as exc:
         raise ConfigError(
             [
-                Problem(TF_CONFIG_ENV, raw, f"{p.location}: {p.message}; check it with `tfdd cluster validate`")
+                Problem(
+                    TF_CONFIG_ENV,
+                    raw,
+                    msg(
+                        "{location}: {message}; check it with `tfdd cluster validate`",
+                        location=p.location,
+                        message=p.message,
+                    ),
+                )
                 for p in exc.problems
             ]
         ) from None
@@ -561,7 +604,7 @@ def role_from_environment(strategy: str, environ: Mapping[str, str] = os.environ
 def for_task(cluster: ClusterSpec, job: str, index: int) -> TFConfig:
     """The TF_CONFIG of one task; ValueError when the cluster has no such task."""
     if not 0 <= index < len(cluster.addresses(job)):
-        raise ValueError(f"the cluster has no task {job} {index}")
+        raise ValueError(msg("the cluster has no task {job} {index}", job=job, index=index))
     return TFConfig(cluster, job, index)
 
 
@@ -575,12 +618,12 @@ def local_cluster(
     when asked.
     """
     if n_workers < 1 and not chief:
-        raise ValueError("a cluster needs at least one worker")
+        raise ValueError(msg("a cluster needs at least one worker"))
     counts = {"chief": int(chief), "worker": n_workers, "ps": ps, EVALUATOR_JOB: int(evaluator)}
     total = sum(counts.values())
     ports = free_loopback_ports(total) if ports is None else list(ports)
     if len(ports) != total:
-        raise ValueError(f"{total} tasks need {total} ports, got {len(ports)}")
+        raise ValueError(msg("{total} tasks need {total} ports, got {n_ports}", total=total, n_ports=len(ports)))
     jobs = []
     for job in JOBS:
         taken, ports = ports[: counts[job]], ports[counts[job] :]

@@ -12,6 +12,7 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
+from engine.messages import msg
 from engine.problems import Problem
 
 CONTRACTS = {
@@ -44,21 +45,28 @@ def function_problem(section: str, path: str | None, function: str | None) -> Pr
     """Why `function` cannot be found in the Python file `path` (None when it is there)."""
     field = f"{section}.function"
     if not function or not str(function).isidentifier():
-        return Problem(field, function, "a function name, e.g. " + CONTRACTS[section].split("(")[0])
+        return Problem(
+            field, function, msg("a function name, e.g. {example}", example=CONTRACTS[section].split("(")[0])
+        )
     p = Path(str(path)).expanduser()
     try:
         stat = p.stat()
     except OSError:
-        return Problem(f"{section}.path", path, "no such file")
+        return Problem(f"{section}.path", path, msg("no such file"))
     names, error = _top_level_functions(str(p), stat.st_mtime_ns, stat.st_size)
     if error:
-        return Problem(f"{section}.path", path, f"{p.name} {error}")
+        return Problem(f"{section}.path", path, msg("{name} {error}", name=p.name, error=error))
     if function not in names:
-        defined = ", ".join(names) or "none"
+        defined = ", ".join(names) or msg("none")
         return Problem(
             field,
             function,
-            f"{p.name} defines no function {function!r} at top level (it defines: {defined}); "
-            f"expected {CONTRACTS[section]}",
+            msg(
+                "{name} defines no function {function!r} at top level (it defines: {defined}); expected {contracts}",
+                name=p.name,
+                function=function,
+                defined=defined,
+                contracts=CONTRACTS[section],
+            ),
         )
     return None

@@ -15,13 +15,13 @@ import os
 import sys
 import time
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from engine.protocol.commands import spare_command
 from engine.resources import resource_path
-from gui import settings
+from gui import i18n, settings, theme
 from gui.main_window import MainWindow
 from gui.runner import kill_live_processes
 
@@ -39,11 +39,10 @@ def create_application(argv: list[str]) -> QApplication:
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
     app.setOrganizationName(settings.ORGANIZATION)
     app.setApplicationName(settings.APPLICATION)
-    app.setApplicationDisplayName("TF Distributed Dashboard")
+    i18n.install(app)  # before any text is made: the window is built in the language it will speak
+    app.setApplicationDisplayName(QCoreApplication.translate("App", "TF Distributed Dashboard"))
     app.setWindowIcon(QIcon(str(resource_path("icons", "app.svg"))))
-    style = resource_path("style.qss")
-    if style.is_file():
-        app.setStyleSheet(style.read_text(encoding="utf-8"))
+    theme.manager().apply()
     return app
 
 
@@ -75,3 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     if quit_ms:
         _arm_smoke_quit(app, window, int(quit_ms))
     return app.exec()
+
+
+if __name__ == "__main__":  # `python -m gui.app`: how the Language menu restarts the dashboard
+    sys.exit(main())

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401 - makes pg.exporters available
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QRectF
 from PySide6.QtGui import QAction, QGuiApplication, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -33,9 +33,11 @@ from PySide6.QtWidgets import (
 
 from engine.config import RunConfig
 from engine.history import tensorboard_command
+from engine.problems import ConfigError
 from engine.protocol.paths import RunPaths
+from gui.i18n import problem_text
 
-PLOT_FILTERS = "PNG image (*.png);;SVG vector image (*.svg)"
+PLOT_FILTERS = QT_TRANSLATE_NOOP("gui.exports", "PNG image (*.png);;SVG vector image (*.svg)")
 
 
 def export_plot(plot: pg.PlotWidget, path: str | Path) -> Path:
@@ -43,11 +45,18 @@ def export_plot(plot: pg.PlotWidget, path: str | Path) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".png", ".svg"):
-        raise ValueError(f"a plot is exported as .png or .svg, not {suffix or 'a name without a suffix'}")
+        given = suffix or QCoreApplication.translate("gui.exports", "a name without a suffix")
+        raise ValueError(
+            QCoreApplication.translate("gui.exports", "a plot is exported as .png or .svg, not {given}").format(
+                given=given
+            )
+        )
     if not path.parent.is_dir():
-        raise FileNotFoundError(f"there is no folder {path.parent}")
+        raise FileNotFoundError(
+            QCoreApplication.translate("gui.exports", "there is no folder {folder}").format(folder=path.parent)
+        )
     if suffix == ".png" and not pg.exporters.ImageExporter(plot.getPlotItem()).export(str(path)):
-        raise OSError(f"could not write {path}")
+        raise OSError(QCoreApplication.translate("gui.exports", "could not write {path}").format(path=path))
     if suffix == ".svg":
         _write_svg(plot, path)
     return path
@@ -78,7 +87,7 @@ def _plain_title(plot: pg.PlotWidget) -> str:
 
 def add_export_action(plot: pg.PlotWidget) -> QAction:
     """Put "Export plot…" in the plot's context menu, in place of pyqtgraph's generic Export dialog."""
-    action = QAction("Export plot…", plot)
+    action = QAction(QCoreApplication.translate("gui.exports", "Export plot…"), plot)
     action.triggered.connect(lambda: export_plot_dialog(plot))
     plot.scene().contextMenu = [action]  # the scene appends these to every context menu of the plot
     return action
@@ -88,7 +97,11 @@ def export_plot_dialog(plot: pg.PlotWidget) -> tuple[str, bool] | None:
     """Ask where, export, and say so in the window's status bar (a failure also in a message box)."""
     title = _plain_title(plot)
     outcome = save_as(
-        plot, "Export plot", f"{_file_stem(title)}.png", PLOT_FILTERS, lambda path: export_plot(plot, path)
+        plot,
+        QCoreApplication.translate("gui.exports", "Export plot"),
+        f"{_file_stem(title)}.png",
+        QCoreApplication.translate("gui.exports", PLOT_FILTERS),
+        lambda path: export_plot(plot, path),
     )
     if outcome is not None:
         text, ok = outcome
@@ -96,7 +109,13 @@ def export_plot_dialog(plot: pg.PlotWidget) -> tuple[str, bool] | None:
         if isinstance(window, QMainWindow):
             window.statusBar().showMessage(text, 10000)
         if not ok:
-            box = QMessageBox(QMessageBox.Icon.Warning, "Export plot", text, QMessageBox.StandardButton.Ok, plot)
+            box = QMessageBox(
+                QMessageBox.Icon.Warning,
+                QCoreApplication.translate("gui.exports", "Export plot"),
+                text,
+                QMessageBox.StandardButton.Ok,
+                plot,
+            )
             box.open()
     return outcome
 
@@ -111,8 +130,9 @@ def save_as(
     try:
         write(path)
     except (OSError, ValueError) as exc:  # ConfigError is a ValueError
-        return f"Export failed: {exc}", False
-    return f"Wrote {path}", True
+        message = "; ".join(problem_text(p) for p in exc.problems) if isinstance(exc, ConfigError) else str(exc)
+        return QCoreApplication.translate("gui.exports", "Export failed: {error}").format(error=message), False
+    return QCoreApplication.translate("gui.exports", "Wrote {path}").format(path=path), True
 
 
 def ask_save_path(parent: QWidget, title: str, suggested: str, filters: str) -> Path | None:
@@ -150,13 +170,13 @@ class TensorBoardCommand(QWidget):
         super().__init__(parent)
         self.line = QLineEdit(objectName="tensorboardCommand")
         self.line.setReadOnly(True)
-        self.line.setPlaceholderText("select runs to get the command that opens them in TensorBoard")
-        self.copy = QPushButton("Copy", objectName="copyTensorboardButton")
-        self.copy.setToolTip("Copy the command to the clipboard; paste it into a terminal")
+        self.line.setPlaceholderText(self.tr("select runs to get the command that opens them in TensorBoard"))
+        self.copy = QPushButton(self.tr("Copy"), objectName="copyTensorboardButton")
+        self.copy.setToolTip(self.tr("Copy the command to the clipboard; paste it into a terminal"))
         self.copy.clicked.connect(self.copy_to_clipboard)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("TensorBoard:"))
+        layout.addWidget(QLabel(self.tr("TensorBoard:")))
         layout.addWidget(self.line, 1)
         layout.addWidget(self.copy)
         self.set_runs([])

@@ -46,12 +46,15 @@ from engine.rundir import new_run_dir
 from engine.scratch import ScratchDir
 from engine.tfconfig import CLUSTER_STRATEGIES, TRAINING_JOBS, errors, parse_tf_config, run_problems
 from gui import settings
+from gui.announce import announce
 from gui.cluster.editor import ClusterEditor
 from gui.cluster.export_dialog import ClusterExportDialog
 from gui.exports import add_export_action, save_as
 from gui.form.device_probe import DeviceProbe, ProbeResult
 from gui.form.devices_panel import DevicesPanel
 from gui.form.run_form import RunForm
+from gui.i18n import problem_text, translate
+from gui.keyboard import START_KEYS, STOP_KEYS, button_action, order_tabs_by_layout, tab_actions
 from gui.live.controls import RunControls
 from gui.live.gpu_monitor import GpuMonitor
 from gui.live.gpu_recorder import GpuRecorder, run_gpus
@@ -59,9 +62,11 @@ from gui.live.log_view import LogView
 from gui.live.plots import TrainingPlots
 from gui.live.spare import FirstStepLabel, WarmTrainer
 from gui.live.workers_panel import WorkersPanel
+from gui.preferences import add_language_menu, add_view_menu
 from gui.runner import TrainingRunner, kill_live_processes, source_tag
 from gui.runs.panel import RunsPanel
 from gui.runs.scaling_dialog import ScalingDialog
+from gui.statuses import run_status_name
 
 CommandFactory = Callable[[Path, Path], list[str]]
 ClusterCommandFactory = Callable[..., list[str]]  # (config, run dir, workers, *, ps, evaluator), as cluster_command
@@ -90,7 +95,7 @@ class MainWindow(QMainWindow):
         """`spare_command` keeps a warm trainer of that command (engine.protocol.commands.spare_command);
         `gpu_reader` reads NVML (default: this process's engine.nvml reader)."""
         super().__init__()
-        self.setWindowTitle("TensorFlow Distributed Training Dashboard")
+        self.setWindowTitle(self.tr("TensorFlow Distributed Training Dashboard"))
         self._command_for = command_for
         self._cluster_command_for = cluster_command_for
         self._cluster_file_command_for = cluster_file_command_for
@@ -118,6 +123,7 @@ class MainWindow(QMainWindow):
         self._build_layout()
         self._build_menus()
         self._build_status_bar()
+        order_tabs_by_layout(self.form)  # Tab follows the form top to bottom, not the order it was built in
 
         self.form.changed.connect(self._on_form_changed)
         self.controls.start.clicked.connect(self.start_run)
@@ -145,7 +151,7 @@ class MainWindow(QMainWindow):
 
     # ---- assembly -------------------------------------------------------------
     def _build_layout(self) -> None:
-        devices_box = QGroupBox("Devices")
+        devices_box = QGroupBox(self.tr("Devices"))
         QVBoxLayout(devices_box).addWidget(self.devices)
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -168,9 +174,9 @@ class MainWindow(QMainWindow):
         right.setSizes([560, 130, 200])
         self.tabs = QTabWidget(objectName="mainTabs")
         self.live_tab = right
-        self.tabs.addTab(right, "Live")
-        self.tabs.addTab(self.runs, "Runs")
-        self.tabs.addTab(self.cluster, "Cluster")
+        self.tabs.addTab(right, self.tr("Live"))
+        self.tabs.addTab(self.runs, self.tr("Runs"))
+        self.tabs.addTab(self.cluster, self.tr("Cluster"))
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mainSplitter")
         self.splitter.addWidget(scroll)
         self.splitter.addWidget(self.tabs)
@@ -180,20 +186,24 @@ class MainWindow(QMainWindow):
         self.resize(1400, 900)
 
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
         for text, shortcut, slot in (
-            ("&Open config…", QKeySequence.StandardKey.Open, self._open_config_dialog),
-            ("&Save config as…", QKeySequence.StandardKey.Save, self._save_config_dialog),
-            ("&Quit", QKeySequence.StandardKey.Quit, self.close),
+            (self.tr("&Open config…"), QKeySequence.StandardKey.Open, self._open_config_dialog),
+            (self.tr("&Save config as…"), QKeySequence.StandardKey.Save, self._save_config_dialog),
+            (self.tr("&Quit"), QKeySequence.StandardKey.Quit, self.close),
         ):
             action = QAction(text, self, shortcut=shortcut)
             action.triggered.connect(slot)
             file_menu.addAction(action)
-        run_menu = self.menuBar().addMenu("&Run")
+        run_menu = self.menuBar().addMenu(self.tr("&Run"))
+        self.start_action = button_action(self.controls.start, self.tr("&Start"), START_KEYS, self.start_run, self)
+        self.stop_action = button_action(self.controls.stop, self.tr("S&top…"), STOP_KEYS, self.ask_stop, self)
+        run_menu.addActions([self.start_action, self.stop_action])
+        run_menu.addSeparator()
         for text, slot in (
-            ("&Scaling study…", self.open_scaling_study),
-            ("&Export form as script…", self.export_form_script),
-            ("Export &cluster for other machines…", self.export_cluster),
+            (self.tr("&Scaling study…"), self.open_scaling_study),
+            (self.tr("&Export form as script…"), self.export_form_script),
+            (self.tr("Export &cluster for other machines…"), self.export_cluster),
         ):
             action = QAction(text, self)
             action.triggered.connect(slot)
@@ -204,10 +214,27 @@ class MainWindow(QMainWindow):
             self.warm_action.toggled.connect(settings.save_warm_trainer)
             run_menu.addAction(self.warm_action)
         run_menu.addAction(self.runs.refresh_action)
-        help_menu = self.menuBar().addMenu("&Help")
-        about = QAction("&About", self)
-        about.triggered.connect(lambda: QMessageBox.about(self, "About", __doc__ or ""))
+        self.view_menu = add_view_menu(self.menuBar())
+        self.tab_actions = tab_actions(self.tabs, self)
+        self.language_menu = add_language_menu(self.menuBar(), self, lambda: self.runner is None)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        about = QAction(self.tr("&About"), self)
+        about.triggered.connect(self.show_about)
         help_menu.addAction(about)
+
+    def show_about(self) -> QMessageBox:
+        """What the dashboard is, and the keys that drive it."""
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("About"), self.about_text(), parent=self)
+        box.open()
+        self.last_dialog = box
+        return box
+
+    def about_text(self) -> str:
+        return self.tr(
+            "TF Distributed Dashboard: configure, run and compare tf.distribute training.\n\n"
+            "Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{tabs} show the tabs, "
+            "Alt with an underlined letter moves to that field."
+        ).format(tabs=self.tabs.count())
 
     def _build_status_bar(self) -> None:
         self.status_labels = {
@@ -226,10 +253,14 @@ class MainWindow(QMainWindow):
             try:
                 self.form.set_config(config)
             except Exception as exc:  # noqa: BLE001 - whatever it is, the window must open: defaults, and say so
-                why = f"the stored run config cannot be shown ({type(exc).__name__}: {exc})"
+                why = self.tr("the stored run config cannot be shown ({error})").format(
+                    error=f"{type(exc).__name__}: {exc}"
+                )
                 self.form.set_config(RunConfig())
         if why:
-            note = f"The last session's settings were not restored ({why}); the form starts from the defaults."
+            note = self.tr(
+                "The last session's settings were not restored ({why}); the form starts from the defaults."
+            ).format(why=translate(why))
             self.statusBar().showMessage(note, 30_000)
             self.log.append_lines([f"[dashboard] {note}"])
         self._on_form_changed()
@@ -265,18 +296,28 @@ class MainWindow(QMainWindow):
         reason = ""
         if problems:
             fields = ", ".join(dict.fromkeys(p.field for p in problems))
-            reason = f"Fix {len(problems)} problem{'s' if len(problems) > 1 else ''} first ({fields})."
+            reason = self.tr("Fix %n problem(s) first ({fields}).", "", len(problems)).format(fields=fields)
         self.controls.set_start_allowed(not reason, reason)
         return config, replicas
 
     def _show_plan(self, strategy: str, replicas: int | None, global_batch: int) -> None:
-        self.status_labels["strategy"].setText(f"strategy: {strategy}")
-        self.status_labels["replicas"].setText(f"replicas: {replicas if replicas else '?'}")
+        self.status_labels["strategy"].setText(self.tr("strategy: {strategy}").format(strategy=strategy))
+        self.status_labels["replicas"].setText(
+            self.tr("replicas: {replicas}").format(replicas=replicas if replicas else "?")
+        )
         per = global_batch // replicas if replicas and global_batch % replicas == 0 else "?"
-        self.status_labels["per_replica"].setText(f"per-replica batch: {per}")
+        self.status_labels["per_replica"].setText(self.tr("per-replica batch: {per}").format(per=per))
 
     def _set_state(self, state: str) -> None:
-        self.status_labels["state"].setText(f"state: {state}")
+        self.status_labels["state"].setText(self.tr("state: {state}").format(state=self._state_name(state)))
+
+    def _state_name(self, state: str) -> str:
+        names = {
+            "idle": self.tr("idle"),
+            "starting": self.tr("starting"),
+            "stopping": self.tr("stopping"),
+        }
+        return names.get(state) or run_status_name(state)
 
     # ---- config files -----------------------------------------------------------
     def open_config(self, path: str | Path) -> bool:
@@ -285,28 +326,32 @@ class MainWindow(QMainWindow):
         except ConfigError as exc:
             self._message(
                 QMessageBox.Icon.Warning,
-                "Cannot open config",
-                f"{path} has {len(exc.problems)} problem(s):",
-                "\n".join(f"• {p}" for p in exc.problems),
+                self.tr("Cannot open config"),
+                self.tr("{path} has %n problem(s):", "", len(exc.problems)).format(path=path),
+                "\n".join(f"• {problem_text(p)}" for p in exc.problems),
             )
             return False
         self.form.set_config(config)
-        self.statusBar().showMessage(f"Opened {path}", 5000)
+        self.statusBar().showMessage(self.tr("Opened {path}").format(path=path), 5000)
         return True
 
     def save_config(self, path: str | Path) -> None:
         config, _, problems = self.form.evaluate()
         config.save(path)
-        note = f" (it still has {len(problems)} problem(s))" if problems else ""
-        self.statusBar().showMessage(f"Saved {path}{note}", 5000)
+        note = self.tr(" (it still has %n problem(s))", "", len(problems)) if problems else ""
+        self.statusBar().showMessage(self.tr("Saved {path}{note}").format(path=path, note=note), 5000)
 
     def _open_config_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open run config", "", "Run configs (*.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Open run config"), "", self.tr("Run configs (*.json);;All files (*)")
+        )
         if path:
             self.open_config(path)
 
     def _save_config_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save run config", "run.json", "Run configs (*.json)")
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Save run config"), "run.json", self.tr("Run configs (*.json)")
+        )
         if path:
             self.save_config(path)
 
@@ -327,7 +372,7 @@ class MainWindow(QMainWindow):
                 f"{workers} workers"
                 + (f", {ps} parameter servers" if ps else "")
                 + (", an evaluator" if evaluator else "")
-            )
+            )  # the log's own words, like TensorFlow's lines around it
             self._launch(
                 self._cluster_command_for(self._config_file, run_dir, workers, ps=ps, evaluator=evaluator),
                 run_dir,
@@ -345,15 +390,19 @@ class MainWindow(QMainWindow):
             return
         if problems:
             fields = ", ".join(dict.fromkeys(p.field for p in problems))
-            self._message(QMessageBox.Icon.Warning, "Cannot start the cluster", f"Fix the run form first ({fields}).")
+            self._message(
+                QMessageBox.Icon.Warning,
+                self.tr("Cannot start the cluster"),
+                self.tr("Fix the run form first ({fields}).").format(fields=fields),
+            )
             return
         cluster = self.cluster.cluster()
         blockers = errors(run_problems(cluster, config))
         if blockers:  # e.g. an evaluator row while the form has no validation split: said before any process starts
             self._message(
                 QMessageBox.Icon.Warning,
-                "Cannot start the cluster",
-                "\n".join(f"{p.location}: {p.message}" for p in blockers),
+                self.tr("Cannot start the cluster"),
+                "\n".join(f"{p.location}: {translate(p.message)}" for p in blockers),
             )
             return
         run_dir = self._prepare_run(config)
@@ -383,7 +432,7 @@ class MainWindow(QMainWindow):
             self._config_file = self._scratch.path / f"{run_dir.name}.json"
             config.save(self._config_file)
         except OSError as exc:
-            self._message(QMessageBox.Icon.Critical, "Cannot start the run", str(exc))
+            self._message(QMessageBox.Icon.Critical, self.tr("Cannot start the run"), str(exc))
             return None
         settings.save_last_config(config)
         return run_dir
@@ -444,6 +493,7 @@ class MainWindow(QMainWindow):
         self._set_state("starting")
         self._on_form_changed()
         runner.start()
+        announce(self, self.tr("Run started"))
 
     def _fit_workers_panel(self, tasks: int) -> None:
         """Give the cluster tasks panel room for every task (within reason), taken from the plots."""
@@ -454,7 +504,9 @@ class MainWindow(QMainWindow):
             self.live_tab.setSizes([sizes[0] - (wanted - sizes[1]), wanted, sizes[2]])
 
     def ask_stop(self) -> None:
-        answer = QMessageBox.question(self, "Stop the run?", "The trainer saves a checkpoint and stops. Stop now?")
+        answer = QMessageBox.question(
+            self, self.tr("Stop the run?"), self.tr("The trainer saves a checkpoint and stops. Stop now?")
+        )
         if answer == QMessageBox.StandardButton.Yes:
             self.stop_run()
 
@@ -473,20 +525,33 @@ class MainWindow(QMainWindow):
         for event in events:
             if isinstance(event, ev.RunStarted):  # the engine's numbers replace the form's plan (in sync, all workers)
                 self._show_plan(event.strategy, event.num_replicas, event.global_batch_size)
-                self.status_labels["per_replica"].setText(f"per-replica batch: {event.per_replica_batch_size}")
+                self.status_labels["per_replica"].setText(
+                    self.tr("per-replica batch: {per_replica_batch_size}").format(
+                        per_replica_batch_size=event.per_replica_batch_size
+                    )
+                )
                 self._set_state(RunStatus.RUNNING)
 
     def _on_run_finished(self, status: str, run_dir: str) -> None:
         self._set_state(status)
-        self.controls.show_end(f"run {status}" + (f" — {run_dir}" if run_dir else ""))
-        self.statusBar().showMessage(f"Run {status}. Results in {run_dir or 'the run directory'}", 10000)
+        name = run_status_name(status)
+        self.controls.show_end(self.tr("run {status}").format(status=name) + (f" — {run_dir}" if run_dir else ""))
+        self.statusBar().showMessage(
+            self.tr("Run {status}. Results in {folder}").format(
+                status=name, folder=run_dir or self.tr("the run directory")
+            ),
+            10000,
+        )
+        announce(self, self.tr("Run {status}").format(status=name))
 
     def _on_run_failed(self, message: str, log_tail: str) -> None:
         self._set_state(RunStatus.FAILED)
-        self.controls.show_end("run failed")
-        self.statusBar().showMessage(f"Run failed: {message}", 10000)
+        self.controls.show_end(self.tr("run failed"))
+        message = translate(message)
+        self.statusBar().showMessage(self.tr("Run failed: {message}").format(message=message), 10000)
+        announce(self, self.tr("Run failed: {message}").format(message=message), urgent=True)
         if not self._close_when_done:
-            self._message(QMessageBox.Icon.Critical, "The run failed", message, log_tail)
+            self._message(QMessageBox.Icon.Critical, self.tr("The run failed"), message, log_tail)
 
     def _on_runner_done(self) -> None:
         """The thread and its process are gone: clean up and make the window ready again."""
@@ -524,7 +589,7 @@ class MainWindow(QMainWindow):
         """A past run's config in the form, to run again with changes."""
         self.form.set_config(config)
         self.tabs.setCurrentWidget(self.live_tab)
-        self.statusBar().showMessage("Loaded the run's config into the form", 5000)
+        self.statusBar().showMessage(self.tr("Loaded the run's config into the form"), 5000)
 
     def open_scaling_study(self) -> None:
         if self.scaling_dialog is None:
@@ -549,13 +614,17 @@ class MainWindow(QMainWindow):
         config = self.form.evaluate()[0]
         unsupported = script_problems(config)
         if unsupported:  # said before a file dialog, not after it
-            self._message(QMessageBox.Icon.Information, "No script for this strategy", unsupported[0].message)
+            self._message(
+                QMessageBox.Icon.Information,
+                self.tr("No script for this strategy"),
+                translate(unsupported[0].message),
+            )
             return
         outcome = save_as(
             self,
-            "Export as script",
+            self.tr("Export as script"),
             "train.py",
-            "Python scripts (*.py)",
+            self.tr("Python scripts (*.py)"),
             lambda path: export_script(config, path, overwrite=True),
         )
         if outcome is not None:
@@ -582,7 +651,9 @@ class MainWindow(QMainWindow):
             if self._close_when_done:
                 return  # already stopping; the window closes when the trainer has gone
             answer = QMessageBox.question(
-                self, "A run is in progress", "Stop the run (it saves a checkpoint) and close the window?"
+                self,
+                self.tr("A run is in progress"),
+                self.tr("Stop the run (it saves a checkpoint) and close the window?"),
             )
             if answer == QMessageBox.StandardButton.Yes:
                 self._close_when_done = True

@@ -24,6 +24,7 @@ from engine.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState
 from engine.raw_log import RawLog
 from engine.tf_log import without_chatter
 from engine.tfconfig import EVALUATOR_JOB
+from gui.i18n import event_message
 from gui.live.spare import Handoff
 
 EMIT_INTERVAL_S = 0.033
@@ -113,7 +114,7 @@ class TrainingRunner(QThread):
         try:
             pid = self._start()
         except OSError as exc:
-            self.run_failed.emit(f"Could not start the trainer: {exc}", "")
+            self.run_failed.emit(self.tr("Could not start the trainer: {error}").format(error=exc), "")
             return
         try:
             self._open_stderr_log(pid)
@@ -218,10 +219,18 @@ class TrainingRunner(QThread):
             # 143: stopped by SIGTERM from outside (a process manager), after its checkpoint
             self.run_finished.emit(finished.status, run_dir)
         elif isinstance(failed, ev.RunFailed):
-            self.run_failed.emit(failed.message, tail)
+            self.run_failed.emit(event_message(failed.message, failed.message_template), tail)
         elif code < 0:
-            self.run_failed.emit(f"The trainer was ended by signal {-code} (a crash, or killed from outside).", tail)
+            self.run_failed.emit(
+                self.tr("The trainer was ended by signal {signal} (a crash, or killed from outside).").format(
+                    signal=-code
+                ),
+                tail,
+            )
         elif code == ExitCode.OK and self._stop_requested.is_set():
             self.run_finished.emit(RunStatus.STOPPED, run_dir)
         else:
-            self.run_failed.emit(f"The trainer exited with code {code} without reporting the end of the run.", tail)
+            self.run_failed.emit(
+                self.tr("The trainer exited with code {code} without reporting the end of the run.").format(code=code),
+                tail,
+            )

@@ -74,3 +74,27 @@ def load_warm_trainer() -> bool:
     """Whether to keep a trainer warm (on unless the user turned it off)."""
     value = _settings().value(WARM_TRAINER_KEY, True)
     return value not in (False, "false", "0", 0)
+
+
+LANGUAGE_KEY = "ui/language"
+COLOR_SCHEME_KEY = "ui/color_scheme"
+
+
+def save_language(language: str) -> None:
+    """The Language menu's choice; "" follows the system."""
+    _settings().setValue(LANGUAGE_KEY, language)
+
+
+def load_language() -> str:
+    value = _settings().value(LANGUAGE_KEY, "")
+    return value if isinstance(value, str) else ""
+
+
+def save_color_scheme(scheme: str) -> None:
+    """The View menu's colour scheme: "system", "light" or "dark"."""
+    _settings().setValue(COLOR_SCHEME_KEY, scheme)
+
+
+def load_color_scheme() -> str:
+    value = _settings().value(COLOR_SCHEME_KEY, "")
+    return value if isinstance(value, str) else ""

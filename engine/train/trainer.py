@@ -22,7 +22,7 @@ from engine import events as ev
 from engine.config import Loop, RunConfig, Strategy, batch_problem
 from engine.kinds import has_validation
 from engine.plan import DevicePlan, plan_devices
-from engine.problems import ConfigError, Problem, RunDirError
+from engine.problems import ConfigError, Problem, RunDirError, failure_message
 from engine.protocol.channel import StopSignal
 from engine.protocol.codes import PEER_LOST_ERRORS, RunStatus
 from engine.protocol.paths import RunPaths
@@ -119,7 +119,8 @@ class Trainer:
         except RunDirError as exc:  # a resume that cannot be trusted: refused, the folder left as it was
             return self._fail(str(exc), "RunDirError", record=False)
         except (ConfigError, NonFiniteLoss) as exc:  # DeviceError, DataError and ModelError are ConfigErrors
-            return self._fail(str(exc), type(exc).__name__)
+            message = failure_message(exc) if isinstance(exc, ConfigError) else str(exc)
+            return self._fail(message, type(exc).__name__)
         except Exception as exc:  # the last line of defence: say what happened, keep the run dir
             if is_disk_full(exc):
                 return self._fail(

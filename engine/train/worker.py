@@ -20,7 +20,7 @@ import os
 import sys
 
 from engine import events as ev
-from engine.problems import ConfigError, RunDirError
+from engine.problems import ConfigError, RunDirError, failure_message
 from engine.protocol.channel import (
     EventChannel,
     StopSignal,
@@ -66,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
         outcome = run_task(config, run_dir, [sink], stop, resume=resume)
     except (ConfigError, RunDirError) as exc:  # a bad config; a run folder that is not ours, or in use
-        sink(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
+        message = failure_message(exc) if isinstance(exc, ConfigError) else str(exc)
+        sink(ev.RunFailed(message=message, error_type=type(exc).__name__))
         return ExitCode.CONFIG
     if outcome.status == RunStatus.FAILED:
         return end_process(ExitCode.CONFIG if outcome.config_error else ExitCode.FAILED, outcome)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -44,13 +44,18 @@ from engine.tfconfig import (
     render,
     validate,
 )
+from gui import theme
 from gui.cluster.task_table import FIRST_PORT, ClusterTable
+from gui.i18n import translate
+from gui.statuses import severity_name, severity_tone
 
-NO_TASK = "(none)"
 DEFAULT_CLUSTER = local_cluster(2, [FIRST_PORT, FIRST_PORT + 1])
-SEVERITY_TEXT = {"error": "#9c0015", "warning": "#6b4e00"}
-EXPORT_TIP = "Write start scripts, a README and a Kubeflow TFJob for each task, or a Slurm job"
-START_TIP = "Run these tasks on this machine with the run form's config; the Live tab shows each with its role"
+EXPORT_TIP = QT_TRANSLATE_NOOP(
+    "ClusterEditor", "Write start scripts, a README and a Kubeflow TFJob for each task, or a Slurm job"
+)
+START_TIP = QT_TRANSLATE_NOOP(
+    "ClusterEditor", "Run these tasks on this machine with the run form's config; the Live tab shows each with its role"
+)
 
 
 def _tasks(cluster: ClusterSpec) -> list[Task]:
@@ -78,14 +83,17 @@ class ClusterEditor(QWidget):
         self.table = ClusterTable()
         self.table.cluster_edited.connect(self._on_form_edited)
         self.task_type = QComboBox(objectName="taskTypeCombo")
-        self.task_type.addItems([NO_TASK, *JOBS])
+        no_task = self.tr("(none)")
+        self.task_type.addItems([no_task, *JOBS])  # item 0: no task (a cluster description for every task)
         self.task_type.setToolTip(
-            f"The job of the process this TF_CONFIG is for; {NO_TASK}: a cluster description "
-            "shared by all tasks (what export uses)"
+            self.tr(
+                "The job of the process this TF_CONFIG is for; {no_task}: a cluster description "
+                "shared by all tasks (what export uses)"
+            ).format(no_task=no_task)
         )
         self.task_index = QSpinBox(objectName="taskIndexSpin")
         self.task_index.setRange(-1, 999)
-        self.task_index.setSpecialValueText(NO_TASK)
+        self.task_index.setSpecialValueText(no_task)
         self.task_type.currentTextChanged.connect(self._on_form_edited)
         self.task_index.valueChanged.connect(self._on_form_edited)
         self.json = QPlainTextEdit(objectName="tfConfigJson")
@@ -104,16 +112,30 @@ class ClusterEditor(QWidget):
         self.status.setProperty("role", "hint")
         self._build_layout()
         self.set_tf_config(TFConfig(DEFAULT_CLUSTER))
+        theme.manager().changed.connect(self._restyle)
+
+    def _restyle(self, _theme: theme.Theme) -> None:
+        self._show_problems()
 
     def _build_layout(self) -> None:
         buttons = QHBoxLayout()
         for text, name, tip, slot in (
-            ("Import file…", "importClusterButton", "Read a TF_CONFIG or cluster.json file", self.import_file_dialog),
-            ("Paste", "pasteClusterButton", "Read a TF_CONFIG from the clipboard", self.paste_from_clipboard),
             (
-                "Copy",
+                self.tr("&Import file…"),
+                "importClusterButton",
+                self.tr("Read a TF_CONFIG or cluster.json file"),
+                self.import_file_dialog,
+            ),
+            (
+                self.tr("&Paste"),
+                "pasteClusterButton",
+                self.tr("Read a TF_CONFIG from the clipboard"),
+                self.paste_from_clipboard,
+            ),
+            (
+                self.tr("&Copy"),
                 "copyClusterButton",
-                "Copy the TF_CONFIG as one line, as the environment variable wants it",
+                self.tr("Copy the TF_CONFIG as one line, as the environment variable wants it"),
                 self.copy_to_clipboard,
             ),
         ):
@@ -121,31 +143,33 @@ class ClusterEditor(QWidget):
             button.clicked.connect(slot)
             buttons.addWidget(button)
         buttons.addWidget(self.status, 1)
-        self.start_button = QPushButton("Start here", objectName="startClusterButton")
+        self.start_button = QPushButton(self.tr("Start here"), objectName="startClusterButton")
         self.start_button.clicked.connect(self.start_requested)
         buttons.addWidget(self.start_button)
-        self.export_button = QPushButton("Export for other machines…", objectName="exportClusterButton")
+        self.export_button = QPushButton(self.tr("Export for other machines…"), objectName="exportClusterButton")
         self.export_button.setProperty("role", "primary")
         self.export_button.clicked.connect(self.export_requested)
         buttons.addWidget(self.export_button)
 
-        tasks = QGroupBox("Tasks")
-        add = QPushButton("Add task", objectName="addTaskButton")
+        tasks = QGroupBox(self.tr("Tasks"))
+        add = QPushButton(self.tr("Add task"), objectName="addTaskButton")
         add.clicked.connect(self.table.add_task)
-        remove = QPushButton("Remove", objectName="removeTaskButton", toolTip="Remove the selected tasks")
+        remove = QPushButton(
+            self.tr("Remove"), objectName="removeTaskButton", toolTip=self.tr("Remove the selected tasks")
+        )
         remove.clicked.connect(self.table.remove_selected)
         row = QHBoxLayout()
         row.addWidget(add)
         row.addWidget(remove)
         row.addStretch(1)
-        row.addWidget(QLabel("This process:"))
+        row.addWidget(QLabel(self.tr("This process:")))
         row.addWidget(self.task_type)
-        row.addWidget(QLabel("index"))
+        row.addWidget(QLabel(self.tr("index")))
         row.addWidget(self.task_index)
         column = QVBoxLayout(tasks)
         column.addWidget(self.table)
         column.addLayout(row)
-        json_box = QGroupBox("TF_CONFIG (JSON)")
+        json_box = QGroupBox(self.tr("TF_CONFIG (JSON)"))
         column = QVBoxLayout(json_box)
         column.addWidget(self.json, 1)
         column.addWidget(self.json_error)
@@ -153,15 +177,18 @@ class ClusterEditor(QWidget):
         top.addWidget(tasks)
         top.addWidget(json_box)
         top.setSizes([560, 400])
-        problems = QGroupBox("Problems")
+        problems = QGroupBox(self.tr("Problems"))
         column = QVBoxLayout(problems)
         column.addWidget(self.problem_summary)
         column.addWidget(self.problem_list)
         hint = QLabel(
-            "Every role runs: chief, worker, ps (parameter_server) and evaluator. Start here runs these tasks "
-            "on this machine (127.0.0.1, the ports above) with the run form's config, each shown in the Live "
-            "tab with its role; the run form's Start does the same on free ports. For other machines, export "
-            "the cluster (start scripts and a Kubeflow TFJob, or a Slurm job) and start each task there."
+            self.tr(
+                "Every role runs: chief, worker, ps (parameter_server) and evaluator. Start here "
+                "runs these tasks on this machine (127.0.0.1, the ports above) with the run "
+                "form's config, each shown in the Live tab with its role; the run form's Start "
+                "does the same on free ports. For other machines, export the cluster (start "
+                "scripts and a Kubeflow TFJob, or a Slurm job) and start each task there."
+            )
         )
         hint.setWordWrap(True)
         hint.setProperty("role", "hint")
@@ -177,9 +204,9 @@ class ClusterEditor(QWidget):
     # ---- the document ---------------------------------------------------------------
     def tf_config(self) -> TFConfig:
         """What the table and task fields say (the last valid JSON while the text does not parse)."""
-        task_type = self.task_type.currentText()
+        task_type = self.task_type.currentText() if self.task_type.currentIndex() > 0 else None
         index = self.task_index.value()
-        return TFConfig(self.table.cluster(), None if task_type == NO_TASK else task_type, None if index < 0 else index)
+        return TFConfig(self.table.cluster(), task_type, None if index < 0 else index)
 
     def cluster(self) -> ClusterSpec:
         return self.table.cluster()
@@ -209,31 +236,38 @@ class ClusterEditor(QWidget):
         try:
             tf_config = parse_tf_config(text.strip())
         except ClusterError as exc:
-            self._say(f"{source} holds no TF_CONFIG: {exc.problems[0].message}", ok=False)
+            self._say(
+                self.tr("{source} holds no TF_CONFIG: {problem}").format(
+                    source=source, problem=translate(exc.problems[0].message)
+                ),
+                ok=False,
+            )
             return False
         self.set_tf_config(tf_config)
-        self._say(f"Imported {source}.")
+        self._say(self.tr("Imported {source}.").format(source=source))
         return True
 
     def import_file(self, path: str | Path) -> bool:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            self._say(f"Cannot read {path}: {exc}", ok=False)
+            self._say(self.tr("Cannot read {path}: {error}").format(path=path, error=exc), ok=False)
             return False
         return self.import_text(text, str(path))
 
     def import_file_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import TF_CONFIG", "", "JSON files (*.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Import TF_CONFIG"), "", self.tr("JSON files (*.json);;All files (*)")
+        )
         if path:
             self.import_file(path)
 
     def paste_from_clipboard(self) -> bool:
-        return self.import_text(QGuiApplication.clipboard().text(), "the clipboard")
+        return self.import_text(QGuiApplication.clipboard().text(), self.tr("the clipboard"))
 
     def copy_to_clipboard(self) -> None:
         QGuiApplication.clipboard().setText(render(self.tf_config()))
-        self._say("Copied the TF_CONFIG (one line) to the clipboard.")
+        self._say(self.tr("Copied the TF_CONFIG (one line) to the clipboard."))
 
     # ---- keeping the two sides in step --------------------------------------------------
     def _on_form_edited(self) -> None:
@@ -249,9 +283,11 @@ class ClusterEditor(QWidget):
         except ClusterError as exc:
             self.json_error.setText(
                 "\n".join(
-                    p.message if p.location == "(document)" else f"{p.location}: {p.message}" for p in exc.problems
+                    translate(p.message) if p.location == "(document)" else f"{p.location}: {translate(p.message)}"
+                    for p in exc.problems
                 )
-                + "\nThe table keeps the last valid cluster."
+                + "\n"
+                + self.tr("The table keeps the last valid cluster.")
             )
             self.json_error.setVisible(True)
             return
@@ -261,10 +297,13 @@ class ClusterEditor(QWidget):
     def _show_in_form(self, tf_config: TFConfig) -> None:
         self._syncing = True
         self.table.set_cluster(tf_config.cluster)
-        task_type = tf_config.task_type or NO_TASK
-        if self.task_type.findText(task_type) < 0:  # an unknown job: shown so validate can name it
-            self.task_type.addItem(task_type)
-        self.task_type.setCurrentText(task_type)
+        task_type = tf_config.task_type
+        if task_type is None:
+            self.task_type.setCurrentIndex(0)
+        else:
+            if self.task_type.findText(task_type) < 1:  # an unknown job: shown so validate can name it
+                self.task_type.addItem(task_type)
+            self.task_type.setCurrentIndex(self.task_type.findText(task_type, Qt.MatchFlag.MatchExactly))
         self.task_index.setValue(-1 if tf_config.task_index is None else tf_config.task_index)
         self.json_error.setVisible(False)
         self._syncing = False
@@ -289,34 +328,39 @@ class ClusterEditor(QWidget):
             "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
         }
         for p in sorted(self._problems, key=lambda p: p.severity != "error"):
-            item = QListWidgetItem(self.style().standardIcon(icons[p.severity]), f"{p.location}: {p.message}")
-            item.setForeground(QColor(SEVERITY_TEXT[p.severity]))
-            item.setToolTip(str(p))
+            item = QListWidgetItem(
+                self.style().standardIcon(icons[p.severity]), f"{p.location}: {translate(p.message)}"
+            )
+            item.setForeground(QColor(severity_tone(p.severity, theme.current()).foreground))
+            item.setToolTip(f"{severity_name(p.severity)}: {p.location}: {translate(p.message)}")
             item.setData(Qt.ItemDataRole.UserRole, p.severity)
             self.problem_list.addItem(item)
         n_errors = len(errors(self._problems))
         n_warnings = len(self._problems) - n_errors
-        against = f" (checked for strategy {self._strategy})" if self._strategy else ""
+        against = (
+            self.tr(" (checked for strategy {strategy})").format(strategy=self._strategy) if self._strategy else ""
+        )
         if self._problems:
             self.problem_summary.setText(
-                f"{n_errors} error{'s' if n_errors != 1 else ''}, "
-                f"{n_warnings} warning{'s' if n_warnings != 1 else ''}{against}"
+                self.tr("%n error(s)", "", n_errors) + self.tr(", %n warning(s)", "", n_warnings) + against
             )
         else:
-            self.problem_summary.setText(f"No problems{against}.")
+            self.problem_summary.setText(self.tr("No problems{against}.").format(against=against))
         self.problem_list.setVisible(bool(self._problems))
         self.export_button.setEnabled(not n_errors)
-        self.export_button.setToolTip("Fix the errors first" if n_errors else EXPORT_TIP)
+        self.export_button.setToolTip(self.tr("Fix the errors first") if n_errors else self.tr(EXPORT_TIP))
         remote = [t for t in _tasks(self.cluster()) if not is_loopback(t.host)]
         start_blocker = (
-            "Fix the errors first"
+            self.tr("Fix the errors first")
             if n_errors
-            else f"Tasks on other machines ({remote[0].address}) are started there: export the cluster"
+            else self.tr("Tasks on other machines ({address}) are started there: export the cluster").format(
+                address=remote[0].address
+            )
             if remote
             else ""
         )
         self.start_button.setEnabled(not start_blocker)
-        self.start_button.setToolTip(start_blocker or START_TIP)
+        self.start_button.setToolTip(start_blocker or self.tr(START_TIP))
 
     def _say(self, text: str, ok: bool = True) -> None:
         self.status.setText(text)

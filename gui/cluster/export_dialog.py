@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
@@ -37,11 +37,17 @@ from engine.exports.bundle import BUNDLE_MARKER, check_bundle_folder, export_bun
 from engine.exports.slurm import DEFAULT_PORT_BASE, export_slurm
 from engine.problems import OutputExists, Problem
 from engine.tfconfig import ClusterError, ClusterSpec, errors, local_cluster_like, run_problems
+from gui.i18n import translate
+from gui.keyboard import plain_label
 
 MACHINES, SLURM = "machines", "slurm"
 TARGETS = {
-    MACHINES: "The machines in the table: start scripts (sh, PowerShell) and a Kubeflow TFJob",
-    SLURM: "A Slurm job: an sbatch script; Slurm picks the nodes, one per task",
+    MACHINES: QT_TRANSLATE_NOOP(
+        "ClusterExportDialog", "The machines in the table: start scripts (sh, PowerShell) and a Kubeflow TFJob"
+    ),
+    SLURM: QT_TRANSLATE_NOOP(
+        "ClusterExportDialog", "A Slurm job: an sbatch script; Slurm picks the nodes, one per task"
+    ),
 }
 
 
@@ -58,48 +64,65 @@ class ClusterExportDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("clusterExportDialog")
-        self.setWindowTitle("Export the cluster for other machines")
+        self.setWindowTitle(self.tr("Export the cluster for other machines"))
         self.resize(760, 620)
         self._cluster = cluster
         self._config = config
         self.written: list[Path] = []
-        self._config_problems = [f"run form, {p.field}: {p.message}" for p in config_problems]
+        self._config_problems = [
+            self.tr("run form, {field}: {problem}").format(field=p.field, problem=translate(p.message))
+            for p in config_problems
+        ]
         tasks = sum(len(addresses) for _, addresses in cluster.jobs)
         intro = QLabel(
-            f"Writes what the {tasks} task{'s' if tasks != 1 else ''} of the Cluster tab need, with the run "
-            f"form's config ({config.strategy}, {config.epochs} epochs, global batch {config.global_batch_size}). "
-            "Every task runs the same train command; its TF_CONFIG says what it is."
+            self.tr(
+                "Writes what the %n task(s) of the Cluster tab need, with the run "
+                "form's config ({strategy}, {epochs} epochs, global batch {global_batch_size}). "
+                "Every task runs the same train command; its TF_CONFIG says what it is.",
+                "",
+                tasks,
+            ).format(
+                strategy=config.strategy,
+                epochs=config.epochs,
+                global_batch_size=config.global_batch_size,
+            )
         )
         intro.setWordWrap(True)
         self.target = QComboBox(objectName="exportTargetCombo")
         for key, text in TARGETS.items():
-            self.target.addItem(text, key)
+            self.target.addItem(self.tr(text), key)
         self.gpus = QSpinBox(objectName="slurmGpusSpin")
         self.gpus.setRange(0, 64)
-        self.gpus.setSpecialValueText("none (CPU nodes)")
-        self.gpus.setToolTip("GPUs each node asks Slurm for (#SBATCH --gpus-per-node)")
+        self.gpus.setSpecialValueText(self.tr("none (CPU nodes)"))
+        self.gpus.setToolTip(self.tr("GPUs each node asks Slurm for (#SBATCH --gpus-per-node)"))
         self.port = QSpinBox(objectName="slurmPortSpin")
         self.port.setRange(1024, 65535)
         self.port.setValue(DEFAULT_PORT_BASE)
-        self.port.setToolTip("The port every task listens on, on its node")
+        self.port.setToolTip(self.tr("The port every task listens on, on its node"))
         self.slurm_row = QWidget()
         slurm = QHBoxLayout(self.slurm_row)
         slurm.setContentsMargins(0, 0, 0, 0)
-        for label, widget in (("GPUs per node:", self.gpus), ("Port:", self.port)):
-            slurm.addWidget(QLabel(label))
+        for label, widget in ((self.tr("&GPUs per node:"), self.gpus), (self.tr("P&ort:"), self.port)):
+            caption = QLabel(label)
+            caption.setBuddy(widget)
+            widget.setAccessibleName(plain_label(label))
+            slurm.addWidget(caption)
             slurm.addWidget(widget)
         slurm.addStretch(1)
         self.blockers = QLabel(objectName="exportBlockers")
         self.blockers.setProperty("role", "problem")
         self.blockers.setWordWrap(True)
         self.folder = QLineEdit(str(default_folder), objectName="exportFolderEdit")
-        browse = QPushButton("Browse…")
+        browse = QPushButton(self.tr("Browse…"))
         browse.clicked.connect(self._browse)
-        self.export_button = QPushButton("Export", objectName="exportBundleButton")
+        self.export_button = QPushButton(self.tr("Export"), objectName="exportBundleButton")
         self.export_button.setProperty("role", "primary")
         self.export_button.clicked.connect(self.export)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Folder:"))
+        folder_label = QLabel(self.tr("&Folder:"))
+        folder_label.setBuddy(self.folder)
+        self.folder.setAccessibleName(plain_label(folder_label.text()))
+        row.addWidget(folder_label)
         row.addWidget(self.folder, 1)
         row.addWidget(browse)
         row.addWidget(self.export_button)
@@ -108,15 +131,18 @@ class ClusterExportDialog(QDialog):
         self.files = QListWidget(objectName="exportedFiles")
         self.files.setVisible(False)
         self.readme = QTextBrowser(objectName="exportReadme")
-        self.readme.setPlaceholderText("After the export: what to copy where, and how to start it.")
-        self.open_folder = QPushButton("Open folder", objectName="openExportFolderButton")
+        self.readme.setPlaceholderText(self.tr("After the export: what to copy where, and how to start it."))
+        self.open_folder = QPushButton(self.tr("Open folder"), objectName="openExportFolderButton")
         self.open_folder.setEnabled(False)
         self.open_folder.clicked.connect(self._open_folder)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
         close.addButton(self.open_folder, QDialogButtonBox.ButtonRole.ActionRole)
         target_row = QHBoxLayout()
-        target_row.addWidget(QLabel("For:"))
+        target_label = QLabel(self.tr("F&or:"))
+        target_label.setBuddy(self.target)
+        self.target.setAccessibleName(plain_label(target_label.text()))
+        target_row.addWidget(target_label)
         target_row.addWidget(self.target, 1)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
@@ -140,11 +166,12 @@ class ClusterExportDialog(QDialog):
         self.slurm_row.setVisible(self.slurm)
         try:
             judged = local_cluster_like(self._cluster) if self.slurm else self._cluster
-            blockers = [f"{p.location}: {p.message}" for p in errors(run_problems(judged, self._config))]
+            blockers = [f"{p.location}: {translate(p.message)}" for p in errors(run_problems(judged, self._config))]
         except ValueError as exc:  # no worker or chief at all
-            blockers = [str(exc)]
+            blockers = [translate(exc.args[0])]
         blockers += self._config_problems
-        self.blockers.setText("Fix these first:\n" + "\n".join(f"• {b}" for b in blockers) if blockers else "")
+        listed = "\n".join(f"• {b}" for b in blockers)
+        self.blockers.setText(self.tr("Fix these first:") + "\n" + listed if blockers else "")
         self.blockers.setVisible(bool(blockers))
         self.export_button.setEnabled(not blockers)
 
@@ -152,15 +179,17 @@ class ClusterExportDialog(QDialog):
         """Write the bundle into the folder (asking before mixing it into one that has other files)."""
         out = Path(self.folder.text().strip()).expanduser()
         if not self.folder.text().strip():
-            return self._fail("Choose a folder to write the bundle to.")
+            return self._fail(self.tr("Choose a folder to write the bundle to."))
         try:
             check_bundle_folder(out)
         except OutputExists:  # the user's own files are never mixed with a bundle: propose a fresh folder
             fresh = _fresh_folder(out)
             self.folder.setText(str(fresh))
             return self._fail(
-                f"{out} holds other files, so nothing was written there. Proposed instead: {fresh} "
-                "(Export writes it; or choose another folder)."
+                self.tr(
+                    "{out} holds other files, so nothing was written there. Proposed instead: {fresh} "
+                    "(Export writes it; or choose another folder)."
+                ).format(out=out, fresh=fresh)
             )
         if (out / BUNDLE_MARKER).is_file() and not self._confirm_replace(out):
             return False
@@ -170,16 +199,20 @@ class ClusterExportDialog(QDialog):
             else:
                 self.written = export_bundle(self._cluster, self._config, out)
         except ClusterError as exc:
-            return self._fail("\n".join(str(p) for p in exc.problems))
+            return self._fail("\n".join(f"{p.location}: {translate(p.message)}" for p in exc.problems))
         except (OSError, OutputExists) as exc:
-            return self._fail(f"Could not write the bundle: {exc}")
+            return self._fail(self.tr("Could not write the bundle: {error}").format(error=exc))
         self.files.clear()
         self.files.addItems([str(path.relative_to(out)) for path in self.written])
         self.files.setVisible(True)
         self.readme.setMarkdown((out / "README.md").read_text(encoding="utf-8"))
         self.result.setProperty("role", "")
-        what = "how to submit it" if self.slurm else "what to copy where"
-        self.result.setText(f"Wrote {len(self.written)} files to {out}. Next: {what} (README.md):")
+        what = self.tr("how to submit it") if self.slurm else self.tr("what to copy where")
+        self.result.setText(
+            self.tr("Wrote %n file(s) to {out}. Next: {what} (README.md):", "", len(self.written)).format(
+                out=out, what=what
+            )
+        )
         self._repolish()
         self.open_folder.setEnabled(True)
         return True
@@ -187,9 +220,11 @@ class ClusterExportDialog(QDialog):
     def _confirm_replace(self, out: Path) -> bool:
         answer = QMessageBox.question(
             self,
-            "Replace the bundle?",
-            f"{out} holds a bundle exported before. It is replaced (task folders it no longer has are "
-            "removed); files of your own in it stay. Export there?",
+            self.tr("Replace the bundle?"),
+            self.tr(
+                "{out} holds a bundle exported before. It is replaced (task folders it no longer "
+                "has are removed); files of your own in it stay. Export there?"
+            ).format(out=out),
         )
         return answer == QMessageBox.StandardButton.Yes
 
@@ -204,7 +239,7 @@ class ClusterExportDialog(QDialog):
         self.result.style().polish(self.result)
 
     def _browse(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Export the bundle to", self.folder.text())
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Export the bundle to"), self.folder.text())
         if folder:
             self.folder.setText(folder)
 

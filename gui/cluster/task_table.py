@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,11 +24,18 @@ from PySide6.QtWidgets import (
 )
 
 from engine.tfconfig import JOBS, LOOPBACK_HOST, ClusterProblem, ClusterSpec
+from gui import theme
+from gui.i18n import translate
+from gui.statuses import severity_name, severity_tone
 
 JOB, HOST, PORT, TASK = range(4)
-HEADERS = ("Job", "Host", "Port", "Task")
+HEADERS = (
+    QT_TRANSLATE_NOOP("ClusterTable", "Job"),
+    QT_TRANSLATE_NOOP("ClusterTable", "Host"),
+    QT_TRANSLATE_NOOP("ClusterTable", "Port"),
+    QT_TRANSLATE_NOOP("ClusterTable", "Task"),
+)
 FIRST_PORT = 20001
-SEVERITY_COLOURS = {"error": "#fbdde0", "warning": "#fff1cc"}
 _LOCATION = re.compile(r"^cluster\.([^\[\]]+)(?:\[(\d+)\])?$")
 
 
@@ -75,7 +82,9 @@ class ClusterTable(QTableWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(HEADERS), parent)
         self.setObjectName("clusterTable")
-        self.setHorizontalHeaderLabels(HEADERS)
+        self.setHorizontalHeaderLabels([self.tr(h) for h in HEADERS])
+        self._problems: list[ClusterProblem] = []
+        theme.manager().changed.connect(self._restyle)  # a method: disconnected when the table goes
         self.verticalHeader().setVisible(False)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setItemDelegateForColumn(JOB, _JobDelegate(self))
@@ -132,6 +141,8 @@ class ClusterTable(QTableWidget):
     # ---- problems --------------------------------------------------------------------
     def mark_problems(self, problems: list[ClusterProblem]) -> None:
         """Tint the rows a problem names (a whole job for job-level ones); the worst severity wins."""
+        self._problems = problems
+        colours = theme.current()
         marks: dict[int, list[ClusterProblem]] = {}
         for problem in problems:
             for row in self._rows_at(problem.location):
@@ -140,13 +151,19 @@ class ClusterTable(QTableWidget):
         for row in range(self.rowCount()):
             found = marks.get(row, [])
             worst = "error" if any(p.severity == "error" for p in found) else "warning" if found else ""
-            brush = QBrush(QColor(SEVERITY_COLOURS[worst])) if worst else QBrush()
-            tip = "\n".join(f"{p.severity}: {p.message}" for p in found)
+            tone = severity_tone(worst, colours) if worst else None
+            background = QBrush(QColor(tone.background)) if tone else QBrush()
+            foreground = QBrush(QColor(tone.foreground)) if tone else QBrush()
+            tip = "\n".join(f"{severity_name(p.severity)}: {translate(p.message)}" for p in found)
             for column in range(self.columnCount()):
                 item = self.item(row, column)
-                item.setBackground(brush)
+                item.setBackground(background)
+                item.setForeground(foreground)
                 item.setToolTip(tip)
         self._loading = False
+
+    def _restyle(self, _theme: theme.Theme) -> None:
+        self.mark_problems(self._problems)
 
     def _rows_at(self, location: str) -> list[int]:
         match = _LOCATION.match(location)
@@ -178,7 +195,7 @@ class ClusterTable(QTableWidget):
             job = self._text(row, JOB)
             index = seen[job] = seen.get(job, -1) + 1
             current = (job, index) == self._current
-            self.item(row, TASK).setText(f"{job} {index}" + ("  ← this process" if current else ""))
+            self.item(row, TASK).setText(f"{job} {index}" + (self.tr("  ← this process") if current else ""))
             for column in range(self.columnCount()):
                 font = QFont(self.item(row, column).font())
                 font.setBold(current)

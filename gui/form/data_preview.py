@@ -10,11 +10,12 @@ everything again before it starts.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtGui import QImageReader, QPainter, QPaintEvent, QPixmap
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from engine.sources import SourceInfo
+from gui.i18n import translate
 
 THUMBNAIL_PX = 44
 MAX_CLASSES_SHOWN = 8
@@ -37,7 +38,7 @@ def class_summary(info: SourceInfo) -> str:
     parts = [f"{name}\u00a0{counts[i]:,}" if i < len(counts) else name for i, name in enumerate(names)]
     more = len(parts) - MAX_CLASSES_SHOWN
     shown = " · ".join(parts[:MAX_CLASSES_SHOWN])
-    return shown + (f" · … {more} more" if more > 0 else "")
+    return shown + (QCoreApplication.translate("DataPreview", " · … %n more", "", more) if more > 0 else "")
 
 
 class Thumbnail(QWidget):
@@ -94,15 +95,21 @@ class DataPreview(QWidget):
         self.setVisible(info is not None)
         if info is None:
             return
-        count = "known when the run starts" if info.examples is None else f"{info.examples:,}"
+        later = self.tr("known when the run starts")
+        count = later if info.examples is None else f"{info.examples:,}"
         approx = "≈ " if info.sampled and info.kind == "csv" else ""
-        shape = "known when the run starts" if info.input_shape is None else "×".join(map(str, info.input_shape))
-        files = f" · {len(info.files):,} files" if info.kind in ("csv", "tfrecord") and len(info.files) > 1 else ""
+        shape = later if info.input_shape is None else "×".join(map(str, info.input_shape))
+        several = info.kind in ("csv", "tfrecord") and len(info.files) > 1
+        files = self.tr(" · %n files", "", len(info.files)) if several else ""
         self.summary.setText(
-            f"Preview: {approx}{count} examples · input {shape} · {info.num_classes} classes{files}"
-            + "".join(f"\n{note}" for note in info.notes)
+            self.tr("Preview: {approx}{count} examples · input {shape} · {classes} classes{files}").format(
+                approx=approx, count=count, shape=shape, classes=info.num_classes, files=files
+            )
+            + "".join(f"\n{translate(note)}" for note in info.notes)
         )
-        self.classes.setText(f"Classes: {class_summary(info)}" if info.kind != "python" else "")
+        self.classes.setText(
+            self.tr("Classes: {classes}").format(classes=class_summary(info)) if info.kind != "python" else ""
+        )
         self.classes.setVisible(info.kind != "python")
         for i, path in enumerate(info.thumbnails()):
             label = Thumbnail(thumbnail(path), path)

@@ -14,7 +14,7 @@ import csv
 import dataclasses
 import zipfile
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -38,26 +38,32 @@ from engine.kinds import (
     matching_files,
     validate_data,
 )
+from engine.messages import msg
 from engine.problems import ConfigError, Problem
 from engine.sources import SourceInfo, inspect, resolve_shard_policy, shard_problem
 from engine.tfrecord_reader import RecordError, parse_example, records
 from gui.form.data_preview import DataPreview
 from gui.form.number_fields import KeptValues, limited_spin
 from gui.form.rows import ProblemLabels
+from gui.i18n import translate
 
 FILE_FILTERS = {
-    "csv": "CSV files (*.csv);;All files (*)",
-    "npz": "NumPy archives (*.npz);;All files (*)",
-    "tfrecord": "TFRecord files (*.tfrecord *.tfrecords *.tfr);;All files (*)",
-    "python": "Python files (*.py)",
+    "csv": QT_TRANSLATE_NOOP("DataSourceForm", "CSV files (*.csv);;All files (*)"),
+    "npz": QT_TRANSLATE_NOOP("DataSourceForm", "NumPy archives (*.npz);;All files (*)"),
+    "tfrecord": QT_TRANSLATE_NOOP("DataSourceForm", "TFRecord files (*.tfrecord *.tfrecords *.tfr);;All files (*)"),
+    "python": QT_TRANSLATE_NOOP("DataSourceForm", "Python files (*.py)"),
 }
 KIND_HINTS = {
-    "synthetic": "the tutorial's random data",
-    "csv": "numeric columns and a label column; streamed, so it may be larger than memory",
-    "npz": "NumPy arrays of features and labels, read into memory",
-    "image_folder": "one subfolder of images per class (PNG, JPEG, BMP, GIF)",
-    "tfrecord": "tf.train.Example records: features and an int64 label",
-    "python": "make_dataset(input_context) in your file returns (features, label) examples",
+    "synthetic": QT_TRANSLATE_NOOP("DataSourceForm", "the tutorial's random data"),
+    "csv": QT_TRANSLATE_NOOP(
+        "DataSourceForm", "numeric columns and a label column; streamed, so it may be larger than memory"
+    ),
+    "npz": QT_TRANSLATE_NOOP("DataSourceForm", "NumPy arrays of features and labels, read into memory"),
+    "image_folder": QT_TRANSLATE_NOOP("DataSourceForm", "one subfolder of images per class (PNG, JPEG, BMP, GIF)"),
+    "tfrecord": QT_TRANSLATE_NOOP("DataSourceForm", "tf.train.Example records: features and an int64 label"),
+    "python": QT_TRANSLATE_NOOP(
+        "DataSourceForm", "make_dataset(input_context) in your file returns (features, label) examples"
+    ),
 }
 PATH_KINDS = ("csv", "npz", "image_folder", "tfrecord", "python")
 PREVIEW_DELAY_MS = 250
@@ -91,7 +97,7 @@ def parse_ints(text: str, field: str, example: str) -> tuple[tuple[int, ...] | N
     try:
         return tuple(int(p) for p in parts), None
     except ValueError:
-        return None, Problem(field, text, f"write whole numbers, e.g. {example}")
+        return None, Problem(field, text, msg("write whole numbers, e.g. {example}", example=example))
 
 
 class DataSourceForm(QWidget):
@@ -112,29 +118,30 @@ class DataSourceForm(QWidget):
         self.classes = limited_spin("data.num_classes", "classesSpin")
         self.kept = KeptValues()  # values these fields cannot show: kept, named as problems
         self.path = QLineEdit(objectName="dataPathEdit")
-        self.path.setPlaceholderText("choose a file…")
-        browse = QPushButton("Browse…", objectName="dataBrowseButton")
+        self.path.setPlaceholderText(self.tr("choose a file…"))
+        browse = QPushButton(self.tr("Browse…"), objectName="dataBrowseButton")
         browse.clicked.connect(self._browse)
         path_row = QWidget()
         row = QHBoxLayout(path_row)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.path, 1)
         row.addWidget(browse)
+        path_row.setFocusProxy(self.path)  # the row's label (its buddy) and the tab order lead to the path
         self.label = QComboBox(objectName="labelColumnCombo")
         self.features_key = QComboBox(objectName="featuresKeyCombo", editable=True)
         self.labels_key = QComboBox(objectName="labelsKeyCombo", editable=True)
         self.feature_type = QComboBox(objectName="featureTypeCombo")
         self.feature_type.addItems(TFRECORD_FEATURE_TYPES)
-        self.feature_shape = QLineEdit(objectName="featureShapeEdit", placeholderText="e.g. 10 or 32, 32, 3")
-        self.image_size = QLineEdit(objectName="imageSizeEdit", placeholderText="as stored (all alike)")
+        self.feature_shape = QLineEdit(objectName="featureShapeEdit", placeholderText=self.tr("e.g. 10 or 32, 32, 3"))
+        self.image_size = QLineEdit(objectName="imageSizeEdit", placeholderText=self.tr("as stored (all alike)"))
         self.color_mode = QComboBox(objectName="colorModeCombo")
         self.color_mode.addItems(COLOR_MODES)
         self.function = QLineEdit(objectName="dataFunctionEdit")
-        self.validation_function = QLineEdit(objectName="validationFunctionEdit", placeholderText="none")
+        self.validation_function = QLineEdit(objectName="validationFunctionEdit", placeholderText=self.tr("none"))
         self.shard_policy = QComboBox(objectName="shardPolicyCombo")
         self.shard_policy.addItems(SHARD_POLICIES)
         for i, policy in enumerate(SHARD_POLICIES):
-            self.shard_policy.setItemData(i, SHARD_HINTS[policy], Qt.ItemDataRole.ToolTipRole)
+            self.shard_policy.setItemData(i, translate(SHARD_HINTS[policy]), Qt.ItemDataRole.ToolTipRole)
         self.shard_hint = QLabel(objectName="shardHint")
         self.shard_hint.setProperty("role", "hint")
         self.shard_hint.setWordWrap(True)
@@ -143,64 +150,79 @@ class DataSourceForm(QWidget):
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
         add = problems.add_row
-        add(form, "Source", self.kind, "data.kind")
+        add(form, self.tr("Source"), self.kind, "data.kind")
         form.addRow("", self.kind_hint)
-        path_box = add(form, "Path", path_row, "data.path")
+        path_box = add(form, self.tr("Path"), path_row, "data.path")
         self._rows: dict[str, tuple[QWidget, tuple[str, ...]]] = {
-            "samples": (add(form, "Samples", self.samples, "data.num_samples"), ("synthetic", "python")),
-            "features": (add(form, "Features", self.features, "data.num_features"), ("synthetic",)),
-            "classes": (add(form, "Classes", self.classes, "data.num_classes"), ("synthetic", "tfrecord", "python")),
+            "samples": (add(form, self.tr("Samples"), self.samples, "data.num_samples"), ("synthetic", "python")),
+            "features": (add(form, self.tr("Features"), self.features, "data.num_features"), ("synthetic",)),
+            "classes": (
+                add(form, self.tr("Classes"), self.classes, "data.num_classes"),
+                ("synthetic", "tfrecord", "python"),
+            ),
             "path": (path_box, PATH_KINDS),
-            "label": (add(form, "Label column", self.label, "data.label"), ("csv",)),
-            "features_key": (add(form, "Features key", self.features_key, "data.features_key"), ("npz", "tfrecord")),
-            "labels_key": (add(form, "Labels key", self.labels_key, "data.labels_key"), ("npz", "tfrecord")),
+            "label": (add(form, self.tr("Label column"), self.label, "data.label"), ("csv",)),
+            "features_key": (
+                add(form, self.tr("Features key"), self.features_key, "data.features_key"),
+                ("npz", "tfrecord"),
+            ),
+            "labels_key": (add(form, self.tr("Labels key"), self.labels_key, "data.labels_key"), ("npz", "tfrecord")),
             "feature_type": (
                 add(
                     form,
-                    "Feature type",
+                    self.tr("Feature type"),
                     self.feature_type,
                     "data.feature_type",
-                    tooltip="float: a list of numbers; image: an encoded PNG/JPEG",
+                    tooltip=self.tr("float: a list of numbers; image: an encoded PNG/JPEG"),
                 ),
                 ("tfrecord",),
             ),
-            "feature_shape": (add(form, "Feature shape", self.feature_shape, "data.feature_shape"), ("tfrecord",)),
+            "feature_shape": (
+                add(form, self.tr("Feature shape"), self.feature_shape, "data.feature_shape"),
+                ("tfrecord",),
+            ),
             "image_size": (
                 add(
                     form,
-                    "Image size",
+                    self.tr("Image size"),
                     self.image_size,
                     "data.image_size",
-                    tooltip="height, width to resize every image to; empty keeps the stored size",
+                    tooltip=self.tr("height, width to resize every image to; empty keeps the stored size"),
                 ),
                 ("image_folder",),
             ),
             "color_mode": (
                 add(
                     form,
-                    "Colour",
+                    self.tr("Colour"),
                     self.color_mode,
                     "data.color_mode",
-                    tooltip="auto: the images' own channels; rgb or grayscale converts them all",
+                    tooltip=self.tr("auto: the images' own channels; rgb or grayscale converts them all"),
                 ),
                 ("image_folder",),
             ),
             "function": (
                 add(
                     form,
-                    "Function",
+                    self.tr("Function"),
                     self.function,
                     "data.function",
-                    tooltip="make_dataset(input_context) -> tf.data.Dataset of (features, label) examples",
+                    tooltip=self.tr("make_dataset(input_context) -> tf.data.Dataset of (features, label) examples"),
                 ),
                 ("python",),
             ),
             "validation_function": (
-                add(form, "Validation function", self.validation_function, "data.validation_function"),
+                add(form, self.tr("Validation function"), self.validation_function, "data.validation_function"),
                 ("python",),
             ),
         }
-        add(form, "Shard policy", self.shard_policy, "data.shard_policy", tooltip="How multi-worker runs split data")
+        add(
+            form,
+            self.tr("Shard policy"),
+            self.shard_policy,
+            "data.shard_policy",
+            tooltip=self.tr("How multi-worker runs split data"),
+        )
         form.addRow("", self.shard_hint)
         self._form = form
         column = QVBoxLayout(self)
@@ -314,11 +336,15 @@ class DataSourceForm(QWidget):
         self._workers = workers
         policy = self.shard_policy.currentText()
         if self.info is None or policy not in SHARD_POLICIES:
-            self.shard_hint.setText(SHARD_HINTS.get(policy, ""))
+            self.shard_hint.setText(translate(SHARD_HINTS.get(policy, "")))
             return []
         resolved = resolve_shard_policy(policy, self.info, workers, validation_split)
-        chosen = f" → {resolved} with {workers} workers" if policy == "auto" and workers > 1 else ""
-        self.shard_hint.setText(f"{SHARD_HINTS[policy]}{chosen}")
+        chosen = (
+            self.tr(" → {resolved} with %n workers", "", workers).format(resolved=resolved)
+            if policy == "auto" and workers > 1
+            else ""
+        )
+        self.shard_hint.setText(f"{translate(SHARD_HINTS[policy])}{chosen}")
         problem = shard_problem(resolved, self.info, workers)
         return [problem] if problem else []
 
@@ -328,13 +354,15 @@ class DataSourceForm(QWidget):
         self.changed.emit()
 
     def _show_rows(self, kind: str) -> None:
-        self.kind_hint.setText(KIND_HINTS.get(kind, ""))
+        self.kind_hint.setText(self.tr(KIND_HINTS[kind]) if kind in KIND_HINTS else "")
         for box, kinds in self._rows.values():
             self._form.setRowVisible(box, kind in kinds)
         samples_label = self._form.labelForField(self._rows["samples"][0])
         if samples_label is not None:
-            samples_label.setText("Examples per epoch" if kind == "python" else "Samples")
-        self.path.setPlaceholderText("choose a folder…" if kind == "image_folder" else "choose a file (or a glob)…")
+            samples_label.setText(self.tr("Examples per epoch") if kind == "python" else self.tr("Samples"))
+        self.path.setPlaceholderText(
+            self.tr("choose a folder…") if kind == "image_folder" else self.tr("choose a file (or a glob)…")
+        )
 
     def _on_kind(self, kind: str) -> None:
         self._show_rows(kind)
@@ -343,10 +371,13 @@ class DataSourceForm(QWidget):
     def _browse(self) -> None:
         kind = self.kind.currentText()
         if kind == "image_folder":
-            path = QFileDialog.getExistingDirectory(self, "Choose an image folder", self.path.text())
+            path = QFileDialog.getExistingDirectory(self, self.tr("Choose an image folder"), self.path.text())
         else:
             path, _ = QFileDialog.getOpenFileName(
-                self, f"Choose a {kind} file", self.path.text(), FILE_FILTERS.get(kind, "")
+                self,
+                self.tr("Choose a {kind} file").format(kind=kind),
+                self.path.text(),
+                self.tr(FILE_FILTERS[kind]) if kind in FILE_FILTERS else "",
             )
         if path:
             self.path.setText(path)
@@ -366,7 +397,7 @@ class DataSourceForm(QWidget):
             try:
                 names = {"csv": csv_columns, "npz": npz_keys, "tfrecord": tfrecord_keys}[kind](path)
             except (OSError, UnicodeDecodeError, csv.Error, zipfile.BadZipFile, RecordError) as exc:
-                self._read_problem = Problem("data.path", path, f"cannot read the file: {exc}")
+                self._read_problem = Problem("data.path", path, msg("cannot read the file: {error}", error=exc))
         wanted = self._wanted
         self._fill(self.label, names, wanted.label, default=names[-1] if names else "")
         self._fill(self.features_key, names, wanted.features_key, default=names[0] if names else "")

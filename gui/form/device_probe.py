@@ -157,7 +157,8 @@ class DeviceProbe(QObject):
         err = bytes(self._process.readAllStandardError().data()).decode("utf-8", "replace")
         tail = "\n".join(err.strip().splitlines()[-8:])
         if status != QProcess.ExitStatus.NormalExit or code != 0:
-            self._finish(False, f"The device probe exited with code {code}.\n{tail}".strip())
+            said = self.tr("The device probe exited with code {code}.").format(code=code)
+            self._finish(False, f"{said}\n{tail}".strip())
             return
         try:
             self._finish(True, parse_probe_output(out))
@@ -166,9 +167,14 @@ class DeviceProbe(QObject):
 
     def _on_error(self, error: QProcess.ProcessError) -> None:
         if error == QProcess.ProcessError.FailedToStart:
-            self._finish(False, f"The device probe could not start: {self._process.errorString()}")
+            self._finish(
+                False, self.tr("The device probe could not start: {error}").format(error=self._process.errorString())
+            )
 
     def _on_timeout(self) -> None:
         self.cancel()
         self._done = False
-        self._finish(False, f"The device probe gave no answer within {PROBE_TIMEOUT_MS // 1000} s.")
+        self._finish(
+            False,
+            self.tr("The device probe gave no answer within {seconds} s.").format(seconds=PROBE_TIMEOUT_MS // 1000),
+        )

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from engine.nvml import GpuMatch, GpuSample
 from gui.form.device_probe import DeviceInfo, ProbeResult
+from gui.i18n import translate
 
-NO_GPU_EXPLANATION = (
+NO_GPU_EXPLANATION = QT_TRANSLATE_NOOP(
+    "DevicesPanel",
     "<b>No GPU found: every strategy runs on the CPU.</b>"
     "<ul style='margin-left:-20px'>"
     "<li><b>default</b>: no distribution; one replica on the CPU.</li>"
@@ -22,22 +24,29 @@ NO_GPU_EXPLANATION = (
     "</ul>"
     "<b>Virtual devices</b> split the CPU into N logical devices before TensorFlow starts, so "
     "<i>mirrored</i> runs N replicas: practise all-reduce, per-replica batches and sharding "
-    "without a GPU (it is not faster: the replicas share the same cores)."
+    "without a GPU (it is not faster: the replicas share the same cores).",
 )
 MAX_LIST_HEIGHT = 260
 
 
 def _gib(mb: int | None) -> str:
-    return f"{mb / 1024:.1f} GiB" if mb else "memory unknown"
+    return f"{mb / 1024:.1f} GiB" if mb else QCoreApplication.translate("DevicesPanel", "memory unknown")
 
 
 def describe(device: DeviceInfo) -> str:
     """Two lines a person reads: name and model, then the figures that matter."""
     title = f"{device.name}   {device.model}".rstrip()
     if device.is_gpu:
-        cc = f"compute capability {device.compute_capability}" if device.compute_capability else "compute capability ?"
+        cc = QCoreApplication.translate("DevicesPanel", "compute capability {cc}").format(
+            cc=device.compute_capability or "?"
+        )
         return f"{title}\n{cc} · {_gib(device.memory_mb)}"
-    cores = f"{device.cores} cores" if device.cores else "cores unknown"
+    count = device.cores
+    cores = (
+        QCoreApplication.translate("DevicesPanel", "%n cores", "", count)
+        if count
+        else QCoreApplication.translate("DevicesPanel", "cores unknown")
+    )
     return f"{title}\n{cores} · {_gib(device.memory_mb)} RAM"
 
 
@@ -54,7 +63,7 @@ class DevicesPanel(QWidget):
         self.status.setObjectName("deviceStatus")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.explanation = QLabel(NO_GPU_EXPLANATION)
+        self.explanation = QLabel(self.tr(NO_GPU_EXPLANATION))
         self.explanation.setObjectName("noGpuExplanation")
         self.explanation.setWordWrap(True)
         self.explanation.setVisible(False)
@@ -72,14 +81,14 @@ class DevicesPanel(QWidget):
         self.list.clear()
         self._items.clear()
         self._matches = []
-        self.status.setText("Looking for devices (TensorFlow starts in a child process)…")
+        self.status.setText(self.tr("Looking for devices (TensorFlow starts in a child process)…"))
         self.explanation.setVisible(False)
 
     def set_probe_failed(self, message: str) -> None:
         self.list.clear()
         self._items.clear()
         self._matches = []
-        self.status.setText(f"<b>Could not list devices.</b> {_html(message)}")
+        self.status.setText(self.tr("<b>Could not list devices.</b> {message}").format(message=_html(message)))
 
     def set_probe(self, result: ProbeResult) -> None:
         self.list.clear()
@@ -89,21 +98,26 @@ class DevicesPanel(QWidget):
         for device in result.gpus + result.cpus:
             text = describe(device)
             item = QListWidgetItem(text)
-            item.setToolTip(f"{text}\nPCI bus {device.pci_bus_id}" if device.pci_bus_id else text)
+            bus = self.tr("PCI bus {bus}").format(bus=device.pci_bus_id)
+            item.setToolTip(f"{text}\n{bus}" if device.pci_bus_id else text)
             self.list.addItem(item)
             if not device.is_gpu or not result.nvml_available:
                 continue
             if device.nvml_index is None:
-                item.setText(f"{text}\n{device.nvml_note or 'no live figures'}")
+                item.setText(f"{text}\n{translate(device.nvml_note) or self.tr('no live figures')}")
                 continue
             self._items[device.name] = (item, text)
             self._matches.append(device.gpu_match())
-            item.setText(f"{text}\nlive figures: waiting for NVML…")
+            item.setText(self.tr("{text}\nlive figures: waiting for NVML…").format(text=text))
         self._fit_list_height()
         version = f"TensorFlow {result.tensorflow}" if result.tensorflow else "TensorFlow"
         gpus = len(result.gpus)
-        found = f"{gpus} GPU{'s' if gpus != 1 else ''}" if gpus else "no GPU"
-        lines = [f"{version} sees {found} and {len(result.cpus)} CPU."]
+        found = self.tr("%n GPU(s)", "", gpus)
+        lines = [
+            self.tr("{version} sees {found} and {cpus} CPU.").format(
+                version=version, found=found, cpus=len(result.cpus)
+            )
+        ]
         if gpus and not result.nvml_available:
             lines.append(self._nvml_missing_text(result.nvml_reason))
         self.status.setText(" ".join(lines))
@@ -116,7 +130,7 @@ class DevicesPanel(QWidget):
 
     def set_nvml_unavailable(self, reason: str) -> None:
         for item, text in self._items.values():
-            item.setText(f"{text}\nno live figures")
+            item.setText(self.tr("{text}\nno live figures").format(text=text))
         self.status.setText(f"{self.status.text()} {self._nvml_missing_text(reason)}")
 
     def update_samples(self, samples: list[GpuSample]) -> None:
@@ -131,17 +145,26 @@ class DevicesPanel(QWidget):
 
     @staticmethod
     def _nvml_missing_text(reason: str) -> str:
-        return f"No live GPU figures: {reason or 'NVML is not available'}."
+        why = translate(reason) or QCoreApplication.translate("DevicesPanel", "NVML is not available")
+        return QCoreApplication.translate("DevicesPanel", "No live GPU figures: {why}.").format(why=why)
 
 
 def live_text(s: GpuSample) -> str:
     """e.g. "busy 37% · memory used 12.0 / 40.0 GiB"; what NVML cannot say is said so."""
     if s.error:
-        return f"stopped answering ({s.error})"
-    busy = f"busy {s.utilisation_percent}%" if s.utilisation_percent is not None else "busy: n/a (MIG instance)"
+        return QCoreApplication.translate("DevicesPanel", "stopped answering ({error})").format(
+            error=translate(s.error)
+        )
+    busy = (
+        QCoreApplication.translate("DevicesPanel", "busy {percent}%").format(percent=s.utilisation_percent)
+        if s.utilisation_percent is not None
+        else QCoreApplication.translate("DevicesPanel", "busy: n/a (MIG instance)")
+    )
     if s.memory_used_mb is None or not s.memory_total_mb:
         return busy
-    return f"{busy} · memory used {s.memory_used_mb / 1024:.1f} / {s.memory_total_mb / 1024:.1f} GiB"
+    return busy + QCoreApplication.translate("DevicesPanel", " · memory used {used:.1f} / {total:.1f} GiB").format(
+        used=s.memory_used_mb / 1024, total=s.memory_total_mb / 1024
+    )
 
 
 def _html(text: str) -> str:

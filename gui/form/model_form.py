@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,16 +29,23 @@ from PySide6.QtWidgets import (
 
 from engine.config import ACTIVATIONS, ModelConfig
 from engine.kinds import KERAS_APPLICATIONS, MODEL_KINDS
+from engine.messages import msg
 from engine.problems import Problem
 from gui.form.model_summary import ModelSummary
 from gui.form.rows import ProblemLabels
 
 KIND_HINTS = {
-    "mlp": "Dense layers (the tutorial's model); images are flattened",
-    "cnn": "conv blocks with synchronized batch norm, pooling and a Dense head; for images",
-    "keras_application": "an architecture of tf_keras.applications, random or local weights (never downloaded)",
-    "python": "build_model(input_shape, num_classes) in your file returns an uncompiled tf_keras model",
-    "saved": "a .keras model (e.g. an earlier run's model.keras), trained further",
+    "mlp": QT_TRANSLATE_NOOP("ModelForm", "Dense layers (the tutorial's model); images are flattened"),
+    "cnn": QT_TRANSLATE_NOOP(
+        "ModelForm", "conv blocks with synchronized batch norm, pooling and a Dense head; for images"
+    ),
+    "keras_application": QT_TRANSLATE_NOOP(
+        "ModelForm", "an architecture of tf_keras.applications, random or local weights (never downloaded)"
+    ),
+    "python": QT_TRANSLATE_NOOP(
+        "ModelForm", "build_model(input_shape, num_classes) in your file returns an uncompiled tf_keras model"
+    ),
+    "saved": QT_TRANSLATE_NOOP("ModelForm", "a .keras model (e.g. an earlier run's model.keras), trained further"),
 }
 
 
@@ -48,9 +55,9 @@ def parse_units(text: str, field: str, example: str) -> tuple[tuple[int, ...], P
     try:
         units = tuple(int(p) for p in parts)
     except ValueError:
-        return (), Problem(field, text, f"write sizes as whole numbers, e.g. {example}")
+        return (), Problem(field, text, msg("write sizes as whole numbers, e.g. {example}", example=example))
     if not units:
-        return (), Problem(field, text, f"give at least one size, e.g. {example}")
+        return (), Problem(field, text, msg("give at least one size, e.g. {example}", example=example))
     return units, None
 
 
@@ -59,9 +66,10 @@ def _path_row(edit: QLineEdit, on_browse: object) -> QWidget:
     layout = QHBoxLayout(row)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.addWidget(edit, 1)
-    button = QPushButton("Browse…")
+    button = QPushButton(QCoreApplication.translate("gui.form.model_form", "Browse…"))
     button.clicked.connect(on_browse)
     layout.addWidget(button)
+    row.setFocusProxy(edit)  # the row's label (its buddy) and the tab order lead to the path itself
     return row
 
 
@@ -84,48 +92,54 @@ class ModelForm(QWidget):
         self.filters = QLineEdit(objectName="filtersEdit", placeholderText="e.g. 32, 64")
         self.kernel = QSpinBox(objectName="kernelSpin")
         self.kernel.setRange(1, 15)
-        self.batch_norm = QCheckBox("synchronized batch norm", objectName="batchNormCheck")
+        self.batch_norm = QCheckBox(self.tr("synchronized batch norm"), objectName="batchNormCheck")
         self.app_name = QComboBox(objectName="applicationCombo", editable=True)
         self.app_name.addItems(KERAS_APPLICATIONS)
-        self.weights = QLineEdit(objectName="weightsEdit", placeholderText="none: random initial weights")
-        self.path = QLineEdit(objectName="modelPathEdit", placeholderText="choose a file…")
+        self.weights = QLineEdit(objectName="weightsEdit", placeholderText=self.tr("none: random initial weights"))
+        self.path = QLineEdit(objectName="modelPathEdit", placeholderText=self.tr("choose a file…"))
         self.function = QLineEdit(objectName="modelFunctionEdit")
         self.summary = ModelSummary()
 
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
         add = problems.add_row
-        add(form, "Kind", self.kind, "model.kind")
+        add(form, self.tr("Kind"), self.kind, "model.kind")
         form.addRow("", self.kind_hint)
         self._rows: dict[str, tuple[QWidget, tuple[str, ...]]] = {
             "filters": (
-                add(form, "Conv filters", self.filters, "model.filters", tooltip="Filters of each conv block"),
+                add(
+                    form,
+                    self.tr("Conv filters"),
+                    self.filters,
+                    "model.filters",
+                    tooltip=self.tr("Filters of each conv block"),
+                ),
                 ("cnn",),
             ),
-            "kernel": (add(form, "Kernel size", self.kernel, "model.kernel_size"), ("cnn",)),
-            "batch_norm": (add(form, "Normalisation", self.batch_norm, "model.batch_norm"), ("cnn",)),
+            "kernel": (add(form, self.tr("Kernel size"), self.kernel, "model.kernel_size"), ("cnn",)),
+            "batch_norm": (add(form, self.tr("Normalisation"), self.batch_norm, "model.batch_norm"), ("cnn",)),
             "hidden": (
                 add(
                     form,
-                    "Hidden layers",
+                    self.tr("Hidden layers"),
                     self.hidden,
                     "model.hidden_units",
-                    tooltip="Units of each Dense layer, comma-separated",
+                    tooltip=self.tr("Units of each Dense layer, comma-separated"),
                 ),
                 ("mlp", "cnn"),
             ),
-            "activation": (add(form, "Activation", self.activation, "model.activation"), ("mlp", "cnn")),
-            "name": (add(form, "Architecture", self.app_name, "model.name"), ("keras_application",)),
+            "activation": (add(form, self.tr("Activation"), self.activation, "model.activation"), ("mlp", "cnn")),
+            "name": (add(form, self.tr("Architecture"), self.app_name, "model.name"), ("keras_application",)),
             "weights": (
-                add(form, "Weights file", _path_row(self.weights, self._browse_weights), "model.weights"),
+                add(form, self.tr("Weights file"), _path_row(self.weights, self._browse_weights), "model.weights"),
                 ("keras_application",),
             ),
             "path": (
-                add(form, "Model file", _path_row(self.path, self._browse_path), "model.path"),
+                add(form, self.tr("Model file"), _path_row(self.path, self._browse_path), "model.path"),
                 ("python", "saved"),
             ),
             "function": (
-                add(form, "Function", self.function, "model.function", tooltip=KIND_HINTS["python"]),
+                add(form, self.tr("Function"), self.function, "model.function", tooltip=self.tr(KIND_HINTS["python"])),
                 ("python",),
             ),
         }
@@ -183,20 +197,23 @@ class ModelForm(QWidget):
         return model, problems
 
     def _show_rows(self, kind: str) -> None:
-        self.kind_hint.setText(KIND_HINTS.get(kind, ""))
+        self.kind_hint.setText(self.tr(KIND_HINTS[kind]) if kind in KIND_HINTS else "")
         for box, kinds in self._rows.values():
             self._form.setRowVisible(box, kind in kinds)
 
     def _browse_path(self) -> None:
         kind = self.kind.currentText()
-        filters = "Python files (*.py)" if kind == "python" else "Keras models (*.keras)"
-        path, _ = QFileDialog.getOpenFileName(self, "Choose the model file", self.path.text(), filters)
+        filters = self.tr("Python files (*.py)") if kind == "python" else self.tr("Keras models (*.keras)")
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose the model file"), self.path.text(), filters)
         if path:
             self.path.setText(path)
 
     def _browse_weights(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Choose a weights file", self.weights.text(), "Weights (*.h5 *.weights.h5);;All files (*)"
+            self,
+            self.tr("Choose a weights file"),
+            self.weights.text(),
+            self.tr("Weights (*.h5 *.weights.h5);;All files (*)"),
         )
         if path:
             self.weights.setText(path)

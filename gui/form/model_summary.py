@@ -48,13 +48,13 @@ class ModelSummary(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.button = QPushButton("Summarize model", objectName="summarizeButton")
-        self.button.setToolTip("Build the model in a separate process: layers, parameters, memory per replica")
+        self.button = QPushButton(self.tr("Summarize model"), objectName="summarizeButton")
+        self.button.setToolTip(self.tr("Build the model in a separate process: layers, parameters, memory per replica"))
         self.status = QLabel(objectName="summaryStatus")
         self.status.setWordWrap(True)
         self.status.setProperty("role", "hint")
         self.table = QTableWidget(0, 3, objectName="summaryTable")
-        self.table.setHorizontalHeaderLabels(["layer", "output", "parameters"])
+        self.table.setHorizontalHeaderLabels([self.tr("layer"), self.tr("output"), self.tr("parameters")])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -92,7 +92,7 @@ class ModelSummary(QWidget):
         self.process = process
         self._shown_for = config
         self.button.setEnabled(False)
-        self.status.setText("Building the model in a separate process…")
+        self.status.setText(self.tr("Building the model in a separate process…"))
         process.start(command[0], command[1:])
 
     def cancel(self) -> None:
@@ -119,7 +119,10 @@ class ModelSummary(QWidget):
     def _on_error(self, error: QProcess.ProcessError) -> None:
         if error == QProcess.ProcessError.FailedToStart:
             self._finish_with_error(
-                f"could not start the summary process ({self.process and self.process.errorString()})", ""
+                self.tr("could not start the summary process ({error})").format(
+                    error=self.process and self.process.errorString()
+                ),
+                "",
             )
 
     def _on_finished(self, code: int, status: QProcess.ExitStatus) -> None:
@@ -141,7 +144,10 @@ class ModelSummary(QWidget):
         self.button.setEnabled(True)
         if document is None:
             self._finish_with_error(
-                f"the summary process ended with code {code}: {err[-1] if err else 'no output'}", ""
+                self.tr("the summary process ended with code {code}: {error}").format(
+                    code=code, error=err[-1] if err else self.tr("no output")
+                ),
+                "",
             )
         elif "error" in document:
             self._finish_with_error(document["error"], document.get("field", ""))
@@ -153,7 +159,7 @@ class ModelSummary(QWidget):
         self.button.setEnabled(True)
         self.last, self.error = None, (message, field)
         self.table.setVisible(False)
-        self.status.setText(f"Cannot build the model: {message}")
+        self.status.setText(self.tr("Cannot build the model: {message}").format(message=message))
         self.summary_failed.emit(message, field)
 
     # ---- showing ---------------------------------------------------------------------
@@ -169,13 +175,24 @@ class ModelSummary(QWidget):
                 self.table.setItem(row, col, item)
         self.table.setVisible(True)
         memory = summary["memory_bytes"]
-        output = "logits" if summary["from_logits"] else "probabilities (softmax/sigmoid detected)"
+        output = "logits" if summary["from_logits"] else self.tr("probabilities (softmax/sigmoid detected)")
         self.status.setText(
-            f"{summary['model']}: {summary['total_params']:,} parameters "
-            f"({summary['trainable_params']:,} trainable) · input {'×'.join(map(str, summary['input_shape']))} → "
-            f"{summary['output_units']} {output} · ≈ {megabytes(memory['total'])} per replica at "
-            f"{summary['per_replica_batch']} examples (weights {megabytes(memory['weights'])}, activations "
-            f"{megabytes(memory['activations'])})"
+            self.tr(
+                "{model}: {total_params:,} parameters ({trainable_params:,} trainable) · input "
+                "{input_shape} → {output_units} {output} · ≈ {total} per replica at "
+                "{per_replica_batch} examples (weights {weights}, activations {activations})"
+            ).format(
+                model=summary["model"],
+                total_params=summary["total_params"],
+                trainable_params=summary["trainable_params"],
+                input_shape="×".join(map(str, summary["input_shape"])),
+                output_units=summary["output_units"],
+                output=output,
+                total=megabytes(memory["total"]),
+                per_replica_batch=summary["per_replica_batch"],
+                weights=megabytes(memory["weights"]),
+                activations=megabytes(memory["activations"]),
+            )
         )
         self.summary_ready.emit(summary)
 
@@ -189,5 +206,5 @@ class ModelSummary(QWidget):
             config.data,
             config.global_batch_size,
             config.mixed_precision,
-        ) and not self.status.text().startswith("Out of date"):
-            self.status.setText("Out of date: Summarize again. " + self.status.text())
+        ) and not self.status.text().startswith(stale := self.tr("Out of date: Summarize again. ")):
+            self.status.setText(stale + self.status.text())

@@ -23,6 +23,7 @@ from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox, QWidget
 
 from engine.config import LIMITS
+from engine.messages import msg
 from engine.problems import Problem, short_value
 
 
@@ -112,9 +113,13 @@ class KeptValues:
             Problem(
                 field,
                 value,
-                f"the config holds {short_value(value)}, which this field cannot show (it takes "
-                f"{spin.textFromValue(spin.minimum())} to {spin.textFromValue(spin.maximum())}); kept as it is "
-                "until you change the field",
+                msg(
+                    "the config holds {value}, which this field cannot show (it takes {low} to {high}); kept as "
+                    "it is until you change the field",
+                    value=short_value(value),
+                    low=spin.textFromValue(spin.minimum()),
+                    high=spin.textFromValue(spin.maximum()),
+                ),
             )
             for field, (spin, value) in self._kept.items()
         ]

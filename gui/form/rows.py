@@ -11,6 +11,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from engine.problems import Problem
+from gui.i18n import problem_text, translate
+from gui.keyboard import plain_label
 
 
 class ProblemLabels:
@@ -22,7 +24,10 @@ class ProblemLabels:
         _style_problem(catch_all)
 
     def add_row(self, form: QFormLayout, label: str, field_widget: QWidget, *fields: str, tooltip: str = "") -> QWidget:
-        """Add `label: field_widget` with a problem label under it for `fields`."""
+        """Add `label: field_widget` with a problem label under it for `fields`.
+
+        The label is the field's buddy, so its mnemonic ("&Epochs") moves the focus to the field, and
+        the field's accessible name is the label's text: a screen reader says what the field is."""
         box = QWidget()
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
@@ -34,16 +39,21 @@ class ProblemLabels:
         column.addWidget(problem)
         for name in fields:
             self._labels[name] = problem
+        target = field_widget.focusProxy() or field_widget  # a row of several widgets focuses its first
         if tooltip:
             field_widget.setToolTip(tooltip)
-        form.addRow(label, box)
+            target.setAccessibleDescription(tooltip)
+        caption = QLabel(label)
+        caption.setBuddy(target)
+        target.setAccessibleName(plain_label(label))
+        form.addRow(caption, box)
         return box
 
     def show(self, problems: list[Problem]) -> None:
         texts: dict[QLabel, list[str]] = {label: [] for label in {*self._labels.values(), self._catch_all}}
         for p in problems:
             label = self._labels.get(p.field, self._catch_all)
-            texts[label].append(p.message if label is not self._catch_all else str(p))
+            texts[label].append(translate(p.message) if label is not self._catch_all else problem_text(p))
         for label, lines in texts.items():
             label.setText("\n".join(lines))
             label.setVisible(bool(lines))

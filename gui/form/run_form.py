@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.config import LOOPS, OPTIMIZERS, STRATEGIES, VARIABLE_PARTITIONERS, RunConfig, Strategy, validate
+from engine.messages import msg
 from engine.plan import plan_problems, replica_count
 from engine.problems import Problem
 from engine.tfconfig import CLUSTER_STRATEGIES, evaluator_problem
@@ -35,26 +36,41 @@ from gui.form.device_probe import ProbeResult
 from gui.form.model_form import ModelForm
 from gui.form.number_fields import KeptValues, ScientificSpinBox, limited_spin
 from gui.form.rows import ProblemLabels
+from gui.keyboard import order_tabs_by_layout
 
 STRATEGY_HINTS = {
-    Strategy.DEFAULT: "No distribution: one replica on the first GPU, else the CPU.",
-    Strategy.ONE_DEVICE: "Everything on the one device you tick.",
-    Strategy.MIRRORED: "One replica per ticked device (times virtual devices); gradients averaged by all-reduce.",
-    Strategy.MULTI_WORKER_MIRRORED: "Mirrored across worker processes: Start runs the local workers on 127.0.0.1, "
-    "one replica per ticked device each (the CPU is one device). "
-    "The Cluster tab exports a cluster for other machines.",
-    Strategy.PARAMETER_SERVER: "Asynchronous: a coordinator hands steps to the workers, parameter servers hold "
-    "the variables, and a lost worker does not stop the run. Start runs them all on 127.0.0.1.",
+    Strategy.DEFAULT: QT_TRANSLATE_NOOP("RunForm", "No distribution: one replica on the first GPU, else the CPU."),
+    Strategy.ONE_DEVICE: QT_TRANSLATE_NOOP("RunForm", "Everything on the one device you tick."),
+    Strategy.MIRRORED: QT_TRANSLATE_NOOP(
+        "RunForm", "One replica per ticked device (times virtual devices); gradients averaged by all-reduce."
+    ),
+    Strategy.MULTI_WORKER_MIRRORED: QT_TRANSLATE_NOOP(
+        "RunForm",
+        "Mirrored across worker processes: Start runs the local workers on 127.0.0.1, one replica per ticked "
+        "device each (the CPU is one device). The Cluster tab exports a cluster for other machines.",
+    ),
+    Strategy.PARAMETER_SERVER: QT_TRANSLATE_NOOP(
+        "RunForm",
+        "Asynchronous: a coordinator hands steps to the workers, parameter servers hold the variables, and a "
+        "lost worker does not stop the run. Start runs them all on 127.0.0.1.",
+    ),
 }
 MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
 PARAMETER_SERVER = Strategy.PARAMETER_SERVER
 PARTITIONER_TIPS = {
-    "min_size": "Split a variable only when it is at least 256 KiB, into at most one shard per parameter server "
-    "(TensorFlow's tutorial; a small model's variables stay whole)",
-    "fixed": "Split every variable into one shard per parameter server (shows sharding even on a small model)",
-    "none": "Keep every variable whole; variables are placed on the parameter servers in turn",
+    "min_size": QT_TRANSLATE_NOOP(
+        "RunForm",
+        "Split a variable only when it is at least 256 KiB, into at most one shard per parameter server "
+        "(TensorFlow's tutorial; a small model's variables stay whole)",
+    ),
+    "fixed": QT_TRANSLATE_NOOP(
+        "RunForm", "Split every variable into one shard per parameter server (shows sharding even on a small model)"
+    ),
+    "none": QT_TRANSLATE_NOOP(
+        "RunForm", "Keep every variable whole; variables are placed on the parameter servers in turn"
+    ),
 }
-VIRTUAL_TIP = "Split each device into N logical devices (N replicas with mirrored)"
+VIRTUAL_TIP = QT_TRANSLATE_NOOP("RunForm", "Split each device into N logical devices (N replicas with mirrored)")
 DEVICE_COLUMNS = 3
 
 
@@ -85,7 +101,7 @@ class RunForm(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self._training_group())
         layout.addWidget(self._distribution_group())
-        data_group = QGroupBox("Data")
+        data_group = QGroupBox(self.tr("Data"))
         data_layout = QVBoxLayout(data_group)
         self.data_source = DataSourceForm(self.labels)
         self.data_source.changed.connect(self._emit_changed)
@@ -98,7 +114,7 @@ class RunForm(QWidget):
 
     # ---- building ------------------------------------------------------------
     def _training_group(self) -> QGroupBox:
-        box = QGroupBox("Training")
+        box = QGroupBox(self.tr("Training"))
         form = QFormLayout(box)
         self.epochs = limited_spin("epochs", "epochsSpin")
         self.batch_size = limited_spin("global_batch_size", "batchSizeSpin")
@@ -112,6 +128,7 @@ class RunForm(QWidget):
         column.setSpacing(2)
         column.addWidget(self.batch_size)
         column.addWidget(self.per_replica)
+        batch_row.setFocusProxy(self.batch_size)  # the label's mnemonic and Tab reach the number
         self.loop = QComboBox(objectName="loopCombo")
         self.loop.addItems(LOOPS)
         self.learning_rate = ScientificSpinBox()
@@ -122,30 +139,34 @@ class RunForm(QWidget):
         self.validation = QDoubleSpinBox(objectName="validationSpin")
         self.validation.setRange(0.0, 0.99)  # the engine takes [0, 1)
         self.validation.setSingleStep(0.05)
-        self.labels.add_row(form, "Epochs", self.epochs, "epochs")
+        self.labels.add_row(form, self.tr("&Epochs"), self.epochs, "epochs")
         self.labels.add_row(
             form,
-            "Global batch",
+            self.tr("Global &batch"),
             batch_row,
             "global_batch_size",
-            tooltip="Examples per step over all replicas; each replica gets global ÷ replicas",
+            tooltip=self.tr("Examples per step over all replicas; each replica gets global ÷ replicas"),
         )
-        self.labels.add_row(
-            form, "Loop", self.loop, "loop", tooltip="fit: Keras model.fit; custom: strategy.run + strategy.reduce"
-        )
-        self.labels.add_row(form, "Optimizer", self.optimizer, "optimizer")
-        self.labels.add_row(form, "Learning rate", self.learning_rate, "learning_rate")
         self.labels.add_row(
             form,
-            "Validation split",
+            self.tr("&Loop"),
+            self.loop,
+            "loop",
+            tooltip=self.tr("fit: Keras model.fit; custom: strategy.run + strategy.reduce"),
+        )
+        self.labels.add_row(form, self.tr("&Optimizer"), self.optimizer, "optimizer")
+        self.labels.add_row(form, self.tr("Learning &rate"), self.learning_rate, "learning_rate")
+        self.labels.add_row(
+            form,
+            self.tr("&Validation split"),
             self.validation,
             "validation_split",
-            tooltip="Share of the data kept for validation; 0 plots no validation curve",
+            tooltip=self.tr("Share of the data kept for validation; 0 plots no validation curve"),
         )
         return box
 
     def _distribution_group(self) -> QGroupBox:
-        box = QGroupBox("Distribution")
+        box = QGroupBox(self.tr("Distribution"))
         form = QFormLayout(box)
         self.strategy = QComboBox(objectName="strategyCombo")
         self.strategy.addItems(STRATEGIES)
@@ -155,72 +176,88 @@ class RunForm(QWidget):
         self.devices = QWidget(objectName="deviceChecks")
         self.devices_layout = QGridLayout(self.devices)
         self.devices_layout.setContentsMargins(0, 0, 0, 0)
-        self.devices_waiting = QLabel("waiting for the device list…")
+        self.devices_waiting = QLabel(self.tr("waiting for the device list…"))
         self.devices_waiting.setWordWrap(True)
         self.devices_layout.addWidget(self.devices_waiting, 0, 0, 1, DEVICE_COLUMNS)
         self.virtual = limited_spin("virtual_devices", "virtualDevicesSpin")
         self.workers = _spin(1, 32, "workersSpin")
         self.workers.setValue(2)
         self.ps = _spin(1, 16, "psSpin")
-        self.evaluator = QCheckBox("validate each checkpoint in an evaluator task", objectName="evaluatorCheck")
+        self.evaluator = QCheckBox(
+            self.tr("validate each checkpoint in an evaluator task"), objectName="evaluatorCheck"
+        )
         self.evaluator.setToolTip(
-            "An extra task validates every checkpoint the chief writes on the validation split, so training "
-            "never waits for validation; its results are plotted as the validation curve"
+            self.tr(
+                "An extra task validates every checkpoint the chief writes on the validation "
+                "split, so training never waits for validation; its results are plotted as the "
+                "validation curve"
+            )
         )
         self.partitioner = QComboBox(objectName="partitionerCombo")
         for name in VARIABLE_PARTITIONERS:
             self.partitioner.addItem(name)
             self.partitioner.setItemData(
-                self.partitioner.count() - 1, PARTITIONER_TIPS[name], Qt.ItemDataRole.ToolTipRole
+                self.partitioner.count() - 1, self.tr(PARTITIONER_TIPS[name]), Qt.ItemDataRole.ToolTipRole
             )
-        self.every_epoch = QCheckBox("every epoch", objectName="checkpointEpochCheck")
+        self.every_epoch = QCheckBox(self.tr("every epoch"), objectName="checkpointEpochCheck")
         self.every_steps = limited_spin("checkpoint.every_steps", "checkpointStepsSpin")
-        self.every_steps.setSpecialValueText("never by steps")
-        self.every_steps.setPrefix("every ")
-        self.every_steps.setSuffix(" steps")
+        self.every_steps.setSpecialValueText(self.tr("never by steps"))
+        self.every_steps.setAccessibleName(self.tr("Checkpoint every N steps"))
+        self.every_steps.setPrefix(self.tr("every "))
+        self.every_steps.setSuffix(self.tr(" steps"))
         checkpoints = QWidget()
         column = QVBoxLayout(checkpoints)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.every_epoch)
         column.addWidget(self.every_steps)
-        self.labels.add_row(form, "Strategy", self.strategy, "strategy")
+        checkpoints.setFocusProxy(self.every_epoch)
+        self.labels.add_row(form, self.tr("&Strategy"), self.strategy, "strategy")
         form.addRow("", self.strategy_hint)
-        self.labels.add_row(form, "Devices", self.devices, "devices")
-        self.labels.add_row(form, "Virtual devices", self.virtual, "virtual_devices", tooltip=VIRTUAL_TIP)
+        self.labels.add_row(form, self.tr("&Devices"), self.devices, "devices")
+        self.labels.add_row(
+            form, self.tr("V&irtual devices"), self.virtual, "virtual_devices", tooltip=self.tr(VIRTUAL_TIP)
+        )
         self._workers_row = self.labels.add_row(
             form,
-            "Local workers",
+            self.tr("Local &workers"),
             self.workers,
             "workers",
-            tooltip="Worker processes Start launches on this machine (127.0.0.1); multi_worker_mirrored: worker 0 "
-            "is the chief; parameter_server: a coordinator (the chief) is added",
+            tooltip=self.tr(
+                "Worker processes Start launches on this machine (127.0.0.1); "
+                "multi_worker_mirrored: worker 0 is the chief; parameter_server: a coordinator "
+                "(the chief) is added"
+            ),
         )
         self._ps_row = self.labels.add_row(
-            form, "Parameter servers", self.ps, "ps", tooltip="ps tasks Start launches: they hold the variables"
+            form,
+            self.tr("&Parameter servers"),
+            self.ps,
+            "ps",
+            tooltip=self.tr("ps tasks Start launches: they hold the variables"),
         )
         self._partitioner_row = self.labels.add_row(
             form,
-            "Variable sharding",
+            self.tr("Variable s&harding"),
             self.partitioner,
             "variable_partitioner",
-            tooltip="How variables are split across the parameter servers",
+            tooltip=self.tr("How variables are split across the parameter servers"),
         )
-        self._evaluator_row = self.labels.add_row(form, "Evaluator", self.evaluator, "evaluator")
+        self._evaluator_row = self.labels.add_row(form, self.tr("Evaluator"), self.evaluator, "evaluator")
         self._distribution_form = form
         self.strategy.currentTextChanged.connect(self._on_strategy)
         self._on_strategy(self.strategy.currentText())
         self.labels.add_row(
             form,
-            "Checkpoints",
+            self.tr("&Checkpoints"),
             checkpoints,
             "checkpoint.every_steps",
             "checkpoint.every_epoch",
-            tooltip="A stop always leaves a checkpoint",
+            tooltip=self.tr("A stop always leaves a checkpoint"),
         )
         return box
 
     def _model_group(self) -> QGroupBox:
-        box = QGroupBox("Model")
+        box = QGroupBox(self.tr("Model"))
         column = QVBoxLayout(box)
         self.model_form = ModelForm(self.labels)
         self.hidden, self.activation = self.model_form.hidden, self.model_form.activation
@@ -299,13 +336,16 @@ class RunForm(QWidget):
             box.deleteLater()
         self._device_boxes.clear()
         self.devices_waiting.setVisible(not probe.devices)
-        self.devices_waiting.setText("the probe found no devices")
+        self.devices_waiting.setText(self.tr("the probe found no devices"))
         for i, device in enumerate(probe.gpus + probe.cpus):
             box = QCheckBox(device.name, objectName=f"device_{device.name.replace(':', '_')}")
             box.setToolTip(f"{device.name} {device.model}".strip())
             box.toggled.connect(self._emit_changed)
             self.devices_layout.addWidget(box, 1 + i // DEVICE_COLUMNS, i % DEVICE_COLUMNS)
             self._device_boxes[device.name] = box
+        if self._device_boxes:  # the Devices label's mnemonic and Tab lead to the first device
+            self.devices.setFocusProxy(next(iter(self._device_boxes.values())))
+            order_tabs_by_layout(self)
         self._tick_devices(wanted)
         self._emit_changed()
 
@@ -361,7 +401,7 @@ class RunForm(QWidget):
             local_workers if config.strategy == MULTI_WORKER else 1, config.validation_split
         )
         if self._device_boxes and not devices:
-            problems.append(Problem("devices", [], "tick at least one device"))
+            problems.append(Problem("devices", [], msg("tick at least one device")))
         problems += validate(config, replicas=replicas)
         problems += plan_problems(config, gpus)
         problems += self.kept.problems()
@@ -383,23 +423,32 @@ class RunForm(QWidget):
         self.labels.show(problems)
 
     def show_per_replica(self, config: RunConfig, replicas: int | None) -> None:
-        self.strategy_hint.setText(STRATEGY_HINTS.get(config.strategy, ""))
+        hint = STRATEGY_HINTS.get(config.strategy)
+        self.strategy_hint.setText(self.tr(hint) if hint else "")
         if replicas is None:
-            self.per_replica.setText("per replica: known once devices are listed")
+            self.per_replica.setText(self.tr("per replica: known once devices are listed"))
         elif config.global_batch_size % replicas:
-            self.per_replica.setText(f"not divisible by {replicas} replicas")
+            self.per_replica.setText(self.tr("not divisible by %n replica(s)", "", replicas))
         elif config.strategy == PARAMETER_SERVER:
             self.per_replica.setText(
-                f"= {config.global_batch_size // replicas} per replica × {replicas} replica"
-                f"{'s' if replicas != 1 else ''} per step; {self.workers.value()} workers take steps in turn"
+                self.tr("= {per_replica} per replica × %n replica(s) per step; ", "", replicas).format(
+                    per_replica=config.global_batch_size // replicas
+                )
+                + self.tr("%n worker(s) take steps in turn", "", self.workers.value())
             )
         else:
             workers = self.workers.value()
             # non-breaking spaces: a wrapped line never splits the parenthesis
-            split = f" ({replicas // workers}\u00a0per\u00a0worker)" if config.strategy == MULTI_WORKER else ""
+            split = (
+                self.tr(" ({count}\u00a0per\u00a0worker)").format(count=replicas // workers)
+                if config.strategy == MULTI_WORKER
+                else ""
+            )
             self.per_replica.setText(
-                f"= {config.global_batch_size // replicas} per replica "
-                f"× {replicas} replica{'s' if replicas != 1 else ''}{split}"
+                self.tr("= {per_replica} per replica × %n replica(s)", "", replicas).format(
+                    per_replica=config.global_batch_size // replicas
+                )
+                + split
             )
 
     def _on_strategy(self, strategy: str) -> None:
@@ -414,9 +463,11 @@ class RunForm(QWidget):
         form.setRowVisible(self._partitioner_row, parameter_server)
         self.virtual.setEnabled(not cluster)
         self.virtual.setToolTip(
-            f"{strategy} runs one replica per device in each worker; add local workers instead"
+            self.tr("{strategy} runs one replica per device in each worker; add local workers instead").format(
+                strategy=strategy
+            )
             if cluster
-            else VIRTUAL_TIP
+            else self.tr(VIRTUAL_TIP)
         )
 
     def _emit_changed(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from engine import events as ev
@@ -64,12 +64,24 @@ class RunProgress:
 
     def text(self) -> str:
         if not self.total_steps:
-            return "starting…"
+            return QCoreApplication.translate("RunProgress", "starting…")
         eta = self.eta_seconds()
-        eta_text = f" · ETA {format_duration(eta)}" if eta is not None else ""
+        eta_text = (
+            QCoreApplication.translate("RunProgress", " · ETA {eta}").format(eta=format_duration(eta))
+            if eta is not None
+            else ""
+        )
         return (
-            f"epoch {self.epoch}/{self.epochs} · step {self.step}/{self.steps_per_epoch}"
-            f" · {100 * self.global_step / self.total_steps:.0f}%{eta_text}"
+            QCoreApplication.translate(
+                "RunProgress", "epoch {epoch}/{epochs} · step {step}/{steps} · {percent:.0f}%"
+            ).format(
+                epoch=self.epoch,
+                epochs=self.epochs,
+                step=self.step,
+                steps=self.steps_per_epoch,
+                percent=100 * self.global_step / self.total_steps,
+            )
+            + eta_text
         )
 
 
@@ -80,15 +92,19 @@ class RunControls(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.start = QPushButton("Start", objectName="startButton")
+        self.start = QPushButton(self.tr("Start"), objectName="startButton")
         self.start.setProperty("role", "primary")
-        self.stop = QPushButton("Stop", objectName="stopButton")
+        self.stop = QPushButton(self.tr("Stop"), objectName="stopButton")
         self.stop.setEnabled(False)
+        self.stop.setToolTip(self.tr("Stop the run: the trainer saves a checkpoint first (Esc)"))
         self.progress_bar = QProgressBar(objectName="progressBar")
         self.progress_bar.setRange(0, self.PROGRESS_SCALE)
         self.progress_bar.setValue(0)
         self.progress_bar.setTextVisible(True)
-        self.progress_bar.setFormat("no run yet")
+        self.progress_bar.setFormat(self.tr("no run yet"))
+        self.progress_bar.setAccessibleName(self.tr("Run progress"))
+        self.start.setAccessibleDescription(self.tr("Starts a run of the run form's config"))
+        self.stop.setAccessibleDescription(self.tr("Asks the trainer to save a checkpoint and stop"))
         self.reason = QLabel(objectName="startBlockedLabel")
         self.reason.setWordWrap(True)
         self.reason.setProperty("role", "problem")
@@ -109,21 +125,21 @@ class RunControls(QWidget):
 
     def set_start_allowed(self, allowed: bool, reason: str = "") -> None:
         self.start.setEnabled(allowed)
-        self.start.setToolTip("" if allowed else reason)
+        self.start.setToolTip(self.tr("Start a run (Ctrl+Return)") if allowed else reason)
         self.reason.setText("" if allowed else reason)
         self.reason.setVisible(not allowed and bool(reason))
 
     def set_running(self, running: bool) -> None:
         self.stop.setEnabled(running)
-        self.stop.setText("Stop")
+        self.stop.setText(self.tr("Stop"))
         if running:
             self.progress = RunProgress()
             self.progress_bar.setValue(0)
-            self.progress_bar.setFormat("starting the trainer…")
+            self.progress_bar.setFormat(self.tr("starting the trainer…"))
 
     def set_stopping(self) -> None:
         self.stop.setEnabled(False)
-        self.stop.setText("Stopping…")
+        self.stop.setText(self.tr("Stopping…"))
 
     def add_events(self, events: list[ev.Event]) -> None:
         """Follow the run; the bar itself is redrawn at most every PROGRESS_REFRESH_MS."""

@@ -28,12 +28,10 @@ from PySide6.QtWidgets import (
 )
 
 from engine.tf_log import Entry, LogFolder
+from gui import theme
 
 MAX_ENTRIES = 50_000
 TRIM_CHUNK = 5_000  # entries dropped at once past the cap: one model reset per 5,000 lines, not one per line
-LEVEL_COLOURS = {"warning": QColor("#e5c07b"), "error": QColor("#ef7b84")}
-FOLDED_COLOUR = QColor("#8fb8de")
-RAW_COLOUR = QColor("#8b919a")
 TOP = 0  # internal id of a top-level row; a raw line's id is its entry's row + 1
 
 Index = QModelIndex | QPersistentModelIndex
@@ -50,6 +48,16 @@ class LogModel(QAbstractItemModel):
         self._row: dict[int, int] = {}  # id(entry) -> row in `visible`
         self._children: list[int] = []  # raw lines each visible row has announced (the folder adds them first)
         self.needle = ""
+        self.restyle(theme.current())
+        theme.manager().changed.connect(self.restyle)
+
+    def restyle(self, scheme: theme.Theme) -> None:
+        """Warnings, errors, folded and raw lines in `scheme`'s log colours (made once: data() runs per cell)."""
+        ui = scheme.ui
+        self._level_colours = {"warning": QColor(ui.log_warning), "error": QColor(ui.log_error)}
+        self._folded_colour, self._raw_colour = QColor(ui.log_folded), QColor(ui.log_raw)
+        if self.visible:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.visible) - 1, 0))
 
     # ---- content ------------------------------------------------------------------
     def matches(self, entry: Entry) -> bool:
@@ -132,17 +140,17 @@ class LogModel(QAbstractItemModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return self.visible[index.internalId() - 1].raw[index.row()]
             if role == Qt.ItemDataRole.ForegroundRole:
-                return RAW_COLOUR
+                return self._raw_colour
             return None
         entry = self.visible[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             if not entry.folded:
                 return entry.text
-            return f"{entry.text}   [{len(entry.raw)} raw line{'s' if len(entry.raw) > 1 else ''}]"
+            return entry.text + self.tr("   [%n raw line(s)]", "", len(entry.raw))
         if role == Qt.ItemDataRole.ForegroundRole:
-            return LEVEL_COLOURS.get(entry.level, FOLDED_COLOUR if entry.folded else None)
+            return self._level_colours.get(entry.level, self._folded_colour if entry.folded else None)
         if role == Qt.ItemDataRole.ToolTipRole and entry.folded:
-            return "Expand to see the lines as TensorFlow printed them"
+            return self.tr("Expand to see the lines as TensorFlow printed them")
         return None
 
     def entry(self, index: QModelIndex) -> Entry | None:
@@ -157,6 +165,7 @@ class LogView(QWidget):
         self.folder = LogFolder()
         self.model = LogModel()
         self.tree = QTreeView(objectName="logView")
+        self.tree.setAccessibleName(self.tr("Trainer log"))
         self.tree.setModel(self.model)
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)  # row heights are not measured one by one: 50,000 rows stay cheap
@@ -169,21 +178,21 @@ class LogView(QWidget):
         font.setStyleHint(QFont.StyleHint.Monospace)
         self.tree.setFont(font)
         self.filter = QLineEdit(objectName="logFilter")
-        self.filter.setPlaceholderText("Filter log lines (e.g. error, epoch, warning)")
+        self.filter.setPlaceholderText(self.tr("Filter log lines (e.g. error, epoch, warning)"))
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._refilter)
         self.count = QLabel()
-        self.raw_button = QPushButton("Raw log", objectName="rawLogButton")
-        self.raw_button.setToolTip("Open the run's stderr exactly as the trainer wrote it")
+        self.raw_button = QPushButton(self.tr("Raw log"), objectName="rawLogButton")
+        self.raw_button.setToolTip(self.tr("Open the run's stderr exactly as the trainer wrote it"))
         self.raw_button.setEnabled(False)
         self.raw_button.clicked.connect(self.open_raw_log)
-        copy = QPushButton("Copy")
-        copy.setToolTip("Copy the shown lines (or the selection) to the clipboard")
+        copy = QPushButton(self.tr("Copy"))
+        copy.setToolTip(self.tr("Copy the shown lines (or the selection) to the clipboard"))
         copy.clicked.connect(self.copy_to_clipboard)
-        clear = QPushButton("Clear")
+        clear = QPushButton(self.tr("Clear"))
         clear.clicked.connect(self.clear)
         bar = QHBoxLayout()
-        bar.addWidget(QLabel("Log"))
+        bar.addWidget(QLabel(self.tr("Log")))
         bar.addWidget(self.filter, 1)
         bar.addWidget(self.count)
         bar.addWidget(self.raw_button)
@@ -261,4 +270,8 @@ class LogView(QWidget):
 
     def _update_count(self) -> None:
         total, shown = len(self.model.entries), len(self.model.visible)
-        self.count.setText(f"{shown} of {total} lines" if self.model.needle else f"{total} lines")
+        self.count.setText(
+            self.tr("{shown} of %n line(s)", "", total).format(shown=shown)
+            if self.model.needle
+            else self.tr("%n line(s)", "", total)
+        )

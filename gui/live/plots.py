@@ -28,22 +28,34 @@ from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QHideEvent, QPaintEvent, QPen, QShowEvent
 from PySide6.QtWidgets import QComboBox, QGraphicsItem, QGridLayout, QHBoxLayout, QLabel, QWidget
 
 from engine import events as ev
 from engine.nvml import GpuSample
+from gui import theme
 from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 
 REDRAW_PERIOD_MS = 100
 PAINT_BUDGET = 0.03  # of one core: what drawing the plots may cost while a run streams
 X_HEADROOM = 0.5  # when the run reaches the x-axis's end it grows by half: a few dozen times a run
 Y_HEADROOM = 0.25  # a y range the data leaves moves a quarter of its span beyond it
-X_LABELS = {"step": "step", "time": "time since Start (s)"}
-GPU_COLOURS = ("#7b3294", "#008837", "#c2a5cf", "#e66101", "#5e3c99", "#1b7837", "#b35806", "#2166ac")
+X_LABELS = {
+    "step": QT_TRANSLATE_NOOP("LivePlot", "step"),
+    "time": QT_TRANSLATE_NOOP("LivePlot", "time since Start (s)"),
+}
+Role = str | tuple[str, int]  # a colour of the theme's plot palette (gui.theme.PlotPalette.colour)
 
-pg.setConfigOptions(antialias=False, background="w", foreground="#333")
+pg.setConfigOptions(antialias=False)  # background and foreground: gui.theme, per colour scheme
+
+
+def x_label(axis: str) -> str:
+    return QCoreApplication.translate("LivePlot", X_LABELS[axis])
+
+
+def _pen(colour: str, width: int, dashed: bool) -> QPen:
+    return pg.mkPen(colour, width=width, style=Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
 
 
 class LivePlot(pg.PlotWidget):
@@ -55,9 +67,12 @@ class LivePlot(pg.PlotWidget):
         super().__init__(parent)
         item = self.getPlotItem()
         self.plain_title = title  # the title without its legend (export file names)
-        self.legend_entries: list[tuple[str, str, str]] = []  # (colour, glyph, label), shown in the title
+        self.legend_entries: list[tuple[Role, str, str]] = []  # (colour role, glyph, label), shown in the title
+        self._looks: dict[str, tuple[Role, int, bool]] = {}  # key -> (colour role, width, dashed)
+        self.setAccessibleName(title)
+        self.setAccessibleDescription(self.tr("Plot of {what} over training steps or time").format(what=y_label))
         item.setTitle(title, size="10pt")
-        item.setLabel("bottom", X_LABELS["step"])
+        item.setLabel("bottom", x_label("step"))
         item.setLabel("left", y_label)
         item.showGrid(x=False, y=True, alpha=0.25)  # translucent grid lines are two thirds of a frame's cost:
         item.getAxis("left").setStyle(maxTickLevel=0)  # horizontal ones at major ticks only
@@ -81,23 +96,33 @@ class LivePlot(pg.PlotWidget):
         self.x_hi_source: Callable[[], float] | None = None  # the far end of the data of every plot shown together
         item.getViewBox().sigXRangeChanged.connect(self._view_moved)
         self.setMinimumHeight(150)
+        theme.style_plot(self, theme.current())
+        theme.manager().changed.connect(self.restyle)  # a method: disconnected when the plot goes
 
-    def add_series(self, key: str, label: str, glyph: str = "━", finite: bool = False, **style: object) -> None:
-        """A trace under `key`, shown in the title's legend as `glyph label` in the pen's colour; `style` is
-        pyqtgraph's (pen, symbol). `finite` data (no NaN gaps) skips pyqtgraph's per-frame check for them.
+    def add_series(
+        self,
+        key: str,
+        label: str,
+        glyph: str = "━",
+        finite: bool = False,
+        role: Role = "smoothed",
+        width: int = 1,
+        dashed: bool = False,
+        **style: object,
+    ) -> None:
+        """A trace under `key`, shown in the title's legend as `glyph label` in its colour: the theme's
+        `role` (gui.theme.PlotPalette), `width` pixels, solid or `dashed`; `style` is pyqtgraph's (symbol).
+        `finite` data (no NaN gaps) skips pyqtgraph's per-frame check for them.
 
         The legend is in the title, outside the data area: inside, it would be repainted with every frame."""
         self.traces[key] = Trace()
-        pen = style.get("pen")
-        colour = pen.color().name() if isinstance(pen, QPen) else "#333333"
-        self.legend_entries.append((colour, glyph, label))
-        entries = "&nbsp;&nbsp;".join(
-            f"<span style='color:{c}'>{g}</span>&nbsp;{html.escape(t)}" for c, g, t in self.legend_entries
-        )
-        self.getPlotItem().setTitle(
-            f"<b>{html.escape(self.plain_title)}</b>&nbsp;&nbsp;&nbsp;<span style='font-size:8pt'>{entries}</span>",
-            size="10pt",
-        )
+        self._looks[key] = (role, width, dashed)
+        self.legend_entries.append((role, glyph, label))
+        colour = theme.current().plot.colour(role)
+        style["pen"] = _pen(colour, width, dashed)
+        if style.get("symbol"):
+            style["symbolBrush"] = colour
+        self._render_title()
         curve: pg.GraphicsObject
         if style.get("symbol"):
             curve = pg.PlotDataItem(connect="finite", **style)
@@ -108,6 +133,30 @@ class LivePlot(pg.PlotWidget):
         # would nudge it on every frame, and each nudge re-lays out every axis
         self.getPlotItem().addItem(curve, ignoreBounds=True)
         self._curves[key] = curve
+
+    def _render_title(self) -> None:
+        palette = theme.current().plot
+        entries = "&nbsp;&nbsp;".join(
+            f"<span style='color:{palette.colour(r)}'>{g}</span>&nbsp;{html.escape(t)}"
+            for r, g, t in self.legend_entries
+        )
+        self.getPlotItem().setTitle(
+            f"<b>{html.escape(self.plain_title)}</b>&nbsp;&nbsp;&nbsp;<span style='font-size:8pt'>{entries}</span>",
+            size="10pt",
+        )
+
+    def restyle(self, scheme: theme.Theme) -> None:
+        """Background, axes, legend and every curve in `scheme`'s colours."""
+        theme.style_plot(self, scheme)
+        for key, (role, width, dashed) in self._looks.items():
+            colour = scheme.plot.colour(role)
+            curve = self._curves[key]
+            curve.setPen(_pen(colour, width, dashed))
+            if isinstance(curve, pg.PlotDataItem):
+                curve.setSymbolBrush(colour)
+        self._render_title()
+        self.getPlotItem().getAxis("left").update()
+        self.getPlotItem().getAxis("bottom").update()
 
     def extend(self, name: str, step: np.ndarray, seconds: np.ndarray, y: np.ndarray) -> None:
         self.traces[name].extend(step, seconds, y)
@@ -122,7 +171,7 @@ class LivePlot(pg.PlotWidget):
 
     def set_x_axis(self, axis: str) -> None:
         self.x_axis = axis
-        self.getPlotItem().setLabel("bottom", X_LABELS[axis])
+        self.getPlotItem().setLabel("bottom", x_label(axis))
         self._x_range = None
         self._dirty.update(n for n, t in self.traces.items() if len(t))
         self.getPlotItem().enableAutoRange()
@@ -221,24 +270,25 @@ class MetricPlot(LivePlot):
     """One metric: raw and smoothed per batch, train and validation per epoch."""
 
     STYLES = {
-        "batch": dict(pen=pg.mkPen("#9ecae1", width=1), label="per batch"),
-        "smoothed": dict(pen=pg.mkPen("#08519c", width=1), label="smoothed (EMA)"),
+        "batch": dict(role="batch", label=QT_TRANSLATE_NOOP("LivePlot", "per batch")),
+        "smoothed": dict(role="smoothed", label=QT_TRANSLATE_NOOP("LivePlot", "smoothed (EMA)")),
         "epoch": dict(
-            pen=pg.mkPen("#d95f02", width=2),
+            role="epoch",
+            width=2,
             symbol="o",
             symbolSize=6,
-            symbolBrush="#d95f02",
             symbolPen=None,
-            label="epoch",
+            label=QT_TRANSLATE_NOOP("LivePlot", "epoch"),
             glyph="●",
         ),
         "val": dict(
-            pen=pg.mkPen("#1b9e77", width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
+            role="validation",
+            width=2,
+            dashed=True,
             symbol="s",
             symbolSize=6,
-            symbolBrush="#1b9e77",
             symbolPen=None,
-            label="validation",
+            label=QT_TRANSLATE_NOOP("LivePlot", "validation"),
             glyph="■",
         ),
     }
@@ -252,7 +302,9 @@ class MetricPlot(LivePlot):
     ) -> None:
         super().__init__(title, y_label, parent)
         for name in series:  # batch values are finite (the trainer stops at NaN) and the EMA skips NaN
-            self.add_series(name, finite=name in ("batch", "smoothed"), **self.STYLES[name])
+            style = dict(self.STYLES[name])
+            label = QCoreApplication.translate("LivePlot", style.pop("label"))
+            self.add_series(name, label, finite=name in ("batch", "smoothed"), **style)
 
 
 class GpuPlot(LivePlot):
@@ -261,16 +313,16 @@ class GpuPlot(LivePlot):
     y_fixed = (0.0, 100.0)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("GPUs", "% busy (solid), % memory (dashed)", parent)
+        super().__init__(self.tr("GPUs"), self.tr("% busy (solid), % memory (dashed)"), parent)
         self.step_at = lambda seconds: seconds  # set by TrainingPlots: seconds since Start -> global step
 
     def add_samples(self, samples: list[GpuSample], seconds: float) -> None:
         for s in samples:
             if f"{s.tf_name} busy" not in self.traces:
-                colour = GPU_COLOURS[len(self.traces) // 2 % len(GPU_COLOURS)]
-                self.add_series(f"{s.tf_name} busy", f"{s.tf_name} busy", pen=pg.mkPen(colour, width=2))
-                dashed = pg.mkPen(colour, width=1, style=pg.QtCore.Qt.PenStyle.DashLine)
-                self.add_series(f"{s.tf_name} memory", "memory", "┅", pen=dashed)
+                role = ("gpus", len(self.traces) // 2)
+                busy = self.tr("{gpu} busy").format(gpu=s.tf_name)
+                self.add_series(f"{s.tf_name} busy", busy, role=role, width=2)
+                self.add_series(f"{s.tf_name} memory", self.tr("memory"), "┅", role=role, dashed=True)
             nan = float("nan")  # a gap where NVML had no figure (lost GPU, MIG utilisation)
             busy = nan if s.utilisation_percent is None else float(s.utilisation_percent)
             memory = s.memory_percent
@@ -287,11 +339,11 @@ class TrainingPlots(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         all_series = ("batch", "smoothed", "epoch", "val")
-        self.loss = MetricPlot("Loss", "loss", all_series)
+        self.loss = MetricPlot(self.tr("Loss"), self.tr("loss"), all_series)
         self.loss.setObjectName("lossPlot")
-        self.accuracy = MetricPlot("Accuracy", "accuracy", all_series)
+        self.accuracy = MetricPlot(self.tr("Accuracy"), self.tr("accuracy"), all_series)
         self.accuracy.setObjectName("accuracyPlot")
-        self.throughput = MetricPlot("Throughput", "examples / s", ("batch", "smoothed", "epoch"))
+        self.throughput = MetricPlot(self.tr("Throughput"), self.tr("examples / s"), ("batch", "smoothed", "epoch"))
         self.throughput.setObjectName("throughputPlot")
         self.gpus = GpuPlot()
         self.gpus.setObjectName("gpuPlot")
@@ -299,12 +351,15 @@ class TrainingPlots(QWidget):
         self.gpus.setVisible(False)  # until a GPU sample arrives
         self.x_axis = QComboBox(objectName="xAxisChoice")
         for axis in X_AXES:
-            self.x_axis.addItem(X_LABELS[axis], axis)
-        self.x_axis.setToolTip("The x-axis of every plot: training steps, or seconds since Start")
+            self.x_axis.addItem(x_label(axis), axis)
+        self.x_axis.setToolTip(self.tr("The x-axis of every plot: training steps, or seconds since Start"))
         self.x_axis.currentIndexChanged.connect(lambda _: self.set_x_axis(self.x_axis.currentData()))
         bar = QHBoxLayout()
         bar.addStretch(1)
-        bar.addWidget(QLabel("x-axis:"))
+        x_caption = QLabel(self.tr("&x-axis:"))
+        x_caption.setBuddy(self.x_axis)
+        self.x_axis.setAccessibleName(self.tr("x-axis"))
+        bar.addWidget(x_caption)
         bar.addWidget(self.x_axis)
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

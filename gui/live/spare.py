@@ -141,22 +141,29 @@ class WarmTrainer(QObject):
 
     def toggle_action(self, parent: QObject) -> QAction:
         """Run › Keep a trainer warm: a checkable menu action bound to this owner."""
-        action = QAction("Keep a &trainer warm", parent, checkable=True, checked=self._enabled)
+        action = QAction(self.tr("Keep a &trainer warm"), parent, checkable=True, checked=self._enabled)
         action.setStatusTip(
-            "Start runs in one to two seconds: one trainer process keeps TensorFlow imported "
-            "(about 0.6 GB of memory, no CPU while it waits)"
+            self.tr(
+                "Start runs in one to two seconds: one trainer process keeps TensorFlow imported "
+                "(about 0.6 GB of memory, no CPU while it waits)"
+            )
         )
         action.toggled.connect(self.set_enabled)
         return action
 
     def describe(self) -> str:
+        if self.state == SpareState.READY:
+            return (
+                self.tr("warm trainer ready ({memory:.0f} MB)").format(memory=self.rss_mb)
+                if self.rss_mb
+                else self.tr("warm trainer ready")
+            )
+        if self.state == SpareState.BROKEN:
+            return self.tr("no warm trainer ({error})").format(error=self.last_error)
         return {
-            SpareState.OFF: "warm trainer off",
-            SpareState.WARMING: "warm trainer: importing TensorFlow…",
-            SpareState.READY: f"warm trainer ready ({self.rss_mb:.0f} MB)" if self.rss_mb else "warm trainer ready",
-            SpareState.NONE: "",
-            SpareState.BROKEN: f"no warm trainer ({self.last_error})",
-        }[self.state]
+            SpareState.OFF: self.tr("warm trainer off"),
+            SpareState.WARMING: self.tr("warm trainer: importing TensorFlow…"),
+        }.get(self.state, "")
 
     # ---- inside -------------------------------------------------------------------------
     def _poll(self) -> None:
@@ -208,11 +215,11 @@ class FirstStepLabel(QLabel):
         self._started_at: float | None = None
         self._warm = False
         self.seconds: float | None = None
-        self.setToolTip("Time from Start to the run's first training step")
+        self.setToolTip(self.tr("Time from Start to the run's first training step"))
 
     def run_started(self, warm: bool) -> None:
         self._started_at, self._warm, self.seconds = time.time(), warm, None
-        self.setText("first step: waiting…")
+        self.setText(self.tr("first step: waiting…"))
 
     def add_events(self, events: list[ev.Event]) -> bool:
         """True when these events hold the run's first step."""
@@ -222,7 +229,13 @@ class FirstStepLabel(QLabel):
         if first is None:
             return False
         self.seconds = max(first.time - self._started_at, 0.0)
-        self.setText(f"first step after {self.seconds:.1f} s ({'warm' if self._warm else 'cold'} trainer)")
+        self.setText(
+            (
+                self.tr("first step after {seconds:.1f} s (warm trainer)")
+                if self._warm
+                else self.tr("first step after {seconds:.1f} s (cold trainer)")
+            ).format(seconds=self.seconds)
+        )
         return True
 
     def run_ended(self) -> None:

@@ -10,7 +10,7 @@ evaluator. A double-click on a row filters the log to that task's lines.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,21 +25,19 @@ from PySide6.QtWidgets import (
 
 from engine import events as ev
 from engine.protocol.codes import WorkerState
+from gui import theme
+from gui.i18n import translate
+from gui.statuses import worker_state_name, worker_state_tone
 
-COLUMNS = ("Task", "Role", "PID", "State", "Steps", "Message")
+COLUMNS = (
+    QT_TRANSLATE_NOOP("WorkersPanel", "Task"),
+    QT_TRANSLATE_NOOP("WorkersPanel", "Role"),
+    QT_TRANSLATE_NOOP("WorkersPanel", "PID"),
+    QT_TRANSLATE_NOOP("WorkersPanel", "State"),
+    QT_TRANSLATE_NOOP("WorkersPanel", "Steps"),
+    QT_TRANSLATE_NOOP("WorkersPanel", "Message"),
+)
 TASK, ROLE, PID, STATE, STEPS, MESSAGE = range(len(COLUMNS))
-# state -> (background, text): calm while it works, green when done well, amber when lost, red when it failed
-STATE_COLOURS = {
-    WorkerState.STARTING: ("#e8edf3", "#33414f"),
-    WorkerState.WAITING: ("#fff1cc", "#6b4e00"),
-    WorkerState.TRAINING: ("#dbe9fb", "#0b4ea2"),
-    WorkerState.EVALUATING: ("#e6e0f8", "#4b2a9c"),
-    WorkerState.LOST: ("#ffe2c6", "#8a3b00"),
-    WorkerState.REJOINED: ("#d5f0f0", "#0b5e5e"),
-    WorkerState.FINISHED: ("#dcf2e3", "#146c2e"),
-    WorkerState.STOPPED: ("#eceef1", "#4a5260"),
-    WorkerState.FAILED: ("#fbdde0", "#9c0015"),
-}
 SUMMARY_ORDER = (
     WorkerState.FAILED,
     WorkerState.LOST,
@@ -53,10 +51,6 @@ SUMMARY_ORDER = (
 )
 
 
-def state_text(state: str) -> str:
-    return state.replace("_", " ")
-
-
 class WorkersPanel(QWidget):
     """A table of the cluster's tasks: name, role, pid, state (coloured), steps run and the launcher's message."""
 
@@ -66,7 +60,8 @@ class WorkersPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.table = QTableWidget(0, len(COLUMNS), objectName="workersTable")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setHorizontalHeaderLabels([self.tr(c) for c in COLUMNS])
+        self.table.setAccessibleName(self.tr("Cluster tasks"))
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -76,14 +71,14 @@ class WorkersPanel(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
         self.table.horizontalHeaderItem(STEPS).setToolTip(
-            "parameter_server: steps each worker has run, as the coordinator saw them come back"
+            self.tr("parameter_server: steps each worker has run, as the coordinator saw them come back")
         )
-        self.table.setToolTip("Double-click a task to show only its lines in the log")
+        self.table.setToolTip(self.tr("Double-click a task to show only its lines in the log"))
         self.table.cellDoubleClicked.connect(lambda row, _: self.worker_chosen.emit(self.table.item(row, TASK).text()))
         self.summary = QLabel(objectName="workersSummary")
         self.summary.setProperty("role", "hint")
-        title = QLabel("Cluster tasks")
-        title.setStyleSheet("font-weight: bold")
+        title = QLabel(self.tr("Cluster tasks"))
+        title.setProperty("role", "title")
         bar = QHBoxLayout()
         bar.addWidget(title)
         bar.addWidget(self.summary, 1)
@@ -93,6 +88,19 @@ class WorkersPanel(QWidget):
         layout.addWidget(self.table)
         self._rows: dict[str, int] = {}
         self.reset()
+        theme.manager().changed.connect(self._restyle)
+
+    def _restyle(self, scheme: theme.Theme) -> None:
+        for row in range(self.table.rowCount()):
+            item = self.table.item(row, STATE)
+            if item is not None:
+                self._paint_state(item, item.data(Qt.ItemDataRole.UserRole), scheme)
+
+    @staticmethod
+    def _paint_state(item: QTableWidgetItem, state: str, scheme: theme.Theme) -> None:
+        tone = worker_state_tone(state, scheme)
+        item.setBackground(QBrush(QColor(tone.background)))
+        item.setForeground(QBrush(QColor(tone.foreground)))
 
     def reset(self, expected: int = 0) -> None:
         """Empty the table for a new run of `expected` tasks (0: no cluster run yet)."""
@@ -140,21 +148,20 @@ class WorkersPanel(QWidget):
 
     def _show(self, event: ev.WorkerState) -> None:
         row = self._row(event.worker)
-        background, foreground = STATE_COLOURS.get(event.state, ("#ffffff", "#333333"))
         texts = {
             TASK: event.worker,
-            ROLE: event.role,
+            ROLE: translate(event.role),
             PID: str(event.pid or ""),
-            STATE: state_text(event.state),
-            MESSAGE: event.message,
+            STATE: worker_state_name(event.state),
+            MESSAGE: translate(event.message),
         }
+        log = self.tr("log: {path}").format(path=event.log_path) if event.log_path else ""
         for column, text in texts.items():
             item = QTableWidgetItem(text)
-            item.setToolTip(text if column in (ROLE, MESSAGE) else f"log: {event.log_path}" if event.log_path else "")
+            item.setToolTip(text if column in (ROLE, MESSAGE) else log)
             if column == STATE:
                 item.setData(Qt.ItemDataRole.UserRole, event.state)
-                item.setBackground(QBrush(QColor(background)))
-                item.setForeground(QBrush(QColor(foreground)))
+                self._paint_state(item, event.state, theme.current())
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
             self.table.setItem(row, column, item)
 
@@ -166,10 +173,10 @@ class WorkersPanel(QWidget):
 
     def _update_summary(self) -> None:
         states = [self.state(worker) for worker in self._rows]
-        counts = [f"{states.count(s)} {state_text(s)}" for s in SUMMARY_ORDER if s in states]
+        counts = [f"{states.count(s)} {worker_state_name(s)}" for s in SUMMARY_ORDER if s in states]
         if counts:
             self.summary.setText(" · ".join(counts))
         elif self._expected:
-            self.summary.setText(f"launching {self._expected} tasks on 127.0.0.1…")
+            self.summary.setText(self.tr("launching {expected} tasks on 127.0.0.1…").format(expected=self._expected))
         else:
-            self.summary.setText("Start launches the cluster's tasks on 127.0.0.1; their states appear here.")
+            self.summary.setText(self.tr("Start launches the cluster's tasks on 127.0.0.1; their states appear here."))

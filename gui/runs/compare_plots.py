@@ -12,24 +12,34 @@ from __future__ import annotations
 
 import threading
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
 from engine.history import Curves
+from gui import theme
 from gui.exports import add_export_action
+from gui.keyboard import plain_label
 from gui.live.traces import Ema
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22")
-X_AXES = {"step": "step", "epoch": "epoch", "wall time": "wall time since start (s)"}
+X_AXES = {
+    "step": QT_TRANSLATE_NOOP("ComparePlots", "step"),
+    "epoch": QT_TRANSLATE_NOOP("ComparePlots", "epoch"),
+    "wall time": QT_TRANSLATE_NOOP("ComparePlots", "wall time since start (s)"),
+}
+X_AXIS_NAMES = {"wall time": QT_TRANSLATE_NOOP("ComparePlots", "wall time")}
 METRICS = (
-    ("loss", "Loss", "loss"),
-    ("accuracy", "Accuracy", "accuracy"),
-    ("examples_per_sec", "Throughput", "examples / s"),
+    ("loss", QT_TRANSLATE_NOOP("ComparePlots", "Loss"), QT_TRANSLATE_NOOP("ComparePlots", "loss")),
+    ("accuracy", QT_TRANSLATE_NOOP("ComparePlots", "Accuracy"), QT_TRANSLATE_NOOP("ComparePlots", "accuracy")),
+    (
+        "examples_per_sec",
+        QT_TRANSLATE_NOOP("ComparePlots", "Throughput"),
+        QT_TRANSLATE_NOOP("ComparePlots", "examples / s"),
+    ),
 )
 BATCH_METRICS = tuple(m for m, _, _ in METRICS)
 DEFAULT_SMOOTHING = 90  # percent: the past weighs 0.9 per step, about a 10-step window
@@ -37,7 +47,8 @@ RAW_ALPHA = 60
 
 
 def colour(index: int) -> QColor:
-    return QColor(PALETTE[index % len(PALETTE)])
+    """The `index`-th compared run's colour in the theme in force (gui.theme.PlotPalette.runs)."""
+    return QColor(theme.current().plot.colour(("runs", index)))
 
 
 @dataclass(frozen=True)
@@ -116,59 +127,67 @@ class ComparePlots(QWidget):
         super().__init__(parent)
         self.runs: list[ComparedRun] = []
         self.x_axis = QComboBox(objectName="compareXAxisCombo")
-        self.x_axis.addItems(list(X_AXES))
+        for axis in X_AXES:  # the data is the key, the text the axis's name in the window's language
+            self.x_axis.addItem(self.tr(X_AXIS_NAMES.get(axis, X_AXES[axis])), axis)
         self.x_axis.setToolTip(
-            "step and wall time show every batch; epoch shows per-epoch means with validation (dashed)"
+            self.tr("step and wall time show every batch; epoch shows per-epoch means with validation (dashed)")
         )
         self.smoothing = QSlider(Qt.Orientation.Horizontal, objectName="smoothingSlider")
         self.smoothing.setRange(0, 99)
         self.smoothing.setValue(DEFAULT_SMOOTHING)
         self.smoothing.setMaximumWidth(220)
         self.smoothing.setToolTip(
-            "Exponential moving average per step: 0 shows the raw curve, higher values smooth more"
+            self.tr("Exponential moving average per step: 0 shows the raw curve, higher values smooth more")
         )
         self.smoothing_value = QLabel()
         self.smoothing_value.setMinimumWidth(32)
         self.hint = QLabel(objectName="compareHint")
         self.hint.setProperty("role", "hint")
         controls = QHBoxLayout()
-        controls.addWidget(QLabel("x-axis:"))
-        controls.addWidget(self.x_axis)
-        controls.addSpacing(16)
-        controls.addWidget(QLabel("smoothing:"))
-        controls.addWidget(self.smoothing)
-        controls.addWidget(self.smoothing_value)
-        controls.addSpacing(16)
+        for caption, field in ((self.tr("&x-axis:"), self.x_axis), (self.tr("s&moothing:"), self.smoothing)):
+            label = QLabel(caption)
+            label.setBuddy(field)
+            field.setAccessibleName(plain_label(caption))
+            controls.addWidget(label)
+            controls.addWidget(field)
+            controls.addSpacing(16)
+        controls.insertWidget(controls.indexOf(self.smoothing) + 1, self.smoothing_value)
         controls.addWidget(self.hint, 1)
         self.plots = {
-            metric: self._new_plot(title, y_label, f"compare{title}Plot")  # compareLossPlot, …
+            metric: self._new_plot(self.tr(title), self.tr(y_label), f"compare{title}Plot")  # compareLossPlot, …
             for metric, title, y_label in METRICS
         }
-        self.legend = (
-            self.plots["loss"]
-            .getPlotItem()
-            .addLegend(
-                offset=(-10, 10), labelTextSize="8pt", brush=pg.mkBrush(255, 255, 255, 210), pen=pg.mkPen("#d5d9e0")
-            )
-        )
+        self.legend = self.plots["loss"].getPlotItem().addLegend(offset=(-10, 10), labelTextSize="8pt")
         grid = QGridLayout()
         grid.addWidget(self.plots["loss"], 0, 0)
         grid.addWidget(self.plots["accuracy"], 0, 1)
         grid.addWidget(self.plots["examples_per_sec"], 1, 0)
-        self.gpu_plot = self._new_plot("GPU utilisation", "% busy (solid), % memory (dashed)", "compareGpuPlot")
+        self.gpu_plot = self._new_plot(
+            self.tr("GPU utilisation"), self.tr("% busy (solid), % memory (dashed)"), "compareGpuPlot"
+        )
         grid.addWidget(self.gpu_plot, 1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(controls)
         layout.addLayout(grid, 1)
-        self.x_axis.currentTextChanged.connect(self.redraw)
+        self.x_axis.currentIndexChanged.connect(self.redraw)
         self.smoothing.valueChanged.connect(self.redraw)
+        self.restyle(theme.current())
+        theme.manager().changed.connect(self.restyle)
+
+    def restyle(self, scheme: theme.Theme) -> None:
+        """Plots in `scheme`'s colours, and each run in its colour there."""
+        for plot in (*self.plots.values(), self.gpu_plot):
+            theme.style_plot(plot, scheme)
+        self.runs = [replace(run, colour=colour(i)) for i, run in enumerate(self.runs)]
         self.redraw()
 
     @staticmethod
     def _new_plot(title: str, y_label: str, name: str) -> pg.PlotWidget:
         plot = pg.PlotWidget()
         plot.setObjectName(name)
+        plot.setAccessibleName(title)
+        plot.setAccessibleDescription(y_label)
         item = plot.getPlotItem()
         item.setTitle(title, size="10pt")
         item.setLabel("left", y_label)
@@ -190,18 +209,20 @@ class ComparePlots(QWidget):
 
     def redraw(self) -> None:
         """Rebuild every curve: cheap next to reading the runs, and keeps the legend in step."""
-        x_axis = self.x_axis.currentText()
+        x_axis = self.x_axis.currentData()
         by_epoch = x_axis == "epoch"
         self.smoothing.setEnabled(not by_epoch)
         self.smoothing_value.setText(f"{self.smoothing_weight():.2f}")
         if not self.runs:
-            self.hint.setText("Select runs in the table to compare them (Ctrl- or Shift-click for several).")
+            self.hint.setText(self.tr("Select runs in the table to compare them (Ctrl- or Shift-click for several)."))
         else:
-            self.hint.setText("solid: training, dashed: validation" if by_epoch else "faint: raw, solid: smoothed")
+            self.hint.setText(
+                self.tr("solid: training, dashed: validation") if by_epoch else self.tr("faint: raw, solid: smoothed")
+            )
         for metric, plot in self.plots.items():
             item = plot.getPlotItem()
             item.clear()
-            item.setLabel("bottom", X_AXES[x_axis])
+            item.setLabel("bottom", self.tr(X_AXES[x_axis]))
             for run in self.runs:
                 if by_epoch:
                     self._plot_epochs(item, run, metric)
@@ -214,7 +235,7 @@ class ComparePlots(QWidget):
         """Each run's GPUs (from its gpus.csv), on the step or wall-time axis; shown only when a run has them."""
         item = self.gpu_plot.getPlotItem()
         item.clear()
-        item.setLabel("bottom", X_AXES["wall time" if x_axis == "epoch" else x_axis])
+        item.setLabel("bottom", self.tr(X_AXES["wall time" if x_axis == "epoch" else x_axis]))
         with_gpus = [run for run in self.runs if run.curves.gpu]
         self.gpu_plot.setVisible(bool(with_gpus))
         for run in with_gpus:

@@ -33,7 +33,9 @@ from PySide6.QtWidgets import (
 from engine.exports.script import export_script
 from engine.history import Curves, RunSummary, export_metrics
 from engine.problems import ConfigError
+from gui import theme
 from gui.exports import TensorBoardCommand, export_run_config, load_run_config, save_as
+from gui.i18n import problem_text, translate
 from gui.runs.compare_plots import ComparedRun, ComparePlots, colour
 from gui.runs.loader import HistoryLoader
 from gui.runs.table_model import COLUMNS, SORT_ROLE, RunsTableModel, display_name
@@ -75,10 +77,11 @@ class RunsPanel(QWidget):
         self.table = self._build_table()
         self.compare = ComparePlots()
         self.tensorboard = TensorBoardCommand()
-        self.refresh_action = QAction("&Refresh runs", self, shortcut=QKeySequence(Qt.Key.Key_F5))
-        self.refresh_action.setToolTip("Read the runs folder again (F5)")
+        self.refresh_action = QAction(self.tr("&Refresh runs"), self, shortcut=QKeySequence(Qt.Key.Key_F5))
+        self.refresh_action.setToolTip(self.tr("Read the runs folder again (F5)"))
         self.refresh_action.triggered.connect(self.refresh)
         self._build_layout()
+        theme.manager().changed.connect(self._recolour)
         self.timer = QTimer(self)
         self.timer.setInterval(AUTO_REFRESH_MS)
         self.timer.timeout.connect(self._auto_refresh)
@@ -105,22 +108,26 @@ class RunsPanel(QWidget):
     def _build_layout(self) -> None:
         self.refresh_button = QToolButton(objectName="refreshRunsButton")
         self.refresh_button.setDefaultAction(self.refresh_action)
-        self.reopen_button = QPushButton("Open in form", objectName="reopenButton")
+        self.reopen_button = QPushButton(self.tr("Open in form"), objectName="reopenButton")
         self.reopen_button.setToolTip(
-            "Load the selected run's config into the run form, to run it again "
-            "with changes (double-click does the same)"
+            self.tr(
+                "Load the selected run's config into the run form, to run it again with changes "
+                "(double-click does the same)"
+            )
         )
         self.reopen_button.clicked.connect(self.reopen_selected)
-        self.resume_button = QPushButton("Resume", objectName="resumeButton")
+        self.resume_button = QPushButton(self.tr("Resume"), objectName="resumeButton")
         self.resume_button.clicked.connect(self.resume_selected)
-        self.export_button = QPushButton("Export", objectName="exportRunsButton")
+        self.export_button = QPushButton(self.tr("Export"), objectName="exportRunsButton")
         menu = QMenu(self.export_button)
-        self.export_csv = menu.addAction("Metrics as CSV…", self.export_metrics_dialog)
-        self.export_json = menu.addAction("Config as JSON…", self.export_config_dialog)
-        self.export_script = menu.addAction("As a Python script…", self.export_script_dialog)
+        self.export_csv = menu.addAction(self.tr("Metrics as CSV…"), self.export_metrics_dialog)
+        self.export_json = menu.addAction(self.tr("Config as JSON…"), self.export_config_dialog)
+        self.export_script = menu.addAction(self.tr("As a Python script…"), self.export_script_dialog)
         self.export_button.setMenu(menu)
-        self.scaling_button = QPushButton("Scaling study…", objectName="scalingButton")
-        self.scaling_button.setToolTip("Run the run form's config with 1, 2, 4 … replicas and compare throughput")
+        self.scaling_button = QPushButton(self.tr("Scaling study…"), objectName="scalingButton")
+        self.scaling_button.setToolTip(
+            self.tr("Run the run form's config with 1, 2, 4 … replicas and compare throughput")
+        )
         self.scaling_button.clicked.connect(self.scaling_requested)
         self.count = QLabel(objectName="runsCount")
         self.count.setProperty("role", "hint")
@@ -156,7 +163,7 @@ class RunsPanel(QWidget):
         """Read the runs folder again (on the loader's thread); the table follows as rows arrive."""
         self.loader.request_scan()
         if not self.model.runs:
-            self.count.setText(f"reading the runs in {self.root}…")
+            self.count.setText(self.tr("reading the runs in {root}…").format(root=self.root))
 
     def _auto_refresh(self) -> None:
         if not self.loader.scanning:  # a slow disk: never queue scans behind one another
@@ -170,7 +177,9 @@ class RunsPanel(QWidget):
             self._sized = True
         if done:  # the count only at the end: a label that changes size re-lays out the tab, plots and all
             problem = self.loader.problem
-            self.count.setText(problem or f"{len(runs)} run{'s' if len(runs) != 1 else ''} in {self.root}")
+            self.count.setText(
+                translate(problem) or self.tr("%n run(s) in {root}", "", len(runs)).format(root=self.root)
+            )
             self._on_selection()  # the selected runs' files may have changed: their curves are asked again
             self.runs_loaded.emit()
 
@@ -236,6 +245,11 @@ class RunsPanel(QWidget):
                 selection.select(left, right)
         self.table.selectionModel().select(selection, self.table.selectionModel().SelectionFlag.Select)
 
+    def _recolour(self, _theme: theme.Theme) -> None:
+        """The compared runs' colours come from the theme: draw them (and the table's swatches) again."""
+        self._compared = []
+        self._on_selection()
+
     def _on_selection(self) -> None:
         runs = self.selected_runs()
         self.tensorboard.set_runs([r.path for r in runs])
@@ -261,10 +275,8 @@ class RunsPanel(QWidget):
             self.compare.set_runs(compared)
             problems = [f"{r.name}: {p}" for r, (_, c) in zip(runs, loaded, strict=True) for p in c.problems]
             if problems:
-                self._set_status(
-                    "; ".join(problems[:3]) + (f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""),
-                    ok=False,
-                )
+                more = self.tr(" (and %n more)", "", len(problems) - 3) if len(problems) > 3 else ""
+                self._set_status("; ".join(problems[:3]) + more, ok=False)
         self.curves_shown.emit()
 
     @staticmethod
@@ -284,15 +296,17 @@ class RunsPanel(QWidget):
         can_resume = one is not None and one.resumable and self._active is None
         self.resume_button.setEnabled(can_resume)
         if can_resume:
-            self.resume_button.setToolTip("Continue this run from its last checkpoint")
+            self.resume_button.setToolTip(self.tr("Continue this run from its last checkpoint"))
         elif self._active is not None:
-            self.resume_button.setToolTip("A run is in progress; resume when it has ended")
+            self.resume_button.setToolTip(self.tr("A run is in progress; resume when it has ended"))
         elif one is not None and one.holder is not None:
             self.resume_button.setToolTip(
-                f"{one.name} is being trained by {one.holder.describe()}; it can be resumed once that has stopped"
+                self.tr("{name} is being trained by {holder}; it can be resumed once that has stopped").format(
+                    name=one.name, holder=one.holder.describe()
+                )
             )
         else:
-            self.resume_button.setToolTip("Select one stopped or interrupted run that left a checkpoint")
+            self.resume_button.setToolTip(self.tr("Select one stopped or interrupted run that left a checkpoint"))
 
     # ---- actions ------------------------------------------------------------------
     def reopen_selected(self) -> None:
@@ -302,7 +316,12 @@ class RunsPanel(QWidget):
         try:
             self.reopen_requested.emit(load_run_config(runs[0].path))
         except ConfigError as exc:
-            self._set_status(f"Cannot open the config of {runs[0].name}: {exc}", ok=False)
+            self._set_status(
+                self.tr("Cannot open the config of {name}: {error}").format(
+                    name=runs[0].name, error="; ".join(problem_text(p) for p in exc.problems)
+                ),
+                ok=False,
+            )
 
     def resume_selected(self) -> None:
         runs = self.selected_runs()
@@ -315,9 +334,9 @@ class RunsPanel(QWidget):
         self._report(
             save_as(
                 self,
-                "Export metrics",
+                self.tr("Export metrics"),
                 suggested,
-                "CSV files (*.csv)",
+                self.tr("CSV files (*.csv)"),
                 lambda path: export_metrics([r.path for r in runs], path),
             )
         )
@@ -327,9 +346,9 @@ class RunsPanel(QWidget):
         self._report(
             save_as(
                 self,
-                "Export run config",
+                self.tr("Export run config"),
                 f"{run.name}.json",
-                "Run configs (*.json)",
+                self.tr("Run configs (*.json)"),
                 lambda path: export_run_config(run.path, path),
             )
         )
@@ -339,9 +358,9 @@ class RunsPanel(QWidget):
         self._report(
             save_as(
                 self,
-                "Export as script",
+                self.tr("Export as script"),
                 f"train_{display_name(run).replace('-', '_')}.py",
-                "Python scripts (*.py)",
+                self.tr("Python scripts (*.py)"),
                 lambda path: export_script(load_run_config(run.path), path, overwrite=True),
             )
         )

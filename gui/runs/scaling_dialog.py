@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -39,7 +39,9 @@ from engine import events as ev
 from engine.config import RunConfig, Strategy, validate
 from engine.plan import with_replicas
 from engine.protocol.commands import scaling_command
+from gui import theme
 from gui.exports import add_export_action
+from gui.i18n import problem_text, translate
 from gui.runner import TrainingRunner
 
 ScalingPoint = ev.ScalingPoint
@@ -47,72 +49,88 @@ StudyCommand = Callable[[Path, list[int], Path], list[str]]  # (config file, cou
 
 DEFAULT_COUNTS = "1, 2, 4"
 MAX_COUNT = 64
-BAR_COLOUR = "#4c78a8"
-FAILED_COLOUR = "#b00020"
-TABLE_COLUMNS = ("Replicas", "Examples/s", "Speed-up", "Efficiency", "Run folder, or why the count failed")
+TABLE_COLUMNS = (
+    QT_TRANSLATE_NOOP("ScalingDialog", "Replicas"),
+    QT_TRANSLATE_NOOP("ScalingDialog", "Examples/s"),
+    QT_TRANSLATE_NOOP("ScalingDialog", "Speed-up"),
+    QT_TRANSLATE_NOOP("ScalingDialog", "Efficiency"),
+    QT_TRANSLATE_NOOP("ScalingDialog", "Run folder, or why the count failed"),
+)
 
 
 def parse_counts(text: str) -> tuple[list[int], str]:
     """ "1, 2, 4" -> ([1, 2, 4], ""); a message instead when the text is not such a list."""
     parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
     if not parts or not all(p.isdigit() for p in parts):
-        return [], "Write replica counts as whole numbers, e.g. 1, 2, 4."
+        return [], QCoreApplication.translate("ScalingDialog", "Write replica counts as whole numbers, e.g. 1, 2, 4.")
     counts = sorted({int(p) for p in parts})
     if counts[0] < 1 or counts[-1] > MAX_COUNT:
-        return [], f"Replica counts go from 1 to {MAX_COUNT}."
+        return [], QCoreApplication.translate("ScalingDialog", "Replica counts go from 1 to {max_count}.").format(
+            max_count=MAX_COUNT
+        )
     return counts, ""
 
 
 def count_problems(config: RunConfig, counts: list[int]) -> list[str]:
     """What the engine would reject in each count's variant, each problem once."""
     if config.strategy == Strategy.PARAMETER_SERVER:  # a count is workers; the config itself is unchanged
-        return [str(p) for p in validate(config)]
-    problems = [str(p) for r in counts for p in validate(with_replicas(config, r), replicas=r)]
+        return [problem_text(p) for p in validate(config)]
+    problems = [problem_text(p) for r in counts for p in validate(with_replicas(config, r), replicas=r)]
     return list(dict.fromkeys(problems))
 
 
 def device_note(config: RunConfig, counts: list[int]) -> str:
     """Plain words on what a replica is here, so a missing speed-up is not misread."""
+    cores = os.cpu_count() or 1
     if config.strategy == Strategy.PARAMETER_SERVER:
-        return (
+        return QCoreApplication.translate(
+            "ScalingDialog",
             "parameter_server: each count is that many worker processes, with one parameter server and the "
-            "coordinator, all on this machine's "
-            f"{os.cpu_count() or 'few'} CPU cores. More workers help only while there are cores to spare; "
-            "the study shows where adding workers stops paying."
-        )
+            "coordinator, all on this machine's CPU cores ({cores}). More workers help only while there are cores "
+            "to spare; the study shows where adding workers stops paying.",
+        ).format(cores=cores)
     virtual = [r for r in counts if r > 1 and not with_replicas(config, r).devices]
     if not virtual:
-        return (
+        return QCoreApplication.translate(
+            "ScalingDialog",
             "Each replica is one of the GPUs ticked in the run form. With the same global batch, more "
-            "GPUs should mean more examples per second; efficiency shows how much of the ideal you get."
+            "GPUs should mean more examples per second; efficiency shows how much of the ideal you get.",
         )
-    listed = " and ".join(
-        [", ".join(str(r) for r in virtual[:-1]), str(virtual[-1])] if len(virtual) > 1 else [str(virtual[0])]
-    )
-    return (
-        f"Note: with {listed} replicas, the replicas are virtual CPU devices. They split this machine's "
-        f"{os.cpu_count() or 'few'} CPU cores rather than adding any, so do not expect a speed-up: the "
-        "study then shows what distribution itself costs (all-reduce, smaller per-replica batches). "
-        "Tick GPUs in the run form to measure real devices."
-    )
+    listed = ", ".join(str(r) for r in virtual)
+    return QCoreApplication.translate(
+        "ScalingDialog",
+        "Note: with {listed} replicas, the replicas are virtual CPU devices. They split this machine's "
+        "CPU cores ({cores}) rather than adding any, so do not expect a speed-up: the study then shows what "
+        "distribution itself costs (all-reduce, smaller per-replica batches). Tick GPUs in the run form to "
+        "measure real devices.",
+    ).format(listed=listed, cores=cores)
 
 
 def verdict(points: list[ScalingPoint]) -> str:
     """One sentence a person can act on, from the engine's speed-up and efficiency."""
     ok = [p for p in points if not p.error]
     if len(ok) < 2:
-        return "Fewer than two counts were measured, so there is nothing to compare yet." if points else ""
+        return (
+            QCoreApplication.translate(
+                "ScalingDialog", "Fewer than two counts were measured, so there is nothing to compare yet."
+            )
+            if points
+            else ""
+        )
     base, best = ok[0], max(ok, key=lambda p: p.examples_per_sec)
     if best is base:
         slowest = min(ok[1:], key=lambda p: p.speedup)
-        return (
-            f"More replicas did not help: {base.replicas} replica{'s' if base.replicas > 1 else ''} was "
-            f"fastest; {slowest.replicas} ran at {slowest.speedup:.2f}× its speed."
-        )
-    return (
-        f"{best.replicas} replicas were fastest: {best.speedup:.2f}× the throughput of {base.replicas} "
-        f"({best.efficiency:.0%} scaling efficiency)."
-    )
+        return QCoreApplication.translate(
+            "ScalingDialog",
+            "More replicas did not help: the fewest, {fastest}, were fastest; {slowest} ran at {speedup:.2f}× "
+            "their speed.",
+        ).format(fastest=base.replicas, slowest=slowest.replicas, speedup=slowest.speedup)
+    # QCoreApplication.translate's %n is not a plural form for lupdate in Python; best > base >= 1 anyway
+    return QCoreApplication.translate(
+        "ScalingDialog",
+        "{fastest} replicas were fastest: {speedup:.2f}× the throughput of {base} ({efficiency:.0%} scaling "
+        "efficiency).",
+    ).format(fastest=best.replicas, speedup=best.speedup, base=base.replicas, efficiency=best.efficiency)
 
 
 def _bar_plot(title: str, y_label: str, name: str) -> pg.PlotWidget:
@@ -120,10 +138,11 @@ def _bar_plot(title: str, y_label: str, name: str) -> pg.PlotWidget:
     plot.setObjectName(name)
     item = plot.getPlotItem()
     item.setTitle(title, size="10pt")
-    item.setLabel("bottom", "replicas")
+    item.setLabel("bottom", QCoreApplication.translate("gui.runs.scaling_dialog", "replicas"))
     item.setLabel("left", y_label)
     item.showGrid(y=True, alpha=0.25)
-    item.getAxis("left").enableAutoSIPrefix(False)
+    for axis in ("left", "bottom"):  # replica counts and percentages: never "(x0.001)"
+        item.getAxis(axis).enableAutoSIPrefix(False)
     item.setMouseEnabled(x=False, y=False)
     item.hideButtons()
     plot.setMinimumHeight(200)
@@ -138,7 +157,7 @@ class ScalingDialog(QDialog):
         self, runs_root: Path, command_for: StudyCommand = scaling_command, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Scaling study")
+        self.setWindowTitle(self.tr("Scaling study"))
         self.setObjectName("scalingDialog")
         self.resize(980, 720)
         self._runs_root = runs_root
@@ -154,30 +173,38 @@ class ScalingDialog(QDialog):
         self.cancel_button.clicked.connect(self.cancel)
         self._draw()
         self._check()
+        theme.manager().changed.connect(self._restyle)
+
+    def _restyle(self, _theme: theme.Theme) -> None:
+        self._draw()
 
     def _build(self) -> None:
         self.note = QLabel(objectName="scalingNote", wordWrap=True)
-        self.note.setStyleSheet("background: #fff8e1; border: 1px solid #f0d98a; border-radius: 4px; padding: 6px;")
+        self.note.setProperty("role", "note")  # resources/style.qss: a tinted box in either colour scheme
         self.counts = QLineEdit(DEFAULT_COUNTS, objectName="replicaCountsEdit")
-        self.counts.setToolTip("Replica counts to measure, e.g. 1, 2, 4; each is a fresh trainer process")
+        self.counts.setToolTip(self.tr("Replica counts to measure, e.g. 1, 2, 4; each is a fresh trainer process"))
         self.config_label = QLabel(objectName="scalingConfig", wordWrap=True)
         self.config_label.setProperty("role", "hint")
         self.problems = QLabel(objectName="scalingProblems", wordWrap=True)
         self.problems.setProperty("role", "problem")
-        self.start_button = QPushButton("Start study", objectName="startStudyButton")
+        self.start_button = QPushButton(self.tr("Start study"), objectName="startStudyButton")
         self.start_button.setProperty("role", "primary")
-        self.cancel_button = QPushButton("Cancel", objectName="cancelStudyButton")
-        self.cancel_button.setToolTip("Stop the study now: the count in training is stopped and no other starts")
+        self.cancel_button = QPushButton(self.tr("Cancel"), objectName="cancelStudyButton")
+        self.cancel_button.setToolTip(
+            self.tr("Stop the study now: the count in training is stopped and no other starts")
+        )
         self.progress = QProgressBar(objectName="scalingProgress")
         self.progress.setTextVisible(True)
         self.progress.setValue(0)
-        self.progress.setFormat("no study yet")
+        self.progress.setFormat(self.tr("no study yet"))
         self.verdict = QLabel(objectName="scalingVerdict", wordWrap=True)
-        self.verdict.setStyleSheet("font-weight: bold;")
-        self.throughput_plot = _bar_plot("Throughput", "examples / s", "scalingThroughputPlot")
-        self.efficiency_plot = _bar_plot("Scaling efficiency", "% of linear scaling", "scalingEfficiencyPlot")
+        self.verdict.setProperty("role", "title")
+        self.throughput_plot = _bar_plot(self.tr("Throughput"), self.tr("examples / s"), "scalingThroughputPlot")
+        self.efficiency_plot = _bar_plot(
+            self.tr("Scaling efficiency"), self.tr("% of linear scaling"), "scalingEfficiencyPlot"
+        )
         self.table = QTableWidget(0, len(TABLE_COLUMNS), objectName="scalingTable")
-        self.table.setHorizontalHeaderLabels(list(TABLE_COLUMNS))
+        self.table.setHorizontalHeaderLabels([self.tr(c) for c in TABLE_COLUMNS])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -189,7 +216,7 @@ class ScalingDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Replica counts:"))
+        row.addWidget(QLabel(self.tr("Replica counts:")))
         row.addWidget(self.counts)
         row.addWidget(self.start_button)
         row.addWidget(self.cancel_button)
@@ -219,14 +246,18 @@ class ScalingDialog(QDialog):
             return
         self.config = config
         data = (
-            f"{config.data.num_samples:,} synthetic examples"
+            self.tr("{samples:,} synthetic examples").format(samples=config.data.num_samples)
             if config.data.kind == "synthetic"
-            else f"{config.data.kind} data from {config.data.path}"
+            else self.tr("{kind} data from {path}").format(kind=config.data.kind, path=config.data.path)
         )
         self.config_label.setText(
-            f"Studies the run form's config: {config.loop} loop, global batch "
-            f"{config.global_batch_size}, {max(config.epochs, 2)} epochs, {data}. Each count "
-            "is a fresh trainer; throughput is the mean of the epochs after the first."
+            self.tr(
+                "Studies the run form's config: {loop} loop, global batch {global_batch_size}, "
+                "{epochs} epochs, {data}. Each count is a fresh trainer; throughput is the mean "
+                "of the epochs after the first."
+            ).format(
+                loop=config.loop, global_batch_size=config.global_batch_size, epochs=max(config.epochs, 2), data=data
+            )
         )
         self._check()
 
@@ -253,16 +284,16 @@ class ScalingDialog(QDialog):
             config_path = root / "study.json"
             self.config.save(config_path)
         except OSError as exc:
-            self.problems.setText(f"Cannot create a folder for the study: {exc}")
+            self.problems.setText(self.tr("Cannot create a folder for the study: {exc}").format(exc=exc))
             self.problems.setVisible(True)
             return
         self.points = []
         self.root = root
         self._cancelled = False
-        self.folder.setText(f"The study's runs are kept in {root}")
+        self.folder.setText(self.tr("The study's runs are kept in {root}").format(root=root))
         self.progress.setRange(0, len(counts))
         self.progress.setValue(0)
-        self.progress.setFormat("starting the study…")
+        self.progress.setFormat(self.tr("starting the study…"))
         thread = TrainingRunner(self.command_for(config_path, counts, root), parent=self)
         thread.events_ready.connect(self._on_events)
         thread.run_failed.connect(self._on_failed)
@@ -291,17 +322,20 @@ class ScalingDialog(QDialog):
         for event in events:
             if isinstance(event, ev.RunStarted):  # parameter_server counts workers, the others replicas
                 ps = event.strategy == Strategy.PARAMETER_SERVER
-                self._on_count_started(event.num_workers if ps else event.num_replicas, "worker" if ps else "replica")
+                self._on_count_started(event.num_workers if ps else event.num_replicas, workers=ps)
             elif isinstance(event, ev.ScalingPoint):
                 self._on_point(event)
 
-    def _on_count_started(self, replicas: int, what: str = "replica") -> None:
+    def _on_count_started(self, replicas: int, workers: bool = False) -> None:
         done = len(self.points)
         self.progress.setValue(done)
-        self.progress.setFormat(
-            f"training with {replicas} {what}{'s' if replicas > 1 else ''} "
-            f"(count {done + 1} of {self.progress.maximum()})…"
+        what = (
+            self.tr("training with %n worker(s)", "", replicas)
+            if workers
+            else self.tr("training with %n replica(s)", "", replicas)
         )
+        count = self.tr(" (count {done} of {total})…").format(done=done + 1, total=self.progress.maximum())
+        self.progress.setFormat((what + count).replace("%", "%%"))  # QProgressBar's own %p, %v, %m
 
     def _on_point(self, point: ScalingPoint) -> None:
         self.points.append(point)
@@ -309,7 +343,7 @@ class ScalingDialog(QDialog):
         self._draw()
 
     def _on_failed(self, message: str, _log_tail: str = "") -> None:
-        self.problems.setText(f"The scaling study stopped: {message}")
+        self.problems.setText(self.tr("The scaling study stopped: {message}").format(message=message))
         self.problems.setVisible(True)
 
     def _on_thread_done(self) -> None:
@@ -318,9 +352,12 @@ class ScalingDialog(QDialog):
         self.thread.deleteLater()
         self.thread = None
         measured = len(self.points)
-        self.progress.setFormat(
-            f"{'cancelled after' if cancelled else 'done:'} {measured} of {self.progress.maximum()} counts measured"
+        text = (
+            self.tr("cancelled after {measured} of {total} counts measured")
+            if cancelled
+            else self.tr("done: {measured} of {total} counts measured")
         )
+        self.progress.setFormat(text.format(measured=measured, total=self.progress.maximum()))
         self._check()
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -334,6 +371,9 @@ class ScalingDialog(QDialog):
     # ---- charts -------------------------------------------------------------------------
     def _draw(self) -> None:
         points = self.points
+        colours = theme.current().plot
+        for plot in (self.throughput_plot, self.efficiency_plot):
+            theme.style_plot(plot, theme.current())
         self.verdict.setText(verdict(points))
         ticks = [[(i, str(p.replicas)) for i, p in enumerate(points)]]
         for plot, values, label in (
@@ -346,13 +386,13 @@ class ScalingDialog(QDialog):
             heights = [0.0 if p.error else v for p, v in zip(points, values, strict=True)]
             if points:
                 item.addItem(
-                    pg.BarGraphItem(x=np.arange(len(points)), height=heights, width=0.6, brush=BAR_COLOUR, pen=None)
+                    pg.BarGraphItem(x=np.arange(len(points)), height=heights, width=0.6, brush=colours.bar, pen=None)
                 )
             for i, (point, height) in enumerate(zip(points, heights, strict=True)):
                 text = pg.TextItem(
-                    "failed" if point.error else label.format(height),
+                    self.tr("failed") if point.error else label.format(height),
                     anchor=(0.5, 1.0),
-                    color=FAILED_COLOUR if point.error else "#333",
+                    color=colours.failed if point.error else colours.foreground,
                 )
                 text.setPos(i, height)
                 item.addItem(text)
@@ -360,9 +400,9 @@ class ScalingDialog(QDialog):
         ideal = pg.InfiniteLine(
             pos=100,
             angle=0,
-            pen=pg.mkPen("#1a7f37", width=1, style=Qt.PenStyle.DashLine),
-            label="ideal (linear)",
-            labelOpts={"position": 0.9, "color": "#1a7f37"},
+            pen=pg.mkPen(colours.ideal, width=1, style=Qt.PenStyle.DashLine),
+            label=self.tr("ideal (linear)"),
+            labelOpts={"position": 0.9, "color": colours.ideal},
         )
         self.efficiency_plot.getPlotItem().addItem(ideal)
         self.efficiency_plot.getPlotItem().setYRange(0, max([110] + [100 * p.efficiency + 10 for p in points]))
@@ -376,11 +416,11 @@ class ScalingDialog(QDialog):
                 "" if p.error else f"{p.examples_per_sec:,.0f}",
                 "" if p.error else f"{p.speedup:.2f}×",
                 "" if p.error else f"{p.efficiency:.0%}",
-                f"failed: {p.error}" if p.error else p.run_dir,
+                self.tr("failed: {error}").format(error=translate(p.error)) if p.error else p.run_dir,
             )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 if p.error:
-                    item.setForeground(pg.mkColor(FAILED_COLOUR))
+                    item.setForeground(pg.mkColor(theme.current().plot.failed))
                 self.table.setItem(row, column, item)

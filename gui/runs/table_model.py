@@ -14,48 +14,33 @@ import time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from engine.history import RunSummary
 from engine.protocol.codes import RunStatus
+from gui import theme
 from gui.live.controls import format_duration
+from gui.statuses import run_status_hint, run_status_name, run_status_tone
 
+# English names are the columns' keys; headerData shows them translated
 COLUMNS = (
-    "Run",
-    "Status",
-    "Started",
-    "Strategy",
-    "Replicas",
-    "Loop",
-    "Epochs",
-    "Loss",
-    "Accuracy",
-    "Val loss",
-    "Val accuracy",
-    "Duration",
+    QT_TRANSLATE_NOOP("RunsTableModel", "Run"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Status"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Started"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Strategy"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Replicas"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Loop"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Epochs"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Loss"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Accuracy"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Val loss"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Val accuracy"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Duration"),
 )
 METRIC_COLUMNS = {"Loss": "loss", "Accuracy": "accuracy", "Val loss": "val_loss", "Val accuracy": "val_accuracy"}
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 _ROOT = QModelIndex()  # the invisible root every row hangs from
-STATUS_COLOURS = {
-    RunStatus.COMPLETED: "#1a7f37",
-    RunStatus.STOPPED: "#9a6700",
-    RunStatus.FAILED: "#b00020",
-    RunStatus.INTERRUPTED: "#5a6372",
-    RunStatus.KILLED: "#5a6372",
-    RunStatus.RUNNING: "#1f6feb",
-    RunStatus.UNREADABLE: "#b00020",
-}
-STATUS_HINTS = {
-    RunStatus.COMPLETED: "trained every planned epoch",
-    RunStatus.STOPPED: "stopped on request; it left a checkpoint",
-    RunStatus.FAILED: "the trainer reported a failure",
-    RunStatus.INTERRUPTED: "ended without a word (killed or crashed); it resumes from its last checkpoint",
-    RunStatus.KILLED: "did not stop in time and was killed; it resumes from its last checkpoint",
-    RunStatus.RUNNING: "a process is training it now",
-    RunStatus.UNREADABLE: "its files cannot be read",
-}
 _STAMP_PREFIX = re.compile(r"^\d{8}-\d{6}-")
 _DISPLAY, _DECORATION, _TOOLTIP = (
     r.value for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ToolTipRole)
@@ -63,8 +48,6 @@ _DISPLAY, _DECORATION, _TOOLTIP = (
 _ALIGN, _FOREGROUND = Qt.ItemDataRole.TextAlignmentRole.value, Qt.ItemDataRole.ForegroundRole.value
 _SERVED = frozenset({_DISPLAY, _DECORATION, _TOOLTIP, _ALIGN, _FOREGROUND, SORT_ROLE})
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_STATUS_QCOLOURS = {status: QColor(colour) for status, colour in STATUS_COLOURS.items()}
-_DEFAULT_QCOLOUR = QColor("#333333")
 
 
 def display_name(run: RunSummary) -> str:
@@ -81,6 +64,14 @@ class RunsTableModel(QAbstractTableModel):
         self._active: Path | None = None
         self._colours: dict[Path, QColor] = {}
         self._cells: dict[Path, tuple[RunSummary, dict[str, str], dict[str, Any]]] = {}
+        self._status_colours: dict[str, QColor] = {}
+        self.restyle(theme.current())
+        theme.manager().changed.connect(self.restyle)
+
+    def restyle(self, scheme: theme.Theme) -> None:
+        """Status texts in the colours of `scheme` (computed once: data() runs for every cell on every paint)."""
+        self._status_colours = {s: QColor(run_status_tone(s, scheme).foreground) for s in RunStatus}
+        self._changed_column(COLUMNS.index("Status"))
 
     def set_runs(self, runs: list[RunSummary]) -> None:
         """Show these runs: rows of runs gone are removed, changed ones updated, new ones appended."""
@@ -117,8 +108,8 @@ class RunsTableModel(QAbstractTableModel):
 
     def _running_where(self, run: RunSummary) -> str:
         if self._active is not None and run.path == self._active:
-            return "in this window"
-        return f"by {run.holder.describe()}" if run.holder is not None else ""
+            return self.tr("in this window")
+        return self.tr("by {holder}").format(holder=run.holder.describe()) if run.holder is not None else ""
 
     def _changed_column(self, column: int) -> None:
         if self.runs:
@@ -133,7 +124,7 @@ class RunsTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return self.tr(COLUMNS[section])
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY) -> Any:
@@ -148,7 +139,7 @@ class RunsTableModel(QAbstractTableModel):
         if role == _TOOLTIP:
             return self._tooltip(run, column)
         if role == _FOREGROUND:
-            return _STATUS_QCOLOURS.get(self.status(run), _DEFAULT_QCOLOUR) if column == "Status" else None
+            return self._status_colours.get(self.status(run)) if column == "Status" else None
         if role == _DECORATION:
             return self._colours.get(run.path) if column == "Run" else None
         return None if column in ("Run", "Strategy", "Loop", "Status") else _RIGHT  # _ALIGN
@@ -164,7 +155,7 @@ class RunsTableModel(QAbstractTableModel):
         return cached[1], cached[2]
 
     def _text(self, run: RunSummary, column: str) -> str:
-        return self.status(run) if column == "Status" else self._cached(run)[0][column]
+        return run_status_name(self.status(run)) if column == "Status" else self._cached(run)[0][column]
 
     def _sort_key(self, run: RunSummary, column: str) -> Any:
         return self.status(run) if column == "Status" else self._cached(run)[1][column]
@@ -203,11 +194,12 @@ class RunsTableModel(QAbstractTableModel):
     def _tooltip(self, run: RunSummary, column: str) -> str:
         status = self.status(run)
         if status == RunStatus.UNREADABLE:
-            return f"Cannot read {run.path}: {run.message}"
+            return self.tr("Cannot read {path}: {message}").format(path=run.path, message=run.message)
         if status == RunStatus.FAILED and run.message:
-            return f"Failed: {run.message}"
+            return self.tr("Failed: {message}").format(message=run.message)
         notes = "".join(f"\n• {p}" for p in run.problems)
         if column == "Status":
             where = self._running_where(run) if status == RunStatus.RUNNING else ""
-            return f"{status}: {STATUS_HINTS.get(status, '')}" + (f" ({where})" if where else "") + notes
+            text = f"{run_status_name(status)}: {run_status_hint(status)}"
+            return text + (f" ({where})" if where else "") + notes
         return str(run.path) + notes

@@ -14,6 +14,14 @@ from PySide6.QtCore import QSettings
 FAKE_TRAINER = Path(__file__).with_name("fake_trainer.py")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def english(qapp) -> None:
+    """The window as an English user sees it: the English catalogue gives "1 run", "2 runs" for "%n run(s)"."""
+    from gui import i18n
+
+    i18n.install(qapp, i18n.ENGLISH)
+
+
 @pytest.fixture(autouse=True)
 def isolated_settings(tmp_path: Path) -> None:
     """Keep the user's real settings out of every test."""

@@ -69,7 +69,7 @@ def test_panel_explains_strategies_without_a_gpu(qtbot):
     panel.set_probe(parse_probe_output(probe_json([CPU])))
     assert not panel.explanation.isHidden()
     assert "Virtual devices" in panel.explanation.text()
-    assert "no GPU" in panel.status.text()
+    assert "sees 0 GPUs and 1 CPU" in panel.status.text()
 
 
 def test_panel_shows_live_gpu_figures(qtbot):

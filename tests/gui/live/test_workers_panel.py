@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from engine import events as ev
-from gui.live.workers_panel import MESSAGE, PID, ROLE, STATE, STATE_COLOURS, STEPS, WorkersPanel
+from engine.protocol.codes import WorkerState
+from gui import theme
+from gui.live.workers_panel import MESSAGE, PID, ROLE, STATE, STEPS, WorkersPanel
 from gui.runner import log_line
+from gui.statuses import worker_state_tone
+
+
+def tint(state: str) -> str:
+    return worker_state_tone(state, theme.current()).background
 
 
 def state(worker: str, value: str, pid: int | None = None, message: str = "") -> ev.WorkerState:
@@ -51,17 +58,17 @@ def test_a_failed_worker_is_red_with_its_reason(qtbot):
         ]
     )
     item = panel.table.item(1, STATE)
-    assert (item.text(), item.background().color().name()) == ("failed", STATE_COLOURS["failed"][0])
+    assert (item.text(), item.background().color().name()) == ("failed", tint("failed"))
     assert panel.table.item(1, MESSAGE).text() == "killed by SIGKILL"
-    assert panel.table.item(0, STATE).background().color().name() == STATE_COLOURS["stopped"][0]
+    assert panel.table.item(0, STATE).background().color().name() == tint("stopped")
     assert panel.summary.text().startswith("1 failed")
 
 
 def test_every_state_has_its_own_colour(qtbot):
     panel = make_panel(qtbot)
-    panel.add_events([state(f"worker-{i}", s) for i, s in enumerate(STATE_COLOURS)])
-    colours = {panel.table.item(r, STATE).background().color().name() for r in range(len(STATE_COLOURS))}
-    assert len(colours) == len(STATE_COLOURS)
+    panel.add_events([state(f"worker-{i}", s) for i, s in enumerate(WorkerState)])
+    colours = {panel.table.item(r, STATE).background().color().name() for r in range(len(WorkerState))}
+    assert len(colours) == len(WorkerState)
 
 
 def test_reset_empties_and_double_click_names_the_worker(qtbot):
@@ -133,7 +140,7 @@ def test_every_task_shows_its_role_and_a_lost_worker_that_rejoins(qtbot):
         ]
     )
     assert panel.state("worker-1") == "lost" and panel.summary.text().startswith("1 lost")
-    assert panel.table.item(2, STATE).background().color().name() == STATE_COLOURS["lost"][0]
+    assert panel.table.item(2, STATE).background().color().name() == tint("lost")
     panel.add_events(
         [
             ev.WorkerState(worker="worker-1", state="rejoined", pid=99, message="rejoined after restart 1"),

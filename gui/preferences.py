@@ -1,0 +1,101 @@
+"""The Language and View menus: which language the window speaks and which colour scheme it wears.
+
+A colour scheme applies at once (gui/theme.py restyles everything live). A
+language applies after a restart, which the window offers (gui/i18n.py says
+why); the choice is stored either way, so the next start uses it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, QProcess
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QMenu, QMenuBar, QMessageBox, QWidget
+
+from gui import i18n, theme
+
+
+def restart_command() -> list[str]:
+    """How this dashboard was started: `python main.py` again from a checkout, else `python -m gui.app`."""
+    script = sys.argv[0] if sys.argv else ""
+    if script.endswith(".py") and os.path.isfile(script):
+        return [sys.executable, os.path.abspath(script), *sys.argv[1:]]
+    return [sys.executable, "-m", "gui.app"]
+
+
+def add_language_menu(menu_bar: QMenuBar, window: QWidget, can_restart: Callable[[], bool]) -> QMenu:
+    """Language ▸ System default, English, 简体中文 (each named in its own language)."""
+    menu = menu_bar.addMenu(QCoreApplication.translate("Preferences", "&Language"))
+    group = QActionGroup(menu)
+    choice = i18n.stored_choice()
+    entries = [(None, QCoreApplication.translate("Preferences", "System default"))] + list(i18n.LANGUAGES.items())
+    for code, name in entries:
+        action = QAction(name, menu, checkable=True)
+        action.setChecked(code == choice)
+        action.setData(code)
+        action.triggered.connect(lambda _=False, c=code: choose_language(window, c, can_restart))
+        group.addAction(action)
+        menu.addAction(action)
+    return menu
+
+
+def choose_language(window: QWidget, language: str | None, can_restart: Callable[[], bool]) -> QMessageBox | None:
+    """Store the choice and offer a restart when it changes the language in use; returns the offer shown."""
+    i18n.store_choice(language)
+    wanted = i18n.resolve_language()
+    if wanted == i18n.current_language():
+        return None
+    box = QMessageBox(window)
+    box.setIcon(QMessageBox.Icon.Information)
+    box.setWindowTitle(QCoreApplication.translate("Preferences", "Language"))
+    if os.environ.get(i18n.ENV):
+        box.setText(
+            QCoreApplication.translate("Preferences", "TFDD_LANG is set in the environment and decides the language.")
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+    elif can_restart():
+        box.setText(
+            QCoreApplication.translate(
+                "Preferences", "The new language applies when the dashboard starts again. Restart now?"
+            )
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.accepted.connect(lambda: restart(window))
+    else:
+        box.setText(
+            QCoreApplication.translate("Preferences", "The new language applies the next time the dashboard starts.")
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+    box.open()
+    return box
+
+
+def restart(window: QWidget) -> bool:
+    """Close the window (saving form and layout as on any close) and start the dashboard again."""
+    if not window.close():
+        return False
+    command = restart_command()
+    return QProcess.startDetached(command[0], command[1:])[0]
+
+
+def add_view_menu(menu_bar: QMenuBar) -> QMenu:
+    """View ▸ Colour scheme: follow the system, light, dark. Applies at once."""
+    menu = menu_bar.addMenu(QCoreApplication.translate("Preferences", "&View"))
+    manager = theme.manager()
+    group = QActionGroup(menu)
+    names = {
+        theme.Choice.SYSTEM: QCoreApplication.translate("Preferences", "&System colours"),
+        theme.Choice.LIGHT: QCoreApplication.translate("Preferences", "&Light"),
+        theme.Choice.DARK: QCoreApplication.translate("Preferences", "&Dark"),
+    }
+    for choice, name in names.items():
+        action = QAction(name, menu, checkable=True)
+        action.setChecked(manager.choice == choice)
+        action.setData(choice.value)
+        action.triggered.connect(lambda _=False, c=choice: theme.manager().set_choice(c))
+        group.addAction(action)
+        menu.addAction(action)
+    return menu

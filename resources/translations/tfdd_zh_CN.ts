@@ -1,0 +1,2848 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name></name>
+    <message>
+        <source>not valid JSON: {exc}</source>
+        <translation>不是有效的 JSON：{exc}</translation>
+    </message>
+    <message>
+        <source>nested too deeply to be a run config (a run config is 3 levels deep)</source>
+        <translation>嵌套过深，不可能是运行配置（运行配置只有 3 层）</translation>
+    </message>
+    <message>
+        <source>no such config file</source>
+        <translation>配置文件不存在</translation>
+    </message>
+    <message>
+        <source>is {size:,.0f} MB; a run config is a few KB: is this the right file?</source>
+        <translation>大小为 {size:,.0f} MB；运行配置只有几 KB：是不是选错了文件？</translation>
+    </message>
+    <message>
+        <source>cannot be read: {value}</source>
+        <translation>无法读取：{value}</translation>
+    </message>
+    <message>
+        <source>not UTF-8 text (byte 0x{byte:02x} at position {start}): a run config is a JSON text file; is this the right file?</source>
+        <translation>不是 UTF-8 文本（位置 {start} 处的字节 0x{byte:02x}）：运行配置是 JSON 文本文件；是不是选错了文件？</translation>
+    </message>
+    <message>
+        <source>must be a JSON object</source>
+        <translation>必须是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>unknown key; known keys: {fields}</source>
+        <translation>未知的键；已知的键：{fields}</translation>
+    </message>
+    <message>
+        <source>wrong type; expected {annotation}</source>
+        <translation>类型错误；应为 {annotation}</translation>
+    </message>
+    <message>
+        <source>must be one of: {allowed}</source>
+        <translation>必须是以下之一：{allowed}</translation>
+    </message>
+    <message>
+        <source>{a} or {b}</source>
+        <translation>{a} 或 {b}</translation>
+    </message>
+    <message>
+        <source>must be divisible by the {replicas} replicas (each replica gets global / replicas examples); the nearest valid sizes are {sizes}</source>
+        <translation>必须能被 {replicas} 个副本整除（每个副本分到 全局批处理大小 / 副本数 个样本）；最接近的有效值为 {sizes}</translation>
+    </message>
+    <message>
+        <source>must be a number in (0, 10]</source>
+        <translation>必须是 (0, 10] 之间的数</translation>
+    </message>
+    <message>
+        <source>must be in [0, 1), e.g. 0.2 keeps 20% for validation</source>
+        <translation>必须在 [0, 1) 之间，例如 0.2 表示留出 20% 用于验证</translation>
+    </message>
+    <message>
+        <source>must be an integer &gt;= 1 or &quot;auto&quot;</source>
+        <translation>必须是 &gt;= 1 的整数或 &quot;auto&quot;</translation>
+    </message>
+    <message>
+        <source>{why}; the name becomes part of the run folder&apos;s name: use up to {name_max_chars} characters without {name_forbidden} or control characters</source>
+        <translation>{why}；名称会成为运行文件夹名的一部分：最多 {name_max_chars} 个字符，不能含 {name_forbidden} 或控制字符</translation>
+    </message>
+    <message>
+        <source>must be a number &gt;= {low:g}</source>
+        <translation>必须是 &gt;= {low:g} 的数</translation>
+    </message>
+    <message>
+        <source>must be at most {high:,}</source>
+        <translation>最多为 {high:,}</translation>
+    </message>
+    <message>
+        <source>must be null (all GPUs, else the CPU) or a list like [&quot;GPU:0&quot;, &quot;GPU:1&quot;]</source>
+        <translation>必须为 null（使用所有 GPU，没有则用 CPU）或形如 [&quot;GPU:0&quot;, &quot;GPU:1&quot;] 的列表</translation>
+    </message>
+    <message>
+        <source>each device must look like &quot;GPU:0&quot; or &quot;CPU:0&quot;</source>
+        <translation>每个设备都必须形如 &quot;GPU:0&quot; 或 &quot;CPU:0&quot;</translation>
+    </message>
+    <message>
+        <source>a device is listed twice</source>
+        <translation>有设备被列出了两次</translation>
+    </message>
+    <message>
+        <source>strategy {strategy} uses one device; pick one or use mirrored</source>
+        <translation>策略 {strategy} 只使用一个设备；请只选一个，或改用 mirrored</translation>
+    </message>
+    <message>
+        <source>file when the source is several files and each worker can have one, else data</source>
+        <translation>数据源由多个文件组成且每个工作器都能分到一个时用 file，否则用 data</translation>
+    </message>
+    <message>
+        <source>each worker reads its own files (CSV or TFRecord shards); needs at least one file per worker</source>
+        <translation>每个工作器读取自己的文件（CSV 或 TFRecord 分片）；每个工作器至少需要一个文件</translation>
+    </message>
+    <message>
+        <source>every worker reads everything and keeps every N-th example: works for any source</source>
+        <translation>每个工作器读取全部数据，只保留每第 N 个样本：适用于任何数据源</translation>
+    </message>
+    <message>
+        <source>no sharding: every worker trains on every example (for sources that shard themselves)</source>
+        <translation>不分片：每个工作器都用全部样本训练（用于自行分片的数据源）</translation>
+    </message>
+    <message>
+        <source>give the path of {what}</source>
+        <translation>请给出{what}的路径</translation>
+    </message>
+    <message>
+        <source>no such file ({what})</source>
+        <translation>文件不存在（{what}）</translation>
+    </message>
+    <message>
+        <source>must be one of: {model_kinds}</source>
+        <translation>必须是以下之一：{model_kinds}</translation>
+    </message>
+    <message>
+        <source>must be a non-empty list of positive layer sizes, e.g. [16, 8]</source>
+        <translation>必须是由正整数层大小组成的非空列表，例如 [16, 8]</translation>
+    </message>
+    <message>
+        <source>filters per conv block, e.g. [32, 64]</source>
+        <translation>每个卷积块的滤波器数，例如 [32, 64]</translation>
+    </message>
+    <message>
+        <source>must be a positive whole number, e.g. 3</source>
+        <translation>必须是正整数，例如 3</translation>
+    </message>
+    <message>
+        <source>not an architecture of tf_keras.applications{hint}</source>
+        <translation>不是 tf_keras.applications 中的架构{hint}</translation>
+    </message>
+    <message>
+        <source>a weights file (.h5) saved on this machine</source>
+        <translation>本机上保存的权重文件（.h5）</translation>
+    </message>
+    <message>
+        <source>a Python file defining the model</source>
+        <translation>定义模型的 Python 文件</translation>
+    </message>
+    <message>
+        <source>a .keras model file, e.g. an earlier run&apos;s model.keras</source>
+        <translation>.keras 模型文件，例如之前某次运行的 model.keras</translation>
+    </message>
+    <message>
+        <source>must be a .keras file (tf-keras&apos;s model.save format)</source>
+        <translation>必须是 .keras 文件（tf-keras 的 model.save 格式）</translation>
+    </message>
+    <message>
+        <source>must be one of: {data_kinds}</source>
+        <translation>必须是以下之一：{data_kinds}</translation>
+    </message>
+    <message>
+        <source>must be one of: {shard_policies}</source>
+        <translation>必须是以下之一：{shard_policies}</translation>
+    </message>
+    <message>
+        <source>a {kind} source is not read by TensorFlow&apos;s file readers, so it cannot be split by file; use data or auto (file works for csv and tfrecord)</source>
+        <translation>{kind} 数据源不经 TensorFlow 的文件读取器读取，无法按文件分片；请使用 data 或 auto（file 适用于 csv 和 tfrecord）</translation>
+    </message>
+    <message>
+        <source>with file sharding each worker reads different files, so a validation split cannot be cut the same on every worker; use data, or validation_split 0</source>
+        <translation>按文件分片时每个工作器读取不同的文件，无法在每个工作器上切出相同的验证集；请使用 data，或把 validation_split 设为 0</translation>
+    </message>
+    <message>
+        <source>must be a number &gt;= 2 (labels are 0 .. classes-1)</source>
+        <translation>必须是 &gt;= 2 的数（标签为 0 .. 类别数-1）</translation>
+    </message>
+    <message>
+        <source>examples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>examples per epoch (the run&apos;s steps are this / batch)</source>
+        <translation>每轮次的样本数（运行的步数为 此数 / 批大小）</translation>
+    </message>
+    <message>
+        <source>must be a number &gt;= 2: {what}</source>
+        <translation>必须是 &gt;= 2 的数：{what}</translation>
+    </message>
+    <message>
+        <source>must be a number &gt;= 1</source>
+        <translation>必须是 &gt;= 1 的数</translation>
+    </message>
+    <message>
+        <source>an .npz file</source>
+        <translation>.npz 文件</translation>
+    </message>
+    <message>
+        <source>a CSV file (or a glob of several, e.g. data/part-*.csv)</source>
+        <translation>CSV 文件（或匹配多个文件的通配符，例如 data/part-*.csv）</translation>
+    </message>
+    <message>
+        <source>TFRecord files</source>
+        <translation>TFRecord 文件</translation>
+    </message>
+    <message>
+        <source>no file matches ({what})</source>
+        <translation>没有匹配的文件（{what}）</translation>
+    </message>
+    <message>
+        <source>name the CSV column that holds the labels</source>
+        <translation>请指定存放标签的 CSV 列</translation>
+    </message>
+    <message>
+        <source>must be float (a list of numbers) or image</source>
+        <translation>必须是 float（数值列表）或 image</translation>
+    </message>
+    <message>
+        <source>the shape of one example&apos;s features, e.g. [10] or [32, 32, 3] for an image</source>
+        <translation>单个样本特征的形状，例如 [10]，图像则如 [32, 32, 3]</translation>
+    </message>
+    <message>
+        <source>give a folder with one subfolder of images per class</source>
+        <translation>请给出一个文件夹，每个类别的图像放在一个子文件夹中</translation>
+    </message>
+    <message>
+        <source>no such folder</source>
+        <translation>文件夹不存在</translation>
+    </message>
+    <message>
+        <source>a Python file defining the dataset</source>
+        <translation>定义数据集的 Python 文件</translation>
+    </message>
+    <message>
+        <source>a python dataset brings its own validation examples through data.validation_function; set validation_split to 0</source>
+        <translation>python 数据集通过 data.validation_function 自带验证样本；请把 validation_split 设为 0</translation>
+    </message>
+    <message>
+        <source>a python dataset shards itself with input_context (input_pipeline_id, num_input_pipelines); leave auto</source>
+        <translation>python 数据集通过 input_context（input_pipeline_id、num_input_pipelines）自行分片；请保持 auto</translation>
+    </message>
+    <message>
+        <source>[height, width] in pixels, or null for as stored</source>
+        <translation>[高, 宽]（像素），或 null 表示保持原尺寸</translation>
+    </message>
+    <message>
+        <source>must be one of: {color_modes}</source>
+        <translation>必须是以下之一：{color_modes}</translation>
+    </message>
+    <message>
+        <source>mix of CPU and GPU devices; choose either GPUs or the CPU</source>
+        <translation>混用了 CPU 和 GPU 设备；请只选 GPU 或只选 CPU</translation>
+    </message>
+    <message>
+        <source>not on this machine (found: {found}); leave devices empty to use what is there</source>
+        <translation>本机上没有该设备（找到：{found}）；设备留空即使用本机已有的设备</translation>
+    </message>
+    <message>
+        <source>the CPU is one device, &quot;CPU:0&quot;; split it with virtual_devices</source>
+        <translation>CPU 只算一个设备 &quot;CPU:0&quot;；请用 virtual_devices 拆分它</translation>
+    </message>
+    <message>
+        <source>unknown data.kind {kind!r}</source>
+        <translation>未知的 data.kind {kind!r}</translation>
+    </message>
+    <message>
+        <source>{info}: {n_train} training examples are fewer than one global batch of {global_batch}; use more data or a smaller global_batch_size</source>
+        <translation>{info}：{n_train} 个训练样本少于一个全局批次（{global_batch}）；请使用更多数据或更小的全局批处理大小</translation>
+    </message>
+    <message>
+        <source>{kind} data</source>
+        <translation>{kind} 数据</translation>
+    </message>
+    <message>
+        <source>{workers} workers need at least {workers} files to split by file, and data.path matches {n_files}; split the data into more files, or use data</source>
+        <translation>{workers} 个工作器按文件分片至少需要 {workers} 个文件，而 data.path 只匹配到 {n_files} 个；请把数据拆成更多文件，或使用 data</translation>
+    </message>
+    <message>
+        <source>examples come from {file}:{function}() when the run starts</source>
+        <translation>样本在运行开始时由 {file}:{function}() 提供</translation>
+    </message>
+    <message>
+        <source>{source}: only one class ({present}) in the labels; a classifier needs at least two</source>
+        <translation>{source}：标签中只有一个类别（{present}）；分类器至少需要两个</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>{source}: the labels are {shown}, but classes are numbered 0, 1, 2 … with every number used; renumber them {wanted} (otherwise the model gets {present} outputs, {unused} of them for classes without an example)</source>
+        <translation>{source}：标签为 {shown}，但类别应从 0, 1, 2 … 连续编号；请重新编号为 {wanted}（否则模型会有 {present} 个输出，其中 {unused} 个对应没有样本的类别）</translation>
+    </message>
+    <message>
+        <source>{source} has no examples</source>
+        <translation>{source} 没有样本</translation>
+    </message>
+    <message>
+        <source>{source}: labels are {dtype}, not class numbers 0, 1, 2, ...</source>
+        <translation>{source}：标签类型为 {dtype}，不是类别编号 0, 1, 2, ...</translation>
+    </message>
+    <message>
+        <source>{source}: example {i} has label {y!r}; labels must be class numbers 0, 1, 2, ... (0/1 for binary)</source>
+        <translation>{source}：样本 {i} 的标签为 {y!r}；标签必须是类别编号 0, 1, 2, ...（二分类为 0/1）</translation>
+    </message>
+    <message>
+        <source>NPZ file {path}</source>
+        <translation>NPZ 文件 {path}</translation>
+    </message>
+    <message>
+        <source>{source} cannot be read ({value}); check data.path</source>
+        <translation>无法读取 {source}（{value}）；请检查 data.path</translation>
+    </message>
+    <message>
+        <source>{source} holds a single array (.npy), not named arrays of features and labels; save them with numpy.savez(path, x=features, y=labels)</source>
+        <translation>{source} 只有一个数组（.npy），而不是具名的特征和标签数组；请用 numpy.savez(path, x=features, y=labels) 保存</translation>
+    </message>
+    <message>
+        <source>{source} has no array {missing!r}; its arrays are: {value} (set data.features_key and data.labels_key)</source>
+        <translation>{source} 中没有数组 {missing!r}；其中的数组为：{value}（请设置 data.features_key 和 data.labels_key）</translation>
+    </message>
+    <message>
+        <source>{source} cannot be read ({exc}); save it with numpy.savez</source>
+        <translation>无法读取 {source}（{exc}）；请用 numpy.savez 保存</translation>
+    </message>
+    <message>
+        <source>{source}: features are {dtype}, not numbers</source>
+        <translation>{source}：特征类型为 {dtype}，不是数值</translation>
+    </message>
+    <message>
+        <source>{source}: features must be (samples, features) and labels (samples,); got {shape} and {shape2}</source>
+        <translation>{source}：特征形状必须为 (样本数, 特征数)，标签为 (样本数,)；实际为 {shape} 和 {shape2}</translation>
+    </message>
+    <message>
+        <source>no CSV file matches {path}; check data.path</source>
+        <translation>没有与 {path} 匹配的 CSV 文件；请检查 data.path</translation>
+    </message>
+    <message>
+        <source>CSV file {path} has columns {file_header}, unlike {files}</source>
+        <translation>CSV 文件 {path} 的列为 {file_header}，与 {files} 不同</translation>
+    </message>
+    <message>
+        <source>CSV file {path}</source>
+        <translation>CSV 文件 {path}</translation>
+    </message>
+    <message>
+        <source>classes from the first {rows:,} rows; rows estimated from the file size</source>
+        <translation>类别来自前 {rows:,} 行；行数按文件大小估算</translation>
+    </message>
+    <message>
+        <source>CSV file {path} is empty; it needs a header row and at least one data row</source>
+        <translation>CSV 文件 {path} 为空；需要一个表头行和至少一行数据</translation>
+    </message>
+    <message>
+        <source>CSV file {path} has no column {label!r} for the labels; its columns are: {header}</source>
+        <translation>CSV 文件 {path} 中没有标签列 {label!r}；其列为：{header}</translation>
+    </message>
+    <message>
+        <source>CSV file {path} has only the label column; it needs feature columns too</source>
+        <translation>CSV 文件 {path} 只有标签列；还需要特征列</translation>
+    </message>
+    <message>
+        <source>CSV file {path}, line {line}: {n_row} values for {width} columns</source>
+        <translation>CSV 文件 {path} 第 {line} 行：{width} 列却有 {n_row} 个值</translation>
+    </message>
+    <message>
+        <source>CSV file {path}, line {line}: column {header!r} holds text {row!r}; only numbers can train a model: encode that column as numbers or remove it</source>
+        <translation>CSV 文件 {path} 第 {line} 行：列 {header!r} 含文本 {row!r}；只有数值能训练模型：请把该列编码为数值或删除它</translation>
+    </message>
+    <message>
+        <source>CSV file {path}, line {line} (example {rows}): column {header!r} has a missing or infinite value; fill or drop that row</source>
+        <translation>CSV 文件 {path} 第 {line} 行（样本 {rows}）：列 {header!r} 有缺失值或无穷值；请补全或删除该行</translation>
+    </message>
+    <message>
+        <source>CSV file {path}, line {line}: label column {label!r} holds {row!r}; labels must be class numbers 0, 1, 2, ... (0/1 for binary): map the classes to numbers</source>
+        <translation>CSV 文件 {path} 第 {line} 行：标签列 {label!r} 的值为 {row!r}；标签必须是类别编号 0, 1, 2, ...（二分类为 0/1）：请把类别映射为数字</translation>
+    </message>
+    <message>
+        <source>CSV file {path} has a header but no data rows</source>
+        <translation>CSV 文件 {path} 只有表头，没有数据行</translation>
+    </message>
+    <message>
+        <source>image folder {path} does not exist; check data.path</source>
+        <translation>图像文件夹 {path} 不存在；请检查 data.path</translation>
+    </message>
+    <message>
+        <source> (images such as {image} lie in the folder itself)</source>
+        <translation>（{image} 等图像直接放在了文件夹本身中）</translation>
+    </message>
+    <message>
+        <source>image folder {path} has no images in subfolders{hint}; put each class&apos;s images ({image_extensions}) in a subfolder named after the class</source>
+        <translation>图像文件夹 {path} 的子文件夹中没有图像{hint}；请把每个类别的图像（{image_extensions}）放进以类别命名的子文件夹</translation>
+    </message>
+    <message>
+        <source>image folder {path} has one class ({classes}); a classifier needs at least two subfolders of images, one per class</source>
+        <translation>图像文件夹 {path} 只有一个类别（{classes}）；分类器至少需要两个图像子文件夹，每个类别一个</translation>
+    </message>
+    <message>
+        <source>image {path} cannot be read ({exc}); replace or delete it</source>
+        <translation>无法读取图像 {path}（{exc}）；请替换或删除它</translation>
+    </message>
+    <message>
+        <source>image folder {path} has images of mixed sizes ({a}x{a2} in {fa}, {b}x{b2} in {fb}); set data.image_size, e.g. [64, 64], to resize them all</source>
+        <translation>图像文件夹 {path} 中的图像尺寸不一（{fa} 为 {a}x{a2}，{fb} 为 {b}x{b2}）；请设置 data.image_size（例如 [64, 64]）统一缩放</translation>
+    </message>
+    <message>
+        <source>image folder {path} mixes images with {a} channel(s) ({fa}) and {b} ({fb}); set data.color_mode to &quot;rgb&quot; or &quot;grayscale&quot; to convert them all</source>
+        <translation>图像文件夹 {path} 混有 {a} 通道（{fa}）和 {b} 通道（{fb}）的图像；请把 data.color_mode 设为 &quot;rgb&quot; 或 &quot;grayscale&quot; 统一转换</translation>
+    </message>
+    <message>
+        <source>headers of {checked:,} of {files:,} images checked</source>
+        <translation>已检查 {files:,} 张图像中 {checked:,} 张的文件头</translation>
+    </message>
+    <message>
+        <source>no TFRecord file matches {path}; check data.path</source>
+        <translation>没有与 {path} 匹配的 TFRecord 文件；请检查 data.path</translation>
+    </message>
+    <message>
+        <source>TFRecord file {path}: {exc}</source>
+        <translation>TFRecord 文件 {path}：{exc}</translation>
+    </message>
+    <message>
+        <source>TFRecord files {path} hold no records</source>
+        <translation>TFRecord 文件 {path} 中没有记录</translation>
+    </message>
+    <message>
+        <source>TFRecord file {path}, record {n}</source>
+        <translation>TFRecord 文件 {path} 第 {n} 条记录</translation>
+    </message>
+    <message>
+        <source>classes counted in the first {records:,} records</source>
+        <translation>类别按前 {records:,} 条记录统计</translation>
+    </message>
+    <message>
+        <source>{where} has no feature {key!r}; its features are: {names}</source>
+        <translation>{where} 中没有特征 {key!r}；其特征为：{names}</translation>
+    </message>
+    <message>
+        <source>{where}: label {labels_key!r} holds {n_values} {kind} value(s); it must be one int64 class id</source>
+        <translation>{where}：标签 {labels_key!r} 含 {n_values} 个 {kind} 值；必须是一个 int64 类别编号</translation>
+    </message>
+    <message>
+        <source>{where}: label {y} is not a class id below data.num_classes = {num_classes}; raise num_classes or fix the labels</source>
+        <translation>{where}：标签 {y} 不是小于 data.num_classes = {num_classes} 的类别编号；请增大 num_classes 或修正标签</translation>
+    </message>
+    <message>
+        <source>{where}: feature {features_key!r} holds {kind} values, the description says float (set data.feature_type to image for encoded images)</source>
+        <translation>{where}：特征 {features_key!r} 含 {kind} 值，而描述为 float（编码图像请把 data.feature_type 设为 image）</translation>
+    </message>
+    <message>
+        <source>{where}: feature {features_key!r} has {n_values} values; feature_shape {shape} needs {math}</source>
+        <translation>{where}：特征 {features_key!r} 有 {n_values} 个值；feature_shape {shape} 需要 {math} 个</translation>
+    </message>
+    <message>
+        <source>{where}: feature {features_key!r} holds {kind} values, not one encoded image (set data.feature_type to float for a list of numbers)</source>
+        <translation>{where}：特征 {features_key!r} 含 {kind} 值，而不是一张编码图像（数值列表请把 data.feature_type 设为 float）</translation>
+    </message>
+    <message>
+        <source>{where}: an image feature needs feature_shape [height, width, channels], not {shape}</source>
+        <translation>{where}：图像特征的 feature_shape 应为 [高, 宽, 通道数]，而不是 {shape}</translation>
+    </message>
+    <message>
+        <source>{where}: feature {key!r} is not an encoded image ({exc})</source>
+        <translation>{where}：特征 {key!r} 不是编码图像（{exc}）</translation>
+    </message>
+    <message>
+        <source>{where}: image mode {mode} cannot become {shape} channels</source>
+        <translation>{where}：图像模式 {mode} 无法转换为 {shape} 个通道</translation>
+    </message>
+    <message>
+        <source>a function name, e.g. {example}</source>
+        <translation>函数名，例如 {example}</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>{name} {error}</source>
+        <translation>{name} {error}</translation>
+    </message>
+    <message>
+        <source>{name} defines no function {function!r} at top level (it defines: {defined}); expected {contracts}</source>
+        <translation>{name} 的顶层没有定义函数 {function!r}（已定义：{defined}）；应为 {contracts}</translation>
+    </message>
+    <message>
+        <source>write whole numbers, e.g. {example}</source>
+        <translation>请填写整数，例如 {example}</translation>
+    </message>
+    <message>
+        <source>cannot read the file: {error}</source>
+        <translation>无法读取文件：{error}</translation>
+    </message>
+    <message>
+        <source>write sizes as whole numbers, e.g. {example}</source>
+        <translation>请用整数填写大小，例如 {example}</translation>
+    </message>
+    <message>
+        <source>give at least one size, e.g. {example}</source>
+        <translation>请至少填写一个大小，例如 {example}</translation>
+    </message>
+    <message>
+        <source>the config holds {value}, which this field cannot show (it takes {low} to {high}); kept as it is until you change the field</source>
+        <translation>配置中的值为 {value}，此字段无法显示（取值范围 {low} 到 {high}）；在你修改此字段前保持原样</translation>
+    </message>
+    <message>
+        <source>evaluator: validates each checkpoint</source>
+        <translation>评估器：验证每个检查点</translation>
+    </message>
+    <message>
+        <source>coordinator: runs the training program</source>
+        <translation>协调器：运行训练程序</translation>
+    </message>
+    <message>
+        <source>worker: runs the coordinator&apos;s steps</source>
+        <translation>工作器：执行协调器分派的步骤</translation>
+    </message>
+    <message>
+        <source>parameter server: holds variables</source>
+        <translation>参数服务器：保存变量</translation>
+    </message>
+    <message>
+        <source>chief: trains and writes the results</source>
+        <translation>主工作器：训练并写出结果</translation>
+    </message>
+    <message>
+        <source>worker: trains in sync</source>
+        <translation>工作器：同步训练</translation>
+    </message>
+    <message>
+        <source>the cluster has no chief or worker task</source>
+        <translation>集群中没有 chief 或 worker 任务</translation>
+    </message>
+    <message>
+        <source>write an IPv6 address as &quot;[::1]:2222&quot;</source>
+        <translation>IPv6 地址请写成 &quot;[::1]:2222&quot;</translation>
+    </message>
+    <message>
+        <source>needs a port, e.g. &quot;127.0.0.1:2222&quot;</source>
+        <translation>需要端口，例如 &quot;127.0.0.1:2222&quot;</translation>
+    </message>
+    <message>
+        <source>put an IPv6 address in brackets, e.g. &quot;[::1]:2222&quot;</source>
+        <translation>IPv6 地址请放在方括号中，例如 &quot;[::1]:2222&quot;</translation>
+    </message>
+    <message>
+        <source>port {port!r} is not a number; use 1-65535</source>
+        <translation>端口 {port!r} 不是数字；请使用 1-65535</translation>
+    </message>
+    <message>
+        <source>the host is empty; use a machine name or an IP address</source>
+        <translation>主机为空；请使用机器名或 IP 地址</translation>
+    </message>
+    <message>
+        <source>the host contains {characters}, which is not allowed in a host name and unsafe in a start script; use a machine name or an IP address</source>
+        <translation>主机中含有 {characters}，主机名中不允许出现，且在启动脚本中不安全；请使用机器名或 IP 地址</translation>
+    </message>
+    <message>
+        <source>not a valid IPv6 address</source>
+        <translation>不是有效的 IPv6 地址</translation>
+    </message>
+    <message>
+        <source>not a valid IPv4 address (four numbers 0-255, e.g. 10.0.0.5)</source>
+        <translation>不是有效的 IPv4 地址（四个 0-255 的数字，例如 10.0.0.5）</translation>
+    </message>
+    <message>
+        <source>not a valid host name: letters, digits and &apos;-&apos; in dot-separated parts of at most 63 characters, not starting or ending with &apos;-&apos;</source>
+        <translation>不是有效的主机名：由点分隔的各部分只能含字母、数字和 &apos;-&apos;，每部分最多 63 个字符，且不能以 &apos;-&apos; 开头或结尾</translation>
+    </message>
+    <message>
+        <source>not JSON: {exc}</source>
+        <translation>不是 JSON：{exc}</translation>
+    </message>
+    <message>
+        <source>must be a JSON object {&quot;cluster&quot;: ..., &quot;task&quot;: ...}</source>
+        <translation>必须是 JSON 对象 {&quot;cluster&quot;: ..., &quot;task&quot;: ...}</translation>
+    </message>
+    <message>
+        <source>not a TF_CONFIG: it has neither &quot;cluster&quot; nor &quot;task&quot; (is it a run config?)</source>
+        <translation>不是 TF_CONFIG：既没有 &quot;cluster&quot; 也没有 &quot;task&quot;（是不是运行配置？）</translation>
+    </message>
+    <message>
+        <source>unknown key; a TF_CONFIG here has only &quot;cluster&quot; and &quot;task&quot;</source>
+        <translation>未知的键；这里的 TF_CONFIG 只有 &quot;cluster&quot; 和 &quot;task&quot;</translation>
+    </message>
+    <message>
+        <source>must be an object like {&quot;worker&quot;: [&quot;127.0.0.1:2222&quot;]}</source>
+        <translation>必须是形如 {&quot;worker&quot;: [&quot;127.0.0.1:2222&quot;]} 的对象</translation>
+    </message>
+    <message>
+        <source>must be a list of &quot;host:port&quot; strings</source>
+        <translation>必须是 &quot;host:port&quot; 字符串的列表</translation>
+    </message>
+    <message>
+        <source>must be an object like {&quot;type&quot;: &quot;worker&quot;, &quot;index&quot;: 0}</source>
+        <translation>必须是形如 {&quot;type&quot;: &quot;worker&quot;, &quot;index&quot;: 0} 的对象</translation>
+    </message>
+    <message>
+        <source>must be one of: {jobs}</source>
+        <translation>必须是以下之一：{jobs}</translation>
+    </message>
+    <message>
+        <source>must be an integer, counting from 0</source>
+        <translation>必须是从 0 开始计数的整数</translation>
+    </message>
+    <message>
+        <source>no cluster: TensorFlow would silently train this process alone; list the tasks, e.g. {&quot;worker&quot;: [&quot;127.0.0.1:20001&quot;, &quot;127.0.0.1:20002&quot;]}</source>
+        <translation>没有集群：TensorFlow 会悄悄地只用本进程训练；请列出任务，例如 {&quot;worker&quot;: [&quot;127.0.0.1:20001&quot;, &quot;127.0.0.1:20002&quot;]}</translation>
+    </message>
+    <message>
+        <source>unknown job; use one of: {jobs}</source>
+        <translation>未知的作业；请使用以下之一：{jobs}</translation>
+    </message>
+    <message>
+        <source>lists no address; add one or remove the job</source>
+        <translation>没有列出地址；请添加一个或删除该作业</translation>
+    </message>
+    <message>
+        <source>at most one {job}; make the others workers</source>
+        <translation>{job} 最多只能有一个；请把其余的改为 worker</translation>
+    </message>
+    <message>
+        <source>the port must be 1-65535</source>
+        <translation>端口必须在 1-65535 之间</translation>
+    </message>
+    <message>
+        <source>has no chief or worker task: nothing would train</source>
+        <translation>没有 chief 或 worker 任务：没有任何进程会训练</translation>
+    </message>
+    <message>
+        <source>same machine and port as {name}; give each task its own port</source>
+        <translation>与 {name} 的机器和端口相同；请给每个任务分配自己的端口</translation>
+    </message>
+    <message>
+        <source>not a loopback address: TensorFlow&apos;s gRPC server has no authentication or encryption and runs any graph it is sent; use it only on a trusted, firewalled network</source>
+        <translation>不是回环地址：TensorFlow 的 gRPC 服务器没有身份验证和加密，会执行收到的任何计算图；只能在受信任且有防火墙保护的网络中使用</translation>
+    </message>
+    <message>
+        <source>{host} means a different machine to each task, but other tasks run on {remote}; use this machine&apos;s network name or address</source>
+        <translation>{host} 对每个任务指向不同的机器，而其他任务运行在 {remote} 上；请使用本机的网络名称或地址</translation>
+    </message>
+    <message>
+        <source>missing; name the job of this process, e.g. &quot;worker&quot;</source>
+        <translation>缺失；请指定本进程的作业，例如 &quot;worker&quot;</translation>
+    </message>
+    <message>
+        <source>is not a job of the cluster (jobs: {jobs})</source>
+        <translation>不是集群中的作业（作业：{jobs}）</translation>
+    </message>
+    <message>
+        <source>must be 0-{n_addresses}: the {task_type} job has {n_addresses2} task(s)</source>
+        <translation>必须在 0-{n_addresses} 之间：{task_type} 作业有 {n_addresses2} 个任务</translation>
+    </message>
+    <message>
+        <source>strategy {strategy} ignores the cluster and every worker would train alone; use strategy multi_worker_mirrored or parameter_server</source>
+        <translation>策略 {strategy} 会忽略集群，每个工作器都会单独训练；请使用策略 multi_worker_mirrored 或 parameter_server</translation>
+    </message>
+    <message>
+        <source>strategy {strategy} uses no parameter servers; use parameter_server</source>
+        <translation>策略 {strategy} 不使用参数服务器；请使用 parameter_server</translation>
+    </message>
+    <message>
+        <source>strategy {strategy} cannot use an evaluator (it validates the checkpoints of a multi_worker_mirrored or parameter_server cluster); remove it or change the strategy</source>
+        <translation>策略 {strategy} 不能使用评估器（评估器验证 multi_worker_mirrored 或 parameter_server 集群的检查点）；请删除它或更换策略</translation>
+    </message>
+    <message>
+        <source>multi_worker_mirrored uses no parameter servers; remove the ps job</source>
+        <translation>multi_worker_mirrored 不使用参数服务器；请删除 ps 作业</translation>
+    </message>
+    <message>
+        <source>parameter_server needs at least one ps task to hold the variables; add one (cluster launch --ps 1)</source>
+        <translation>parameter_server 至少需要一个 ps 任务来保存变量；请添加一个（cluster launch --ps 1）</translation>
+    </message>
+    <message>
+        <source>parameter_server needs a chief task: the coordinator that runs the training program; add one</source>
+        <translation>parameter_server 需要一个 chief 任务，即运行训练程序的协调器；请添加一个</translation>
+    </message>
+    <message>
+        <source>parameter_server needs at least one worker task to run the steps; add one</source>
+        <translation>parameter_server 至少需要一个 worker 任务来执行步骤；请添加一个</translation>
+    </message>
+    <message>
+        <source>the evaluator validates on the run&apos;s validation data, and validation_split is 0; set it above 0 (e.g. 0.2) or remove the evaluator</source>
+        <translation>评估器使用运行的验证数据进行验证，而 validation_split 为 0；请把它设为大于 0（例如 0.2）或删除评估器</translation>
+    </message>
+    <message>
+        <source>{location}: {message}; check it with `tfdd cluster validate`</source>
+        <translation>{location}：{message}；请用 `tfdd cluster validate` 检查</translation>
+    </message>
+    <message>
+        <source>the cluster has no task {job} {index}</source>
+        <translation>集群中没有任务 {job} {index}</translation>
+    </message>
+    <message>
+        <source>a cluster needs at least one worker</source>
+        <translation>集群至少需要一个工作器</translation>
+    </message>
+    <message>
+        <source>{total} tasks need {total} ports, got {n_ports}</source>
+        <translation>{total} 个任务需要 {total} 个端口，实际只有 {n_ports} 个</translation>
+    </message>
+    <message>
+        <source>tick at least one device</source>
+        <translation>请至少勾选一个设备</translation>
+    </message>
+    <message>
+        <source>{field} = {value}: {message}</source>
+        <translation>{field} = {value}：{message}</translation>
+    </message>
+</context>
+<context>
+    <name>App</name>
+    <message>
+        <source>TF Distributed Dashboard</source>
+        <translation>TF 分布式训练仪表板</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterEditor</name>
+    <message>
+        <source>Write start scripts, a README and a Kubeflow TFJob for each task, or a Slurm job</source>
+        <translation>为每个任务写出启动脚本、README 和 Kubeflow TFJob，或一个 Slurm 作业</translation>
+    </message>
+    <message>
+        <source>Run these tasks on this machine with the run form&apos;s config; the Live tab shows each with its role</source>
+        <translation>用运行表单的配置在本机运行这些任务；实时标签页会显示每个任务及其角色</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>The job of the process this TF_CONFIG is for; {no_task}: a cluster description shared by all tasks (what export uses)</source>
+        <translation>此 TF_CONFIG 所属进程的作业；{no_task}：所有任务共用的集群描述（导出时使用）</translation>
+    </message>
+    <message>
+        <source>&amp;Import file…</source>
+        <translation>导入文件(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Read a TF_CONFIG or cluster.json file</source>
+        <translation>读取 TF_CONFIG 或 cluster.json 文件</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Read a TF_CONFIG from the clipboard</source>
+        <translation>从剪贴板读取 TF_CONFIG</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the TF_CONFIG as one line, as the environment variable wants it</source>
+        <translation>按环境变量的要求，把 TF_CONFIG 复制为一行</translation>
+    </message>
+    <message>
+        <source>Start here</source>
+        <translation>在本机启动</translation>
+    </message>
+    <message>
+        <source>Export for other machines…</source>
+        <translation>导出供其他机器使用…</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Add task</source>
+        <translation>添加任务</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Remove the selected tasks</source>
+        <translation>删除所选任务</translation>
+    </message>
+    <message>
+        <source>This process:</source>
+        <translation>本进程：</translation>
+    </message>
+    <message>
+        <source>index</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <source>TF_CONFIG (JSON)</source>
+        <translation>TF_CONFIG（JSON）</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Every role runs: chief, worker, ps (parameter_server) and evaluator. Start here runs these tasks on this machine (127.0.0.1, the ports above) with the run form&apos;s config, each shown in the Live tab with its role; the run form&apos;s Start does the same on free ports. For other machines, export the cluster (start scripts and a Kubeflow TFJob, or a Slurm job) and start each task there.</source>
+        <translation>所有角色都能运行：chief、worker、ps（parameter_server）和 evaluator。“在本机启动”用运行表单的配置在本机（127.0.0.1，上面的端口）运行这些任务，每个任务都在实时标签页中显示其角色；运行表单的“开始”会在空闲端口上做同样的事。若要用其他机器，请导出集群（启动脚本和 Kubeflow TFJob，或 Slurm 作业），再在各机器上启动每个任务。</translation>
+    </message>
+    <message>
+        <source>{source} holds no TF_CONFIG: {problem}</source>
+        <translation>{source} 中没有 TF_CONFIG：{problem}</translation>
+    </message>
+    <message>
+        <source>Imported {source}.</source>
+        <translation>已导入 {source}。</translation>
+    </message>
+    <message>
+        <source>Cannot read {path}: {error}</source>
+        <translation>无法读取 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>Import TF_CONFIG</source>
+        <translation>导入 TF_CONFIG</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json);;All files (*)</source>
+        <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>the clipboard</source>
+        <translation>剪贴板</translation>
+    </message>
+    <message>
+        <source>Copied the TF_CONFIG (one line) to the clipboard.</source>
+        <translation>已把 TF_CONFIG（一行）复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>The table keeps the last valid cluster.</source>
+        <translation>表格保留最后一个有效的集群。</translation>
+    </message>
+    <message>
+        <source> (checked for strategy {strategy})</source>
+        <translation>（按策略 {strategy} 检查）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n 个错误</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n warning(s)</source>
+        <translation>
+            <numerusform>，%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No problems{against}.</source>
+        <translation>没有问题{against}。</translation>
+    </message>
+    <message>
+        <source>Fix the errors first</source>
+        <translation>请先修正错误</translation>
+    </message>
+    <message>
+        <source>Tasks on other machines ({address}) are started there: export the cluster</source>
+        <translation>其他机器上的任务（{address}）需要在那里启动：请导出集群</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterExportDialog</name>
+    <message>
+        <source>The machines in the table: start scripts (sh, PowerShell) and a Kubeflow TFJob</source>
+        <translation>表格中的机器：启动脚本（sh、PowerShell）和 Kubeflow TFJob</translation>
+    </message>
+    <message>
+        <source>A Slurm job: an sbatch script; Slurm picks the nodes, one per task</source>
+        <translation>Slurm 作业：一个 sbatch 脚本；由 Slurm 选择节点，每个任务一个</translation>
+    </message>
+    <message>
+        <source>Export the cluster for other machines</source>
+        <translation>导出集群供其他机器使用</translation>
+    </message>
+    <message>
+        <source>run form, {field}: {problem}</source>
+        <translation>运行表单，{field}：{problem}</translation>
+    </message>
+    <message numerus="yes">
+        <source>Writes what the %n task(s) of the Cluster tab need, with the run form&apos;s config ({strategy}, {epochs} epochs, global batch {global_batch_size}). Every task runs the same train command; its TF_CONFIG says what it is.</source>
+        <translation>
+            <numerusform>写出集群标签页中 %n 个任务所需的文件，使用运行表单的配置（{strategy}，{epochs} 个轮次，全局批处理大小 {global_batch_size}）。每个任务运行同一条训练命令；由各自的 TF_CONFIG 说明其身份。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>none (CPU nodes)</source>
+        <translation>无（CPU 节点）</translation>
+    </message>
+    <message>
+        <source>GPUs each node asks Slurm for (#SBATCH --gpus-per-node)</source>
+        <translation>每个节点向 Slurm 申请的 GPU 数（#SBATCH --gpus-per-node）</translation>
+    </message>
+    <message>
+        <source>The port every task listens on, on its node</source>
+        <translation>每个任务在其节点上监听的端口</translation>
+    </message>
+    <message>
+        <source>&amp;GPUs per node:</source>
+        <translation>每节点 GPU 数(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>P&amp;ort:</source>
+        <translation>端口(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>After the export: what to copy where, and how to start it.</source>
+        <translation>导出后：需要把什么复制到哪里，以及如何启动。</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>F&amp;or:</source>
+        <translation>目标(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Fix these first:</source>
+        <translation>请先修正这些问题：</translation>
+    </message>
+    <message>
+        <source>Choose a folder to write the bundle to.</source>
+        <translation>请选择写出导出包的文件夹。</translation>
+    </message>
+    <message>
+        <source>{out} holds other files, so nothing was written there. Proposed instead: {fresh} (Export writes it; or choose another folder).</source>
+        <translation>{out} 中有其他文件，因此没有写入任何内容。建议改用：{fresh}（点击导出即写入；或另选文件夹）。</translation>
+    </message>
+    <message>
+        <source>Could not write the bundle: {error}</source>
+        <translation>无法写出导出包：{error}</translation>
+    </message>
+    <message>
+        <source>how to submit it</source>
+        <translation>如何提交</translation>
+    </message>
+    <message>
+        <source>what to copy where</source>
+        <translation>把什么复制到哪里</translation>
+    </message>
+    <message numerus="yes">
+        <source>Wrote %n file(s) to {out}. Next: {what} (README.md):</source>
+        <translation>
+            <numerusform>已向 {out} 写入 %n 个文件。下一步：{what}（README.md）：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Replace the bundle?</source>
+        <translation>替换导出包？</translation>
+    </message>
+    <message>
+        <source>{out} holds a bundle exported before. It is replaced (task folders it no longer has are removed); files of your own in it stay. Export there?</source>
+        <translation>{out} 中有之前导出的导出包。它会被替换（不再需要的任务文件夹会被删除）；你自己的文件会保留。导出到那里吗？</translation>
+    </message>
+    <message>
+        <source>Export the bundle to</source>
+        <translation>把导出包导出到</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterTable</name>
+    <message>
+        <source>Job</source>
+        <translation>作业</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>  ← this process</source>
+        <translation>  ← 本进程</translation>
+    </message>
+</context>
+<context>
+    <name>ComparePlots</name>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>wall time since start (s)</source>
+        <translation>自开始以来的时间（秒）</translation>
+    </message>
+    <message>
+        <source>wall time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>examples / s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>step and wall time show every batch; epoch shows per-epoch means with validation (dashed)</source>
+        <translation>步和时间显示每个批次；轮次显示每轮的平均值及验证（虚线）</translation>
+    </message>
+    <message>
+        <source>Exponential moving average per step: 0 shows the raw curve, higher values smooth more</source>
+        <translation>按步的指数移动平均：0 显示原始曲线，值越大越平滑</translation>
+    </message>
+    <message>
+        <source>&amp;x-axis:</source>
+        <translation>横轴(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>s&amp;moothing:</source>
+        <translation>平滑(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>GPU utilisation</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>% busy (solid), % memory (dashed)</source>
+        <translation>% 繁忙（实线），% 显存（虚线）</translation>
+    </message>
+    <message>
+        <source>solid: training, dashed: validation</source>
+        <translation>实线：训练，虚线：验证</translation>
+    </message>
+    <message>
+        <source>faint: raw, solid: smoothed</source>
+        <translation>浅色：原始值，实线：平滑值</translation>
+    </message>
+    <message>
+        <source>Select runs in the table to compare them (Ctrl- or Shift-click for several).</source>
+        <translation>在表格中选择运行进行比较（按住 Ctrl 或 Shift 点击可多选）。</translation>
+    </message>
+</context>
+<context>
+    <name>DataPreview</name>
+    <message>
+        <source> · … %n more</source>
+        <translation> · … 另有 %n 个</translation>
+    </message>
+    <message>
+        <source>known when the run starts</source>
+        <translation>运行开始时才知道</translation>
+    </message>
+    <message numerus="yes">
+        <source> · %n files</source>
+        <translation>
+            <numerusform> · %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Preview: {approx}{count} examples · input {shape} · {classes} classes{files}</source>
+        <translation>预览：{approx}{count} 个样本 · 输入 {shape} · {classes} 个类别{files}</translation>
+    </message>
+    <message>
+        <source>Classes: {classes}</source>
+        <translation>类别：{classes}</translation>
+    </message>
+</context>
+<context>
+    <name>DataSourceForm</name>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>NumPy archives (*.npz);;All files (*)</source>
+        <translation>NumPy 归档 (*.npz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>TFRecord files (*.tfrecord *.tfrecords *.tfr);;All files (*)</source>
+        <translation>TFRecord 文件 (*.tfrecord *.tfrecords *.tfr);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Python files (*.py)</source>
+        <translation>Python 文件 (*.py)</translation>
+    </message>
+    <message>
+        <source>the tutorial&apos;s random data</source>
+        <translation>教程中的随机数据</translation>
+    </message>
+    <message>
+        <source>numeric columns and a label column; streamed, so it may be larger than memory</source>
+        <translation>数值列加一个标签列；流式读取，可以大于内存</translation>
+    </message>
+    <message>
+        <source>NumPy arrays of features and labels, read into memory</source>
+        <translation>特征和标签的 NumPy 数组，读入内存</translation>
+    </message>
+    <message>
+        <source>one subfolder of images per class (PNG, JPEG, BMP, GIF)</source>
+        <translation>每个类别一个图像子文件夹（PNG、JPEG、BMP、GIF）</translation>
+    </message>
+    <message>
+        <source>tf.train.Example records: features and an int64 label</source>
+        <translation>tf.train.Example 记录：特征和一个 int64 标签</translation>
+    </message>
+    <message>
+        <source>make_dataset(input_context) in your file returns (features, label) examples</source>
+        <translation>你的文件中的 make_dataset(input_context) 返回 (特征, 标签) 样本</translation>
+    </message>
+    <message>
+        <source>choose a file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>e.g. 10 or 32, 32, 3</source>
+        <translation>例如 10 或 32, 32, 3</translation>
+    </message>
+    <message>
+        <source>as stored (all alike)</source>
+        <translation>保持原尺寸（须全部一致）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>数据源</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>Features</source>
+        <translation>特征数</translation>
+    </message>
+    <message>
+        <source>Classes</source>
+        <translation>类别数</translation>
+    </message>
+    <message>
+        <source>Label column</source>
+        <translation>标签列</translation>
+    </message>
+    <message>
+        <source>Features key</source>
+        <translation>特征键</translation>
+    </message>
+    <message>
+        <source>Labels key</source>
+        <translation>标签键</translation>
+    </message>
+    <message>
+        <source>Feature type</source>
+        <translation>特征类型</translation>
+    </message>
+    <message>
+        <source>float: a list of numbers; image: an encoded PNG/JPEG</source>
+        <translation>float：数值列表；image：编码后的 PNG/JPEG</translation>
+    </message>
+    <message>
+        <source>Feature shape</source>
+        <translation>特征形状</translation>
+    </message>
+    <message>
+        <source>Image size</source>
+        <translation>图像尺寸</translation>
+    </message>
+    <message>
+        <source>height, width to resize every image to; empty keeps the stored size</source>
+        <translation>把每张图像缩放到的 高, 宽；留空则保持原尺寸</translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation>颜色</translation>
+    </message>
+    <message>
+        <source>auto: the images&apos; own channels; rgb or grayscale converts them all</source>
+        <translation>auto：保留图像自身的通道；rgb 或 grayscale 会统一转换</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>make_dataset(input_context) -&gt; tf.data.Dataset of (features, label) examples</source>
+        <translation>make_dataset(input_context) -&gt; 由 (特征, 标签) 样本组成的 tf.data.Dataset</translation>
+    </message>
+    <message>
+        <source>Validation function</source>
+        <translation>验证函数</translation>
+    </message>
+    <message>
+        <source>Shard policy</source>
+        <translation>分片策略</translation>
+    </message>
+    <message>
+        <source>How multi-worker runs split data</source>
+        <translation>多工作器运行如何切分数据</translation>
+    </message>
+    <message numerus="yes">
+        <source> → {resolved} with %n workers</source>
+        <translation>
+            <numerusform> → {resolved}（%n 个工作器）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Examples per epoch</source>
+        <translation>每轮次样本数</translation>
+    </message>
+    <message>
+        <source>choose a folder…</source>
+        <translation>选择文件夹…</translation>
+    </message>
+    <message>
+        <source>choose a file (or a glob)…</source>
+        <translation>选择文件（或通配符）…</translation>
+    </message>
+    <message>
+        <source>Choose an image folder</source>
+        <translation>选择图像文件夹</translation>
+    </message>
+    <message>
+        <source>Choose a {kind} file</source>
+        <translation>选择 {kind} 文件</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceProbe</name>
+    <message>
+        <source>The device probe exited with code {code}.</source>
+        <translation>设备探测进程以代码 {code} 退出。</translation>
+    </message>
+    <message>
+        <source>The device probe could not start: {error}</source>
+        <translation>设备探测进程无法启动：{error}</translation>
+    </message>
+    <message>
+        <source>The device probe gave no answer within {seconds} s.</source>
+        <translation>设备探测进程在 {seconds} 秒内没有响应。</translation>
+    </message>
+</context>
+<context>
+    <name>DevicesPanel</name>
+    <message>
+        <source>&lt;b&gt;No GPU found: every strategy runs on the CPU.&lt;/b&gt;&lt;ul style=&apos;margin-left:-20px&apos;&gt;&lt;li&gt;&lt;b&gt;default&lt;/b&gt;: no distribution; one replica on the CPU.&lt;/li&gt;&lt;li&gt;&lt;b&gt;one_device&lt;/b&gt;: all variables and steps placed on one device (CPU:0).&lt;/li&gt;&lt;li&gt;&lt;b&gt;mirrored&lt;/b&gt;: a copy of the model per device, gradients averaged by all-reduce. One CPU is one replica, unless you split it.&lt;/li&gt;&lt;li&gt;&lt;b&gt;multi_worker_mirrored&lt;/b&gt;: mirrored across worker processes that talk over the network; locally each worker is a process on this machine.&lt;/li&gt;&lt;li&gt;&lt;b&gt;parameter_server&lt;/b&gt;: a coordinator hands steps to worker processes, which update variables held by parameter-server processes, asynchronously; locally all are processes here.&lt;/li&gt;&lt;/ul&gt;&lt;b&gt;Virtual devices&lt;/b&gt; split the CPU into N logical devices before TensorFlow starts, so &lt;i&gt;mirrored&lt;/i&gt; runs N replicas: practise all-reduce, per-replica batches and sharding without a GPU (it is not faster: the replicas share the same cores).</source>
+        <translation>&lt;b&gt;未找到 GPU：所有策略都在 CPU 上运行。&lt;/b&gt;&lt;ul style=&apos;margin-left:-20px&apos;&gt;&lt;li&gt;&lt;b&gt;default&lt;/b&gt;：不分布；在 CPU 上运行一个副本。&lt;/li&gt;&lt;li&gt;&lt;b&gt;one_device&lt;/b&gt;：所有变量和步骤都放在一个设备（CPU:0）上。&lt;/li&gt;&lt;li&gt;&lt;b&gt;mirrored&lt;/b&gt;：每个设备一份模型副本，梯度通过 all-reduce 求平均。一个 CPU 就是一个副本，除非把它拆分。&lt;/li&gt;&lt;li&gt;&lt;b&gt;multi_worker_mirrored&lt;/b&gt;：在通过网络通信的多个工作器进程间镜像；在本机时每个工作器都是本机上的一个进程。&lt;/li&gt;&lt;li&gt;&lt;b&gt;parameter_server&lt;/b&gt;：协调器把步骤分派给工作器进程，工作器异步更新参数服务器进程中保存的变量；在本机时它们都是本机进程。&lt;/li&gt;&lt;/ul&gt;&lt;b&gt;虚拟设备&lt;/b&gt;在 TensorFlow 启动前把 CPU 拆成 N 个逻辑设备，于是 &lt;i&gt;mirrored&lt;/i&gt; 会运行 N 个副本：无需 GPU 即可练习 all-reduce、每副本批次和数据分片（不会更快：各副本共用同样的核心）。</translation>
+    </message>
+    <message>
+        <source>memory unknown</source>
+        <translation>内存未知</translation>
+    </message>
+    <message>
+        <source>compute capability {cc}</source>
+        <translation>计算能力 {cc}</translation>
+    </message>
+    <message>
+        <source>%n cores</source>
+        <translation>%n 个核心</translation>
+    </message>
+    <message>
+        <source>cores unknown</source>
+        <translation>核心数未知</translation>
+    </message>
+    <message>
+        <source>Looking for devices (TensorFlow starts in a child process)…</source>
+        <translation>正在查找设备（TensorFlow 在子进程中启动）…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Could not list devices.&lt;/b&gt; {message}</source>
+        <translation>&lt;b&gt;无法列出设备。&lt;/b&gt;{message}</translation>
+    </message>
+    <message>
+        <source>PCI bus {bus}</source>
+        <translation>PCI 总线 {bus}</translation>
+    </message>
+    <message>
+        <source>{text}
+live figures: waiting for NVML…</source>
+        <translation>{text}
+实时数据：等待 NVML…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s)</source>
+        <translation>
+            <numerusform>%n 个 GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{version} sees {found} and {cpus} CPU.</source>
+        <translation>{version} 检测到 {found} 和 {cpus} 个 CPU。</translation>
+    </message>
+    <message>
+        <source>{text}
+no live figures</source>
+        <translation>{text}
+无实时数据</translation>
+    </message>
+    <message>
+        <source>NVML is not available</source>
+        <translation>NVML 不可用</translation>
+    </message>
+    <message>
+        <source>No live GPU figures: {why}.</source>
+        <translation>没有 GPU 实时数据：{why}。</translation>
+    </message>
+    <message>
+        <source>stopped answering ({error})</source>
+        <translation>已停止响应（{error}）</translation>
+    </message>
+    <message>
+        <source>busy {percent}%</source>
+        <translation>繁忙 {percent}%</translation>
+    </message>
+    <message>
+        <source>busy: n/a (MIG instance)</source>
+        <translation>繁忙：不可用（MIG 实例）</translation>
+    </message>
+    <message>
+        <source> · memory used {used:.1f} / {total:.1f} GiB</source>
+        <translation> · 已用显存 {used:.1f} / {total:.1f} GiB</translation>
+    </message>
+</context>
+<context>
+    <name>FirstStepLabel</name>
+    <message>
+        <source>Time from Start to the run&apos;s first training step</source>
+        <translation>从开始到运行第一个训练步的时间</translation>
+    </message>
+    <message>
+        <source>first step: waiting…</source>
+        <translation>第一步：等待中…</translation>
+    </message>
+    <message>
+        <source>first step after {seconds:.1f} s (warm trainer)</source>
+        <translation>第一步用时 {seconds:.1f} 秒（预热的训练器）</translation>
+    </message>
+    <message>
+        <source>first step after {seconds:.1f} s (cold trainer)</source>
+        <translation>第一步用时 {seconds:.1f} 秒（冷启动的训练器）</translation>
+    </message>
+</context>
+<context>
+    <name>GpuPlot</name>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>% busy (solid), % memory (dashed)</source>
+        <translation>% 繁忙（实线），% 显存（虚线）</translation>
+    </message>
+    <message>
+        <source>{gpu} busy</source>
+        <translation>{gpu} 繁忙</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>显存</translation>
+    </message>
+</context>
+<context>
+    <name>LivePlot</name>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>time since Start (s)</source>
+        <translation>自开始以来的时间（秒）</translation>
+    </message>
+    <message>
+        <source>Plot of {what} over training steps or time</source>
+        <translation>{what} 随训练步数或时间变化的曲线</translation>
+    </message>
+    <message>
+        <source>per batch</source>
+        <translation>每批次</translation>
+    </message>
+    <message>
+        <source>smoothed (EMA)</source>
+        <translation>平滑（EMA）</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
+</context>
+<context>
+    <name>LogModel</name>
+    <message numerus="yes">
+        <source>   [%n raw line(s)]</source>
+        <translation>
+            <numerusform>   [%n 行原始输出]</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Expand to see the lines as TensorFlow printed them</source>
+        <translation>展开可查看 TensorFlow 打印的原始行</translation>
+    </message>
+</context>
+<context>
+    <name>LogView</name>
+    <message>
+        <source>Trainer log</source>
+        <translation>训练器日志</translation>
+    </message>
+    <message>
+        <source>Filter log lines (e.g. error, epoch, warning)</source>
+        <translation>筛选日志行（例如 error、epoch、warning）</translation>
+    </message>
+    <message>
+        <source>Raw log</source>
+        <translation>原始日志</translation>
+    </message>
+    <message>
+        <source>Open the run&apos;s stderr exactly as the trainer wrote it</source>
+        <translation>打开训练器原样写出的运行 stderr</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the shown lines (or the selection) to the clipboard</source>
+        <translation>把显示的行（或选中部分）复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清空</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message numerus="yes">
+        <source>{shown} of %n line(s)</source>
+        <translation>
+            <numerusform>显示 {shown} 行，共 %n 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s)</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>TensorFlow Distributed Training Dashboard</source>
+        <translation>TensorFlow 分布式训练仪表板</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行记录</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open config…</source>
+        <translation>打开配置(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save config as…</source>
+        <translation>配置另存为(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>S&amp;top…</source>
+        <translation>停止(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Scaling study…</source>
+        <translation>扩展性研究(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export form as script…</source>
+        <translation>把表单导出为脚本(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;cluster for other machines…</source>
+        <translation>导出集群供其他机器使用(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation>关于(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About</source>
+        <translation>关于</translation>
+    </message>
+    <message>
+        <source>TF Distributed Dashboard: configure, run and compare tf.distribute training.
+
+Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{tabs} show the tabs, Alt with an underlined letter moves to that field.</source>
+        <translation>TF 分布式训练仪表板：配置、运行和比较 tf.distribute 训练。
+
+快捷键：Ctrl+Return 开始运行，Esc 停止运行（会先确认），Ctrl+1 … Ctrl+{tabs} 切换标签页，Alt 加带下划线的字母跳到对应字段。</translation>
+    </message>
+    <message>
+        <source>the stored run config cannot be shown ({error})</source>
+        <translation>保存的运行配置无法显示（{error}）</translation>
+    </message>
+    <message>
+        <source>The last session&apos;s settings were not restored ({why}); the form starts from the defaults.</source>
+        <translation>未能恢复上次会话的设置（{why}）；表单从默认值开始。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Fix %n problem(s) first ({fields}).</source>
+        <translation>
+            <numerusform>请先修正 %n 个问题（{fields}）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>strategy: {strategy}</source>
+        <translation>策略：{strategy}</translation>
+    </message>
+    <message>
+        <source>replicas: {replicas}</source>
+        <translation>副本数：{replicas}</translation>
+    </message>
+    <message>
+        <source>per-replica batch: {per}</source>
+        <translation>每副本批次：{per}</translation>
+    </message>
+    <message>
+        <source>state: {state}</source>
+        <translation>状态：{state}</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>停止中</translation>
+    </message>
+    <message>
+        <source>Cannot open config</source>
+        <translation>无法打开配置</translation>
+    </message>
+    <message numerus="yes">
+        <source>{path} has %n problem(s):</source>
+        <translation>
+            <numerusform>{path} 有 %n 个问题：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Opened {path}</source>
+        <translation>已打开 {path}</translation>
+    </message>
+    <message numerus="yes">
+        <source> (it still has %n problem(s))</source>
+        <translation>
+            <numerusform>（仍有 %n 个问题）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Saved {path}{note}</source>
+        <translation>已保存 {path}{note}</translation>
+    </message>
+    <message>
+        <source>Open run config</source>
+        <translation>打开运行配置</translation>
+    </message>
+    <message>
+        <source>Run configs (*.json);;All files (*)</source>
+        <translation>运行配置 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save run config</source>
+        <translation>保存运行配置</translation>
+    </message>
+    <message>
+        <source>Run configs (*.json)</source>
+        <translation>运行配置 (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot start the cluster</source>
+        <translation>无法启动集群</translation>
+    </message>
+    <message>
+        <source>Fix the run form first ({fields}).</source>
+        <translation>请先修正运行表单（{fields}）。</translation>
+    </message>
+    <message>
+        <source>Cannot start the run</source>
+        <translation>无法开始运行</translation>
+    </message>
+    <message>
+        <source>Run started</source>
+        <translation>运行已开始</translation>
+    </message>
+    <message>
+        <source>Stop the run?</source>
+        <translation>停止运行？</translation>
+    </message>
+    <message>
+        <source>The trainer saves a checkpoint and stops. Stop now?</source>
+        <translation>训练器会保存检查点后停止。现在停止吗？</translation>
+    </message>
+    <message>
+        <source>per-replica batch: {per_replica_batch_size}</source>
+        <translation>每副本批次：{per_replica_batch_size}</translation>
+    </message>
+    <message>
+        <source>run {status}</source>
+        <translation>运行{status}</translation>
+    </message>
+    <message>
+        <source>Run {status}. Results in {folder}</source>
+        <translation>运行{status}。结果位于 {folder}</translation>
+    </message>
+    <message>
+        <source>the run directory</source>
+        <translation>运行目录</translation>
+    </message>
+    <message>
+        <source>Run {status}</source>
+        <translation>运行{status}</translation>
+    </message>
+    <message>
+        <source>run failed</source>
+        <translation>运行失败</translation>
+    </message>
+    <message>
+        <source>Run failed: {message}</source>
+        <translation>运行失败：{message}</translation>
+    </message>
+    <message>
+        <source>The run failed</source>
+        <translation>运行失败</translation>
+    </message>
+    <message>
+        <source>Loaded the run&apos;s config into the form</source>
+        <translation>已把该运行的配置载入表单</translation>
+    </message>
+    <message>
+        <source>No script for this strategy</source>
+        <translation>此策略没有对应脚本</translation>
+    </message>
+    <message>
+        <source>Export as script</source>
+        <translation>导出为脚本</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py)</source>
+        <translation>Python 脚本 (*.py)</translation>
+    </message>
+    <message>
+        <source>A run is in progress</source>
+        <translation>有运行正在进行</translation>
+    </message>
+    <message>
+        <source>Stop the run (it saves a checkpoint) and close the window?</source>
+        <translation>停止运行（会保存检查点）并关闭窗口吗？</translation>
+    </message>
+</context>
+<context>
+    <name>ModelForm</name>
+    <message>
+        <source>Dense layers (the tutorial&apos;s model); images are flattened</source>
+        <translation>Dense 层（教程中的模型）；图像会被展平</translation>
+    </message>
+    <message>
+        <source>conv blocks with synchronized batch norm, pooling and a Dense head; for images</source>
+        <translation>带同步批归一化和池化的卷积块，加一个 Dense 输出头；用于图像</translation>
+    </message>
+    <message>
+        <source>an architecture of tf_keras.applications, random or local weights (never downloaded)</source>
+        <translation>tf_keras.applications 中的架构，随机或本地权重（从不下载）</translation>
+    </message>
+    <message>
+        <source>build_model(input_shape, num_classes) in your file returns an uncompiled tf_keras model</source>
+        <translation>你的文件中的 build_model(input_shape, num_classes) 返回一个未编译的 tf_keras 模型</translation>
+    </message>
+    <message>
+        <source>a .keras model (e.g. an earlier run&apos;s model.keras), trained further</source>
+        <translation>一个 .keras 模型（例如之前某次运行的 model.keras），在其基础上继续训练</translation>
+    </message>
+    <message>
+        <source>synchronized batch norm</source>
+        <translation>同步批归一化</translation>
+    </message>
+    <message>
+        <source>none: random initial weights</source>
+        <translation>无：随机初始权重</translation>
+    </message>
+    <message>
+        <source>choose a file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Conv filters</source>
+        <translation>卷积滤波器</translation>
+    </message>
+    <message>
+        <source>Filters of each conv block</source>
+        <translation>每个卷积块的滤波器数</translation>
+    </message>
+    <message>
+        <source>Kernel size</source>
+        <translation>卷积核大小</translation>
+    </message>
+    <message>
+        <source>Normalisation</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>Hidden layers</source>
+        <translation>隐藏层</translation>
+    </message>
+    <message>
+        <source>Units of each Dense layer, comma-separated</source>
+        <translation>每个 Dense 层的单元数，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>激活函数</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <source>Weights file</source>
+        <translation>权重文件</translation>
+    </message>
+    <message>
+        <source>Model file</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>Python files (*.py)</source>
+        <translation>Python 文件 (*.py)</translation>
+    </message>
+    <message>
+        <source>Keras models (*.keras)</source>
+        <translation>Keras 模型 (*.keras)</translation>
+    </message>
+    <message>
+        <source>Choose the model file</source>
+        <translation>选择模型文件</translation>
+    </message>
+    <message>
+        <source>Choose a weights file</source>
+        <translation>选择权重文件</translation>
+    </message>
+    <message>
+        <source>Weights (*.h5 *.weights.h5);;All files (*)</source>
+        <translation>权重 (*.h5 *.weights.h5);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>ModelSummary</name>
+    <message>
+        <source>Summarize model</source>
+        <translation>模型概要</translation>
+    </message>
+    <message>
+        <source>Build the model in a separate process: layers, parameters, memory per replica</source>
+        <translation>在单独的进程中构建模型：层、参数、每个副本的内存</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Building the model in a separate process…</source>
+        <translation>正在单独的进程中构建模型…</translation>
+    </message>
+    <message>
+        <source>could not start the summary process ({error})</source>
+        <translation>无法启动概要进程（{error}）</translation>
+    </message>
+    <message>
+        <source>the summary process ended with code {code}: {error}</source>
+        <translation>概要进程以代码 {code} 结束：{error}</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>无输出</translation>
+    </message>
+    <message>
+        <source>Cannot build the model: {message}</source>
+        <translation>无法构建模型：{message}</translation>
+    </message>
+    <message>
+        <source>probabilities (softmax/sigmoid detected)</source>
+        <translation>概率（检测到 softmax/sigmoid）</translation>
+    </message>
+    <message>
+        <source>{model}: {total_params:,} parameters ({trainable_params:,} trainable) · input {input_shape} → {output_units} {output} · ≈ {total} per replica at {per_replica_batch} examples (weights {weights}, activations {activations})</source>
+        <translation>{model}：{total_params:,} 个参数（{trainable_params:,} 个可训练）· 输入 {input_shape} → {output_units} 个{output} · 每个副本 {per_replica_batch} 个样本时约 {total}（权重 {weights}，激活 {activations}）</translation>
+    </message>
+    <message>
+        <source>Out of date: Summarize again. </source>
+        <translation>已过期：请重新生成概要。</translation>
+    </message>
+</context>
+<context>
+    <name>Preferences</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>TFDD_LANG is set in the environment and decides the language.</source>
+        <translation>环境变量 TFDD_LANG 已设置，界面语言由它决定。</translation>
+    </message>
+    <message>
+        <source>The new language applies when the dashboard starts again. Restart now?</source>
+        <translation>新语言将在仪表板重新启动后生效。现在重启吗？</translation>
+    </message>
+    <message>
+        <source>The new language applies the next time the dashboard starts.</source>
+        <translation>新语言将在下次启动仪表板时生效。</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;System colours</source>
+        <translation>跟随系统配色(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>RunControls</name>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the run: the trainer saves a checkpoint first (Esc)</source>
+        <translation>停止运行：训练器会先保存检查点 (Esc)</translation>
+    </message>
+    <message>
+        <source>no run yet</source>
+        <translation>尚无运行</translation>
+    </message>
+    <message>
+        <source>Run progress</source>
+        <translation>运行进度</translation>
+    </message>
+    <message>
+        <source>Starts a run of the run form&apos;s config</source>
+        <translation>按运行表单的配置开始一次运行</translation>
+    </message>
+    <message>
+        <source>Asks the trainer to save a checkpoint and stop</source>
+        <translation>请求训练器保存检查点并停止</translation>
+    </message>
+    <message>
+        <source>Start a run (Ctrl+Return)</source>
+        <translation>开始运行 (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>starting the trainer…</source>
+        <translation>正在启动训练器…</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>正在停止…</translation>
+    </message>
+</context>
+<context>
+    <name>RunForm</name>
+    <message>
+        <source>No distribution: one replica on the first GPU, else the CPU.</source>
+        <translation>不分布：在第一个 GPU 上运行一个副本，没有 GPU 则用 CPU。</translation>
+    </message>
+    <message>
+        <source>Everything on the one device you tick.</source>
+        <translation>所有内容都放在你勾选的那一个设备上。</translation>
+    </message>
+    <message>
+        <source>One replica per ticked device (times virtual devices); gradients averaged by all-reduce.</source>
+        <translation>每个勾选的设备一个副本（乘以虚拟设备数）；梯度通过 all-reduce 求平均。</translation>
+    </message>
+    <message>
+        <source>Mirrored across worker processes: Start runs the local workers on 127.0.0.1, one replica per ticked device each (the CPU is one device). The Cluster tab exports a cluster for other machines.</source>
+        <translation>在多个工作器进程间镜像：“开始”会在 127.0.0.1 上运行本地工作器，每个工作器在每个勾选的设备上一个副本（CPU 算一个设备）。集群标签页可导出供其他机器使用的集群。</translation>
+    </message>
+    <message>
+        <source>Asynchronous: a coordinator hands steps to the workers, parameter servers hold the variables, and a lost worker does not stop the run. Start runs them all on 127.0.0.1.</source>
+        <translation>异步：协调器把步骤分派给工作器，参数服务器保存变量，丢失一个工作器不会中止运行。“开始”会在 127.0.0.1 上运行它们全部。</translation>
+    </message>
+    <message>
+        <source>Split a variable only when it is at least 256 KiB, into at most one shard per parameter server (TensorFlow&apos;s tutorial; a small model&apos;s variables stay whole)</source>
+        <translation>只拆分至少 256 KiB 的变量，每个参数服务器最多一个分片（TensorFlow 教程的做法；小模型的变量保持完整）</translation>
+    </message>
+    <message>
+        <source>Split every variable into one shard per parameter server (shows sharding even on a small model)</source>
+        <translation>把每个变量拆成每个参数服务器一个分片（即使小模型也能看到分片）</translation>
+    </message>
+    <message>
+        <source>Keep every variable whole; variables are placed on the parameter servers in turn</source>
+        <translation>每个变量保持完整；变量依次放在各参数服务器上</translation>
+    </message>
+    <message>
+        <source>Split each device into N logical devices (N replicas with mirrored)</source>
+        <translation>把每个设备拆成 N 个逻辑设备（mirrored 下即 N 个副本）</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>&amp;Epochs</source>
+        <translation>轮次(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Global &amp;batch</source>
+        <translation>全局批处理大小(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Examples per step over all replicas; each replica gets global ÷ replicas</source>
+        <translation>所有副本每步的样本总数；每个副本分到 全局 ÷ 副本数</translation>
+    </message>
+    <message>
+        <source>&amp;Loop</source>
+        <translation>循环(&amp;L)</translation>
+    </message>
+    <message>
+        <source>fit: Keras model.fit; custom: strategy.run + strategy.reduce</source>
+        <translation>fit：Keras model.fit；custom：自定义训练循环（strategy.run + strategy.reduce）</translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer</source>
+        <translation>优化器(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Learning &amp;rate</source>
+        <translation>学习率(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Validation split</source>
+        <translation>验证集比例(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Share of the data kept for validation; 0 plots no validation curve</source>
+        <translation>留作验证的数据比例；0 表示不绘制验证曲线</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>分布式</translation>
+    </message>
+    <message>
+        <source>waiting for the device list…</source>
+        <translation>正在等待设备列表…</translation>
+    </message>
+    <message>
+        <source>validate each checkpoint in an evaluator task</source>
+        <translation>在评估器任务中验证每个检查点</translation>
+    </message>
+    <message>
+        <source>An extra task validates every checkpoint the chief writes on the validation split, so training never waits for validation; its results are plotted as the validation curve</source>
+        <translation>一个额外的任务在验证集上验证主工作器写出的每个检查点，训练因此无需等待验证；其结果绘制为验证曲线</translation>
+    </message>
+    <message>
+        <source>every epoch</source>
+        <translation>每个轮次</translation>
+    </message>
+    <message>
+        <source>never by steps</source>
+        <translation>从不按步数</translation>
+    </message>
+    <message>
+        <source>Checkpoint every N steps</source>
+        <translation>每 N 步保存检查点</translation>
+    </message>
+    <message>
+        <source>every </source>
+        <translation>每 </translation>
+    </message>
+    <message>
+        <source> steps</source>
+        <translation> 步</translation>
+    </message>
+    <message>
+        <source>&amp;Strategy</source>
+        <translation>策略(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Devices</source>
+        <translation>设备(&amp;D)</translation>
+    </message>
+    <message>
+        <source>V&amp;irtual devices</source>
+        <translation>虚拟设备(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Local &amp;workers</source>
+        <translation>本地工作器(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Worker processes Start launches on this machine (127.0.0.1); multi_worker_mirrored: worker 0 is the chief; parameter_server: a coordinator (the chief) is added</source>
+        <translation>“开始”在本机（127.0.0.1）启动的工作器进程；multi_worker_mirrored：工作器 0 是主工作器；parameter_server：会另加一个协调器（chief）</translation>
+    </message>
+    <message>
+        <source>&amp;Parameter servers</source>
+        <translation>参数服务器(&amp;P)</translation>
+    </message>
+    <message>
+        <source>ps tasks Start launches: they hold the variables</source>
+        <translation>“开始”启动的 ps 任务：它们保存变量</translation>
+    </message>
+    <message>
+        <source>Variable s&amp;harding</source>
+        <translation>变量分片(&amp;H)</translation>
+    </message>
+    <message>
+        <source>How variables are split across the parameter servers</source>
+        <translation>变量如何在参数服务器间拆分</translation>
+    </message>
+    <message>
+        <source>Evaluator</source>
+        <translation>评估器</translation>
+    </message>
+    <message>
+        <source>&amp;Checkpoints</source>
+        <translation>检查点(&amp;C)</translation>
+    </message>
+    <message>
+        <source>A stop always leaves a checkpoint</source>
+        <translation>停止时总会留下检查点</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>the probe found no devices</source>
+        <translation>探测没有找到设备</translation>
+    </message>
+    <message>
+        <source>per replica: known once devices are listed</source>
+        <translation>每副本：列出设备后才知道</translation>
+    </message>
+    <message numerus="yes">
+        <source>not divisible by %n replica(s)</source>
+        <translation>
+            <numerusform>不能被 %n 个副本整除</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>= {per_replica} per replica × %n replica(s) per step; </source>
+        <translation>
+            <numerusform>= 每副本 {per_replica} × %n 个副本每步；</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s) take steps in turn</source>
+        <translation>
+            <numerusform>%n 个工作器轮流执行步骤</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> ({count}&#xa0;per&#xa0;worker)</source>
+        <translation>（每个工作器&#xa0;{count}&#xa0;个）</translation>
+    </message>
+    <message numerus="yes">
+        <source>= {per_replica} per replica × %n replica(s)</source>
+        <translation>
+            <numerusform>= 每副本 {per_replica} × %n 个副本</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{strategy} runs one replica per device in each worker; add local workers instead</source>
+        <translation>{strategy} 在每个工作器中每个设备运行一个副本；请改为增加本地工作器</translation>
+    </message>
+</context>
+<context>
+    <name>RunProgress</name>
+    <message>
+        <source>starting…</source>
+        <translation>启动中…</translation>
+    </message>
+    <message>
+        <source> · ETA {eta}</source>
+        <translation> · 预计剩余 {eta}</translation>
+    </message>
+    <message>
+        <source>epoch {epoch}/{epochs} · step {step}/{steps} · {percent:.0f}%</source>
+        <translation>轮次 {epoch}/{epochs} · 步 {step}/{steps} · {percent:.0f}%</translation>
+    </message>
+</context>
+<context>
+    <name>RunsPanel</name>
+    <message>
+        <source>&amp;Refresh runs</source>
+        <translation>刷新运行列表(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Read the runs folder again (F5)</source>
+        <translation>重新读取运行文件夹 (F5)</translation>
+    </message>
+    <message>
+        <source>Open in form</source>
+        <translation>在表单中打开</translation>
+    </message>
+    <message>
+        <source>Load the selected run&apos;s config into the run form, to run it again with changes (double-click does the same)</source>
+        <translation>把所选运行的配置载入运行表单，修改后再次运行（双击效果相同）</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Metrics as CSV…</source>
+        <translation>指标导出为 CSV…</translation>
+    </message>
+    <message>
+        <source>Config as JSON…</source>
+        <translation>配置导出为 JSON…</translation>
+    </message>
+    <message>
+        <source>As a Python script…</source>
+        <translation>导出为 Python 脚本…</translation>
+    </message>
+    <message>
+        <source>Scaling study…</source>
+        <translation>扩展性研究…</translation>
+    </message>
+    <message>
+        <source>Run the run form&apos;s config with 1, 2, 4 … replicas and compare throughput</source>
+        <translation>用 1、2、4 … 个副本运行表单中的配置并比较吞吐量</translation>
+    </message>
+    <message>
+        <source>reading the runs in {root}…</source>
+        <translation>正在读取 {root} 中的运行…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) in {root}</source>
+        <translation>
+            <numerusform>{root} 中有 %n 次运行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> (and %n more)</source>
+        <translation>
+            <numerusform>（另有 %n 个）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Continue this run from its last checkpoint</source>
+        <translation>从最近的检查点继续这次运行</translation>
+    </message>
+    <message>
+        <source>A run is in progress; resume when it has ended</source>
+        <translation>有运行正在进行；请在其结束后恢复</translation>
+    </message>
+    <message>
+        <source>{name} is being trained by {holder}; it can be resumed once that has stopped</source>
+        <translation>{name} 正由 {holder} 训练；待其停止后才能恢复</translation>
+    </message>
+    <message>
+        <source>Select one stopped or interrupted run that left a checkpoint</source>
+        <translation>请选择一个已停止或被中断且留有检查点的运行</translation>
+    </message>
+    <message>
+        <source>Cannot open the config of {name}: {error}</source>
+        <translation>无法打开 {name} 的配置：{error}</translation>
+    </message>
+    <message>
+        <source>Export metrics</source>
+        <translation>导出指标</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export run config</source>
+        <translation>导出运行配置</translation>
+    </message>
+    <message>
+        <source>Run configs (*.json)</source>
+        <translation>运行配置 (*.json)</translation>
+    </message>
+    <message>
+        <source>Export as script</source>
+        <translation>导出为脚本</translation>
+    </message>
+    <message>
+        <source>Python scripts (*.py)</source>
+        <translation>Python 脚本 (*.py)</translation>
+    </message>
+</context>
+<context>
+    <name>RunsTableModel</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Replicas</source>
+        <translation>副本数</translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation>循环</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>Val loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>Val accuracy</source>
+        <translation>验证准确率</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>in this window</source>
+        <translation>在本窗口中</translation>
+    </message>
+    <message>
+        <source>by {holder}</source>
+        <translation>由 {holder}</translation>
+    </message>
+    <message>
+        <source>Cannot read {path}: {message}</source>
+        <translation>无法读取 {path}：{message}</translation>
+    </message>
+    <message>
+        <source>Failed: {message}</source>
+        <translation>失败：{message}</translation>
+    </message>
+</context>
+<context>
+    <name>ScalingDialog</name>
+    <message>
+        <source>Replicas</source>
+        <translation>副本数</translation>
+    </message>
+    <message>
+        <source>Examples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <source>Efficiency</source>
+        <translation>效率</translation>
+    </message>
+    <message>
+        <source>Run folder, or why the count failed</source>
+        <translation>运行文件夹，或该副本数失败的原因</translation>
+    </message>
+    <message>
+        <source>Write replica counts as whole numbers, e.g. 1, 2, 4.</source>
+        <translation>请用整数填写副本数，例如 1, 2, 4。</translation>
+    </message>
+    <message>
+        <source>Replica counts go from 1 to {max_count}.</source>
+        <translation>副本数的范围是 1 到 {max_count}。</translation>
+    </message>
+    <message>
+        <source>Each replica is one of the GPUs ticked in the run form. With the same global batch, more GPUs should mean more examples per second; efficiency shows how much of the ideal you get.</source>
+        <translation>每个副本是运行表单中勾选的一个 GPU。在全局批处理大小相同时，更多 GPU 应当带来每秒更多的样本；效率表示达到了理想值的多少。</translation>
+    </message>
+    <message>
+        <source>Fewer than two counts were measured, so there is nothing to compare yet.</source>
+        <translation>测得的副本数少于两个，暂时无法比较。</translation>
+    </message>
+    <message>
+        <source>parameter_server: each count is that many worker processes, with one parameter server and the coordinator, all on this machine&apos;s CPU cores ({cores}). More workers help only while there are cores to spare; the study shows where adding workers stops paying.</source>
+        <translation>parameter_server：每个数值表示相应数量的工作器进程，另加一个参数服务器和协调器，全部运行在本机的 CPU 核心（{cores} 个）上。只有在还有空闲核心时，更多工作器才有帮助；研究会显示增加工作器从何时起不再划算。</translation>
+    </message>
+    <message>
+        <source>Note: with {listed} replicas, the replicas are virtual CPU devices. They split this machine&apos;s CPU cores ({cores}) rather than adding any, so do not expect a speed-up: the study then shows what distribution itself costs (all-reduce, smaller per-replica batches). Tick GPUs in the run form to measure real devices.</source>
+        <translation>注意：副本数为 {listed} 时，副本是虚拟 CPU 设备。它们分摊本机的 CPU 核心（{cores} 个）而不是增加核心，所以不要期望加速：此时研究显示的是分布式本身的开销（all-reduce、更小的每副本批次）。在运行表单中勾选 GPU 才能测量真实设备。</translation>
+    </message>
+    <message>
+        <source>More replicas did not help: the fewest, {fastest}, were fastest; {slowest} ran at {speedup:.2f}× their speed.</source>
+        <translation>更多副本没有帮助：最少的 {fastest} 个副本最快；{slowest} 个副本的速度只有其 {speedup:.2f}×。</translation>
+    </message>
+    <message>
+        <source>{fastest} replicas were fastest: {speedup:.2f}× the throughput of {base} ({efficiency:.0%} scaling efficiency).</source>
+        <translation>{fastest} 个副本最快：吞吐量是 {base} 个副本的 {speedup:.2f}×（扩展效率 {efficiency:.0%}）。</translation>
+    </message>
+    <message>
+        <source>Scaling study</source>
+        <translation>扩展性研究</translation>
+    </message>
+    <message>
+        <source>Replica counts to measure, e.g. 1, 2, 4; each is a fresh trainer process</source>
+        <translation>要测量的副本数，例如 1, 2, 4；每个都是一个全新的训练器进程</translation>
+    </message>
+    <message>
+        <source>Start study</source>
+        <translation>开始研究</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the study now: the count in training is stopped and no other starts</source>
+        <translation>立即停止研究：正在训练的那个副本数会被停止，其余的不再开始</translation>
+    </message>
+    <message>
+        <source>no study yet</source>
+        <translation>尚未研究</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>examples / s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>Scaling efficiency</source>
+        <translation>扩展效率</translation>
+    </message>
+    <message>
+        <source>% of linear scaling</source>
+        <translation>线性扩展的 %</translation>
+    </message>
+    <message>
+        <source>Replica counts:</source>
+        <translation>副本数：</translation>
+    </message>
+    <message>
+        <source>{samples:,} synthetic examples</source>
+        <translation>{samples:,} 个合成样本</translation>
+    </message>
+    <message>
+        <source>{kind} data from {path}</source>
+        <translation>来自 {path} 的 {kind} 数据</translation>
+    </message>
+    <message>
+        <source>Studies the run form&apos;s config: {loop} loop, global batch {global_batch_size}, {epochs} epochs, {data}. Each count is a fresh trainer; throughput is the mean of the epochs after the first.</source>
+        <translation>研究运行表单的配置：{loop} 循环，全局批处理大小 {global_batch_size}，{epochs} 个轮次，{data}。每个副本数都用一个全新的训练器；吞吐量取第一个轮次之后各轮次的平均值。</translation>
+    </message>
+    <message>
+        <source>Cannot create a folder for the study: {exc}</source>
+        <translation>无法为研究创建文件夹：{exc}</translation>
+    </message>
+    <message>
+        <source>The study&apos;s runs are kept in {root}</source>
+        <translation>研究的运行保存在 {root}</translation>
+    </message>
+    <message>
+        <source>starting the study…</source>
+        <translation>正在开始研究…</translation>
+    </message>
+    <message numerus="yes">
+        <source>training with %n worker(s)</source>
+        <translation>
+            <numerusform>正在用 %n 个工作器训练</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>training with %n replica(s)</source>
+        <translation>
+            <numerusform>正在用 %n 个副本训练</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (count {done} of {total})…</source>
+        <translation>（第 {done} 个，共 {total} 个）…</translation>
+    </message>
+    <message>
+        <source>The scaling study stopped: {message}</source>
+        <translation>扩展性研究已停止：{message}</translation>
+    </message>
+    <message>
+        <source>cancelled after {measured} of {total} counts measured</source>
+        <translation>已取消，{total} 个中测得 {measured} 个</translation>
+    </message>
+    <message>
+        <source>done: {measured} of {total} counts measured</source>
+        <translation>完成：{total} 个中测得 {measured} 个</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>ideal (linear)</source>
+        <translation>理想（线性）</translation>
+    </message>
+    <message>
+        <source>failed: {error}</source>
+        <translation>失败：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>Status</name>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>killed</source>
+        <translation>被强制结束</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>被中断</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>trained every planned epoch</source>
+        <translation>已训练完所有计划的轮次</translation>
+    </message>
+    <message>
+        <source>stopped on request; it left a checkpoint</source>
+        <translation>应请求停止；留有检查点</translation>
+    </message>
+    <message>
+        <source>the trainer reported a failure</source>
+        <translation>训练器报告了失败</translation>
+    </message>
+    <message>
+        <source>ended without a word (killed or crashed); it resumes from its last checkpoint</source>
+        <translation>未留任何消息就结束了（被强制结束或崩溃）；可从最近的检查点恢复</translation>
+    </message>
+    <message>
+        <source>did not stop in time and was killed; it resumes from its last checkpoint</source>
+        <translation>未能及时停止而被强制结束；可从最近的检查点恢复</translation>
+    </message>
+    <message>
+        <source>a process is training it now</source>
+        <translation>有进程正在训练它</translation>
+    </message>
+    <message>
+        <source>its files cannot be read</source>
+        <translation>其文件无法读取</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <source>waiting for peers</source>
+        <translation>等待其他工作器</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练中</translation>
+    </message>
+    <message>
+        <source>evaluating</source>
+        <translation>评估中</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>已丢失</translation>
+    </message>
+    <message>
+        <source>rejoined</source>
+        <translation>已重新加入</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+</context>
+<context>
+    <name>TensorBoardCommand</name>
+    <message>
+        <source>select runs to get the command that opens them in TensorBoard</source>
+        <translation>选择运行以获得在 TensorBoard 中打开它们的命令</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the command to the clipboard; paste it into a terminal</source>
+        <translation>把命令复制到剪贴板；粘贴到终端中运行</translation>
+    </message>
+    <message>
+        <source>TensorBoard:</source>
+        <translation>TensorBoard：</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingPlots</name>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>examples / s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>The x-axis of every plot: training steps, or seconds since Start</source>
+        <translation>所有图表的横轴：训练步数，或自开始以来的秒数</translation>
+    </message>
+    <message>
+        <source>&amp;x-axis:</source>
+        <translation>横轴(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>x-axis</source>
+        <translation>横轴</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingRunner</name>
+    <message>
+        <source>Could not start the trainer: {error}</source>
+        <translation>无法启动训练器：{error}</translation>
+    </message>
+    <message>
+        <source>The trainer was ended by signal {signal} (a crash, or killed from outside).</source>
+        <translation>训练器被信号 {signal} 结束（崩溃，或被外部强制结束）。</translation>
+    </message>
+    <message>
+        <source>The trainer exited with code {code} without reporting the end of the run.</source>
+        <translation>训练器以代码 {code} 退出，没有报告运行结束。</translation>
+    </message>
+</context>
+<context>
+    <name>WarmTrainer</name>
+    <message>
+        <source>Keep a &amp;trainer warm</source>
+        <translation>保持一个预热的训练器(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Start runs in one to two seconds: one trainer process keeps TensorFlow imported (about 0.6 GB of memory, no CPU while it waits)</source>
+        <translation>一到两秒即可开始运行：一个训练器进程预先导入 TensorFlow（约占 0.6 GB 内存，等待时不占 CPU）</translation>
+    </message>
+    <message>
+        <source>warm trainer ready ({memory:.0f} MB)</source>
+        <translation>预热的训练器已就绪（{memory:.0f} MB）</translation>
+    </message>
+    <message>
+        <source>warm trainer ready</source>
+        <translation>预热的训练器已就绪</translation>
+    </message>
+    <message>
+        <source>no warm trainer ({error})</source>
+        <translation>没有预热的训练器（{error}）</translation>
+    </message>
+    <message>
+        <source>warm trainer off</source>
+        <translation>预热训练器已关闭</translation>
+    </message>
+    <message>
+        <source>warm trainer: importing TensorFlow…</source>
+        <translation>预热训练器：正在导入 TensorFlow…</translation>
+    </message>
+</context>
+<context>
+    <name>WorkersPanel</name>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Cluster tasks</source>
+        <translation>集群任务</translation>
+    </message>
+    <message>
+        <source>parameter_server: steps each worker has run, as the coordinator saw them come back</source>
+        <translation>parameter_server：协调器收到的每个工作器已完成的步数</translation>
+    </message>
+    <message>
+        <source>Double-click a task to show only its lines in the log</source>
+        <translation>双击任务可在日志中只显示它的行</translation>
+    </message>
+    <message>
+        <source>log: {path}</source>
+        <translation>日志：{path}</translation>
+    </message>
+    <message>
+        <source>launching {expected} tasks on 127.0.0.1…</source>
+        <translation>正在 127.0.0.1 上启动 {expected} 个任务…</translation>
+    </message>
+    <message>
+        <source>Start launches the cluster&apos;s tasks on 127.0.0.1; their states appear here.</source>
+        <translation>“开始”会在 127.0.0.1 上启动集群的任务；它们的状态显示在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>gui.exports</name>
+    <message>
+        <source>PNG image (*.png);;SVG vector image (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>a name without a suffix</source>
+        <translation>没有后缀的文件名</translation>
+    </message>
+    <message>
+        <source>a plot is exported as .png or .svg, not {given}</source>
+        <translation>图表只能导出为 .png 或 .svg，不能是 {given}</translation>
+    </message>
+    <message>
+        <source>there is no folder {folder}</source>
+        <translation>文件夹 {folder} 不存在</translation>
+    </message>
+    <message>
+        <source>could not write {path}</source>
+        <translation>无法写入 {path}</translation>
+    </message>
+    <message>
+        <source>Export plot…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <source>Export plot</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>Export failed: {error}</source>
+        <translation>导出失败：{error}</translation>
+    </message>
+    <message>
+        <source>Wrote {path}</source>
+        <translation>已写入 {path}</translation>
+    </message>
+</context>
+<context>
+    <name>gui.form.model_form</name>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+</context>
+<context>
+    <name>gui.runs.scaling_dialog</name>
+    <message>
+        <source>replicas</source>
+        <translation>副本数</translation>
+    </message>
+</context>
+</TS>
