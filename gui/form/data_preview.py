@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtGui import QImageReader, QPainter, QPaintEvent, QPixmap
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QVBoxLayout, QWidget
 
 from engine.sources import SourceInfo
+from gui.form.rows import hint_label
 from gui.i18n import translate
 
 THUMBNAIL_PX = 44
@@ -66,12 +67,8 @@ class DataPreview(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("dataPreview")
-        self.summary = QLabel(objectName="previewSummary")
-        self.summary.setWordWrap(True)
-        self.summary.setProperty("role", "hint")
-        self.classes = QLabel(objectName="previewClasses")
-        self.classes.setWordWrap(True)
-        self.classes.setProperty("role", "hint")
+        self.summary = hint_label("previewSummary")
+        self.classes = hint_label("previewClasses")
         self.strip = QWidget(objectName="thumbnailStrip")
         self.strip_layout = QGridLayout(self.strip)
         self.strip_layout.setContentsMargins(0, 2, 0, 0)

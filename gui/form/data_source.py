@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -44,7 +43,7 @@ from engine.sources import SourceInfo, inspect, resolve_shard_policy, shard_prob
 from engine.tfrecord_reader import RecordError, parse_example, records
 from gui.form.data_preview import DataPreview
 from gui.form.number_fields import KeptValues, limited_spin
-from gui.form.rows import ProblemLabels
+from gui.form.rows import ProblemLabels, hint_label
 from gui.i18n import translate
 
 FILE_FILTERS = {
@@ -110,9 +109,7 @@ class DataSourceForm(QWidget):
         super().__init__(parent)
         self.kind = QComboBox(objectName="dataKindCombo")
         self.kind.addItems(DATA_KINDS)
-        self.kind_hint = QLabel(objectName="dataKindHint")
-        self.kind_hint.setProperty("role", "hint")
-        self.kind_hint.setWordWrap(True)
+        self.kind_hint = hint_label("dataKindHint")
         self.samples = limited_spin("data.num_samples", "samplesSpin")
         self.features = limited_spin("data.num_features", "featuresSpin")
         self.classes = limited_spin("data.num_classes", "classesSpin")
@@ -142,9 +139,7 @@ class DataSourceForm(QWidget):
         self.shard_policy.addItems(SHARD_POLICIES)
         for i, policy in enumerate(SHARD_POLICIES):
             self.shard_policy.setItemData(i, translate(SHARD_HINTS[policy]), Qt.ItemDataRole.ToolTipRole)
-        self.shard_hint = QLabel(objectName="shardHint")
-        self.shard_hint.setProperty("role", "hint")
-        self.shard_hint.setWordWrap(True)
+        self.shard_hint = hint_label("shardHint")
         self.preview = DataPreview()
 
         form = QFormLayout()

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -32,7 +31,7 @@ from engine.kinds import KERAS_APPLICATIONS, MODEL_KINDS
 from engine.messages import msg
 from engine.problems import Problem
 from gui.form.model_summary import ModelSummary
-from gui.form.rows import ProblemLabels
+from gui.form.rows import ProblemLabels, hint_label
 
 KIND_HINTS = {
     "mlp": QT_TRANSLATE_NOOP("ModelForm", "Dense layers (the tutorial's model); images are flattened"),
@@ -83,9 +82,7 @@ class ModelForm(QWidget):
         super().__init__(parent)
         self.kind = QComboBox(objectName="modelKindCombo")
         self.kind.addItems(MODEL_KINDS)
-        self.kind_hint = QLabel(objectName="modelKindHint")
-        self.kind_hint.setProperty("role", "hint")
-        self.kind_hint.setWordWrap(True)
+        self.kind_hint = hint_label("modelKindHint")
         self.hidden = QLineEdit(objectName="hiddenLayersEdit", placeholderText="e.g. 16, 8")
         self.activation = QComboBox(objectName="activationCombo")
         self.activation.addItems(ACTIVATIONS)

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from engine.config import RunConfig
 from engine.protocol.commands import cli_command
+from gui.form.rows import hint_label
 
 KILL_WAIT_MS = 2000
 
@@ -50,9 +50,7 @@ class ModelSummary(QWidget):
         super().__init__(parent)
         self.button = QPushButton(self.tr("Summarize model"), objectName="summarizeButton")
         self.button.setToolTip(self.tr("Build the model in a separate process: layers, parameters, memory per replica"))
-        self.status = QLabel(objectName="summaryStatus")
-        self.status.setWordWrap(True)
-        self.status.setProperty("role", "hint")
+        self.status = hint_label("summaryStatus")
         self.table = QTableWidget(0, 3, objectName="summaryTable")
         self.table.setHorizontalHeaderLabels([self.tr("layer"), self.tr("output"), self.tr("parameters")])
         self.table.verticalHeader().setVisible(False)

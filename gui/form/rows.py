@@ -62,6 +62,14 @@ class ProblemLabels:
         return self._labels.get(field, self._catch_all)
 
 
+def hint_label(object_name: str = "") -> QLabel:
+    """A wrapped label in the hint style (style.qss: QLabel[role="hint"]): explanations beside fields."""
+    label = QLabel(objectName=object_name)
+    label.setProperty("role", "hint")
+    label.setWordWrap(True)
+    return label
+
+
 def _style_problem(label: QLabel) -> None:
     label.setProperty("role", "problem")
     label.setWordWrap(True)

@@ -35,7 +35,7 @@ from gui.form.data_source import DataSourceForm
 from gui.form.device_probe import ProbeResult
 from gui.form.model_form import ModelForm
 from gui.form.number_fields import KeptValues, ScientificSpinBox, limited_spin
-from gui.form.rows import ProblemLabels
+from gui.form.rows import ProblemLabels, hint_label
 from gui.keyboard import order_tabs_by_layout
 
 STRATEGY_HINTS = {
@@ -118,10 +118,7 @@ class RunForm(QWidget):
         form = QFormLayout(box)
         self.epochs = limited_spin("epochs", "epochsSpin")
         self.batch_size = limited_spin("global_batch_size", "batchSizeSpin")
-        self.per_replica = QLabel()
-        self.per_replica.setObjectName("perReplicaLabel")
-        self.per_replica.setProperty("role", "hint")
-        self.per_replica.setWordWrap(True)
+        self.per_replica = hint_label("perReplicaLabel")
         batch_row = QWidget()
         column = QVBoxLayout(batch_row)
         column.setContentsMargins(0, 0, 0, 0)
@@ -170,9 +167,7 @@ class RunForm(QWidget):
         form = QFormLayout(box)
         self.strategy = QComboBox(objectName="strategyCombo")
         self.strategy.addItems(STRATEGIES)
-        self.strategy_hint = QLabel()
-        self.strategy_hint.setWordWrap(True)
-        self.strategy_hint.setProperty("role", "hint")
+        self.strategy_hint = hint_label()
         self.devices = QWidget(objectName="deviceChecks")
         self.devices_layout = QGridLayout(self.devices)
         self.devices_layout.setContentsMargins(0, 0, 0, 0)
