@@ -232,7 +232,8 @@ class Trainer:
         if start_epoch >= config.epochs:
             self.log(f"All {config.epochs} epochs were already finished; nothing to resume.")
             return self._finish(RunStatus.COMPLETED, model, save_model=False)
-        check_output(model, next(iter(source.train(start_epoch).take(1)))[0], source.num_classes, built.where)
+        first_batch = source.train(start_epoch).take(1)  # one pipeline for the output check and the batch sizes
+        check_output(model, next(iter(first_batch))[0], source.num_classes, built.where)
         per_epoch = source.steps_per_epoch
         policy = steps_per_call(config, per_epoch, self.role.num_workers)
         save = quiesced(coordinator, checkpointer.save) if coordinator else checkpointer.save
@@ -268,7 +269,7 @@ class Trainer:
         replica_batches = (
             [config.global_batch_size // replicas]  # a coordinator runs no replica of its own to measure
             if ps
-            else _measure_replica_batches(strategy, source.train(start_epoch))
+            else _measure_replica_batches(strategy, first_batch)
         )
         self.emit(
             ev.RunStarted(
