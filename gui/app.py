@@ -15,6 +15,7 @@ import os
 import sys
 import time
 
+from pyqtgraph.util.garbage_collector import GarbageCollector
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
@@ -26,7 +27,21 @@ from gui.main_window import MainWindow
 from gui.runner import kill_live_processes
 
 GIL_SWITCH_INTERVAL_S = 0.001
+GC_INTERVAL_S = 1.0
 _T0 = time.perf_counter()
+_collector: GarbageCollector | None = None
+
+
+def collect_garbage_on_gui_thread() -> GarbageCollector:
+    """Python's cycle collector runs in whichever thread allocates when a generation fills: often
+    the runner's, which decodes thousands of events a second. A window part left in a reference
+    cycle (a closed dialog, an old panel) was then destroyed off the GUI thread, where Qt warns or
+    crashes. pyqtgraph's collector turns automatic collection off and collects every GC_INTERVAL_S
+    on a timer of the GUI thread, with the usual generation thresholds. Once per process."""
+    global _collector
+    if _collector is None:
+        _collector = GarbageCollector(interval=GC_INTERVAL_S)
+    return _collector
 
 
 def create_application(argv: list[str]) -> QApplication:
@@ -37,6 +52,7 @@ def create_application(argv: list[str]) -> QApplication:
     # event-loop stall during a full-speed event stream by about 2x (bench_gui_stream).
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     app = QApplication.instance() or QApplication([sys.argv[0], *argv])
+    collect_garbage_on_gui_thread()
     app.setOrganizationName(settings.ORGANIZATION)
     app.setApplicationName(settings.APPLICATION)
     i18n.install(app)  # before any text is made: the window is built in the language it will speak

@@ -5,6 +5,7 @@ tests/conftest.py."""
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -20,6 +21,18 @@ def english(qapp) -> None:
     from gui import i18n
 
     i18n.install(qapp, i18n.ENGLISH)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def collected_on_the_gui_thread(qapp):
+    """As in the app: Python's cycle collector runs only on the GUI thread's timer, never on a runner's
+    thread (gui.app.collect_garbage_on_gui_thread); the rest of the suite gets the usual collector back."""
+    from gui.app import collect_garbage_on_gui_thread
+
+    collector = collect_garbage_on_gui_thread()
+    yield
+    collector.timer.stop()
+    gc.enable()
 
 
 @pytest.fixture(autouse=True)
