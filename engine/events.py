@@ -85,6 +85,10 @@ class Log:
     message: str
     source: str = ""  # e.g. "worker-1" when a cluster launcher relays a worker's line
     time: float = field(default_factory=_now)
+    message_template: dict = field(default_factory=dict)  # as RunFailed's
+
+    def __post_init__(self) -> None:
+        _keep_template(self)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -176,8 +180,13 @@ class RunFailed:
     message_template: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if not self.message_template and isinstance(self.message, Message):
-            object.__setattr__(self, "message_template", to_plain(self.message))
+        _keep_template(self)
+
+
+def _keep_template(event: Log | RunFailed) -> None:
+    """Fill `message_template` from a Message given as `message` (plain text keeps it empty)."""
+    if not event.message_template and isinstance(event.message, Message):
+        object.__setattr__(event, "message_template", to_plain(event.message))
 
 
 Event = (

@@ -23,6 +23,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from engine.messages import Message, msg
+
 # absl's prefix: level, MMDD (0000 before absl::InitializeLog), time, thread id; then file:line]
 _NATIVE = re.compile(r"^(?P<level>[IWEF])\d{4} \d\d:\d\d:\d+\.\d+\s+\d+ (?P<where>[\w.]+:\d+)\] (?P<text>.*)$")
 _SOURCE_TAG = re.compile(r"^\[(?P<source>[\w.-]+)\] (?P<line>.*)$")
@@ -41,23 +43,25 @@ class Topic:
 TOPICS = {
     t.key: t
     for t in (
-        Topic("startup", "started (logger and CPU-feature notes; nothing to do)"),
-        Topic("no_gpu", "No CUDA driver: training on the CPU (an error only if you expected a GPU)"),
+        Topic("startup", msg("started (logger and CPU-feature notes; nothing to do)")),
+        Topic("no_gpu", msg("No CUDA driver: training on the CPU (an error only if you expected a GPU)")),
         Topic(
             "onednn",
-            "oneDNN custom operations are on: results may differ in the last digits "
-            "(TF_ENABLE_ONEDNN_OPTS=0 turns them off)",
+            msg(
+                "oneDNN custom operations are on: results may differ in the last digits "
+                "(TF_ENABLE_ONEDNN_OPTS=0 turns them off)"
+            ),
         ),
-        Topic("cluster", "Joining the cluster"),
-        Topic("input", "Input pipeline notes (harmless: NumPy data is fed through Python)"),
+        Topic("cluster", msg("Joining the cluster")),
+        Topic("input", msg("Input pipeline notes (harmless: NumPy data is fed through Python)")),
         Topic(
             "sigterm",
-            "SIGTERM noted: a multi-worker TensorFlow worker only logs it and keeps running",
+            msg("SIGTERM noted: a multi-worker TensorFlow worker only logs it and keeps running"),
             "warning",
         ),
         Topic(
             "slow_reduce",
-            "A slower all-reduce path is used (does the strategy name a device that does not exist?)",
+            msg("A slower all-reduce path is used (does the strategy name a device that does not exist?)"),
             "warning",
         ),
     )
@@ -73,9 +77,9 @@ class Pattern:
     id: str
     regex: re.Pattern[str]
     topic: str
-    detail: str = ""
+    detail: str = ""  # a msg() template over the regex's named groups
     continuation: re.Pattern[str] | None = None
-    continuation_detail: str = ""  # a format string over {line}, for each continuation line
+    continuation_detail: str = ""  # a msg() template over {line}, for each continuation line
     state: bool = False
 
 
@@ -127,26 +131,26 @@ PATTERNS: tuple[Pattern, ...] = (
         "coord_service_init",
         _native("coordination_service", r"Initializing CoordinationService"),
         "cluster",
-        "this worker coordinates the cluster",
+        msg("this worker coordinates the cluster"),
     ),
     _p(
         "grpc_server_started",
         _native("grpc_server_lib", r"Started server with target: grpc://(?P<addr>\S+)"),
         "cluster",
-        "listening on {addr} (on every interface)",
+        msg("listening on {addr} (on every interface)"),
     ),
     _p(
         "task_connected",
         r"^[IWEF]\d{4} \d\d:\d\d:\d+\.\d+\s+\d+ coordination_service\.h:\d+\] "
         rf"(?P<task>{_TASK}) has connected to coordination service\. Incarnation: \d+$",
         "cluster",
-        "{task} joined",
+        msg("{task} joined"),
     ),
     _p(
         "waiting_for_tasks",
         _native("coordination_service", r"Waiting for (?P<missing>\d+)/(?P<total>\d+) tasks to connect\."),
         "cluster",
-        "waiting for {missing} of {total} workers",
+        msg("waiting for {missing} of {total} workers"),
         state=True,
     ),
     _p(
@@ -154,20 +158,20 @@ PATTERNS: tuple[Pattern, ...] = (
         _native("coordination_service", r"Example stragglers:"),
         "cluster",
         continuation=rf"^{_TASK}$",
-        continuation_detail="not joined yet: {line}",
+        continuation_detail=msg("not joined yet: {line}"),
         state=True,
     ),
     _p(
         "agent_connected",
         _native("coordination_service_agent", r"Coordination agent has successfully connected\."),
         "cluster",
-        "this worker reached the coordinator",
+        msg("this worker reached the coordinator"),
     ),
     _p(
         "barrier_passed",
         _native("coordination_service", r"Barrier\(.*\) has passed with status: OK"),
         "cluster",
-        "all workers connected; training can start",
+        msg("all workers connected; training can start"),
         state=True,
     ),
     _p(
@@ -260,7 +264,7 @@ class LogFolder:
             entry, pattern = continuing
             entry.raw.append(line)
             if pattern.continuation_detail:
-                entry.details.append((pattern.state, pattern.continuation_detail.format(line=bare)))
+                entry.details.append((pattern.state, _detail(pattern.continuation_detail, line=bare)))
             self._continuing[source] = continuing
             _note(out, entry)
             return
@@ -281,7 +285,7 @@ class LogFolder:
         if pattern.detail:
             match = pattern.regex.match(bare)
             assert match is not None
-            entry.details.append((pattern.state, pattern.detail.format(**match.groupdict())))
+            entry.details.append((pattern.state, _detail(pattern.detail, **match.groupdict())))
         entry.text = _topic_line(entry)
         if pattern.continuation is not None:
             self._continuing[source] = (entry, pattern)
@@ -293,13 +297,22 @@ def _note(out: Folded, entry: Entry) -> None:
         out.grown.append(entry)
 
 
-def _topic_line(entry: Entry) -> str:
+def _detail(template: str, **params: str) -> Message:
+    """A pattern's detail with what the line said filled in; still translatable (its template is a msg())."""
+    return Message(template.template if isinstance(template, Message) else template, params)
+
+
+def _topic_line(entry: Entry) -> Message:
     topic = TOPICS[entry.topic]
     states = [text for state, text in entry.details if state]
     notes = states or [text for _, text in entry.details]
-    detail = f": {notes[-1]}" if notes else ""
-    tag = f"[{entry.source}] " if entry.source else ""
-    return f"{tag}TensorFlow: {topic.text}{detail}"
+    detail = msg(": {note}", note=notes[-1]) if notes else ""
+    return msg(
+        "{tag}TensorFlow: {topic}{detail}",
+        tag=f"[{entry.source}] " if entry.source else "",
+        topic=topic.text,
+        detail=detail,
+    )
 
 
 def _plain(line: str, bare: str, source: str) -> Entry:

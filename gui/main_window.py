@@ -381,7 +381,7 @@ class MainWindow(QMainWindow):
             )
         else:
             command = self._command_for(self._config_file, run_dir)
-            self._launch(command, run_dir, "starting run", warm_args=trainer_args(self._config_file, run_dir))
+            self._launch(command, run_dir, self.tr("starting run"), warm_args=trainer_args(self._config_file, run_dir))
 
     def start_cluster_here(self) -> None:
         """The Cluster tab's tasks, as its table says them (127.0.0.1, its ports), with the form's config."""
@@ -447,7 +447,7 @@ class MainWindow(QMainWindow):
             self._launch(
                 self._resume_command_for(run_dir, workers),
                 run_dir,
-                "resuming run",
+                self.tr("resuming run"),
                 tasks,
                 warm_args=resume_args(run_dir) if not tasks else None,
             )
@@ -483,10 +483,11 @@ class MainWindow(QMainWindow):
         config_path = self._config_file if self._config_file is not None else RunPaths(run_dir).config
         self.gpu_recorder.start(run_dir, self._gpus_of(config_path, workers))
         self.log.begin_run(stderr_log)
-        how = f" (warm trainer, pid {warm.process.pid})" if warm is not None else ""
+        how = self.tr(" (warm trainer, pid {pid})").format(pid=warm.process.pid) if warm is not None else ""
         if warm is None and self.spare is not None and warm_args is not None:
-            how = f" (a fresh trainer: {self.spare.declined})"
-        self.log.append_lines([f"[dashboard] {what} in {run_dir}{how}"])
+            how = self.tr(" (a fresh trainer: {why})").format(why=self.spare.declined)
+        line = self.tr("{what} in {folder}{how}").format(what=what, folder=run_dir, how=how)
+        self.log.append_lines([f"[dashboard] {line}"])
         self.first_step.run_started(warm is not None)
         self.form.setEnabled(False)
         self.controls.set_running(True)

@@ -13,18 +13,20 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal
 
 from engine import event_lines
 from engine import events as ev
+from engine.messages import from_plain
 from engine.protocol.client import WorkerProcess, kill_all
 from engine.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState, task_id
 from engine.raw_log import RawLog
 from engine.tf_log import without_chatter
 from engine.tfconfig import EVALUATOR_JOB
-from gui.i18n import event_message
+from gui.i18n import event_message, translate
 from gui.live.spare import Handoff
 
 EMIT_INTERVAL_S = 0.033
@@ -46,23 +48,28 @@ def source_tag(source: str) -> str:
 
 def log_line(event: ev.Event, epochs: int = 0) -> str | None:
     """The line an event adds to the log view (a log event, a worker's state, an epoch, a checkpoint,
-    an evaluation, the start and end of the run), or None for events the plots show (batches)."""
+    an evaluation, the start and end of the run) in the window's language, or None for events the
+    plots show (batches). Runs on the runner's thread: Qt's translate is thread-safe."""
     if isinstance(event, ev.Evaluation):
-        return f"{source_tag(task_id(EVALUATOR_JOB, 0))} {event_lines.evaluation_line(event)}"
+        return f"{source_tag(task_id(EVALUATOR_JOB, 0))} {translate(event_lines.evaluation_line(event))}"
     if isinstance(event, ev.WorkerState):
         detail = f" (pid {event.pid})" if event.state == WorkerState.STARTING and event.pid else ""
         text = f"{event.state.replace('_', ' ')}{detail}" + (f": {event.message}" if event.message else "")
         return f"{source_tag(event.worker)} {text}"
     if isinstance(event, ev.Log):
-        return (f"{source_tag(event.source)} " if event.source else "") + f"{event.level.upper()}: {event.message}"
+        message = event_message(event.message, event.message_template)
+        return (f"{source_tag(event.source)} " if event.source else "") + f"{event.level.upper()}: {message}"
     if isinstance(event, ev.EpochEnd):
-        return event_lines.epoch_line(event, epochs)
+        return translate(event_lines.epoch_line(event, epochs))
     if isinstance(event, ev.CheckpointSaved):
-        return event_lines.checkpoint_line(event)
+        return translate(event_lines.checkpoint_line(event))
     if isinstance(event, ev.RunStarted):
-        return event_lines.run_started_line(event)
-    if isinstance(event, (ev.RunFinished, ev.RunFailed)):
-        return event_lines.end_line(event)
+        return translate(event_lines.run_started_line(event))
+    if isinstance(event, ev.RunFailed):
+        said = from_plain(event.message_template) if event.message_template else None
+        return translate(event_lines.end_line(replace(event, message=said) if said == event.message else event))
+    if isinstance(event, ev.RunFinished):
+        return translate(event_lines.end_line(event))
     return None
 
 
@@ -157,7 +164,8 @@ class TrainingRunner(QThread):
                 kill_at = interval_start + self.grace_seconds
                 proc.request_stop()
             if kill_at is not None and interval_start > kill_at and proc.alive():
-                logs.append(f"[dashboard] the trainer did not stop within {self.grace_seconds:g} s; killed it")
+                said = self.tr("the trainer did not stop within {seconds} s; killed it")
+                logs.append(f"[dashboard] {said.format(seconds=f'{self.grace_seconds:g}')}")
                 proc.kill()
                 killed = True
             if not proc.alive():
@@ -174,7 +182,8 @@ class TrainingRunner(QThread):
                         logs.append(out.stderr)
                         raw.append(out.stderr)
                     elif out.garbage is not None:
-                        logs.append(f"[dashboard] garbage on the event channel ignored: {out.garbage}")
+                        said = self.tr("garbage on the event channel ignored: {line}").format(line=out.garbage)
+                        logs.append(f"[dashboard] {said}")
                 outputs = proc.poll(max_chunks=1) if time.monotonic() < budget_end else []
             self._flush(events, logs, raw)
             rest = interval_start + EMIT_INTERVAL_S - time.monotonic()

@@ -21,6 +21,7 @@ from typing import Any
 from engine import events as ev
 from engine.config import Loop, RunConfig, Strategy, batch_problem
 from engine.kinds import has_validation
+from engine.messages import msg
 from engine.plan import DevicePlan, plan_devices
 from engine.problems import ConfigError, Problem, RunDirError, failure_message
 from engine.protocol.channel import StopSignal
@@ -230,7 +231,7 @@ class Trainer:
         # its first write traces a summary op, 0.15 s the window would wait for its first point
         self.sinks.append(TensorBoardSink(self.run_dir.tensorboard))
         if start_epoch >= config.epochs:
-            self.log(f"All {config.epochs} epochs were already finished; nothing to resume.")
+            self.log(msg("All {epochs} epochs were already finished; nothing to resume.", epochs=config.epochs))
             return self._finish(RunStatus.COMPLETED, model, save_model=False)
         first_batch = source.train(start_epoch).take(1)  # one pipeline for the output check and the batch sizes
         check_output(model, next(iter(first_batch))[0], source.num_classes, built.where)
@@ -292,25 +293,49 @@ class Trainer:
         self._started = True
         if ps:
             self.log(
-                f"{type(strategy).__name__}: this coordinator schedules blocks of "
-                f"{policy.fixed} steps on {self.role.num_workers} worker(s); "
-                f"{self.role.num_ps} parameter server(s) "
-                f"hold the variables (sharding: {config.variable_partitioner}); mixed precision: "
-                f"{config.mixed_precision}"
+                msg(
+                    "{strategy}: this coordinator schedules blocks of {steps} steps on {workers} worker(s); "
+                    "{ps} parameter server(s) hold the variables (sharding: {sharding}); mixed precision: {precision}",
+                    strategy=type(strategy).__name__,
+                    steps=policy.fixed,
+                    workers=self.role.num_workers,
+                    ps=self.role.num_ps,
+                    sharding=config.variable_partitioner,
+                    precision=config.mixed_precision,
+                )
             )
         else:
             self.log(
-                f"{type(strategy).__name__} on {', '.join(plan.strategy_devices)}; all-reduce: {plan.all_reduce}; "
-                f"memory growth: {'on' if plan.memory_growth and plan.uses_gpu else 'off'}; "
-                f"mixed precision: {config.mixed_precision}; {self.role.num_workers} worker(s)"
+                msg(
+                    "{strategy} on {devices}; all-reduce: {all_reduce}; memory growth: {growth}; "
+                    "mixed precision: {precision}; {workers} worker(s)",
+                    strategy=type(strategy).__name__,
+                    devices=", ".join(plan.strategy_devices),
+                    all_reduce=plan.all_reduce,
+                    growth=msg("on") if plan.memory_growth and plan.uses_gpu else msg("off"),
+                    precision=config.mixed_precision,
+                    workers=self.role.num_workers,
+                )
             )
-        self.log(f"data: {source.describe()}; shard policy: {shard_policy}")
+        self.log(msg("data: {source}; shard policy: {policy}", source=source.describe(), policy=shard_policy))
+        outputs = (
+            msg("outputs logits") if built.from_logits else msg("ends in softmax/sigmoid: the loss takes probabilities")
+        )
         self.log(
-            f"model: {built.where}, {model.count_params():,} parameters; "
-            + ("outputs logits" if built.from_logits else "ends in softmax/sigmoid: the loss takes probabilities")
+            msg(
+                "model: {where}, {params} parameters; {outputs}",
+                where=built.where,
+                params=f"{model.count_params():,}",
+                outputs=outputs,
+            )
         )
         if has_validation(config) and not self.validates:
-            self.log(f"The evaluator task validates each checkpoint ({RunPaths(self.run_dir.path).evaluation}).")
+            self.log(
+                msg(
+                    "The evaluator task validates each checkpoint ({path}).",
+                    path=str(RunPaths(self.run_dir.path).evaluation),
+                )
+            )
         if ps:
             loop: Any = (PSFitLoop if config.loop == Loop.FIT else PSCustomLoop)(
                 session, coordinator, self.role.num_workers
@@ -362,15 +387,21 @@ class Trainer:
             notes = self.run_dir.reconcile(epoch, step)
         if restored is None:
             if self.resume:
-                self.log("No checkpoint found (no epoch was finished); starting from the first epoch.", "warning")
+                self.log(msg("No checkpoint found (no epoch was finished); starting from the first epoch."), "warning")
             return 0, 0, ()
         for why in restored.skipped:
-            self.log(f"Checkpoint {why}; it was set aside and an older one is used.", "warning")
+            self.log(msg("Checkpoint {why}; it was set aside and an older one is used.", why=why), "warning")
         self.log(
-            f"Resuming at epoch {epoch + 1}, step {step} from {Path(restored.path).name} in {self.checkpoint_dir}."
+            msg(
+                "Resuming at epoch {epoch}, step {step} from {checkpoint} in {folder}.",
+                epoch=epoch + 1,
+                step=step,
+                checkpoint=Path(restored.path).name,
+                folder=str(self.checkpoint_dir),
+            )
         )
         for note in notes:
-            self.log(f"Resume: {note}.")
+            self.log(msg("Resume: {note}.", note=note))
         return epoch, step, totals
 
     def _finish(

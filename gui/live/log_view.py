@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from engine.tf_log import Entry, LogFolder
 from gui import theme
+from gui.i18n import translate
 
 MAX_ENTRIES = 50_000
 TRIM_CHUNK = 5_000  # entries dropped at once past the cap: one model reset per 5,000 lines, not one per line
@@ -216,6 +217,8 @@ class LogView(QWidget):
         bar = self.tree.verticalScrollBar()
         at_end = bar.value() >= bar.maximum() - 2
         folded = self.folder.feed(lines)
+        for entry in (*folded.new, *folded.grown):  # a folded topic's line, in the window's language
+            entry.text = translate(entry.text)
         self.model.add(folded.new, folded.grown)
         if at_end:
             self.tree.scrollToBottom()

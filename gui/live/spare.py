@@ -115,15 +115,17 @@ class WarmTrainer(QObject):
         environment differs is discarded, and the next one starts with the new environment."""
         self._poll()
         self.declined = {
-            SpareState.OFF: "the warm trainer is off",
-            SpareState.WARMING: "the warm trainer is still importing TensorFlow",
-            SpareState.BROKEN: f"no warm trainer: {self.last_error}",
-        }.get(self.state, "no warm trainer yet")
+            SpareState.OFF: self.tr("the warm trainer is off"),
+            SpareState.WARMING: self.tr("the warm trainer is still importing TensorFlow"),
+            SpareState.BROKEN: self.tr("no warm trainer: {error}").format(error=self.last_error),
+        }.get(self.state, self.tr("no warm trainer yet"))
         if self._process is None or self._ready is None:
             return None  # none, or still importing: it carries on for the next run
         if not spare_serves(self._env, run_env):
             changed = sorted(k for k in {*self._env, *run_env} if self._env.get(k) != run_env.get(k))
-            self.declined = f"the environment changed since the warm trainer started ({', '.join(changed[:4])})"
+            self.declined = self.tr("the environment changed since the warm trainer started ({names})").format(
+                names=", ".join(changed[:4])
+            )
             self._discard()
             self._set_state(SpareState.NONE)
             return None

@@ -703,6 +703,194 @@
         <source>{field} = {value}: {message}</source>
         <translation>{field} = {value}：{message}</translation>
     </message>
+    <message>
+        <source>n/a</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>; resuming at epoch {epoch}, step {step}</source>
+        <translation>；从轮次 {epoch}、步 {step} 继续</translation>
+    </message>
+    <message>
+        <source>{strategy}: {replicas} replica(s) on {devices}; global batch {global_batch} = {per_replica} per replica; {loop} loop; {epochs} epoch(s) of {steps} steps{resumed}</source>
+        <translation>{strategy}：{devices} 上 {replicas} 个副本；全局批次 {global_batch} = 每副本 {per_replica}；{loop} 循环；{epochs} 个轮次，每轮 {steps} 步{resumed}</translation>
+    </message>
+    <message>
+        <source>, val loss {val_loss}, val accuracy {val_accuracy}</source>
+        <translation>，验证损失 {val_loss}，验证准确率 {val_accuracy}</translation>
+    </message>
+    <message>
+        <source>epoch {epoch}{of}: loss {loss}, accuracy {accuracy}{val}, {rate} examples/s, {seconds} s</source>
+        <translation>轮次 {epoch}{of}：损失 {loss}，准确率 {accuracy}{val}，{rate} 样本/秒，{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>checkpoint saved at epoch {epoch}, step {step}: {path}</source>
+        <translation>已在轮次 {epoch}、步 {step} 保存检查点：{path}</translation>
+    </message>
+    <message>
+        <source>checkpoint saved after epoch {epoch}: {path}</source>
+        <translation>已在轮次 {epoch} 结束后保存检查点：{path}</translation>
+    </message>
+    <message>
+        <source>checkpoint saved before the first epoch: {path}</source>
+        <translation>已在第一个轮次之前保存检查点：{path}</translation>
+    </message>
+    <message>
+        <source>{checkpoint} (epoch {epoch}, step {step}): val loss {val_loss}, val accuracy {val_accuracy}</source>
+        <translation>{checkpoint}（轮次 {epoch}，步 {step}）：验证损失 {val_loss}，验证准确率 {val_accuracy}</translation>
+    </message>
+    <message>
+        <source>run failed after {epochs} epoch(s): {message}</source>
+        <translation>运行在 {epochs} 个轮次后失败：{message}</translation>
+    </message>
+    <message>
+        <source>run {status} after {epochs} epoch(s)</source>
+        <translation>运行在 {epochs} 个轮次后结束（{status}）</translation>
+    </message>
+    <message>
+        <source>started (logger and CPU-feature notes; nothing to do)</source>
+        <translation>已启动（日志器和 CPU 特性说明；无需处理）</translation>
+    </message>
+    <message>
+        <source>No CUDA driver: training on the CPU (an error only if you expected a GPU)</source>
+        <translation>没有 CUDA 驱动：在 CPU 上训练（只有在你预期使用 GPU 时才是错误）</translation>
+    </message>
+    <message>
+        <source>oneDNN custom operations are on: results may differ in the last digits (TF_ENABLE_ONEDNN_OPTS=0 turns them off)</source>
+        <translation>oneDNN 自定义运算已开启：结果的最后几位可能略有不同（TF_ENABLE_ONEDNN_OPTS=0 可关闭）</translation>
+    </message>
+    <message>
+        <source>Joining the cluster</source>
+        <translation>正在加入集群</translation>
+    </message>
+    <message>
+        <source>Input pipeline notes (harmless: NumPy data is fed through Python)</source>
+        <translation>输入流水线说明（无害：NumPy 数据经由 Python 输入）</translation>
+    </message>
+    <message>
+        <source>SIGTERM noted: a multi-worker TensorFlow worker only logs it and keeps running</source>
+        <translation>已收到 SIGTERM：多工作器 TensorFlow 工作器只记录它并继续运行</translation>
+    </message>
+    <message>
+        <source>A slower all-reduce path is used (does the strategy name a device that does not exist?)</source>
+        <translation>正在使用较慢的 all-reduce 路径（策略是否指定了不存在的设备？）</translation>
+    </message>
+    <message>
+        <source>this worker coordinates the cluster</source>
+        <translation>本工作器负责协调集群</translation>
+    </message>
+    <message>
+        <source>listening on {addr} (on every interface)</source>
+        <translation>正在监听 {addr}（所有网络接口）</translation>
+    </message>
+    <message>
+        <source>{task} joined</source>
+        <translation>{task} 已加入</translation>
+    </message>
+    <message>
+        <source>waiting for {missing} of {total} workers</source>
+        <translation>正在等待 {total} 个工作器中的 {missing} 个</translation>
+    </message>
+    <message>
+        <source>not joined yet: {line}</source>
+        <translation>尚未加入：{line}</translation>
+    </message>
+    <message>
+        <source>this worker reached the coordinator</source>
+        <translation>本工作器已连接到协调者</translation>
+    </message>
+    <message>
+        <source>all workers connected; training can start</source>
+        <translation>所有工作器均已连接；可以开始训练</translation>
+    </message>
+    <message>
+        <source>: {note}</source>
+        <translation>：{note}</translation>
+    </message>
+    <message>
+        <source>{tag}TensorFlow: {topic}{detail}</source>
+        <translation>{tag}TensorFlow：{topic}{detail}</translation>
+    </message>
+    <message>
+        <source>{kind}: {train} training and {validation} validation examples</source>
+        <translation>{kind}：{train} 个训练样本和 {validation} 个验证样本</translation>
+    </message>
+    <message>
+        <source>decoded {images} images into memory ({mb} MB) in {seconds} s</source>
+        <translation>已在 {seconds} 秒内将 {images} 张图像解码到内存（{mb} MB）</translation>
+    </message>
+    <message>
+        <source>decoding images every epoch: {mb} MB decoded exceed the {budget} MB cache</source>
+        <translation>每个轮次都解码图像：解码后 {mb} MB，超过 {budget} MB 的缓存</translation>
+    </message>
+    <message>
+        <source>{source}; {cache}</source>
+        <translation>{source}；{cache}</translation>
+    </message>
+    <message>
+        <source>, validation from {function}</source>
+        <translation>，验证数据来自 {function}</translation>
+    </message>
+    <message>
+        <source>python: {function}(input_context), {examples} examples per epoch{validation}; features {shape}</source>
+        <translation>python：{function}(input_context)，每轮次 {examples} 个样本{validation}；特征形状 {shape}</translation>
+    </message>
+    <message>
+        <source>All {epochs} epochs were already finished; nothing to resume.</source>
+        <translation>全部 {epochs} 个轮次都已完成；没有可继续的内容。</translation>
+    </message>
+    <message>
+        <source>{strategy}: this coordinator schedules blocks of {steps} steps on {workers} worker(s); {ps} parameter server(s) hold the variables (sharding: {sharding}); mixed precision: {precision}</source>
+        <translation>{strategy}：本协调者把每块 {steps} 步分派给 {workers} 个工作器；{ps} 个参数服务器保存变量（分片：{sharding}）；混合精度：{precision}</translation>
+    </message>
+    <message>
+        <source>{strategy} on {devices}; all-reduce: {all_reduce}; memory growth: {growth}; mixed precision: {precision}; {workers} worker(s)</source>
+        <translation>{strategy} 运行于 {devices}；all-reduce：{all_reduce}；显存按需增长：{growth}；混合精度：{precision}；{workers} 个工作器</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>data: {source}; shard policy: {policy}</source>
+        <translation>数据：{source}；分片策略：{policy}</translation>
+    </message>
+    <message>
+        <source>outputs logits</source>
+        <translation>输出 logits</translation>
+    </message>
+    <message>
+        <source>ends in softmax/sigmoid: the loss takes probabilities</source>
+        <translation>以 softmax/sigmoid 结尾：损失函数接收概率</translation>
+    </message>
+    <message>
+        <source>model: {where}, {params} parameters; {outputs}</source>
+        <translation>模型：{where}，{params} 个参数；{outputs}</translation>
+    </message>
+    <message>
+        <source>The evaluator task validates each checkpoint ({path}).</source>
+        <translation>评估器任务验证每个检查点（{path}）。</translation>
+    </message>
+    <message>
+        <source>No checkpoint found (no epoch was finished); starting from the first epoch.</source>
+        <translation>未找到检查点（没有完成任何轮次）；从第一个轮次开始。</translation>
+    </message>
+    <message>
+        <source>Checkpoint {why}; it was set aside and an older one is used.</source>
+        <translation>检查点{why}；已将其搁置并改用较早的检查点。</translation>
+    </message>
+    <message>
+        <source>Resuming at epoch {epoch}, step {step} from {checkpoint} in {folder}.</source>
+        <translation>从 {folder} 中的 {checkpoint} 继续，位于轮次 {epoch}、步 {step}。</translation>
+    </message>
+    <message>
+        <source>Resume: {note}.</source>
+        <translation>继续：{note}。</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
@@ -1451,7 +1639,7 @@ no live figures</source>
     </message>
     <message>
         <source>Filter log lines (e.g. error, epoch, warning)</source>
-        <translation>筛选日志行（例如 error、epoch、warning）</translation>
+        <translation>筛选日志行（例如 error、轮次、warning）</translation>
     </message>
     <message>
         <source>Raw log</source>
@@ -1655,6 +1843,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>运行配置 (*.json)</translation>
     </message>
     <message>
+        <source>starting run</source>
+        <translation>开始运行</translation>
+    </message>
+    <message>
         <source>Cannot start the cluster</source>
         <translation>无法启动集群</translation>
     </message>
@@ -1665,6 +1857,22 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>Cannot start the run</source>
         <translation>无法开始运行</translation>
+    </message>
+    <message>
+        <source>resuming run</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source> (warm trainer, pid {pid})</source>
+        <translation>（预热的训练器，pid {pid}）</translation>
+    </message>
+    <message>
+        <source> (a fresh trainer: {why})</source>
+        <translation>（新启动的训练器：{why}）</translation>
+    </message>
+    <message>
+        <source>{what} in {folder}{how}</source>
+        <translation>{what}，目录 {folder}{how}</translation>
     </message>
     <message>
         <source>Run started</source>
@@ -2702,6 +2910,14 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>无法启动训练器：{error}</translation>
     </message>
     <message>
+        <source>the trainer did not stop within {seconds} s; killed it</source>
+        <translation>训练器未在 {seconds} 秒内停止；已强制结束</translation>
+    </message>
+    <message>
+        <source>garbage on the event channel ignored: {line}</source>
+        <translation>已忽略事件通道上的无效内容：{line}</translation>
+    </message>
+    <message>
         <source>The trainer was ended by signal {signal} (a crash, or killed from outside).</source>
         <translation>训练器被信号 {signal} 结束（崩溃，或被外部强制结束）。</translation>
     </message>
@@ -2712,6 +2928,26 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
 </context>
 <context>
     <name>WarmTrainer</name>
+    <message>
+        <source>the warm trainer is off</source>
+        <translation>预热的训练器已关闭</translation>
+    </message>
+    <message>
+        <source>the warm trainer is still importing TensorFlow</source>
+        <translation>预热的训练器仍在导入 TensorFlow</translation>
+    </message>
+    <message>
+        <source>no warm trainer: {error}</source>
+        <translation>没有预热的训练器：{error}</translation>
+    </message>
+    <message>
+        <source>no warm trainer yet</source>
+        <translation>还没有预热的训练器</translation>
+    </message>
+    <message>
+        <source>the environment changed since the warm trainer started ({names})</source>
+        <translation>预热的训练器启动后环境已改变（{names}）</translation>
+    </message>
     <message>
         <source>Keep a &amp;trainer warm</source>
         <translation>保持一个预热的训练器(&amp;T)</translation>

@@ -80,3 +80,32 @@ def test_a_failed_run_is_explained_in_chinese(chinese, make_window, qtbot) -> No
     assert isinstance(box, QMessageBox) and box.isVisible()
     assert english_texts(box) == [], box.text()
     box.close()
+
+
+def test_the_log_of_a_run_is_in_chinese(chinese, make_window, qtbot) -> None:
+    """Epoch and checkpoint lines, and TensorFlow's folded start-up chatter, in the window's language."""
+    window = make_window("normal", "--epochs", "2", "--steps", "5", "--delay", "0")
+    window.start_run()
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    shown = window.log.shown_text()
+    assert "轮次 1/2：损失" in shown and "样本/秒" in shown
+    assert "运行在 2 个轮次后结束" in shown and "[dashboard] 开始运行，目录 " in shown
+    assert "TensorFlow：没有 CUDA 驱动：在 CPU 上训练" in shown
+    assert "No CUDA driver" not in shown and "examples/s" not in shown
+
+
+def test_an_engine_log_event_is_in_chinese_after_crossing_the_pipe(chinese) -> None:
+    """The trainer's own lines (strategy, data, model) carry their templates across the process boundary."""
+    from engine import events as ev
+    from engine.messages import msg
+    from gui.runner import log_line
+
+    said = msg(
+        "data: {source}; shard policy: {policy}",
+        source=msg(
+            "{kind}: {train} training and {validation} validation examples", kind="csv", train="9", validation="1"
+        ),
+        policy="data",
+    )
+    received = ev.decode(ev.encode(ev.Log(level="info", message=said)))
+    assert log_line(received) == "INFO: 数据：csv：9 个训练样本和 1 个验证样本；分片策略：data"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.config import RunConfig
+from engine.messages import msg
 from engine.sources import SourceInfo, split_sizes, worker_examples
 from engine.train.tf_runtime import tf
 
@@ -134,4 +135,9 @@ class InputSource:
 
     def describe(self) -> str:
         """One log line: what trains, from where."""
-        return f"{self.info.kind}: {self.n_train:,} training and {self.n_val:,} validation examples"
+        return msg(
+            "{kind}: {train} training and {validation} validation examples",
+            kind=self.info.kind,
+            train=f"{self.n_train:,}",
+            validation=f"{self.n_val:,}",
+        )

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from engine.config import RunConfig
+from engine.messages import msg
 from engine.sources import SourceInfo
 from engine.train.datasets.base import InputSource, label_tensor
 from engine.train.tf_runtime import tf
@@ -35,18 +36,21 @@ class ImageFolderSource(InputSource):
         self.paths = np.asarray(info.files, dtype=object)[order].astype(str)
         self.labels = info.labels[order]
         self.cached: tuple[np.ndarray, np.ndarray] | None = None
-        self.cache_note = ""
+        self.cache_note: str = ""
         if self.decoded_bytes() <= CACHE_BUDGET_BYTES:
             t0 = time.perf_counter()
             self.cached = self._decode_all()
-            self.cache_note = (
-                f"decoded {len(self.paths):,} images into memory ({self.decoded_bytes() / 2**20:,.0f} MB) "
-                f"in {time.perf_counter() - t0:.1f} s"
+            self.cache_note = msg(
+                "decoded {images} images into memory ({mb} MB) in {seconds} s",
+                images=f"{len(self.paths):,}",
+                mb=f"{self.decoded_bytes() / 2**20:,.0f}",
+                seconds=f"{time.perf_counter() - t0:.1f}",
             )
         else:
-            self.cache_note = (
-                f"decoding images every epoch: {self.decoded_bytes() / 2**20:,.0f} MB decoded exceed the "
-                f"{CACHE_BUDGET_BYTES / 2**20:,.0f} MB cache"
+            self.cache_note = msg(
+                "decoding images every epoch: {mb} MB decoded exceed the {budget} MB cache",
+                mb=f"{self.decoded_bytes() / 2**20:,.0f}",
+                budget=f"{CACHE_BUDGET_BYTES / 2**20:,.0f}",
             )
 
     def decoded_bytes(self) -> int:
@@ -86,4 +90,4 @@ class ImageFolderSource(InputSource):
         )
 
     def describe(self) -> str:
-        return f"{super().describe()}; {self.cache_note}"
+        return msg("{source}; {cache}", source=super().describe(), cache=self.cache_note)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.config import RunConfig
+from engine.messages import msg
 from engine.problems import DataError
 from engine.sources import SourceInfo
 from engine.train.datasets.base import InputSource, label_tensor
@@ -123,8 +124,13 @@ class PythonSource(InputSource):
         return self.distributed_validation(strategy)
 
     def describe(self) -> str:
-        val = f", validation from {self.config.data.validation_function}" if self.make_val else ""
-        return (
-            f"python: {self.where}(input_context), {self.info.examples:,} examples per epoch{val}; "
-            f"features {tuple(self.input_shape())}"
+        val = (
+            msg(", validation from {function}", function=self.config.data.validation_function) if self.make_val else ""
+        )
+        return msg(
+            "python: {function}(input_context), {examples} examples per epoch{validation}; features {shape}",
+            function=self.where,
+            examples=f"{self.info.examples:,}",
+            validation=val,
+            shape=str(tuple(self.input_shape())),
         )
