@@ -26,7 +26,7 @@ from string import Template
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
 from engine.resources import resource_path
 from gui import settings
@@ -276,6 +276,25 @@ DARK = Theme(
 )
 
 THEMES = {Choice.LIGHT: LIGHT, Choice.DARK: DARK}
+
+
+class Role(StrEnum):
+    """What a widget is, for the style sheet (resources/style.qss styles `[role="..."]`); see set_role."""
+
+    PLAIN = ""
+    HINT = "hint"  # an explanation beside a field or a table
+    PROBLEM = "problem"  # what is wrong and what to do
+    TITLE = "title"
+    PRIMARY = "primary"  # the button that does the main thing
+    NOTE = "note"  # a tinted box in either colour scheme
+
+
+def set_role(widget: QWidget, role: Role) -> None:
+    """Style `widget` as `role`; re-polished, so a change of role (a status turning into a problem) shows at once."""
+    widget.setProperty("role", role.value)
+    style = widget.style()
+    style.unpolish(widget)
+    style.polish(widget)
 
 
 def desktop_scheme() -> Choice:

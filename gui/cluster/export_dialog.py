@@ -39,6 +39,7 @@ from engine.problems import OutputExists, Problem
 from engine.tfconfig import ClusterError, ClusterSpec, errors, local_cluster_like, run_problems
 from gui.i18n import translate
 from gui.keyboard import plain_label
+from gui.theme import Role, set_role
 
 MACHINES, SLURM = "machines", "slurm"
 TARGETS = {
@@ -110,13 +111,13 @@ class ClusterExportDialog(QDialog):
             slurm.addWidget(widget)
         slurm.addStretch(1)
         self.blockers = QLabel(objectName="exportBlockers")
-        self.blockers.setProperty("role", "problem")
+        set_role(self.blockers, Role.PROBLEM)
         self.blockers.setWordWrap(True)
         self.folder = QLineEdit(str(default_folder), objectName="exportFolderEdit")
         browse = QPushButton(self.tr("Browse…"))
         browse.clicked.connect(self._browse)
         self.export_button = QPushButton(self.tr("Export"), objectName="exportBundleButton")
-        self.export_button.setProperty("role", "primary")
+        set_role(self.export_button, Role.PRIMARY)
         self.export_button.clicked.connect(self.export)
         row = QHBoxLayout()
         folder_label = QLabel(self.tr("&Folder:"))
@@ -206,14 +207,13 @@ class ClusterExportDialog(QDialog):
         self.files.addItems([str(path.relative_to(out)) for path in self.written])
         self.files.setVisible(True)
         self.readme.setMarkdown((out / "README.md").read_text(encoding="utf-8"))
-        self.result.setProperty("role", "")
+        set_role(self.result, Role.PLAIN)
         what = self.tr("how to submit it") if self.slurm else self.tr("what to copy where")
         self.result.setText(
             self.tr("Wrote %n file(s) to {out}. Next: {what} (README.md):", "", len(self.written)).format(
                 out=out, what=what
             )
         )
-        self._repolish()
         self.open_folder.setEnabled(True)
         return True
 
@@ -229,14 +229,9 @@ class ClusterExportDialog(QDialog):
         return answer == QMessageBox.StandardButton.Yes
 
     def _fail(self, text: str) -> bool:
-        self.result.setProperty("role", "problem")
+        set_role(self.result, Role.PROBLEM)
         self.result.setText(text)
-        self._repolish()
         return False
-
-    def _repolish(self) -> None:
-        self.result.style().unpolish(self.result)
-        self.result.style().polish(self.result)
 
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Export the bundle to"), self.folder.text())

@@ -28,6 +28,7 @@ from engine.protocol.codes import WorkerState
 from gui import theme
 from gui.i18n import translate
 from gui.statuses import worker_state_name, worker_state_tone
+from gui.theme import Role, set_role
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("WorkersPanel", "Task"),
@@ -76,9 +77,9 @@ class WorkersPanel(QWidget):
         self.table.setToolTip(self.tr("Double-click a task to show only its lines in the log"))
         self.table.cellDoubleClicked.connect(lambda row, _: self.worker_chosen.emit(self.table.item(row, TASK).text()))
         self.summary = QLabel(objectName="workersSummary")
-        self.summary.setProperty("role", "hint")
+        set_role(self.summary, Role.HINT)
         title = QLabel(self.tr("Cluster tasks"))
-        title.setProperty("role", "title")
+        set_role(title, Role.TITLE)
         bar = QHBoxLayout()
         bar.addWidget(title)
         bar.addWidget(self.summary, 1)

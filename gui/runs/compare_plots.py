@@ -25,6 +25,7 @@ from gui import theme
 from gui.exports import add_export_action
 from gui.keyboard import plain_label
 from gui.live.traces import Ema
+from gui.theme import Role, set_role
 
 X_AXES = {
     "step": QT_TRANSLATE_NOOP("ComparePlots", "step"),
@@ -142,7 +143,7 @@ class ComparePlots(QWidget):
         self.smoothing_value = QLabel()
         self.smoothing_value.setMinimumWidth(32)
         self.hint = QLabel(objectName="compareHint")
-        self.hint.setProperty("role", "hint")
+        set_role(self.hint, Role.HINT)
         controls = QHBoxLayout()
         for caption, field in ((self.tr("&x-axis:"), self.x_axis), (self.tr("s&moothing:"), self.smoothing)):
             label = QLabel(caption)

@@ -39,6 +39,7 @@ from gui.i18n import problem_text, translate
 from gui.runs.compare_plots import ComparedRun, ComparePlots, colour
 from gui.runs.loader import HistoryLoader
 from gui.runs.table_model import COLUMNS, SORT_ROLE, RunsTableModel, display_name
+from gui.theme import Role, set_role
 
 AUTO_REFRESH_MS = 3000
 MAX_NAME_WIDTH = 280
@@ -130,10 +131,10 @@ class RunsPanel(QWidget):
         )
         self.scaling_button.clicked.connect(self.scaling_requested)
         self.count = QLabel(objectName="runsCount")
-        self.count.setProperty("role", "hint")
+        set_role(self.count, Role.HINT)
         self.count.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status = QLabel(objectName="runsStatus")
-        self.status.setProperty("role", "hint")
+        set_role(self.status, Role.HINT)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         bar = QHBoxLayout()
         for widget in (self.refresh_button, self.reopen_button, self.resume_button, self.export_button):
@@ -371,5 +372,4 @@ class RunsPanel(QWidget):
 
     def _set_status(self, text: str, ok: bool = True) -> None:
         self.status.setText(text)
-        self.status.setProperty("role", "hint" if ok else "problem")
-        self.status.style().polish(self.status)
+        set_role(self.status, Role.HINT if ok else Role.PROBLEM)

@@ -43,6 +43,7 @@ from gui import theme
 from gui.exports import add_export_action
 from gui.i18n import problem_text, translate
 from gui.runner import TrainingRunner
+from gui.theme import Role, set_role
 
 ScalingPoint = ev.ScalingPoint
 StudyCommand = Callable[[Path, list[int], Path], list[str]]  # (config file, counts, study folder) -> command
@@ -180,15 +181,15 @@ class ScalingDialog(QDialog):
 
     def _build(self) -> None:
         self.note = QLabel(objectName="scalingNote", wordWrap=True)
-        self.note.setProperty("role", "note")  # resources/style.qss: a tinted box in either colour scheme
+        set_role(self.note, Role.NOTE)
         self.counts = QLineEdit(DEFAULT_COUNTS, objectName="replicaCountsEdit")
         self.counts.setToolTip(self.tr("Replica counts to measure, e.g. 1, 2, 4; each is a fresh trainer process"))
         self.config_label = QLabel(objectName="scalingConfig", wordWrap=True)
-        self.config_label.setProperty("role", "hint")
+        set_role(self.config_label, Role.HINT)
         self.problems = QLabel(objectName="scalingProblems", wordWrap=True)
-        self.problems.setProperty("role", "problem")
+        set_role(self.problems, Role.PROBLEM)
         self.start_button = QPushButton(self.tr("Start study"), objectName="startStudyButton")
-        self.start_button.setProperty("role", "primary")
+        set_role(self.start_button, Role.PRIMARY)
         self.cancel_button = QPushButton(self.tr("Cancel"), objectName="cancelStudyButton")
         self.cancel_button.setToolTip(
             self.tr("Stop the study now: the count in training is stopped and no other starts")
@@ -198,7 +199,7 @@ class ScalingDialog(QDialog):
         self.progress.setValue(0)
         self.progress.setFormat(self.tr("no study yet"))
         self.verdict = QLabel(objectName="scalingVerdict", wordWrap=True)
-        self.verdict.setProperty("role", "title")
+        set_role(self.verdict, Role.TITLE)
         self.throughput_plot = _bar_plot(self.tr("Throughput"), self.tr("examples / s"), "scalingThroughputPlot")
         self.efficiency_plot = _bar_plot(
             self.tr("Scaling efficiency"), self.tr("% of linear scaling"), "scalingEfficiencyPlot"
@@ -211,7 +212,7 @@ class ScalingDialog(QDialog):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setMaximumHeight(150)
         self.folder = QLabel(objectName="scalingFolder", wordWrap=True)
-        self.folder.setProperty("role", "hint")
+        set_role(self.folder, Role.HINT)
         self.folder.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
