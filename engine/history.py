@@ -29,6 +29,7 @@ from engine import events as ev
 from engine.config import RunConfig
 from engine.events_file import EventsDigest, read_batch_points
 from engine.gpu_log import read_gpu_log
+from engine.messages import msg
 from engine.nvml import GpuSample
 from engine.problems import ConfigError
 from engine.protocol.codes import PEER_LOST_ERRORS, RunStatus
@@ -287,7 +288,11 @@ class RunHistory:
             with os.scandir(self.root) as entries:
                 found = [Path(e.path) for e in entries if _is_dir(e) and is_run_dir(Path(e.path))]
         except OSError as exc:
-            self.problem = "" if isinstance(exc, FileNotFoundError) else f"cannot list {self.root}: {exc.strerror}"
+            self.problem = (
+                ""
+                if isinstance(exc, FileNotFoundError)
+                else msg("cannot list {folder}: {reason}", folder=str(self.root), reason=exc.strerror)
+            )
             found = []
         else:
             self.problem = ""

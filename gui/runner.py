@@ -28,6 +28,7 @@ from engine.tf_log import without_chatter
 from engine.tfconfig import EVALUATOR_JOB
 from gui.i18n import event_message, translate
 from gui.live.spare import Handoff
+from gui.statuses import run_status_name, worker_state_name
 
 EMIT_INTERVAL_S = 0.033
 # Decoding holds the GIL, which the GUI thread needs for every frame: per interval the runner
@@ -54,7 +55,7 @@ def log_line(event: ev.Event, epochs: int = 0) -> str | None:
         return f"{source_tag(task_id(EVALUATOR_JOB, 0))} {translate(event_lines.evaluation_line(event))}"
     if isinstance(event, ev.WorkerState):
         detail = f" (pid {event.pid})" if event.state == WorkerState.STARTING and event.pid else ""
-        text = f"{event.state.replace('_', ' ')}{detail}" + (f": {event.message}" if event.message else "")
+        text = f"{worker_state_name(event.state)}{detail}" + (f": {translate(event.message)}" if event.message else "")
         return f"{source_tag(event.worker)} {text}"
     if isinstance(event, ev.Log):
         message = event_message(event.message, event.message_template)
@@ -69,7 +70,7 @@ def log_line(event: ev.Event, epochs: int = 0) -> str | None:
         said = from_plain(event.message_template) if event.message_template else None
         return translate(event_lines.end_line(replace(event, message=said) if said == event.message else event))
     if isinstance(event, ev.RunFinished):
-        return translate(event_lines.end_line(event))
+        return translate(event_lines.end_line(replace(event, status=run_status_name(event.status))))
     return None
 
 

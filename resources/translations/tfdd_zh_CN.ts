@@ -745,7 +745,7 @@
     </message>
     <message>
         <source>run {status} after {epochs} epoch(s)</source>
-        <translation>运行在 {epochs} 个轮次后结束（{status}）</translation>
+        <translation>运行{status}，共 {epochs} 个轮次</translation>
     </message>
     <message>
         <source>started (logger and CPU-feature notes; nothing to do)</source>
@@ -890,6 +890,10 @@
     <message>
         <source>Resume: {note}.</source>
         <translation>继续：{note}。</translation>
+    </message>
+    <message>
+        <source>cannot list {folder}: {reason}</source>
+        <translation>无法列出 {folder}：{reason}</translation>
     </message>
 </context>
 <context>

@@ -89,7 +89,7 @@ def test_the_log_of_a_run_is_in_chinese(chinese, make_window, qtbot) -> None:
     qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
     shown = window.log.shown_text()
     assert "轮次 1/2：损失" in shown and "样本/秒" in shown
-    assert "运行在 2 个轮次后结束" in shown and "[dashboard] 开始运行，目录 " in shown
+    assert "运行已完成，共 2 个轮次" in shown and "[dashboard] 开始运行，目录 " in shown
     assert "TensorFlow：没有 CUDA 驱动：在 CPU 上训练" in shown
     assert "No CUDA driver" not in shown and "examples/s" not in shown
 
