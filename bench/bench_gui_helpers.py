@@ -1,11 +1,14 @@
-"""Shared bits of the GUI benchmarks: repo path, fake trainer, markdown tables."""
+"""Shared bits of the GUI benchmarks and screenshot scripts: repo path, fake trainer, markdown tables,
+the stall probe, a screenshot taken mid-run."""
 
 from __future__ import annotations
 
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QElapsedTimer, Qt, QTimer
@@ -69,3 +72,25 @@ class LatenessProbe:
     def busy(self) -> np.ndarray:
         """Milliseconds of the GUI thread's own CPU time between ticks, after the first."""
         return np.array(self.cpu[1:])
+
+
+def shoot_mid_run(app: Any, window: Any, out: str, after_epochs: int, arrange: Callable[[], None]) -> None:
+    """Once the window's run is past `after_epochs` epochs: `arrange` the window, save it to `out`, stop the
+    run and quit the app (exit code 1, with the log's tail, if the run ends first). Call after start_run()."""
+
+    def shoot() -> None:
+        if window.runner is None:
+            print("the run ended before the screenshot:\n" + window.log.tail(), file=sys.stderr)
+            app.exit(1)
+            return
+        if window.controls.progress.epoch <= after_epochs:
+            QTimer.singleShot(250, shoot)
+            return
+        arrange()
+        app.processEvents()
+        window.grab().save(out)
+        print(f"saved {out} at {window.controls.progress.text()}")
+        window.stop_run()
+        window.runner.finished.connect(app.quit)
+
+    QTimer.singleShot(500, shoot)

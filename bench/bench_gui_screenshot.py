@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_gui_helpers import shoot_mid_run  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 
 from engine.config import RunConfig  # noqa: E402
@@ -43,26 +44,14 @@ def main(out: str, epochs_before_shot: int = 4) -> int:
             QTimer.singleShot(200, start_when_probed)
             return
         window.start_run()
-        QTimer.singleShot(500, shoot_when_ready)
+        shoot_mid_run(app, window, out, epochs_before_shot, expand_the_folded_gpu_line)
 
-    def shoot_when_ready() -> None:
-        if window.runner is None or window.controls.progress.epoch <= epochs_before_shot:
-            if window.runner is None:
-                print("the run ended before the screenshot:\n" + window.log.tail(), file=sys.stderr)
-                app.exit(1)
-                return
-            QTimer.singleShot(250, shoot_when_ready)
-            return
+    def expand_the_folded_gpu_line() -> None:
         entries = window.log.model.visible
         folded = next(i for i, e in enumerate(entries) if e.topic == "no_gpu")
         index = window.log.model.index(folded, 0)
         window.log.tree.expand(index)
         window.log.tree.scrollTo(index, window.log.tree.ScrollHint.PositionAtTop)
-        app.processEvents()
-        window.grab().save(out)
-        print(f"saved {out} at {window.controls.progress.text()}")
-        window.stop_run()
-        window.runner.finished.connect(app.quit)
 
     QTimer.singleShot(100, start_when_probed)
     code = app.exec()

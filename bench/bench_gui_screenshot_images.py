@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_gui_helpers import shoot_mid_run  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QScrollArea  # noqa: E402
 
@@ -56,24 +57,12 @@ def main(out: str, epochs_before_shot: int = 3) -> int:
 
     def start() -> None:
         window.start_run()
-        QTimer.singleShot(500, shoot_when_ready)
+        shoot_mid_run(app, window, out, epochs_before_shot, show_the_preview_and_summary)
 
-    def shoot_when_ready() -> None:
-        if window.runner is None or window.controls.progress.epoch <= epochs_before_shot:
-            if window.runner is None:
-                print("the run ended before the screenshot:\n" + window.log.tail(), file=sys.stderr)
-                app.exit(1)
-                return
-            QTimer.singleShot(250, shoot_when_ready)
-            return
+    def show_the_preview_and_summary() -> None:
         scroll = window.findChild(QScrollArea)
         scroll.ensureWidgetVisible(window.form.data_source.preview, 0, 0)
         scroll.ensureWidgetVisible(summary.table, 0, 10)
-        app.processEvents()
-        window.grab().save(out)
-        print(f"saved {out} at {window.controls.progress.text()}")
-        window.stop_run()
-        window.runner.finished.connect(app.quit)
 
     QTimer.singleShot(100, summarize_when_probed)
     code = app.exec()
