@@ -147,11 +147,17 @@ def translate(text: str) -> str:
         return str(text)
 
 
-def event_message(message: str, template: dict) -> str:
-    """An event's message (run_failed) in the window's language: from the template the engine sent with it
-    (engine.messages.to_plain), else by its English text; nested parameters are translated too."""
+def event_text(message: str, template: dict) -> str:
+    """An event's message as the engine said it: the Message rebuilt from the template sent with it
+    (engine.messages.to_plain) when that still gives the same text, else the plain text."""
     rebuilt = from_plain(template) if template else None
-    return translate(rebuilt if rebuilt is not None and rebuilt == message else message)
+    return rebuilt if rebuilt is not None and rebuilt == message else message
+
+
+def event_message(message: str, template: dict) -> str:
+    """An event's message (run_failed, log) in the window's language: by its template, else by its English
+    text; nested parameters are translated too."""
+    return translate(event_text(message, template))
 
 
 def problem_text(problem: Problem) -> str:

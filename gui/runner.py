@@ -20,13 +20,12 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 from engine import event_lines
 from engine import events as ev
-from engine.messages import from_plain
 from engine.protocol.client import WorkerProcess, kill_all
 from engine.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState, task_id
 from engine.raw_log import RawLog
 from engine.tf_log import without_chatter
 from engine.tfconfig import EVALUATOR_JOB
-from gui.i18n import event_message, translate
+from gui.i18n import event_message, event_text, translate
 from gui.live.spare import Handoff
 from gui.statuses import run_status_name, worker_state_name
 
@@ -67,8 +66,8 @@ def log_line(event: ev.Event, epochs: int = 0) -> str | None:
     if isinstance(event, ev.RunStarted):
         return translate(event_lines.run_started_line(event))
     if isinstance(event, ev.RunFailed):
-        said = from_plain(event.message_template) if event.message_template else None
-        return translate(event_lines.end_line(replace(event, message=said) if said == event.message else event))
+        said = event_text(event.message, event.message_template)
+        return translate(event_lines.end_line(replace(event, message=said)))
     if isinstance(event, ev.RunFinished):
         return translate(event_lines.end_line(replace(event, status=run_status_name(event.status))))
     return None

@@ -217,8 +217,9 @@ class LogView(QWidget):
         bar = self.tree.verticalScrollBar()
         at_end = bar.value() >= bar.maximum() - 2
         folded = self.folder.feed(lines)
-        for entry in (*folded.new, *folded.grown):  # a folded topic's line, in the window's language
-            entry.text = translate(entry.text)
+        for entry in (*folded.new, *folded.grown):
+            if entry.topic:  # a folded topic's line (a message template), in the window's language; other
+                entry.text = translate(entry.text)  # lines are the process's own words, or translated already
         self.model.add(folded.new, folded.grown)
         if at_end:
             self.tree.scrollToBottom()

@@ -92,6 +92,8 @@ def test_the_log_of_a_run_is_in_chinese(chinese, make_window, qtbot) -> None:
     assert "运行已完成，共 2 个轮次" in shown and "[dashboard] 开始运行，目录 " in shown
     assert "TensorFlow：没有 CUDA 驱动：在 CPU 上训练" in shown
     assert "No CUDA driver" not in shown and "examples/s" not in shown
+    window.log.append_lines(["off"])  # a process's own words stay as written, even where a template matches
+    assert window.log.shown_text().endswith("\noff")
 
 
 def test_an_engine_log_event_is_in_chinese_after_crossing_the_pipe(chinese) -> None:
@@ -109,3 +111,5 @@ def test_an_engine_log_event_is_in_chinese_after_crossing_the_pipe(chinese) -> N
     )
     received = ev.decode(ev.encode(ev.Log(level="info", message=said)))
     assert log_line(received) == "INFO: 数据：csv：9 个训练样本和 1 个验证样本；分片策略：data"
+    failed = ev.decode(ev.encode(ev.RunFailed(message=msg("must be at most {high:,}", high=5000), epochs_completed=1)))
+    assert log_line(failed) == "运行在 1 个轮次后失败：最多为 5,000"
