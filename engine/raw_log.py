@@ -65,8 +65,7 @@ class RawLog:
 
     def close(self) -> None:
         """The stream ended: lines still held are written if the run went ahead after the last of them."""
-        if self._file is None and self._held and not self._failed:
-            self.write([])
+        self.write([])
         if self._file is not None:
             with contextlib.suppress(OSError):
                 self._file.close()

@@ -264,7 +264,7 @@ class LogFolder:
             entry, pattern = continuing
             entry.raw.append(line)
             if pattern.continuation_detail:
-                entry.details.append((pattern.state, _detail(pattern.continuation_detail, line=bare)))
+                entry.details.append((pattern.state, Message(pattern.continuation_detail, {"line": bare})))
             self._continuing[source] = continuing
             _note(out, entry)
             return
@@ -285,7 +285,7 @@ class LogFolder:
         if pattern.detail:
             match = pattern.regex.match(bare)
             assert match is not None
-            entry.details.append((pattern.state, _detail(pattern.detail, **match.groupdict())))
+            entry.details.append((pattern.state, Message(pattern.detail, match.groupdict())))
         entry.text = _topic_line(entry)
         if pattern.continuation is not None:
             self._continuing[source] = (entry, pattern)
@@ -295,11 +295,6 @@ def _note(out: Folded, entry: Entry) -> None:
     entry.text = _topic_line(entry)
     if entry not in out.new and entry not in out.grown:
         out.grown.append(entry)
-
-
-def _detail(template: str, **params: str) -> Message:
-    """A pattern's detail with what the line said filled in; still translatable (its template is a msg())."""
-    return Message(template.template if isinstance(template, Message) else template, params)
 
 
 def _topic_line(entry: Entry) -> Message:
