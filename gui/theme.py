@@ -290,11 +290,13 @@ class Role(StrEnum):
 
 
 def set_role(widget: QWidget, role: Role) -> None:
-    """Style `widget` as `role`; re-polished, so a change of role (a status turning into a problem) shows at once."""
+    """Style `widget` as `role`. A widget Qt has polished already (shown) is polished again, so a change of
+    role (a status turning into a problem) shows at once; one still being built is polished when shown."""
     widget.setProperty("role", role.value)
-    style = widget.style()
-    style.unpolish(widget)
-    style.polish(widget)
+    if widget.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
+        style = widget.style()
+        style.unpolish(widget)
+        style.polish(widget)
 
 
 def desktop_scheme() -> Choice:
