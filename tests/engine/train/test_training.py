@@ -69,12 +69,14 @@ def test_each_replica_sees_global_over_replicas(runs, name, replicas):
     assert len(started.devices) == replicas
 
 
-def test_custom_loop_reports_every_step(runs):
+def test_custom_loop_reports_every_step_once(runs):
+    """Steps of about a millisecond: several share an event (engine.train.controller.REPORT_EVERY_S)."""
     started = runs["custom-2"].of(ev.RunStarted)[0]
     batches = runs["custom-2"].of(ev.BatchEnd)
     assert started.steps_per_execution == 4
-    assert [b.global_step for b in batches] == list(range(1, 2 * started.steps_per_epoch + 1))
-    assert all(b.steps == 1 for b in batches)
+    covered = [s for b in batches for s in range(b.global_step - b.steps + 1, b.global_step + 1)]
+    assert covered == list(range(1, 2 * started.steps_per_epoch + 1))
+    assert len(batches) < len(covered)
 
 
 def test_run_directory_holds_everything(runs):
