@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.config import RunConfig
 from engine.train.models.contract import check_output, ends_in_probabilities
+from engine.train.models.fused_adam import fuse_updates
 from engine.train.tf_runtime import keras
 
 OPTIMIZERS = {
@@ -59,7 +60,7 @@ def output_units(num_classes: int) -> int:
 
 
 def build_optimizer(config: RunConfig) -> Any:
-    return OPTIMIZERS[config.optimizer](learning_rate=config.learning_rate)
+    return fuse_updates(OPTIMIZERS[config.optimizer](learning_rate=config.learning_rate))
 
 
 def build_loss_and_metric(num_classes: int, reduction: Any = None, from_logits: bool = True) -> tuple[Any, Any]:
