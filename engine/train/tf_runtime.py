@@ -10,6 +10,8 @@ TensorFlow is first imported for `tf.keras` to agree with it.
 from __future__ import annotations
 
 import os
+import types
+from typing import Any
 
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
@@ -17,7 +19,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 import tensorflow as tf  # noqa: E402
 import tf_keras as keras  # noqa: E402
 
-__all__ = ["tf", "keras", "devices_untouched", "gpu_descriptions"]
+__all__ = ["tf", "keras", "convert_ahead", "devices_untouched", "gpu_descriptions", "inner_function"]
 
 
 def devices_untouched() -> bool:
@@ -48,3 +50,37 @@ def gpu_descriptions() -> dict[str, str]:
         if device.device_type == "GPU":
             out[device.name.rpartition("/device:")[2]] = device.physical_device_desc
     return out
+
+
+def convert_ahead(functions: list[tuple[Any | None, bool]]) -> None:
+    """Run AutoGraph's source conversion of `functions` now, so a later trace finds it in AutoGraph's cache.
+
+    (function, called_from_converted_code): True for what a tf.function's converted code calls
+    (strategy.run's replica function, helpers), False for a tf.function's own Python function; each is
+    converted with the options that call path uses, since they are part of the cache's key (with the
+    function's code object, not the function: a closure made later, over other values, finds it too).
+    The conversion parses and rewrites Python source, about 0.1 s a function; it touches no device.
+    Private AutoGraph API, so any failure just leaves the conversion to the trace, as before.
+    """
+    try:
+        from tensorflow.python.autograph.core import converter
+        from tensorflow.python.autograph.impl import api
+
+        as_tf_function = converter.ConversionOptions(recursive=True, user_requested=True, optional_features=None)
+        for function, nested in functions:
+            if function is None:
+                continue
+            options = as_tf_function.call_options() if nested else as_tf_function
+            api._convert_actual(function, converter.ProgramContext(options=options))
+    except Exception:  # an optimisation only
+        return
+
+
+def inner_function(outer: Any, name: str) -> Any | None:
+    """The function `outer` defines as `name` (None if it defines none), built from its code with empty
+    closure cells: enough to convert it ahead (conversion reads code, not the closure's values), not to call."""
+    code = next((c for c in outer.__code__.co_consts if isinstance(c, types.CodeType) and c.co_name == name), None)
+    if code is None:
+        return None
+    cells = tuple(types.CellType() for _ in code.co_freevars)
+    return types.FunctionType(code, outer.__globals__, name, None, cells)

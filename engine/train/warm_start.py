@@ -59,7 +59,8 @@ def _lower_own_priority() -> None:
 
 
 def _preload() -> None:
-    """Import what a run imports, touching no device; fail if something did touch one."""
+    """Import what a run imports and convert the custom loop's functions, touching no device; fail if
+    something did touch one."""
     _lower_own_priority()
     import engine.train.checkpoints  # noqa: F401
     import engine.train.devices  # noqa: F401
@@ -68,7 +69,10 @@ def _preload() -> None:
     import engine.train.strategies  # noqa: F401
     import engine.train.tensorboard_sink  # noqa: F401
     import engine.train.trainer  # noqa: F401
+    from engine.train.loops import convert_loop_functions_ahead
     from engine.train.tf_runtime import devices_untouched
+
+    convert_loop_functions_ahead()
 
     if not devices_untouched():
         raise RuntimeError("TensorFlow's devices were initialised while preloading; a device plan could not apply")

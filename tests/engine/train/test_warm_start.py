@@ -56,3 +56,41 @@ def test_warm_trainer_leaves_quietly_when_its_parent_goes_and_refuses_garbage():
 def test_the_spare_command_is_the_worker_in_its_waiting_mode():
     assert spare_command()[1:] == ["-m", "engine.train.worker", "--wait-for-config"]
     assert sys.executable == spare_command()[0]
+
+
+CONVERSIONS_DURING_A_RUN = """
+import sys
+from engine.train import warm_start
+warm_start._preload()  # what a spare does while it waits; it fails if a device was touched
+from tensorflow.python.autograph.pyct import transpiler
+converted = []
+convert = transpiler.GenericTranspiler.transform_function  # reached only when AutoGraph's cache misses
+def counting(self, fn, context):
+    converted.append(fn.__code__.co_filename.rpartition("/")[2] + ":" + fn.__qualname__)
+    return convert(self, fn, context)
+transpiler.GenericTranspiler.transform_function = counting
+from engine.protocol.channel import StopSignal
+from engine.rundir import open_run
+from engine.train.task import run_task
+config, run_dir, resume = open_run(sys.argv[1], sys.argv[2], None)
+outcome = run_task(config, run_dir, [lambda event: None], StopSignal(), resume=resume)
+print(outcome.status, sorted(set(converted)))
+"""
+
+
+def test_a_warm_trainer_has_converted_the_custom_loop_before_its_run(tmp_path):
+    """AutoGraph's source conversion of the loop's functions (about 0.3 s of the first trace) is done
+    while the spare waits; the run, validation included, then converts none of them."""
+    path = write_config(tmp_path, base_config(epochs=1, validation_split=0.25))
+    run = subprocess.run(
+        [sys.executable, "-c", CONVERSIONS_DURING_A_RUN, str(path), str(tmp_path / "run")],
+        cwd=REPO,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    status, converted = run.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert status == "completed"
+    assert "loops.py" not in converted, f"converted during the run: {converted}"
