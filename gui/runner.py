@@ -29,12 +29,16 @@ from gui.i18n import event_message, event_text, translate
 from gui.live.spare import Handoff
 from gui.statuses import run_status_name, worker_state_name
 
-EMIT_INTERVAL_S = 0.033
+EMIT_INTERVAL_S = 0.1
+# How often the runner hands what arrived to the window. The plots draw one frame per 100 ms; each
+# wake-up of this thread costs the window's process CPU (a third of a millisecond here, GIL hand-overs
+# included), so every 33 ms cost about 1 % of a core and every 100 ms a third of that. A run's first
+# events go out the moment they arrive (the wait for data ends early), later ones within 100 ms.
 # Decoding holds the GIL, which the GUI thread needs for every frame: per interval the runner
 # decodes for at most this long (a chunk at a time) and leaves the rest in the pipe, so a
 # flooding child is slowed by its full pipe instead of freezing the window. The real engine's
-# thousand-odd events a second take a few milliseconds of it.
-DECODE_BUDGET_S = 0.008
+# events (a few dozen a second, engine.train.controller.REPORT_EVERY_S) take well under a millisecond.
+DECODE_BUDGET_S = 0.02
 LOG_TAIL_LINES = 40
 STREAM_DRAIN_S = 2.0
 
