@@ -3,6 +3,7 @@ the stall probe, a screenshot taken mid-run."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
@@ -94,3 +95,22 @@ def shoot_mid_run(app: Any, window: Any, out: str, after_epochs: int, arrange: C
         window.runner.finished.connect(app.quit)
 
     QTimer.singleShot(500, shoot)
+
+
+def thread_cpu_seconds() -> dict[str, float]:
+    """CPU seconds of each of this process's threads so far, summed by thread name (Linux /proc; empty
+    elsewhere): where a process's getrusage total goes."""
+    task = Path("/proc/self/task")
+    if not task.is_dir():
+        return {}
+    ticks = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for tid in task.iterdir():
+        try:
+            stat = (tid / "stat").read_text()
+            name = (tid / "comm").read_text().strip()
+        except OSError:
+            continue  # ended meanwhile
+        fields = stat[stat.rindex(")") + 2 :].split()
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+    return out

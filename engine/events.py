@@ -43,7 +43,8 @@ class RunStarted:
 
 @dataclass(frozen=True, kw_only=True)
 class BatchEnd:
-    """One training step, or (fit loop) the mean over one `steps_per_execution` call."""
+    """One training step, or the mean of several: steps shorter than engine.train.controller.REPORT_EVERY_S
+    share an event, and fit reports once per `steps_per_execution` call."""
 
     type: ClassVar[str] = "batch_end"
     epoch: int  # 1-based
