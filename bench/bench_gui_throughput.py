@@ -3,8 +3,10 @@
     QT_QPA_PLATFORM=offscreen python bench/bench_gui_throughput.py [--rounds 3]
 
 The same config (Mirrored, 2 virtual CPUs, custom loop, batch events grouped
-to about 50 a second, 160,000 examples, 8 epochs) runs alternately as a bare worker process whose
-events are read and dropped, and from the window (runner, plots, log).
+to about 50 a second, 160,000 examples, 8 epochs) runs as a bare worker
+process whose events are read and dropped, and from the window (runner,
+plots, log): headless first in the first round, the window first in the
+second, and so on, so a host that slows down or speeds up favours neither.
 Throughput is the engine's own measure, from metrics.csv: mean examples/s of
 the epochs after those the window's stall probe ran in (its 100 ticks a
 second are the benchmark's cost, not the window's), the same epochs in both.
@@ -155,9 +157,13 @@ def main() -> None:
     create_application([])
     root = Path(tempfile.mkdtemp(prefix="tfdd-bench-throughput-"))
     bare, attached, lateness, cpu, gaps, waited = [], [], [], [], [], []
-    for _ in range(args.rounds):
-        bare_dir = headless(root)
-        window_dir, probed, late, share, gap, wait, threads = in_window()
+    for i in range(args.rounds):
+        if i % 2:  # alternate which goes first: a host slowing down or speeding up favours neither
+            window_dir, probed, late, share, gap, wait, threads = in_window()
+            bare_dir = headless(root)
+        else:
+            bare_dir = headless(root)
+            window_dir, probed, late, share, gap, wait, threads = in_window()
         bare.append(steady_rate(bare_dir, skip=probed))  # the same epochs in both
         rate = steady_rate(window_dir, skip=probed)
         attached.append(rate)

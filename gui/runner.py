@@ -32,8 +32,9 @@ from gui.statuses import run_status_name, worker_state_name
 EMIT_INTERVAL_S = 0.1
 # How often the runner hands what arrived to the window. The plots draw one frame per 100 ms; each
 # wake-up of this thread costs the window's process CPU (a third of a millisecond here, GIL hand-overs
-# included), so every 33 ms cost about 1 % of a core and every 100 ms a third of that. A run's first
-# events go out the moment they arrive (the wait for data ends early), later ones within 100 ms.
+# included), so every 33 ms cost about 1 % of a core and every 100 ms a third of that. Until the run's
+# first step has gone out nothing is paced (each arrival is handed over at once: Start → first point is
+# what users wait for); from then on what arrives goes out within 100 ms.
 # Decoding holds the GIL, which the GUI thread needs for every frame: per interval the runner
 # decodes for at most this long (a chunk at a time) and leaves the rest in the pipe, so a
 # flooding child is slowed by its full pipe instead of freezing the window. The real engine's
@@ -162,6 +163,7 @@ class TrainingRunner(QThread):
         kill_at: float | None = None
         killed = False
         exited_at: float | None = None
+        pacing = False  # from the run's first step on
         while proc.streams_open or proc.alive():
             interval_start = time.monotonic()
             if self._stop_requested.is_set() and kill_at is None:
@@ -189,9 +191,10 @@ class TrainingRunner(QThread):
                         said = self.tr("garbage on the event channel ignored: {line}").format(line=out.garbage)
                         logs.append(f"[dashboard] {said}")
                 outputs = proc.poll(max_chunks=1) if time.monotonic() < budget_end else []
+            pacing = pacing or any(type(e) is ev.BatchEnd for e in events)
             self._flush(events, logs, raw)
             rest = interval_start + EMIT_INTERVAL_S - time.monotonic()
-            if rest > 0:
+            if pacing and rest > 0:
                 time.sleep(rest)  # the GUI thread's share of the GIL
         self._flush(events, logs, raw)
         code = proc.wait(timeout=10)

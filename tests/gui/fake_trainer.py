@@ -56,6 +56,7 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=5)
     parser.add_argument("--delay", type=float, default=0.01, help="seconds per step")
     parser.add_argument("--run-dir", default=DEFAULT_RUN_DIR)
+    parser.add_argument("--first-step-after", type=float, default=0.0, help="seconds from run_started (tracing)")
     args = parser.parse_args()
     if args.mode == "spare":
         print(CHATTER[0] + "\n" + CHATTER[1], file=sys.stderr, flush=True)
@@ -92,6 +93,7 @@ def main() -> int:
     if args.mode == "garbage":
         print("this is not JSON", flush=True)
         print('{"type": "no_such_event"}', flush=True)
+    time.sleep(args.first_step_after)
     global_step = 0
     for epoch in range(1, args.epochs + 1):
         for step in range(1, args.steps + 1):

@@ -124,3 +124,39 @@ def test_missing_executable_fails_cleanly(qtbot):
 
 def test_worker_command_follows_the_protocol(tmp_path: Path):
     assert worker_command(Path("c.json"), tmp_path)[1:4] == ["-m", "engine.train.worker", "--config"]
+
+
+
+def test_the_first_step_is_not_held_back_by_the_pace(qtbot, fake_trainer_command, monkeypatch):
+    """Until the run's first batch_end has gone to the window, the runner never sleeps out its interval: a
+    first step that follows run_started within EMIT_INTERVAL_S is shown at once, not at the next turn."""
+    import threading
+
+    import gui.runner as runner_module
+
+    steps_sent = 0  # both counted in the runner's own thread, so the order is exact
+    steps_sent_at_sleeps: list[int] = []
+    flush, sleep = TrainingRunner._flush, runner_module.time.sleep
+    runner_thread: list[int] = []
+
+    def counting_flush(self, events, logs, raw):
+        nonlocal steps_sent
+        runner_thread[:] = [threading.get_ident()]
+        steps_sent += sum(type(e) is ev.BatchEnd for e in events)
+        flush(self, events, logs, raw)
+
+    def noting_sleep(seconds: float) -> None:
+        if runner_thread == [threading.get_ident()]:
+            steps_sent_at_sleeps.append(steps_sent)
+        sleep(seconds)
+
+    monkeypatch.setattr(TrainingRunner, "_flush", counting_flush)
+    monkeypatch.setattr(runner_module.time, "sleep", noting_sleep)
+    command = fake_trainer_command("normal", "--steps", "30", "--delay", "0.005", "--first-step-after", "0.03")
+    runner = TrainingRunner(command)
+    rec = Recorder(runner)
+    run_to_end(qtbot, runner)
+    qtbot.waitUntil(lambda: rec.end is not None)
+    assert len(rec.of_type(ev.BatchEnd)) == 60
+    assert steps_sent_at_sleeps, "once steps stream, the runner paces what it hands the window"
+    assert steps_sent_at_sleeps[0] > 0, "the runner slept out its interval before the run's first step went out"
