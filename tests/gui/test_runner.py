@@ -126,7 +126,6 @@ def test_worker_command_follows_the_protocol(tmp_path: Path):
     assert worker_command(Path("c.json"), tmp_path)[1:4] == ["-m", "engine.train.worker", "--config"]
 
 
-
 def test_the_first_step_is_not_held_back_by_the_pace(qtbot, fake_trainer_command, monkeypatch):
     """Until the run's first batch_end has gone to the window, the runner never sleeps out its interval: a
     first step that follows run_started within EMIT_INTERVAL_S is shown at once, not at the next turn."""
