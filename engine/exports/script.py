@@ -15,6 +15,7 @@ template never reads it.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import pprint
 import shutil
@@ -28,6 +29,11 @@ from engine.resources import resource_path
 TEMPLATE = resource_path("templates", "standalone_train.py")
 CONFIG_LINE = "CONFIG = {}  # the exporter writes the run's config here\n"
 NOT_REPRODUCED_LINE = "# NOT REPRODUCED: the exporter lists here the config fields this script ignores, and why.\n"
+# The trainer's Adam step (one fused kernel per variable) rounds differently from Keras's own, so the
+# script carries the engine's code for it, copied in between these lines from its one owner.
+FUSED_ADAM = Path(__file__).resolve().parent.parent / "train" / "models" / "fused_adam.py"
+FUSED_ADAM_BEGIN = "# ---- fused Adam: the exporter writes the dashboard's own step here ----\n"
+FUSED_ADAM_END = "# ---- end of fused Adam ----\n"
 
 # field (dotted for sections) -> how the script reproduces it, as the engine does
 HONOURED: dict[str, str] = {
@@ -142,12 +148,26 @@ def render_script(config: RunConfig) -> str:
     if problems:
         raise ConfigError(problems)
     source = TEMPLATE.read_text(encoding="utf-8")
-    for line in (CONFIG_LINE, NOT_REPRODUCED_LINE):
+    for line in (CONFIG_LINE, NOT_REPRODUCED_LINE, FUSED_ADAM_BEGIN, FUSED_ADAM_END):
         if line not in source:
             raise RuntimeError(f"{TEMPLATE} lost its line {line.strip()!r}; the exporter cannot fill it in")
     literal = pprint.pformat(config.to_dict(), sort_dicts=False, width=100)
     source = source.replace(NOT_REPRODUCED_LINE, not_reproduced_block(config), 1)
+    head, rest = source.split(FUSED_ADAM_BEGIN, 1)
+    source = head + FUSED_ADAM_BEGIN + fused_adam_code() + "\n\n\n" + FUSED_ADAM_END + rest.split(FUSED_ADAM_END, 1)[1]
     return source.replace(CONFIG_LINE, f"CONFIG = {literal}\n", 1)
+
+
+def fused_adam_code() -> str:
+    """engine/train/models/fused_adam.py as script code: its functions and the standard-library imports
+    they need; not its import of the engine's tf and keras (the script has its own). Read as text:
+    importing it would import TensorFlow, and the window exports too."""
+    text = FUSED_ADAM.read_text(encoding="utf-8")
+    body = ast.parse(text).body
+    imports = [n for n in body if isinstance(n, ast.Import) or (isinstance(n, ast.ImportFrom) and n.module == "typing")]
+    functions = [n for n in body if isinstance(n, ast.FunctionDef)]
+    imported = "\n".join(str(ast.get_source_segment(text, n)) for n in imports)
+    return "\n\n\n".join([imported, *(str(ast.get_source_segment(text, n)) for n in functions)])
 
 
 def user_files(config: RunConfig) -> list[Path]:

@@ -294,6 +294,15 @@ def make_strategy(config, devices, gpu_count):
 # ---- model --------------------------------------------------------------------------
 
 
+# ---- fused Adam: the exporter writes the dashboard's own step here ----
+def fuse_updates(optimizer):
+    """Run as it is, the template keeps Keras's own Adam step; an exported script has the dashboard's."""
+    return optimizer
+
+
+# ---- end of fused Adam ----
+
+
 def build_model(config, input_shape, num_classes):
     """The model and its optimizer; call inside strategy.scope().
 
@@ -343,6 +352,7 @@ def build_model(config, input_shape, num_classes):
         "rmsprop": keras.optimizers.RMSprop,
         "adagrad": keras.optimizers.Adagrad,
     }[config["optimizer"]](learning_rate=config["learning_rate"])
+    optimizer = fuse_updates(optimizer)  # the dashboard's Adam step: the same rounding, the same losses
     if config["mixed_precision"] == "float16" and config["loop"] == "custom":
         # float16 gradients underflow: scale the loss up, and the gradients back down (model.compile
         # does this wrapping by itself for fit; bfloat16 has float32's range and needs no scaling)

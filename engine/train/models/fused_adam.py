@@ -13,6 +13,10 @@ Only the instance's `update_step` is replaced: the optimizer stays Keras's
 Adam, so its slot variables, its checkpoints (a run stopped before this
 change resumes after it) and the optimizer saved in model.keras are exactly
 Keras's. Sparse gradients, amsgrad and adaptive epsilon keep Keras's own step.
+
+An exported standalone script gets this module's functions copied in by
+engine.exports.script (its losses must equal the engine's to the last bit),
+so they use only `tf`, `keras` and the standard library.
 """
 
 from __future__ import annotations

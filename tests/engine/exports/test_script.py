@@ -383,3 +383,21 @@ def test_parameter_server_is_refused_with_what_to_do_instead(tmp_path, capsys):
     assert main(["export-script", "--config", str(path), "--out", str(tmp_path / "train.py")]) == 2
     assert "tfdd cluster export" in capsys.readouterr().err
     assert not (tmp_path / "train.py").exists()
+
+
+def test_the_script_carries_the_engines_fused_adam_step():
+    """The trainer's Adam step rounds differently from Keras's own: without it the script's losses drift
+    from the engine's in the fifth digit (a bfloat16 fit run's validation loss, a TFRecord run's loss)."""
+    from engine.exports.script import FUSED_ADAM, FUSED_ADAM_BEGIN, FUSED_ADAM_END
+
+    script = render_script(RunConfig())
+    block = script.split(FUSED_ADAM_BEGIN, 1)[1].split(FUSED_ADAM_END, 1)[0]
+    engine_source = FUSED_ADAM.read_text(encoding="utf-8")
+    for name in ("fused_update_step", "fuse_updates"):
+        node = next(n for n in ast.parse(engine_source).body if getattr(n, "name", None) == name)
+        assert ast.get_source_segment(engine_source, node) in block, f"{name} is not the engine's"
+    assert "engine" not in block.replace("the engine", ""), "the script must run without this package"
+    namespace: dict = {}
+    exec(compile(block, "fused block", "exec"), namespace)  # noqa: S102 - defines two functions, imports stdlib
+    assert {"fused_update_step", "fuse_updates", "types"} <= namespace.keys()
+    assert "optimizer = fuse_updates(optimizer)" in script
