@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_configs import FIRST_POINT_RUN
 from bench_gui_helpers import LatenessProbe, fake_command, summary, table
 from PySide6.QtCore import QEventLoop, QTimer
 
-from engine.config import DataConfig, RunConfig
 from engine.protocol.commands import trainer_command as worker_command
 from gui.app import create_application
 from gui.form.device_probe import DeviceInfo, ProbeResult
@@ -121,16 +121,7 @@ def main() -> None:
     fake.close()
     if args.real:
         real = make_window(worker_command)
-        real.form.set_config(
-            RunConfig(
-                strategy="mirrored",
-                devices=("CPU:0",),
-                virtual_devices=2,
-                epochs=1,
-                global_batch_size=64,
-                data=DataConfig(num_samples=20_000),
-            )
-        )
+        real.form.set_config(FIRST_POINT_RUN)
         rows.append(
             (
                 "Start → first plotted point, real engine, Mirrored 2 virtual CPUs (ms, 1 run)",

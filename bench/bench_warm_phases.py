@@ -25,18 +25,8 @@ import tempfile
 import time
 from typing import Any
 
+from bench_configs import FIRST_POINT_RUN as CONFIG
 from bench_gui_helpers import REPO, table
-
-from engine.config import DataConfig, RunConfig
-
-CONFIG = RunConfig(  # bench_warm_start.py's run (imported from there, it would bring Qt into this process)
-    strategy="mirrored",
-    devices=("CPU:0",),
-    virtual_devices=2,
-    epochs=1,
-    global_batch_size=64,
-    data=DataConfig(num_samples=20_000),
-)
 
 PHASES = ["build_model", "optimizer.build", "check_output", "replica batches", "@run_started"]
 PHASES += ["iterator", "trace", "first call", "@first step"]

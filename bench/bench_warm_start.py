@@ -18,22 +18,15 @@ import subprocess
 import sys
 import time
 
+from bench_configs import FIRST_POINT_RUN
 from bench_gui_helpers import REPO, table
 from bench_gui_stream import make_window, spin_until
 
-from engine.config import DataConfig, RunConfig
 from engine.protocol.commands import spare_command, trainer_command
 from gui.app import create_application
 from gui.live.spare import SpareState
 
-CONFIG = RunConfig(
-    strategy="mirrored",
-    devices=("CPU:0",),
-    virtual_devices=2,
-    epochs=1,
-    global_batch_size=64,
-    data=DataConfig(num_samples=20_000),
-)
+CONFIG = FIRST_POINT_RUN
 
 
 def bare_import() -> float:
