@@ -233,8 +233,8 @@ class Trainer:
         if start_epoch >= config.epochs:
             self.log(msg("All {epochs} epochs were already finished; nothing to resume.", epochs=config.epochs))
             return self._finish(RunStatus.COMPLETED, model, save_model=False)
-        first_batch = source.train(start_epoch).take(1)  # one pipeline for the output check and the batch sizes
-        check_output(model, next(iter(first_batch))[0], source.num_classes, built.where)
+        if built.needs_output_check:
+            check_output(model, next(iter(source.train(start_epoch).take(1)))[0], source.num_classes, built.where)
         per_epoch = source.steps_per_epoch
         policy = steps_per_call(config, per_epoch, self.role.num_workers)
         save = quiesced(coordinator, checkpointer.save) if coordinator else checkpointer.save
@@ -270,7 +270,7 @@ class Trainer:
         replica_batches = (
             [config.global_batch_size // replicas]  # a coordinator runs no replica of its own to measure
             if ps
-            else _measure_replica_batches(strategy, first_batch)
+            else _measure_replica_batches(strategy, source.distributed_train(strategy, start_epoch, start_step))
         )
         self.emit(
             ev.RunStarted(
@@ -438,12 +438,11 @@ def _check_batch(config: RunConfig, replicas: int) -> None:
         raise ConfigError([problem])
 
 
-def _measure_replica_batches(strategy: Any, dataset: Any) -> list[int]:
-    """The batch each replica really receives: the distributed dataset's static per-replica shapes
-    (batches drop their remainder, so TensorFlow knows them), else one batch measured."""
+def _measure_replica_batches(strategy: Any, distributed: Any) -> list[int]:
+    """The batch each replica really receives: the first epoch's own distributed dataset's static
+    per-replica shapes (batches drop their remainder, so TensorFlow knows them), else one batch measured."""
     from engine.train.tf_runtime import tf
 
-    distributed = strategy.experimental_distribute_dataset(dataset.take(1))
     features_spec = tf.nest.flatten(distributed.element_spec, expand_composites=False)[0]
     specs = getattr(features_spec, "_value_specs", None) or (features_spec,)
     sizes = [spec.shape[0] if spec.shape.rank else None for spec in specs]

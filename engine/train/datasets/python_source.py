@@ -87,7 +87,7 @@ class PythonSource(InputSource):
 
         return dataset_fn
 
-    def distributed_train(self, strategy: Any, epoch: int, skip_steps: int = 0) -> Any:
+    def _distribute_train(self, strategy: Any, epoch: int, skip_steps: int) -> Any:
         steps = self.steps_per_epoch - skip_steps  # a pipeline that ends with the epoch: none is cut off mid-way
         pipeline = self._pipeline(self.make, self.where, skip_steps, True, steps=steps)
         return strategy.distribute_datasets_from_function(pipeline)
@@ -96,7 +96,7 @@ class PythonSource(InputSource):
         return self.distributed_train(strategy, epoch, skip_steps)
 
     def train(self, epoch: int, skip_steps: int = 0) -> Any:
-        """Global batches in one pipeline (the run-started measurement and the summary use it)."""
+        """Global batches in one pipeline (the output check of a user's model runs on its first)."""
         ds = self._examples_of(self.make, tf.distribute.InputContext(1, 0, 1), self.where)
         return ds.repeat().batch(self.config.global_batch_size, drop_remainder=True).skip(skip_steps)
 

@@ -130,3 +130,19 @@ def test_a_npy_file_named_npz_is_a_clear_data_error(tmp_path):
     config = RunConfig(data=DataConfig(kind="npz", path=str(path)), global_batch_size=2)
     with pytest.raises(DataError, match=r"a single array \(\.npy\).*numpy\.savez"):
         inspect(config)
+
+
+def test_an_epochs_distributed_dataset_is_made_once_and_iterates_whole_each_time():
+    """The trainer reads the per-replica batch from the first epoch's distributed dataset, then the loop
+    trains on that same dataset: it must still hold every step of the epoch."""
+    from engine.train.datasets import make_source
+    from engine.train.tf_runtime import tf
+
+    config = RunConfig(data=DataConfig(num_samples=100), global_batch_size=10, validation_split=0.0)
+    source = make_source(config, inspect(config), "auto", 1)
+    strategy = tf.distribute.get_strategy()
+    first = source.distributed_train(strategy, 0)
+    assert source.distributed_train(strategy, 0) is first
+    assert source.distributed_train(strategy, 1) is not first and source.distributed_train(strategy, 0) is not first
+    again = source.distributed_train(strategy, 0, skip_steps=2)
+    assert [sum(1 for _ in first) for _ in range(2)] == [10, 10] and sum(1 for _ in again) == 8
