@@ -12,7 +12,7 @@ import pytest
 
 from engine import events as ev
 from tests.data_factory import write_image_folder, write_python_model
-from tests.engine.train.worker_process import base_config, train
+from tests.engine.train.worker_process import base_config, train_all
 
 pytestmark = pytest.mark.slow
 RTOL = 1e-5
@@ -27,17 +27,17 @@ def runs(tmp_path_factory):
     cnn = {"kind": "cnn", "filters": [8, 16], "hidden_units": [16]}
     python = {"kind": "python", "path": str(model_file), "function": "build_model"}
     common = {"data": data, "global_batch_size": 16, "validation_split": 0.25, "steps_per_execution": 3}
-    out = {}
-    for name, overrides in {
+    overrides = {
         "cnn-custom-1": {"strategy": "one_device", "model": cnn},
         "cnn-custom-2": {"virtual_devices": 2, "model": cnn},
         "cnn-fit-2": {"virtual_devices": 2, "loop": "fit", "model": cnn},
         "python-custom-1": {"strategy": "one_device", "model": python},
         "python-custom-2": {"virtual_devices": 2, "model": python},
         "python-fit-2": {"virtual_devices": 2, "loop": "fit", "model": python},
-    }.items():
-        out[name] = train(tmp, base_config(**common, **overrides), name)
-        assert out[name].returncode == 0, out[name].stderr[-3000:]
+    }
+    out = train_all(tmp, {name: base_config(**common, **o) for name, o in overrides.items()})
+    for finished in out.values():
+        assert finished.returncode == 0, finished.stderr[-3000:]
     return out
 
 

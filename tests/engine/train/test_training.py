@@ -21,7 +21,7 @@ import pytest
 
 from engine import events as ev
 from engine.rundir import read_metrics
-from tests.engine.train.worker_process import base_config, train
+from tests.engine.train.worker_process import base_config, train_all
 
 pytestmark = pytest.mark.slow
 RTOL = 1e-5
@@ -31,16 +31,16 @@ RTOL = 1e-5
 def runs(tmp_path_factory):
     """One process per replica count and loop; shared by the tests below."""
     tmp = tmp_path_factory.mktemp("equivalence")
-    out = {}
-    for name, overrides in {
+    overrides = {
         "custom-1": {"strategy": "one_device"},
         "custom-2": {"virtual_devices": 2},
         "custom-4": {"virtual_devices": 4},
         "fit-2": {"virtual_devices": 2, "loop": "fit"},
         "custom-2-float16": {"virtual_devices": 2, "mixed_precision": "float16"},
-    }.items():
-        out[name] = train(tmp, base_config(**overrides, validation_split=0.25), name)
-        assert out[name].returncode == 0, out[name].stderr[-3000:]
+    }
+    out = train_all(tmp, {name: base_config(**o, validation_split=0.25) for name, o in overrides.items()})
+    for finished in out.values():
+        assert finished.returncode == 0, finished.stderr[-3000:]
     return out
 
 

@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,14 @@ def run_worker(args: list[str], command: list[str] | None = None, timeout: float
 def train(tmp_path: Path, config: dict[str, Any], name: str = "run") -> Finished:
     path = write_config(tmp_path, config, f"{name}.json")
     return run_worker(["--config", str(path), "--run-dir", str(tmp_path / name)])
+
+
+def train_all(tmp_path: Path, configs: dict[str, dict[str, Any]], at_once: int = 2) -> dict[str, Finished]:
+    """Several independent runs, `at_once` processes at a time: most of a short run is importing
+    TensorFlow, one core's work, so two side by side take little longer than one."""
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        futures = {name: pool.submit(train, tmp_path, config, name) for name, config in configs.items()}
+        return {name: future.result() for name, future in futures.items()}
 
 
 class LiveWorker:
