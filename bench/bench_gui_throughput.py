@@ -71,6 +71,12 @@ def headless(root: Path) -> Path:
     run_dir = root / f"headless-{time.monotonic_ns()}"
     config_path = root / "config.json"
     CONFIG.save(config_path)
+    run_output_dropped(config_path, run_dir)
+    return run_dir
+
+
+def run_output_dropped(config_path: Path, run_dir: Path) -> None:
+    """A trainer run to its end with its output dropped: no reader can slow it."""
     control_read, control_write = os.pipe()  # stdin stays open: EOF would mean "stop"
     try:
         subprocess.run(
@@ -84,7 +90,6 @@ def headless(root: Path) -> Path:
     finally:
         os.close(control_read)
         os.close(control_write)
-    return run_dir
 
 
 def cpu_seconds() -> float:
