@@ -46,8 +46,8 @@ def one_run(mode: str, config_path: Path, root: Path) -> float:
         if mode == "pipe":
             worker = WorkerProcess(trainer_command(config_path, run_dir), cwd=REPO)
             worker.start()
-            while worker.alive() or worker.streams_open:
-                worker.poll(timeout=0.02)
+            for _ in worker.outputs():  # read as the window's runner reads, until the streams end
+                pass
             worker.close()
         else:
             run_output_dropped(config_path, run_dir)
