@@ -160,8 +160,10 @@ class RunControls(QWidget):
         self._behind = False
         p = self.progress
         if p.total_steps:
-            self.progress_bar.setValue(int(self.PROGRESS_SCALE * min(p.global_step / p.total_steps, 1.0)))
+            # the text first: setFormat only schedules a paint, and setValue's immediate repaint then draws both
+            # (the other way round the bar and every styled panel beneath it were painted twice)
             self.progress_bar.setFormat(p.text())
+            self.progress_bar.setValue(int(self.PROGRESS_SCALE * min(p.global_step / p.total_steps, 1.0)))
 
     def show_end(self, text: str) -> None:
         self._refresh.stop()

@@ -8,12 +8,14 @@ downsampling and clipping (an O(N) pass per frame) are off, and an
 invisible item holds each plot's range on a coarse grid, so the axes are
 re-laid out only when the data outgrows them, not on every frame.
 
-Redraws: the plots with new data take turns, one per tick, so no single
-frame is long, and a frame comes at least every REDRAW_PERIOD_MS while the
-tab is shown: every plot at that rate where painting is cheap; where it is
-not (2 slow cores, every one of them training), the turns slow down until
-painting costs at most PAINT_BUDGET of a core, measured as the GUI thread's
-own CPU time per frame. Nothing is drawn while the tab is hidden or the
+Redraws: new data asks for a frame, and a frame redraws every plot with
+news in one go (Qt paints them in one pass, the second and third while its
+caches are warm: about half the first one's cost). Frames come at most every
+REDRAW_PERIOD_MS, so new data waits at most that long while the tab is
+shown; where painting is dear (2 slow cores, every one of them training) the
+pace slows until painting costs at most PAINT_BUDGET of a core, measured as
+the GUI thread's own CPU time per frame. No timer runs without new data.
+Nothing is drawn while the tab is hidden or the
 window minimised, and a run's first point is drawn at once. All plots share one x-axis,
 the global step or the time since Start; GPU samples come once a second
 by the clock and are placed on the step axis where training was then.
@@ -22,6 +24,7 @@ by the clock and are placed on the step axis where training was then.
 from __future__ import annotations
 
 import html
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -36,6 +39,7 @@ from engine import events as ev
 from engine.nvml import GpuSample
 from gui import theme
 from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
+from gui.live.view_items import MarkedCurve, ViewSizedCurve
 
 REDRAW_PERIOD_MS = 100
 PAINT_BUDGET = 0.03  # of one core: what drawing the plots may cost while a run streams
@@ -84,7 +88,7 @@ class LivePlot(pg.PlotWidget):
         self._extent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # never painted
         item.addItem(self._extent)
         self.traces: dict[str, Trace] = {}
-        self._curves: dict[str, pg.GraphicsObject] = {}  # PlotCurveItem, or PlotDataItem with symbols
+        self._curves: dict[str, ViewSizedCurve | MarkedCurve] = {}
         self._dirty: set[str] = set()
         self._drawn: dict[str, int] = {}
         self._x_range: tuple[float, float] | None = None
@@ -123,14 +127,14 @@ class LivePlot(pg.PlotWidget):
         if style.get("symbol"):
             style["symbolBrush"] = colour
         self._render_title()
-        curve: pg.GraphicsObject
+        curve: ViewSizedCurve | MarkedCurve
         if style.get("symbol"):
-            curve = pg.PlotDataItem(connect="finite", **style)
-            curve.scatter.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # changes once an epoch
+            curve = MarkedCurve(**style)
         else:  # a bare curve: PlotDataItem's dataset bookkeeping was a third of a frame
-            curve = pg.PlotCurveItem(connect="all" if finite else "finite", skipFiniteCheck=finite, **style)
+            curve = ViewSizedCurve(connect="all" if finite else "finite", skipFiniteCheck=finite, **style)
         # the range is the extent item's alone: curves' own bounds (with their symbols' pixel padding)
-        # would nudge it on every frame, and each nudge re-lays out every axis
+        # would nudge it on every frame, and each nudge re-lays out every axis; so their bounds are the
+        # view's (gui/live/view_items.py)
         self.getPlotItem().addItem(curve, ignoreBounds=True)
         self._curves[key] = curve
 
@@ -152,7 +156,7 @@ class LivePlot(pg.PlotWidget):
             colour = scheme.plot.colour(role)
             curve = self._curves[key]
             curve.setPen(_pen(colour, width, dashed))
-            if isinstance(curve, pg.PlotDataItem):
+            if isinstance(curve, MarkedCurve):
                 curve.setSymbolBrush(colour)
         self._render_title()
         self.getPlotItem().getAxis("left").update()
@@ -277,7 +281,6 @@ class MetricPlot(LivePlot):
             width=2,
             symbol="o",
             symbolSize=6,
-            symbolPen=None,
             label=QT_TRANSLATE_NOOP("LivePlot", "epoch"),
             glyph="●",
         ),
@@ -287,7 +290,6 @@ class MetricPlot(LivePlot):
             dashed=True,
             symbol="s",
             symbolSize=6,
-            symbolPen=None,
             label=QT_TRANSLATE_NOOP("LivePlot", "validation"),
             glyph="■",
         ),
@@ -377,11 +379,11 @@ class TrainingPlots(QWidget):
         self._emas: dict[LivePlot, Ema] = {}
         self._last_step = 0.0
         self._origin = time.time()
-        self._next = 0
+        self._next_frame_at = 0.0  # perf_counter() before which no frame is drawn (the pace)
         self.frame_times: deque[float] = deque(maxlen=10_000)  # when frames were drawn (perf_counter), for benches
         self._place_throughput()
-        self._timer = QTimer(self)
-        self._timer.timeout.connect(self._tick)
+        self._timer = QTimer(self, singleShot=True)  # armed by new data, for when the pace allows a frame
+        self._timer.timeout.connect(self._frame)
         self.reset()
 
     # ---- data --------------------------------------------------------------------------------
@@ -411,7 +413,8 @@ class TrainingPlots(QWidget):
                 self._add_evaluation(event)
         self._add_batches(run)
         if self.loss.plotted_points("batch") == 0 and self.loss.has_new_data() and self._showing():
-            self._draw(self.loss)  # a run's first point at once, not at the next turn
+            self._draw(self.loss)  # a run's first point at once, not at the next frame
+        self._schedule_frame()
 
     def add_gpu_samples(self, samples: list[GpuSample]) -> None:
         if samples:
@@ -419,6 +422,7 @@ class TrainingPlots(QWidget):
             if self.gpus.isHidden():
                 self.gpus.setVisible(True)
                 self._place_throughput()
+            self._schedule_frame()
 
     def _add_batches(self, batches: list[ev.BatchEnd]) -> None:
         if not batches:
@@ -479,8 +483,7 @@ class TrainingPlots(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self._timer.start(REDRAW_PERIOD_MS // len(self._plots))  # tick_ms sets the pace from the first frame
-        self.redraw_all()  # whatever arrived while hidden, in one frame
+        self._frame()  # whatever arrived while hidden, at once
 
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
@@ -489,26 +492,30 @@ class TrainingPlots(QWidget):
     def _showing(self) -> bool:
         return self.isVisible() and not self.window().isMinimized()
 
-    def _tick(self) -> None:
-        """The next plot with new data, in turn; then the pace that keeps painting within its budget."""
+    def _schedule_frame(self) -> None:
+        """New data: a frame as soon as the pace allows (at once after a pause), unless one is due."""
+        if self._showing() and not self._timer.isActive():
+            wait_ms = 1000 * (self._next_frame_at - time.perf_counter())
+            self._timer.start(max(0, math.ceil(wait_ms)))
+
+    def _frame(self) -> None:
+        """Every plot with new data, in one go (Qt then paints them in one pass, while its caches are warm:
+        a second and third plot cost about half the first); the next frame no sooner than the pace allows."""
         if not self._showing():
             return
         shown = [p for p in self._plots if not p.isHidden()]
-        for _ in shown:
-            plot = self._plots[self._next]
-            self._next = (self._next + 1) % len(self._plots)
-            if plot.has_new_data() and not plot.isHidden():
-                self._draw(plot)
-                break
-        self._timer.setInterval(self.tick_ms(shown))
+        drawn = [p for p in shown if p.has_new_data()]
+        for plot in drawn:
+            self._draw(plot)
+        if drawn:
+            self._next_frame_at = time.perf_counter() + self.frame_period_ms(shown) / 1000
 
     @staticmethod
-    def tick_ms(shown: list[LivePlot]) -> int:
-        """Every plot every REDRAW_PERIOD_MS if frames are cheap; slower turns (yet a frame every
-        REDRAW_PERIOD_MS) when that would cost more than PAINT_BUDGET of a core."""
-        cost = max((p.frame_cost_s for p in shown), default=0.0)
-        fastest = REDRAW_PERIOD_MS // max(len(shown), 1)
-        return int(min(max(1000 * cost / PAINT_BUDGET, fastest), REDRAW_PERIOD_MS))
+    def frame_period_ms(shown: list[LivePlot]) -> float:
+        """REDRAW_PERIOD_MS while a frame of every plot is cheap; longer when that would cost more than
+        PAINT_BUDGET of a core."""
+        cost = sum(p.frame_cost_s for p in shown)
+        return max(1000 * cost / PAINT_BUDGET, REDRAW_PERIOD_MS)
 
     def _draw(self, plot: LivePlot) -> None:
         plot.redraw()

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 
 from engine import events as ev
 from engine.nvml import GpuSample
-from gui.live.plots import TrainingPlots
+from gui.live.plots import PAINT_BUDGET, REDRAW_PERIOD_MS, TrainingPlots
 from gui.live.traces import MAX_BUCKETS
 
 T0 = 1_000_000.0  # the run's Start, wall clock
@@ -144,8 +144,32 @@ def test_frames_come_at_least_every_100_ms_while_data_streams(qtbot):
     for _ in range(30):
         feed()
         qtbot.wait(20)
-    assert len(plots.frame_times) >= 5, "the plots take turns redrawing several times a second"
-    assert min(plot.frames for plot in (plots.loss, plots.accuracy, plots.throughput)) >= 2, "each gets its turn"
+    assert len(plots.frame_times) >= 5, "the plots are redrawn several times a second"
+    assert min(plot.frames for plot in (plots.loss, plots.accuracy, plots.throughput)) >= 2, "every one of them"
+
+
+def test_a_frame_redraws_every_plot_with_news_at_once_and_then_no_timer_runs(qtbot):
+    plots = shown_plots(qtbot)
+    plots.add_events([batch(1)])  # the first point: drawn at once
+    plots.add_events([batch(i) for i in range(2, 21)])
+    qtbot.waitUntil(lambda: plots.loss.plotted_points("batch") == 20)
+    assert plots.accuracy.plotted_points("batch") == 20, "in the same frame, not a later turn"
+    assert plots.throughput.plotted_points("batch") == 20
+    assert not plots._timer.isActive(), "without new data nothing wakes the window"
+    plots.add_events([batch(21)])
+    assert plots._timer.isActive(), "new data asks for the next frame"
+    qtbot.waitUntil(lambda: plots.throughput.plotted_points("batch") == 21)
+
+
+def test_frames_are_paced_at_100_ms_while_cheap_and_slower_when_dear(qtbot):
+    plots = shown_plots(qtbot)
+    shown = [plots.loss, plots.accuracy, plots.throughput]
+    for plot in shown:
+        plot.frame_cost_s = 0.0005
+    assert TrainingPlots.frame_period_ms(shown) == REDRAW_PERIOD_MS
+    for plot in shown:
+        plot.frame_cost_s = 0.002  # 6 ms a frame: 100 ms apart would be 6 % of a core
+    assert TrainingPlots.frame_period_ms(shown) == pytest.approx(1000 * 0.006 / PAINT_BUDGET)
 
 
 def test_an_evaluators_validation_lands_on_its_epochs_point(qtbot):

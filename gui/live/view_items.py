@@ -1,0 +1,86 @@
+"""Curves and markers whose bounds are their view's, for plots whose range something else holds.
+
+The live plots' range is held by an invisible extent item (gui/live/plots.py), every curve is added
+with `ignoreBounds`, and the view clips its children to itself; so a curve's own bounds only tell Qt
+what to repaint, and the view's rectangle does that as well. pyqtgraph's items work theirs out from
+their data instead, in Python: a curve after every setData (nanmin and nanmax, then the pixel size for
+its pen's padding), a scatter on every one of the several calls a frame makes (measured: about a third
+of a live plot frame's CPU time), and each setData also asks the view to redo its auto-range before the
+next paint (another tenth), though these bounds cannot change the range. Here the bounding rect is the
+view's rectangle, worked out again only when the view's transform changes (a zoom, a pan, a resize,
+the range stepping on).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+
+class _SizedToView:
+    """Mixed into a pyqtgraph item: bounds = the view's rectangle, in the item's (data) coordinates."""
+
+    _view_rect: QRectF | None = None
+
+    def boundingRect(self) -> QRectF:
+        if self._view_rect is None:
+            view = self.getViewBox()
+            if view is None:  # not in a plot yet: joining one calls viewTransformChanged
+                return QRectF()
+            self._view_rect = self.mapRectFromItem(view.childGroup, view.viewRect())
+        return self._view_rect
+
+    def viewTransformChanged(self) -> None:
+        self.prepareGeometryChange()
+        self._view_rect = None
+        super().viewTransformChanged()
+
+    def informViewBoundsChanged(self) -> None:
+        """Nothing to tell: added with ignoreBounds, these bounds never steer the view's range."""
+
+
+class ViewSizedCurve(_SizedToView, pg.PlotCurveItem):
+    """A PlotCurveItem whose bounds are its view's."""
+
+
+class ViewSizedScatter(_SizedToView, pg.ScatterPlotItem):
+    """A ScatterPlotItem whose bounds are its view's."""
+
+
+class MarkedCurve(pg.GraphicsObject):
+    """A line with a marker at each point (epochs, validations), as PlotDataItem draws it with a symbol,
+    from a ViewSizedCurve and a ViewSizedScatter. The markers change once an epoch, so Qt keeps them as a
+    pixmap between changes."""
+
+    def __init__(self, *, pen: QPen, symbol: str, symbolSize: int, symbolBrush: Any, connect: str = "finite"):
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # its children draw
+        self.line = ViewSizedCurve(pen=pen, connect=connect)
+        self.line.setParentItem(self)
+        self.markers = ViewSizedScatter(symbol=symbol, size=symbolSize, pen=None, brush=symbolBrush)
+        self.markers.setParentItem(self)
+        self.markers.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+    def setData(self, x: np.ndarray, y: np.ndarray) -> None:
+        self.line.setData(x, y)
+        self.markers.setData(x=x, y=y)
+
+    def getData(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        return self.line.getData()
+
+    def setPen(self, pen: QPen) -> None:
+        self.line.setPen(pen)
+
+    def setSymbolBrush(self, brush: Any) -> None:
+        self.markers.setBrush(brush)
+
+    def boundingRect(self) -> QRectF:
+        return QRectF()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        """Nothing of its own: the line and the markers are its children."""
