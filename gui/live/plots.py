@@ -9,22 +9,24 @@ invisible item holds each plot's range on a coarse grid, so the axes are
 re-laid out only when the data outgrows them, not on every frame.
 
 Redraws: new data asks for a frame, and a frame redraws every plot with
-news in one go (Qt paints them in one pass, the second and third while its
-caches are warm: about half the first one's cost). Frames come at most every
-REDRAW_PERIOD_MS, so new data waits at most that long while the tab is
-shown; where painting is dear (2 slow cores, every one of them training) the
-pace slows until painting costs at most PAINT_BUDGET of a core, measured as
-the GUI thread's own CPU time per frame. No timer runs without new data.
-Nothing is drawn while the tab is hidden or the
-window minimised, and a run's first point is drawn at once. All plots share one x-axis,
-the global step or the time since Start; GPU samples come once a second
-by the clock and are placed on the step axis where training was then.
+news, one after the other in quick succession (each painted before the next
+is redrawn: together they made one long stall when a growing x-axis re-laid
+out every plot). Frames come at most every REDRAW_PERIOD_MS, so new data
+waits at most that long while the tab is shown; where painting is dear (2
+slow cores, every one of them training) the pace slows until painting costs
+at most PAINT_BUDGET of a core, measured as the GUI thread's own CPU time per
+frame. No timer runs without new data. Nothing is drawn while the tab is
+hidden or the window minimised, and a run's first point is drawn at once.
+All plots share one x-axis, the global step or the time since Start; GPU
+samples come once a second by the clock and are placed on the step axis
+where training was then.
 """
 
 from __future__ import annotations
 
 import html
 import math
+import statistics
 import time
 from collections import deque
 from collections.abc import Callable
@@ -42,7 +44,8 @@ from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 from gui.live.view_items import MarkedCurve, ViewSizedCurve
 
 REDRAW_PERIOD_MS = 100
-PAINT_BUDGET = 0.03  # of one core: what drawing the plots may cost while a run streams
+PAINT_BUDGET = 0.04  # of one core: what drawing the plots may cost while a run streams (the window's is 5 %)
+FRAME_COSTS_KEPT = 15  # a plot's latest frames whose cost sets the pace: a second and a half of them
 X_HEADROOM = 0.5  # when the run reaches the x-axis's end it grows by half: a few dozen times a run
 Y_HEADROOM = 0.25  # a y range the data leaves moves a quarter of its span beyond it
 X_LABELS = {
@@ -95,7 +98,8 @@ class LivePlot(pg.PlotWidget):
         self._y_range: tuple[float, float] | None = None
         self.x_axis = "step"
         self.frames = 0
-        self.frame_cost_s = 0.0  # the GUI thread's CPU time per frame (setData and paint), smoothed
+        # the GUI thread's CPU time of this plot's latest frames (setData and paint)
+        self.frame_costs: deque[float] = deque(maxlen=FRAME_COSTS_KEPT)
         self._redraw_cost_s = 0.0
         self.x_hi_source: Callable[[], float] | None = None  # the far end of the data of every plot shown together
         item.getViewBox().sigXRangeChanged.connect(self._view_moved)
@@ -204,7 +208,14 @@ class LivePlot(pg.PlotWidget):
         super().paintEvent(event)
         cost = self._redraw_cost_s + time.thread_time() - started
         self._redraw_cost_s = 0.0
-        self.frame_cost_s = 0.8 * self.frame_cost_s + 0.2 * cost if self.frame_cost_s else cost
+        self.frame_costs.append(cost)
+
+    @property
+    def frame_cost_s(self) -> float:
+        """What a frame of this plot costs, the median of the latest: a run's first frames (cold caches, a
+        trainer tracing beside them) and an axis re-laid out now and then cost several times a usual one,
+        and slowing every frame after them for a second kept new data waiting past REDRAW_PERIOD_MS."""
+        return statistics.median(self.frame_costs) if self.frame_costs else 0.0
 
     def points(self, name: str, window: list[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """What the curve gets: the whole run (bounded), or the zoomed window's raw points."""
@@ -384,6 +395,9 @@ class TrainingPlots(QWidget):
         self._place_throughput()
         self._timer = QTimer(self, singleShot=True)  # armed by new data, for when the pace allows a frame
         self._timer.timeout.connect(self._frame)
+        self._unpainted: list[LivePlot] = []  # the rest of a frame's plots, one per pass of the event loop
+        self._next_plot = QTimer(self, singleShot=True, interval=1)
+        self._next_plot.timeout.connect(self._redraw_next)
         self.reset()
 
     # ---- data --------------------------------------------------------------------------------
@@ -413,7 +427,7 @@ class TrainingPlots(QWidget):
                 self._add_evaluation(event)
         self._add_batches(run)
         if self.loss.plotted_points("batch") == 0 and self.loss.has_new_data() and self._showing():
-            self._draw(self.loss)  # a run's first point at once, not at the next frame
+            self._draw([self.loss])  # a run's first point at once, not at the next frame
         self._schedule_frame()
 
     def add_gpu_samples(self, samples: list[GpuSample]) -> None:
@@ -483,7 +497,7 @@ class TrainingPlots(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self._frame()  # whatever arrived while hidden, at once
+        self.redraw_all()  # whatever arrived while hidden
 
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
@@ -499,16 +513,25 @@ class TrainingPlots(QWidget):
             self._timer.start(max(0, math.ceil(wait_ms)))
 
     def _frame(self) -> None:
-        """Every plot with new data, in one go (Qt then paints them in one pass, while its caches are warm:
-        a second and third plot cost about half the first); the next frame no sooner than the pace allows."""
+        """Every plot with new data, one after the other, each painted by Qt before the next is redrawn (a
+        second and third plot cost about half the first, its caches still warm); the next frame no sooner
+        than the pace allows. One at a time, because a frame at a growing x-axis's step re-lays out every
+        plot's axes: together that was about 25 ms of the GUI thread with the real engine training beside
+        it (measured), one at a time each pass is short."""
         if not self._showing():
             return
         shown = [p for p in self._plots if not p.isHidden()]
-        drawn = [p for p in shown if p.has_new_data()]
-        for plot in drawn:
-            self._draw(plot)
-        if drawn:
+        self._unpainted = [p for p in shown if p.has_new_data()]
+        if self._unpainted:
+            self._redraw_next()
+            self.frame_times.append(time.perf_counter())
             self._next_frame_at = time.perf_counter() + self.frame_period_ms(shown) / 1000
+
+    def _redraw_next(self) -> None:
+        if self._unpainted:
+            self._unpainted.pop(0).redraw()
+        if self._unpainted:
+            self._next_plot.start()  # a timer: Qt paints (a posted event) before it fires
 
     @staticmethod
     def frame_period_ms(shown: list[LivePlot]) -> float:
@@ -517,17 +540,21 @@ class TrainingPlots(QWidget):
         cost = sum(p.frame_cost_s for p in shown)
         return max(1000 * cost / PAINT_BUDGET, REDRAW_PERIOD_MS)
 
-    def _draw(self, plot: LivePlot) -> None:
-        plot.redraw()
+    def _draw(self, plots: list[LivePlot]) -> None:
+        """These plots redrawn at once, as one frame."""
+        for plot in plots:
+            plot.redraw()
         self.frame_times.append(time.perf_counter())
 
     def _x_hi(self) -> float:
         return max(plot.x_hi() for plot in self._plots)
 
     def redraw_all(self) -> None:
-        for plot in self._plots:
-            if plot.has_new_data():
-                self._draw(plot)
+        """Every plot with new data at once: a tab shown again, another x-axis chosen (a user's action, where
+        one long frame is fine)."""
+        self._unpainted = []
+        if drawn := [plot for plot in self._plots if plot.has_new_data()]:
+            self._draw(drawn)
 
     def _place_throughput(self) -> None:
         """Throughput spans the row while there is no GPU chart beside it."""

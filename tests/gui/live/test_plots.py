@@ -132,30 +132,29 @@ def test_no_frames_while_the_tab_is_hidden(qtbot):
     qtbot.waitUntil(lambda: plots.plotted_points() == 49, timeout=2000)
 
 
-def test_frames_come_at_least_every_100_ms_while_data_streams(qtbot):
+def test_the_plots_follow_data_that_streams(qtbot):
+    """New data is drawn while it streams, by frames no closer than the pace (frame_period_ms), and the
+    last of it once it stops."""
     plots = shown_plots(qtbot)
     step = 0
-
-    def feed() -> None:
-        nonlocal step
+    for _ in range(30):
         plots.add_events([batch(step + i) for i in range(1, 11)])
         step += 10
-
-    for _ in range(30):
-        feed()
         qtbot.wait(20)
-    assert len(plots.frame_times) >= 5, "the plots are redrawn several times a second"
-    assert min(plot.frames for plot in (plots.loss, plots.accuracy, plots.throughput)) >= 2, "every one of them"
+    metric_plots = (plots.loss, plots.accuracy, plots.throughput)
+    assert min(plot.frames for plot in metric_plots) >= 2, "every plot is redrawn while the data streams"
+    assert len(plots.frame_times) < 30, "not a frame per arrival"
+    qtbot.waitUntil(lambda: all(plot.plotted_points("batch") == 300 for plot in metric_plots), timeout=3000)
 
 
-def test_a_frame_redraws_every_plot_with_news_at_once_and_then_no_timer_runs(qtbot):
+def test_a_frame_redraws_every_plot_with_news_and_then_no_timer_runs(qtbot):
     plots = shown_plots(qtbot)
     plots.add_events([batch(1)])  # the first point: drawn at once
     plots.add_events([batch(i) for i in range(2, 21)])
-    qtbot.waitUntil(lambda: plots.loss.plotted_points("batch") == 20)
-    assert plots.accuracy.plotted_points("batch") == 20, "in the same frame, not a later turn"
-    assert plots.throughput.plotted_points("batch") == 20
-    assert not plots._timer.isActive(), "without new data nothing wakes the window"
+    qtbot.waitUntil(lambda: plots.throughput.plotted_points("batch") == 20)
+    assert len(plots.frame_times) == 2, "the first point's frame, then one frame for all three plots"
+    assert plots.loss.plotted_points("batch") == plots.accuracy.plotted_points("batch") == 20
+    assert not plots._timer.isActive() and not plots._next_plot.isActive(), "without new data nothing wakes"
     plots.add_events([batch(21)])
     assert plots._timer.isActive(), "new data asks for the next frame"
     qtbot.waitUntil(lambda: plots.throughput.plotted_points("batch") == 21)
@@ -165,10 +164,14 @@ def test_frames_are_paced_at_100_ms_while_cheap_and_slower_when_dear(qtbot):
     plots = shown_plots(qtbot)
     shown = [plots.loss, plots.accuracy, plots.throughput]
     for plot in shown:
-        plot.frame_cost_s = 0.0005
+        plot.frame_costs.clear()
+        plot.frame_costs.extend([0.0005] * 9)
     assert TrainingPlots.frame_period_ms(shown) == REDRAW_PERIOD_MS
     for plot in shown:
-        plot.frame_cost_s = 0.002  # 6 ms a frame: 100 ms apart would be 6 % of a core
+        plot.frame_costs.extend([0.010] * 2)  # a run's first frames, an axis re-laid out: passing spikes
+    assert TrainingPlots.frame_period_ms(shown) == REDRAW_PERIOD_MS, "a spike does not slow the frames after it"
+    for plot in shown:
+        plot.frame_costs.extend([0.002] * 12)  # 6 ms a frame: 100 ms apart would be 6 % of a core
     assert TrainingPlots.frame_period_ms(shown) == pytest.approx(1000 * 0.006 / PAINT_BUDGET)
 
 
