@@ -1,6 +1,6 @@
 """Training throughput with the window attached against the same run headless.
 
-    QT_QPA_PLATFORM=offscreen python bench/bench_gui_throughput.py [--rounds 3]
+    QT_QPA_PLATFORM=offscreen python bench/bench_gui_throughput.py [--rounds 3] [--hidden]
 
 The same config (Mirrored, 2 virtual CPUs, custom loop, batch events grouped
 to about 50 a second, 160,000 examples, 8 epochs) runs as a bare worker
@@ -42,6 +42,7 @@ from engine.events import BatchEnd
 from engine.protocol.commands import trainer_command as worker_command
 from engine.rundir import read_metrics
 from gui.app import create_application
+from gui.main_window import MainWindow
 
 CONFIG = RunConfig(
     strategy="mirrored",
@@ -108,9 +109,8 @@ def waits(arrivals: np.ndarray, frames: np.ndarray) -> np.ndarray:
     return 1000 * (frames[nxt[keep]] - arrivals[keep])
 
 
-def in_window() -> tuple[Path, int, tuple[np.ndarray, np.ndarray], float, np.ndarray, np.ndarray, dict[str, float]]:
-    """The window's run of CONFIG: its run directory, how many epochs the stall probe ran in, the probe's
-    lateness and busy times, CPU share, frame gaps, waits for a frame, CPU share per thread name."""
+def config_window() -> tuple[MainWindow, list[Path]]:
+    """A window whose form holds CONFIG, and the list its runs' directories are added to."""
     run_dirs: list[Path] = []
 
     def command_for(config_path: Path, run_dir: Path) -> list[str]:
@@ -119,6 +119,13 @@ def in_window() -> tuple[Path, int, tuple[np.ndarray, np.ndarray], float, np.nda
 
     window = make_window(command_for)
     window.form.set_config(CONFIG)
+    return window, run_dirs
+
+
+def in_window() -> tuple[Path, int, tuple[np.ndarray, np.ndarray], float, np.ndarray, np.ndarray, dict[str, float]]:
+    """The window's run of CONFIG: its run directory, how many epochs the stall probe ran in, the probe's
+    lateness and busy times, CPU share, frame gaps, waits for a frame, CPU share per thread name."""
+    window, run_dirs = config_window()
     probe = LatenessProbe()
     arrivals: list[float] = []  # when batch events reached the plots
     add_events = window.plots.add_events
@@ -155,13 +162,27 @@ def in_window() -> tuple[Path, int, tuple[np.ndarray, np.ndarray], float, np.nda
     return run_dirs[-1], probed, (probe.lateness(), probe.busy()), cpu_share, gaps, waits(new_data, frames), threads
 
 
+def hidden_window() -> Path:
+    """The window's run of CONFIG with the Live tab hidden throughout (the Cluster tab shown): the same
+    process, pipes and runner as in_window(), nothing drawn. Its run directory."""
+    window, run_dirs = config_window()
+    window.tabs.setCurrentIndex(2)
+    window.start_run()
+    spin_until(lambda: window.runner is None, 900, poll_ms=100)
+    window.close()
+    return run_dirs[-1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--hidden", action="store_true", help="a third run a round: the window with its Live tab hidden"
+    )
     args = parser.parse_args()
     create_application([])
     root = Path(tempfile.mkdtemp(prefix="tfdd-bench-throughput-"))
-    bare, attached, lateness, cpu, gaps, waited = [], [], [], [], [], []
+    bare, attached, lateness, cpu, gaps, waited, unseen = [], [], [], [], [], [], []
     for i in range(args.rounds):
         if i % 2:  # alternate which goes first: a host slowing down or speeding up favours neither
             window_dir, probed, late, share, gap, wait, threads = in_window()
@@ -172,6 +193,9 @@ def main() -> None:
         bare.append(steady_rate(bare_dir, skip=probed))  # the same epochs in both
         rate = steady_rate(window_dir, skip=probed)
         attached.append(rate)
+        if args.hidden:
+            unseen.append(steady_rate(hidden_window(), skip=probed))
+            print(f"round: window with the Live tab hidden {unseen[-1]:,.0f}", file=sys.stderr)
         lateness.append(late)
         cpu.append(share)
         gaps.append(gap)
@@ -186,6 +210,20 @@ def main() -> None:
     gap = np.concatenate(gaps)
     wait = np.concatenate(waited)
     ratio = statistics.median(a / b for a, b in zip(attached, bare, strict=True))
+    hidden_rows = (
+        [
+            (
+                "window, Live tab hidden / headless, median of per-round ratios",
+                f"{statistics.median(h / b for h, b in zip(unseen, bare, strict=True)):.2f}",
+            ),
+            (
+                "window, Live tab shown / hidden, median of per-round ratios",
+                f"{statistics.median(a / h for a, h in zip(attached, unseen, strict=True)):.2f}",
+            ),
+        ]
+        if unseen
+        else []
+    )
     print(
         table(
             ("measure", "value"),
@@ -193,6 +231,7 @@ def main() -> None:
                 ("headless examples/s, median of rounds", f"{statistics.median(bare):,.0f}"),
                 ("window examples/s, median of rounds", f"{statistics.median(attached):,.0f}"),
                 ("window / headless, median of per-round ratios (target >= 0.97)", f"{ratio:.2f}"),
+                *hidden_rows,
                 (
                     "GUI process CPU while the run streams, % of one core, median of rounds (target <= 5)",
                     f"{100 * statistics.median(cpu):.1f}",
