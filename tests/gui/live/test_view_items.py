@@ -8,25 +8,8 @@ from PySide6.QtGui import QColor
 
 from engine import events as ev
 from gui import theme
-from gui.live.plots import TrainingPlots
 from gui.live.view_items import MarkedCurve, ViewSizedCurve
-
-T0 = 1_000_000.0
-
-
-def batch(step: int, loss: float = 0.5) -> ev.BatchEnd:
-    return ev.BatchEnd(
-        epoch=1, step=step, global_step=step, loss=loss, accuracy=0.5, examples_per_sec=1000.0, time=T0 + step / 10
-    )
-
-
-def shown_plots(qtbot) -> TrainingPlots:
-    plots = TrainingPlots()
-    qtbot.addWidget(plots)
-    plots.resize(1200, 700)
-    plots.show()
-    plots.reset(origin=T0)
-    return plots
+from tests.gui.live.plot_feed import T0, batch, shown_plots
 
 
 def test_a_live_curves_bounds_are_the_visible_range_and_follow_a_zoom(qtbot):
