@@ -44,7 +44,7 @@ from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 from gui.live.view_items import MarkedCurve, ViewSizedCurve
 
 REDRAW_PERIOD_MS = 100
-PAINT_BUDGET = 0.04  # of one core: what drawing the plots may cost while a run streams (the window's is 5 %)
+PAINT_BUDGET = 0.04  # of one core: what drawing the plots may cost while a run streams (the whole window: 5 %)
 FRAME_COSTS_KEPT = 15  # a plot's latest frames whose cost sets the pace: a second and a half of them
 X_HEADROOM = 0.5  # when the run reaches the x-axis's end it grows by half: a few dozen times a run
 Y_HEADROOM = 0.25  # a y range the data leaves moves a quarter of its span beyond it
@@ -502,6 +502,8 @@ class TrainingPlots(QWidget):
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
         self._timer.stop()  # a hidden tab or a minimised window draws nothing
+        self._next_plot.stop()
+        self._unpainted = []  # their data stays new: shown again, they are drawn
 
     def _showing(self) -> bool:
         return self.isVisible() and not self.window().isMinimized()
@@ -513,9 +515,9 @@ class TrainingPlots(QWidget):
             self._timer.start(max(0, math.ceil(wait_ms)))
 
     def _frame(self) -> None:
-        """Every plot with new data, one after the other, each painted by Qt before the next is redrawn (a
-        second and third plot cost about half the first, its caches still warm); the next frame no sooner
-        than the pace allows. One at a time, because a frame at a growing x-axis's step re-lays out every
+        """Every plot with new data, one after the other, each painted by Qt before the next is redrawn (the
+        second and third cost about two thirds of the first, Qt's caches still warm); the next frame no
+        sooner than the pace allows. One at a time, because a frame at a growing x-axis's step re-lays out every
         plot's axes: together that was about 25 ms of the GUI thread with the real engine training beside
         it (measured), one at a time each pass is short."""
         if not self._showing():

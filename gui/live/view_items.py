@@ -5,8 +5,8 @@ with `ignoreBounds`, and the view clips its children to itself; so a curve's own
 what to repaint, and the view's rectangle does that as well. pyqtgraph's items work theirs out from
 their data instead, in Python: a curve after every setData (nanmin and nanmax, then the pixel size for
 its pen's padding), a scatter on every one of the several calls a frame makes (measured: about a third
-of a live plot frame's CPU time), and each setData also asks the view to redo its auto-range before the
-next paint (another tenth), though these bounds cannot change the range. Here the bounding rect is the
+of a live plot's paint), and each setData also asks the view to redo its auto-range before the next
+paint (another tenth), though these bounds cannot change the range. Here the bounding rect is the
 view's rectangle, worked out again only when the view's transform changes (a zoom, a pan, a resize,
 the range stepping on).
 """
