@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import resource
 import statistics
 import sys
 import time
@@ -32,7 +31,7 @@ import time
 import numpy as np
 from bench_gui_helpers import table
 from bench_gui_stream import make_window, spin_until
-from bench_gui_throughput import CONFIG
+from bench_gui_throughput import CONFIG, cpu_seconds
 
 from engine.events import BatchEnd
 from engine.protocol.commands import trainer_command
@@ -41,11 +40,6 @@ from gui.app import create_application
 EXAMPLES = 640_000  # about 7 s of training an epoch here
 TRANSITION_S = 0.3  # after a switch: the last frame of a shown phase, the first of one shown again
 LIVE_TAB, OTHER_TAB = 0, 2  # the Cluster tab: static while a run streams
-
-
-def cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def phase_rate(batches: list[BatchEnd], start: float, end: float, global_batch: int) -> float | None:
