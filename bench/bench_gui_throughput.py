@@ -109,8 +109,8 @@ def waits(arrivals: np.ndarray, frames: np.ndarray) -> np.ndarray:
     return 1000 * (frames[nxt[keep]] - arrivals[keep])
 
 
-def config_window() -> tuple[MainWindow, list[Path]]:
-    """A window whose form holds CONFIG, and the list its runs' directories are added to."""
+def config_window(config: RunConfig = CONFIG) -> tuple[MainWindow, list[Path]]:
+    """A window whose form holds `config`, and the list its runs' directories are added to."""
     run_dirs: list[Path] = []
 
     def command_for(config_path: Path, run_dir: Path) -> list[str]:
@@ -118,7 +118,7 @@ def config_window() -> tuple[MainWindow, list[Path]]:
         return worker_command(config_path, run_dir)
 
     window = make_window(command_for)
-    window.form.set_config(CONFIG)
+    window.form.set_config(config)
     return window, run_dirs
 
 

@@ -30,11 +30,10 @@ import time
 
 import numpy as np
 from bench_gui_helpers import table
-from bench_gui_stream import make_window, spin_until
-from bench_gui_throughput import CONFIG, cpu_seconds
+from bench_gui_stream import spin_until
+from bench_gui_throughput import CONFIG, config_window, cpu_seconds
 
 from engine.events import BatchEnd
-from engine.protocol.commands import trainer_command
 from gui.app import create_application
 
 EXAMPLES = 640_000  # about 7 s of training an epoch here
@@ -52,13 +51,12 @@ def phase_rate(batches: list[BatchEnd], start: float, end: float, global_batch: 
     return examples / seconds
 
 
-def one_run(phase_s: float, epochs: int) -> tuple[list[float], list[float], float, float]:
+def one_run(phase_s: float, epochs: int) -> tuple[list[float], list[float], list[float], float, float]:
     """Pair ratios (shown ÷ hidden neighbours), every shown and hidden phase's rate, GUI CPU shown and hidden
     (% of a core)."""
-    # long epochs: an epoch's end and validation leave a phase without batches
+    # long epochs: the seconds after an epoch's last batch leave a phase without batches
     config = dataclasses.replace(CONFIG, epochs=epochs, data=dataclasses.replace(CONFIG.data, num_samples=EXAMPLES))
-    window = make_window(trainer_command)
-    window.form.set_config(config)
+    window, _ = config_window(config)
     batches: list[BatchEnd] = []
     add_events = window.plots.add_events
 
@@ -89,7 +87,7 @@ def one_run(phase_s: float, epochs: int) -> tuple[list[float], list[float], floa
         for (t0, on), (t1, _) in zip(switches, switches[1:], strict=False)
     ]
     rates = rates[:-1]  # the last phase holds the run's end
-    # an epoch's end (validation, the next epoch's pipeline) left 2-4 s without batches here
+    # each epoch's end left seconds without batches here (5.0-5.4 s headless at this size, BENCHMARKS.md)
     print(f"{len(rates)} phases, {sum(r is None for _, r in rates)} without batches", file=sys.stderr)
     ratios = []
     for i, (on, rate) in enumerate(rates):
