@@ -50,9 +50,9 @@ CONFIG = RunConfig(
     loop="custom",
     epochs=8,  # about 20 s of streaming here: enough for both phases of in_window()
     global_batch_size=64,
-    # 160,000 since the fused Adam step (about 60,000 examples/s here, was 45,000): with 100,000 the CPU
-    # phase shrank to its 5 s minimum, a third of it epoch ends
-    data=DataConfig(num_samples=160_000),
+    # 480,000 since epoch ends stopped waiting seconds for tf.data's autotuning thread (engine.train.retire)
+    # and the host reached about 120,000 examples/s: with 160,000 the CPU phase fell under its 5 s minimum
+    data=DataConfig(num_samples=480_000),
     checkpoint=CheckpointConfig(every_epoch=False),
 )
 

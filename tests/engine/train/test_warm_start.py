@@ -11,7 +11,7 @@ import pytest
 from engine import events as ev
 from engine.protocol.commands import assignment_line, spare_command, trainer_args
 from engine.rundir import read_metrics
-from tests.engine.train.worker_process import REPO, LiveWorker, base_config, env, train, write_config
+from tests.engine.train.worker_process import REPO, LiveWorker, base_config, env, run_python, train, write_config
 
 pytestmark = pytest.mark.slow
 
@@ -82,14 +82,7 @@ def test_a_warm_trainer_has_converted_the_custom_loop_before_its_run(tmp_path):
     """AutoGraph's source conversion of the loop's functions (about 0.3 s of the first trace) is done
     while the spare waits; the run, validation included, then converts none of them."""
     path = write_config(tmp_path, base_config(epochs=1, validation_split=0.25))
-    run = subprocess.run(
-        [sys.executable, "-c", CONVERSIONS_DURING_A_RUN, str(path), str(tmp_path / "run")],
-        cwd=REPO,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run = run_python("-c", CONVERSIONS_DURING_A_RUN, str(path), str(tmp_path / "run"))
     assert run.returncode == 0, run.stderr[-2000:]
     status, converted = run.stdout.strip().splitlines()[-1].split(" ", 1)
     assert status == "completed"

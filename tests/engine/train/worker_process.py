@@ -97,6 +97,11 @@ def run_worker(args: list[str], command: list[str] | None = None, timeout: float
     return Finished(proc.returncode, events, garbage, proc.stderr)
 
 
+def run_python(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """`python ARGS` in a fresh process from the repository, with the worker's environment; text output."""
+    return subprocess.run([sys.executable, *args], cwd=REPO, env=env(), capture_output=True, text=True, timeout=timeout)
+
+
 def train(tmp_path: Path, config: dict[str, Any], name: str = "run") -> Finished:
     path = write_config(tmp_path, config, f"{name}.json")
     return run_worker(["--config", str(path), "--run-dir", str(tmp_path / name)])

@@ -1,0 +1,32 @@
+"""Dropping a finished epoch's data iterator without making training wait for it.
+
+Destroying a tf.data iterator joins its autotuning thread, and in TensorFlow 2.21
+that thread only notices at its next scheduled wake-up, whose period doubles as the
+epoch runs (a distributed dataset has one such thread per device). Measured here
+(Mirrored on 2 virtual CPUs, 640,000 examples an epoch, about 5 s of steps):
+`epoch_end` came 0-5.5 s after the epoch's last step with the custom loop and
+4.5-14.9 s after it with `model.fit`, which drops its iterator as it returns. The
+wait releases the GIL, so a thread of its own can sit in it while the next epoch
+trains.
+
+The thread is not a daemon: the interpreter joins it before it exits, so an
+iterator is never torn down while TensorFlow itself is being unloaded.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+THREAD_NAME = "iterator-retirer"
+
+
+def retire(held: list[Any]) -> threading.Thread:
+    """Empty `held` on a thread of its own; the thread, for a caller that must wait for it.
+
+    `held` must hold the only references to what it holds (the caller used them only through
+    `held[0]`): whoever drops the last reference runs the destructor and waits.
+    """
+    thread = threading.Thread(target=held.clear, name=THREAD_NAME)
+    thread.start()
+    return thread

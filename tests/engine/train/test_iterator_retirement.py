@@ -1,0 +1,49 @@
+"""The loops' data iterators are destroyed off the training thread (engine.train.retire):
+destroying one waits for tf.data's autotuning thread, which held every epoch's end up by seconds."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.train.retire import THREAD_NAME
+from tests.engine.train.worker_process import base_config, run_python, write_config
+
+pytestmark = pytest.mark.slow
+
+WHERE_ITERATORS_DIE = """
+import json, sys, threading, weakref
+from engine.train import loops, retire
+died = []
+def watched(held):
+    kind = type(held[0]).__name__
+    weakref.finalize(held[0], lambda: died.append([kind, threading.current_thread().name]))
+    return retire.retire(held)
+loops.retire = watched
+from engine.protocol.channel import StopSignal
+from engine.rundir import open_run
+from engine.train.task import run_task
+config, run_dir, resume = open_run(sys.argv[1], sys.argv[2], None)
+outcome = run_task(config, run_dir, [lambda event: None], StopSignal(), resume=resume)
+for thread in threading.enumerate():
+    if thread is not threading.main_thread() and not thread.daemon:
+        thread.join()
+print(json.dumps([str(outcome.status), died]))
+"""
+
+
+@pytest.mark.parametrize(("loop", "retired"), [("custom", 4), ("fit", 2)])
+def test_each_epochs_iterators_die_on_the_retiring_thread(tmp_path, loop, retired):
+    """Two epochs with validation on two replicas: each epoch's training iterator (fit's own
+    included) and, in the custom loop, its validation iterator, destroyed by the retiring thread,
+    so nothing else held a reference that would have made the training thread wait for it. Under
+    fit, validation is Keras's `model.evaluate`, which drops its iterator itself."""
+    config = base_config(virtual_devices=2, epochs=2, validation_split=0.25, loop=loop)
+    path = write_config(tmp_path, config)
+    run = run_python("-c", WHERE_ITERATORS_DIE, str(path), str(tmp_path / "run"))
+    assert run.returncode == 0, run.stderr[-2000:]
+    status, died = json.loads(run.stdout.strip().splitlines()[-1])
+    assert status == "completed"
+    assert len(died) == retired, died
+    assert {thread for _, thread in died} == {THREAD_NAME}, died
