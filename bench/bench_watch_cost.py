@@ -36,7 +36,7 @@ from bench_gui_throughput import CONFIG, config_window, cpu_seconds
 from engine.events import BatchEnd
 from gui.app import create_application
 
-EXAMPLES = 640_000  # about 7 s of training an epoch here
+EXAMPLES = 640_000  # 5-7 s of training an epoch here
 TRANSITION_S = 0.3  # after a switch: the last frame of a shown phase, the first of one shown again
 LIVE_TAB, OTHER_TAB = 0, 2  # the Cluster tab: static while a run streams
 
@@ -54,7 +54,7 @@ def phase_rate(batches: list[BatchEnd], start: float, end: float, global_batch: 
 def one_run(phase_s: float, epochs: int) -> tuple[list[float], list[float], list[float], float, float]:
     """Pair ratios (shown ÷ hidden neighbours), every shown and hidden phase's rate, GUI CPU shown and hidden
     (% of a core)."""
-    # long epochs: the seconds after an epoch's last batch leave a phase without batches
+    # long epochs: most phases fall inside one, away from its start-up
     config = dataclasses.replace(CONFIG, epochs=epochs, data=dataclasses.replace(CONFIG.data, num_samples=EXAMPLES))
     window, _ = config_window(config)
     batches: list[BatchEnd] = []
@@ -87,7 +87,7 @@ def one_run(phase_s: float, epochs: int) -> tuple[list[float], list[float], list
         for (t0, on), (t1, _) in zip(switches, switches[1:], strict=False)
     ]
     rates = rates[:-1]  # the last phase holds the run's end
-    # each epoch's end left seconds without batches here (5.0-5.4 s headless at this size, BENCHMARKS.md)
+    # a phase without batches is a pause in training (epoch ends no longer make one: engine.train.retire)
     print(f"{len(rates)} phases, {sum(r is None for _, r in rates)} without batches", file=sys.stderr)
     ratios = []
     for i, (on, rate) in enumerate(rates):
