@@ -7,10 +7,11 @@ same `Session` and differ only in how a block of steps runs and reports back.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from engine.config import RunConfig
 from engine.train.controller import Controller
@@ -202,12 +203,37 @@ class CustomLoop:
 # ---- fit loop ---------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def iterator_retired(model: Any, kind: Literal["train", "test"]) -> Generator[None, None, None]:
+    """Around one `fit` (kind "train") or `evaluate` ("test"): retire the data iterator Keras makes.
+
+    Keras drops it as the call returns, and destroying it there held each epoch's end up by
+    seconds (engine.train.retire). So the model's `train_function`/`test_function`, the public
+    hook Keras calls with the iterator and reuses while it is set, is wrapped for the call to
+    keep a reference; the wrapper goes when the call ends, and the reference to the retirer.
+    """
+    attribute = f"{kind}_function"
+    function = model.make_train_function() if kind == "train" else model.make_test_function()
+    held: list[Any] = []
+
+    def holding(iterator: Any) -> Any:
+        if not held:
+            held.append(iterator)
+        return function(iterator)
+
+    setattr(model, attribute, holding)
+    try:
+        yield
+    finally:
+        setattr(model, attribute, function)
+        retire(held)
+
+
 class FitBridge(keras.callbacks.Callback):
     """Hands each `steps_per_execution` block of fit to the controller and honours its answer.
 
     tf-keras logs running epoch means, once per block; the mean of just the
     latest block is recovered from two running means: (sum_now - sum_before) / steps.
-    It also holds fit's data iterator (`held`), so FitLoop can retire it after fit returns.
     """
 
     def __init__(self, controller: Controller):
@@ -215,29 +241,6 @@ class FitBridge(keras.callbacks.Callback):
         self.controller = controller
         self.seen, self.loss_sum, self.acc_sum = 0, 0.0, 0.0
         self.t0 = time.perf_counter()
-        self.held: list[Any] = []  # the iterator fit trains on, for retire() once fit has returned
-        self._train_function: Any = None
-
-    def on_train_begin(self, logs: Any = None) -> None:
-        """Hold on to fit's data iterator: fit drops it on return, and destroying it there held each
-        epoch's end up by seconds (engine.train.retire). `train_function` is the public hook fit calls
-        with the iterator, set by `make_train_function` just before this callback."""
-        train = self._train_function = self.model.train_function
-
-        def holding(iterator: Any) -> Any:
-            if not self.held:
-                self.held.append(iterator)
-            return train(iterator)
-
-        self.model.train_function = holding
-
-    def on_train_end(self, logs: Any = None) -> None:
-        self.release()
-
-    def release(self) -> None:
-        """Give the model its own train_function back (the next fit would wrap the wrapper)."""
-        if self._train_function is not None:
-            self.model.train_function, self._train_function = self._train_function, None
 
     def on_epoch_begin(self, epoch: int, logs: Any = None) -> None:
         """The clock starts once fit has distributed the data and made its iterator: the custom loop's
@@ -281,19 +284,15 @@ class FitLoop:
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         s = self.s
-        bridge = FitBridge(controller)
-        try:
+        with iterator_retired(s.model, "train"):
             s.model.fit(
                 s.source.fit_train(s.strategy, epoch, first_step),
                 initial_epoch=epoch,
                 epochs=epoch + 1,
                 steps_per_epoch=s.source.steps_per_epoch - first_step,
-                callbacks=[bridge],
+                callbacks=[FitBridge(controller)],
                 verbose=0,
             )
-        finally:
-            bridge.release()
-            retire(bridge.held)
 
     def evaluate(self) -> tuple[float | None, float | None]:
         steps = self.s.source.validation_steps
@@ -302,5 +301,6 @@ class FitLoop:
         val = self.s.source.fit_validation(self.s.strategy)
         if val is None:
             return None, None
-        logs = self.s.model.evaluate(val, steps=steps, verbose=0, return_dict=True)
+        with iterator_retired(self.s.model, "test"):
+            logs = self.s.model.evaluate(val, steps=steps, verbose=0, return_dict=True)
         return logs["loss"], logs["accuracy"]
