@@ -10,7 +10,10 @@ wait releases the GIL, so a thread of its own can sit in it while the next epoch
 trains.
 
 The thread is not a daemon: the interpreter joins it before it exits, so an
-iterator is never torn down while TensorFlow itself is being unloaded.
+iterator is never torn down while TensorFlow itself is being unloaded. A trainer
+that has written everything does not wait for it either (engine.train.task.end_process
+ends the process at once while `retiring()`): the last epoch's iterator held the
+exit up to 15 s after `run_finished` under fit, and 5.6 s with the custom loop.
 """
 
 from __future__ import annotations
@@ -30,3 +33,8 @@ def retire(held: list[Any]) -> threading.Thread:
     thread = threading.Thread(target=held.clear, name=THREAD_NAME)
     thread.start()
     return thread
+
+
+def retiring() -> bool:
+    """True while an iterator handed to retire() is still being destroyed."""
+    return any(t.name == THREAD_NAME and t.is_alive() for t in threading.enumerate())

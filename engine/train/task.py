@@ -19,14 +19,16 @@ from engine.config import RunConfig
 from engine.protocol.channel import StopSignal
 from engine.sources import SourceInfo
 from engine.tfconfig import Program, role_from_environment, task_program
+from engine.train.retire import retiring
 from engine.train.trainer import Outcome, Trainer
 
 Sink = Callable[[ev.Event], None]
 
 
 def end_process(code: int, outcome: Outcome) -> int:
-    """`code` for sys.exit, or, when the outcome says everything is written, end the process now."""
-    if outcome.exit_at_once:
+    """`code` for sys.exit, or end the process now: when the outcome says everything is written, or when a
+    finished data iterator is still being destroyed (the run's files are closed by now; engine.train.retire)."""
+    if outcome.exit_at_once or retiring():
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

@@ -1,5 +1,6 @@
 """The loops' data iterators are destroyed off the training thread (engine.train.retire):
-destroying one waits for tf.data's autotuning thread, which held every epoch's end up by seconds."""
+destroying one waits for tf.data's autotuning thread, which held every epoch's end up by seconds;
+and a trainer that has written everything ends without waiting for that either."""
 
 from __future__ import annotations
 
@@ -9,8 +10,6 @@ import pytest
 
 from engine.train.retire import THREAD_NAME
 from tests.engine.train.worker_process import base_config, run_python, write_config
-
-pytestmark = pytest.mark.slow
 
 WHERE_ITERATORS_DIE = """
 import json, sys, threading, weakref
@@ -33,6 +32,7 @@ print(json.dumps([str(outcome.status), died]))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loop", ["custom", "fit"])
 def test_each_epochs_iterators_die_on_the_retiring_thread(tmp_path, loop):
     """Two epochs with validation on two replicas: each epoch's training and validation iterator
@@ -46,3 +46,29 @@ def test_each_epochs_iterators_die_on_the_retiring_thread(tmp_path, loop):
     assert status == "completed"
     assert len(died) == 4, died
     assert {thread for _, thread in died} == {THREAD_NAME}, died
+
+
+ENDING_WHILE_RETIRING = """
+import sys, threading
+from engine.protocol.codes import RunStatus
+from engine.train.retire import retire
+from engine.train.task import end_process
+from engine.train.trainer import Outcome
+never = threading.Event()
+class Slow:  # an iterator whose destruction waits, as tf.data's can for seconds
+    def __del__(self):
+        never.wait()
+if sys.argv[1] == "retiring":
+    retire([Slow()])
+print("returned", end_process(3, Outcome(RunStatus.COMPLETED)), flush=True)
+"""
+
+
+@pytest.mark.parametrize("retiring", [True, False])
+def test_a_finished_trainer_does_not_wait_for_an_iterator_being_destroyed(retiring):
+    """Everything is written when end_process is called: with an iterator still being destroyed the
+    process ends there with the run's exit code (the interpreter would otherwise join the retiring
+    thread, here never); without one it returns the code for sys.exit as usual."""
+    run = run_python("-c", ENDING_WHILE_RETIRING, "retiring" if retiring else "idle", timeout=20)
+    assert run.returncode == (3 if retiring else 0), run.stderr[-2000:]
+    assert ("returned 3" in run.stdout) is not retiring
