@@ -24,15 +24,13 @@ from typing import Any
 THREAD_NAME = "iterator-retirer"
 
 
-def retire(held: list[Any]) -> threading.Thread:
-    """Empty `held` on a thread of its own; the thread, for a caller that must wait for it.
+def retire(held: list[Any]) -> None:
+    """Empty `held` on a thread of its own.
 
     `held` must hold the only references to what it holds (the caller used them only through
     `held[0]`): whoever drops the last reference runs the destructor and waits.
     """
-    thread = threading.Thread(target=held.clear, name=THREAD_NAME)
-    thread.start()
-    return thread
+    threading.Thread(target=held.clear, name=THREAD_NAME).start()
 
 
 def retiring() -> bool:
