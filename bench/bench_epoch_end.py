@@ -18,14 +18,15 @@ from pathlib import Path
 from bench_gui_helpers import table
 from bench_gui_throughput import CONFIG, run_output_dropped
 
-from engine.events import BatchEnd, EpochEnd, RunStarted, decode
+from engine.events import BatchEnd, EpochEnd, RunStarted
+from engine.rundir import read_events
 
 EPOCHS = 3
 
 
 def epoch_ends(run_dir: Path) -> list[tuple[float, float]]:
     """Per epoch: (s from its last batch_end to its epoch_end, wall seconds ÷ step seconds)."""
-    events = [decode(line) for line in (run_dir / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    events = read_events(run_dir)
     (started,) = [e for e in events if isinstance(e, RunStarted)]
     out, last_batch = [], None
     for e in events:

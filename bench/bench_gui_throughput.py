@@ -48,7 +48,7 @@ CONFIG = RunConfig(
     strategy="mirrored",
     virtual_devices=2,
     loop="custom",
-    epochs=8,  # about 20 s of streaming here: enough for both phases of in_window()
+    epochs=8,  # about 30 s of streaming here: enough for both phases of in_window()
     global_batch_size=64,
     # 480,000 since epoch ends stopped waiting seconds for tf.data's autotuning thread (engine.train.retire)
     # and the host reached about 120,000 examples/s: with 160,000 the CPU phase fell under its 5 s minimum

@@ -17,7 +17,7 @@ from engine.config import RunConfig
 from engine.train.controller import Controller
 from engine.train.datasets import InputSource
 from engine.train.models import build_loss_and_metric
-from engine.train.retire import retire
+from engine.train.retire import retired
 from engine.train.tf_runtime import convert_ahead, inner_function, keras, tf
 
 
@@ -70,13 +70,10 @@ class Evaluator:
         if val is None:
             return None, None
         loss_sum = correct = count = 0.0
-        held = [iter(val)]  # dropped by retire(): destroying it can take seconds (engine.train.retire)
-        try:
+        with retired([iter(val)]) as held:  # destroying it here can take seconds (engine.train.retire)
             for batch in held[0]:
                 batch_loss, batch_correct, n = (float(t) for t in self._evaluate_batch(batch))
                 loss_sum, correct, count = loss_sum + batch_loss, correct + batch_correct, count + n
-        finally:
-            retire(held)
         return loss_sum / count, correct / count
 
 
@@ -184,8 +181,8 @@ class CustomLoop:
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         s = self.s
-        held = [iter(s.source.distributed_train(s.strategy, epoch, first_step))]  # see retire() below
-        try:
+        # destroyed here, the iterator held the epoch's end up by seconds (engine.train.retire)
+        with retired([iter(s.source.distributed_train(s.strategy, epoch, first_step))]) as held:
             going = True
             while going:
                 n = controller.block_size()
@@ -193,8 +190,6 @@ class CustomLoop:
                 losses, accuracies = self._train_steps(held[0], tf.constant(n))
                 losses, accuracies = losses.numpy(), accuracies.numpy()  # waits for the call
                 going = controller.block_done(losses, accuracies, time.perf_counter() - t0)
-        finally:
-            retire(held)  # destroyed here, it held the epoch's end up by seconds
 
     def evaluate(self) -> tuple[float | None, float | None]:
         return self._evaluator.evaluate()
@@ -214,19 +209,18 @@ def iterator_retired(model: Any, kind: Literal["train", "test"]) -> Generator[No
     """
     attribute = f"{kind}_function"
     function = model.make_train_function() if kind == "train" else model.make_test_function()
-    held: list[Any] = []
+    with retired([]) as held:
 
-    def holding(iterator: Any) -> Any:
-        if not held:
-            held.append(iterator)
-        return function(iterator)
+        def holding(iterator: Any) -> Any:
+            if not held:
+                held.append(iterator)
+            return function(iterator)
 
-    setattr(model, attribute, holding)
-    try:
-        yield
-    finally:
-        setattr(model, attribute, function)
-        retire(held)
+        setattr(model, attribute, holding)
+        try:
+            yield
+        finally:
+            setattr(model, attribute, function)
 
 
 class FitBridge(keras.callbacks.Callback):

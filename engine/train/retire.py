@@ -18,7 +18,9 @@ exit up to 15 s after `run_finished` under fit, and 5.6 s with the custom loop.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Generator
 from typing import Any
 
 THREAD_NAME = "iterator-retirer"
@@ -31,6 +33,16 @@ def retire(held: list[Any]) -> None:
     `held[0]`): whoever drops the last reference runs the destructor and waits.
     """
     threading.Thread(target=held.clear, name=THREAD_NAME).start()
+
+
+@contextlib.contextmanager
+def retired(held: list[Any]) -> Generator[list[Any], None, None]:
+    """`held`, handed to retire() when the block ends however it ends: `with retired([iter(data)]) as held:`,
+    then only `held[0]` inside (a name bound to the iterator would keep it alive in the caller)."""
+    try:
+        yield held
+    finally:
+        retire(held)
 
 
 def retiring() -> bool:

@@ -13,13 +13,14 @@ from tests.engine.train.worker_process import base_config, run_python, write_con
 
 WHERE_ITERATORS_DIE = """
 import json, sys, threading, weakref
-from engine.train import loops, retire
+from engine.train import retire
 died = []
+handed = retire.retire
 def watched(held):
     kind = type(held[0]).__name__
     weakref.finalize(held[0], lambda: died.append([kind, threading.current_thread().name]))
-    return retire.retire(held)
-loops.retire = watched
+    return handed(held)
+retire.retire = watched  # what retire.retired hands its list to
 from engine.protocol.channel import StopSignal
 from engine.rundir import open_run
 from engine.train.task import run_task
