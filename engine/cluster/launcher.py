@@ -45,7 +45,7 @@ from engine import events as ev
 from engine.config import RunConfig, Strategy
 from engine.protocol import commands
 from engine.protocol.client import WorkerProcess
-from engine.protocol.codes import CLUSTER_STOP_GRACE_S, ExitCode, RunStatus, WorkerState
+from engine.protocol.codes import CLUSTER_STOP_GRACE_S, PEER_LOST_ERRORS, ExitCode, RunStatus, WorkerState
 from engine.protocol.paths import RunPaths
 from engine.rundir import claim
 from engine.runlock import RunLock
@@ -271,6 +271,7 @@ class _Worker:
         self.process: WorkerProcess | None = None
         self.started_at = 0.0
         self.failed_message = ""  # from its run_failed event
+        self.failed_error_type = ""  # from the same event
         self.finished_status = ""  # from its run_finished event
 
     @property
@@ -339,6 +340,7 @@ class _Group:
         self.on_state = on_state
         self.max_restarts = restarts
         self.failure = ""
+        self.failure_is_echo = False  # the failure is a trainer saying that a peer stopped responding
         self.chief_training = False
         self.training_over: float | None = None  # when the last trainer ended
         self._command: list[str] = []
@@ -370,7 +372,7 @@ class _Group:
             pass_fds=(self.lock.fd,) if hand_lock else (),
         )
         w.started_at = time.monotonic()
-        w.failed_message = w.finished_status = ""
+        w.failed_message = w.failed_error_type = w.finished_status = ""
         self._set(w, state=STARTING, pid=w.process.start(), exit_code=None, **changes)
 
     # ---- watch ---------------------------------------------------------------------
@@ -474,7 +476,7 @@ class _Group:
         elif w.program == Program.EVALUATOR and w.status.state == STARTING:
             self._set(w, state=EVALUATING)  # its first word: it is ready, watching the checkpoints
         if isinstance(event, ev.RunFailed):
-            w.failed_message = event.message
+            w.failed_message, w.failed_error_type = event.message, event.error_type
         elif isinstance(event, ev.RunFinished):
             w.finished_status = event.status
         if self.on_event:
@@ -529,9 +531,12 @@ class _Group:
             self._set(w, state=STOPPED if stopped else FINISHED, exit_code=code)
             return
         self._set(w, state=FAILED, exit_code=code, message=self._reason(w, code))
-        if not self.failure:
+        # A peer that lost this one fails a moment after it; seen in the same pass, the dead one is the cause.
+        echo = w.failed_error_type in PEER_LOST_ERRORS
+        if not self.failure or (self.failure_is_echo and not echo):
             reason = w.failed_message or ExitCode.describe(code)
             self.failure = f"{w.task.name} (pid {w.process.pid}) failed: {reason}; log: {w.status.log_path}"  # type: ignore[union-attr]
+            self.failure_is_echo = echo
 
     def _server_exited(self, w: _Worker, code: int, stopping: bool) -> None:
         if self.training_over is not None or stopping or w.killed:

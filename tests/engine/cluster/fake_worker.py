@@ -5,8 +5,10 @@ a trainer, a parameter_server task's server, or the evaluator. FAKE_WORKER_PLAN
 (JSON, e.g. {"1": "crash", "ps-0": "crash"}) picks each task's behaviour by task id,
 or (workers) by index:
 - trainers: ok, long (trains for about 2 s), until_stop, terminated (as until_stop, then exits 143 like a
-  trainer stopped by SIGTERM after its checkpoint), crash, fail, never_join (its server listens but it
-  ignores stop, like TensorFlow blocked waiting for peers), no_server;
+  trainer stopped by SIGTERM after its checkpoint), crash, crash_on_cue (crashes once the marker `cue`
+  exists), fail, peer_lost (once the next worker's server has come and gone, touches the marker
+  `<task>.lost_peer` and fails with UnavailableError, as a collective does), never_join (its server
+  listens but it ignores stop, like TensorFlow blocked waiting for peers), no_server;
 - servers: ok (serve until stopped), crash (die after 0.5 s), die_once (die after 0.5 s unless a
   marker file says it died before);
 - the evaluator: ok (one evaluation per second until stopped), crash, deaf (ignores stop).
@@ -60,17 +62,23 @@ def main() -> int:
         return serve(me, host, int(port), plan, stop)
     if program == Program.EVALUATOR:
         return evaluate(plan, stop)
-    return train(me, host, int(port), plan, stop)
+    peers = tf_config["cluster"].get("worker", [])
+    return train(me, host, int(port), plan, stop, peer=peers[(index + 1) % len(peers)] if peers else "")
+
+
+def marker(name: str) -> Path:
+    """A file through which the test and the fake tasks tell each other that something happened."""
+    return Path(os.environ.get("FAKE_WORKER_MARKERS", "/nonexistent")) / name
 
 
 def serve(me: str, host: str, port: int, plan: str, stop: threading.Event) -> int:
     server = socket.create_server((host, port))  # what TensorFlow's server would hold
     emit(ev.Log(level="info", message=f"fake {me} serves: {plan}"))
-    marker = Path(os.environ.get("FAKE_WORKER_MARKERS", "/nonexistent")) / f"{me}.died"
-    if plan == "crash" or (plan == "die_once" and not marker.exists()):
+    died = marker(f"{me}.died")
+    if plan == "crash" or (plan == "die_once" and not died.exists()):
         time.sleep(0.5)
         if plan == "die_once":
-            marker.touch()
+            died.touch()
         os._exit(9)
     stop.wait()
     emit(ev.RunFinished(status="completed", epochs_completed=0, run_dir=""))
@@ -103,7 +111,26 @@ def evaluate(plan: str, stop: threading.Event) -> int:
     return 0
 
 
-def train(me: str, host: str, port: int, plan: str, stop: threading.Event) -> int:
+def listening(address: str) -> bool:
+    """Whether a server holds `address`; one that never accepts may let a connection time out, but only
+    an address nobody holds refuses it."""
+    host, port = address.rsplit(":", 1)
+    try:
+        socket.create_connection((host, int(port)), timeout=0.1).close()
+    except ConnectionRefusedError:
+        return False
+    except OSError:
+        pass
+    return True
+
+
+def wait_until(address: str, up: bool) -> None:
+    """Until a server holds `address` (up) or nobody does."""
+    while listening(address) != up:
+        time.sleep(0.01)
+
+
+def train(me: str, host: str, port: int, plan: str, stop: threading.Event, peer: str) -> int:
     if plan == "no_server":
         time.sleep(3600)
     server = socket.create_server((host, port))  # what TensorFlow's server would hold
@@ -136,9 +163,18 @@ def train(me: str, host: str, port: int, plan: str, stop: threading.Event) -> in
         )
         if plan == "long":
             time.sleep(0.05)
-    if plan == "crash":
+    if plan == "crash_on_cue":
+        while not marker("cue").exists():
+            time.sleep(0.01)
+    if plan in ("crash", "crash_on_cue"):
         print("Traceback (most recent call last):\nRuntimeError: fake crash", file=sys.stderr, flush=True)
         os._exit(3)
+    if plan == "peer_lost":  # how a collective learns that its peer died
+        wait_until(peer, up=True)
+        wait_until(peer, up=False)
+        marker(f"{me}.lost_peer").touch()
+        emit(ev.RunFailed(message=f"the peer at {peer} stopped responding", error_type="UnavailableError"))
+        return 1
     if plan == "fail":
         emit(ev.RunFailed(message="fake failure: the loss became nan", error_type="NonFiniteLoss"))
         return 1

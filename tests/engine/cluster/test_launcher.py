@@ -6,6 +6,8 @@ import json
 import socket
 import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -37,6 +39,7 @@ def launch(tmp_path, write_run_config, monkeypatch, plan: dict[int, str], n: int
     states: dict[str, list[str]] = {}
     events: dict[str, list[ev.Event]] = {}
     on_event = kwargs.pop("on_event", None)
+    on_state = kwargs.pop("on_state", None)
 
     def record_event(task, event):
         events.setdefault(task.name, []).append(event)
@@ -47,6 +50,8 @@ def launch(tmp_path, write_run_config, monkeypatch, plan: dict[int, str], n: int
         seen = states.setdefault(status.task.name, [])
         if not seen or seen[-1] != status.state:
             seen.append(status.state)
+        if on_state:
+            on_state(status)
 
     kwargs.setdefault("join_timeout_s", 30)
     cluster = kwargs.pop("cluster", None) or local_cluster(n)
@@ -97,6 +102,36 @@ def test_a_run_failed_message_is_reported(tmp_path, write_run_config, monkeypatc
     pid = result.workers[0].pid
     assert result.failure.startswith(f"worker 0 (pid {pid}) failed: fake failure: the loss became nan")
     assert result.workers[0].exit_code == 1 and result.workers[1].state == STOPPED
+
+
+def test_a_dead_worker_is_blamed_not_the_peer_that_lost_it(tmp_path, write_run_config, monkeypatch):
+    """Worker 1 dies, worker 0 fails a moment later saying its peer stopped responding; when the launcher
+    sees both gone at once, the cause is worker 1 (the order a SIGKILL and a collective's error come in)."""
+
+    monkeypatch.setenv("FAKE_WORKER_MARKERS", str(tmp_path))
+    pids: dict[str, int] = {}
+
+    def hold_the_launcher(task, event):
+        """Worker 0's first word: from here the launcher looks away until both workers have ended."""
+        if task.name == "worker 0" and isinstance(event, ev.Log):
+            (tmp_path / "cue").touch()  # worker 1 crashes
+            while not (tmp_path / "worker-0.lost_peer").exists():  # worker 0 has seen it
+                time.sleep(0.01)
+            while Path(f"/proc/{pids['worker 0']}/stat").read_text().split()[2] != "Z":  # and has ended too
+                time.sleep(0.01)
+
+    result, states, _ = launch(
+        tmp_path,
+        write_run_config,
+        monkeypatch,
+        {0: "peer_lost", 1: "crash_on_cue"},
+        on_event=hold_the_launcher,
+        on_state=lambda status: pids.setdefault(status.task.name, status.pid),
+    )
+    lost, crashed = result.workers
+    assert (lost.state, crashed.state) == (FAILED, FAILED), states
+    assert result.failure.startswith(f"worker 1 (pid {crashed.pid}) failed: exited with code 3"), result.failure
+    assert "stopped responding" in lost.message
 
 
 def test_workers_that_never_join_are_named_after_the_timeout(tmp_path, write_run_config, monkeypatch):
