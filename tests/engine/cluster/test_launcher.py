@@ -104,6 +104,15 @@ def test_a_run_failed_message_is_reported(tmp_path, write_run_config, monkeypatc
     assert result.workers[0].exit_code == 1 and result.workers[1].state == STOPPED
 
 
+def ended(pid: int) -> bool:
+    """A child that has exited: a zombie until its parent reaps it, or already reaped."""
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
 def test_a_dead_worker_is_blamed_not_the_peer_that_lost_it(tmp_path, write_run_config, monkeypatch):
     """Worker 1 dies, worker 0 fails a moment later saying its peer stopped responding; when the launcher
     sees both gone at once, the cause is worker 1 (the order a SIGKILL and a collective's error come in)."""
@@ -117,7 +126,7 @@ def test_a_dead_worker_is_blamed_not_the_peer_that_lost_it(tmp_path, write_run_c
             (tmp_path / "cue").touch()  # worker 1 crashes
             while not (tmp_path / "worker-0.lost_peer").exists():  # worker 0 has seen it
                 time.sleep(0.01)
-            while Path(f"/proc/{pids['worker 0']}/stat").read_text().split()[2] != "Z":  # and has ended too
+            while not ended(pids["worker 0"]):  # and has ended too
                 time.sleep(0.01)
 
     result, states, _ = launch(
