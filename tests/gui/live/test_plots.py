@@ -115,15 +115,18 @@ def test_the_plots_follow_data_that_streams(qtbot):
     """New data is drawn while it streams, by frames no closer than the pace (frame_period_ms), and the
     last of it once it stops."""
     plots = shown_plots(qtbot)
-    step = 0
-    for _ in range(30):
+    metric_plots = (plots.loss, plots.accuracy, plots.throughput)
+    step = arrivals = 0
+    # 30 arrivals 20 ms apart, and on until every plot has been redrawn twice (a loaded host stretches
+    # the pace: counted in frames, not in milliseconds), 10 s at most
+    while (arrivals < 30 or min(plot.frames for plot in metric_plots) < 2) and arrivals < 500:
         plots.add_events([batch(step + i) for i in range(1, 11)])
         step += 10
+        arrivals += 1
         qtbot.wait(20)
-    metric_plots = (plots.loss, plots.accuracy, plots.throughput)
     assert min(plot.frames for plot in metric_plots) >= 2, "every plot is redrawn while the data streams"
-    assert len(plots.frame_times) < 30, "not a frame per arrival"
-    qtbot.waitUntil(lambda: all(plot.plotted_points("batch") == 300 for plot in metric_plots), timeout=3000)
+    assert len(plots.frame_times) < arrivals / 2, "not a frame per arrival"
+    qtbot.waitUntil(lambda: all(plot.plotted_points("batch") == step for plot in metric_plots), timeout=3000)
 
 
 def test_a_frame_redraws_every_plot_with_news_and_then_no_timer_runs(qtbot):
