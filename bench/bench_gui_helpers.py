@@ -4,6 +4,7 @@ the stall probe, a screenshot taken mid-run."""
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import sys
 import time
@@ -95,6 +96,12 @@ def shoot_mid_run(app: Any, window: Any, out: str, after_epochs: int, arrange: C
         window.runner.finished.connect(app.quit)
 
     QTimer.singleShot(500, shoot)
+
+
+def cpu_seconds() -> float:
+    """CPU time of this (the GUI) process so far, every thread included."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def thread_cpu_seconds() -> dict[str, float]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -34,7 +33,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from bench_gui_helpers import REPO, LatenessProbe, table, thread_cpu_seconds
+from bench_gui_helpers import REPO, LatenessProbe, cpu_seconds, table, thread_cpu_seconds
 from bench_gui_stream import make_window, spin_until
 
 from engine.config import CheckpointConfig, DataConfig, RunConfig
@@ -91,12 +90,6 @@ def run_output_dropped(config_path: Path, run_dir: Path) -> None:
     finally:
         os.close(control_read)
         os.close(control_write)
-
-
-def cpu_seconds() -> float:
-    """CPU time of this (the GUI) process so far, every thread included."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def waits(arrivals: np.ndarray, frames: np.ndarray) -> np.ndarray:

@@ -29,9 +29,9 @@ import sys
 import time
 
 import numpy as np
-from bench_gui_helpers import table
+from bench_gui_helpers import cpu_seconds, table
 from bench_gui_stream import spin_until
-from bench_gui_throughput import CONFIG, config_window, cpu_seconds
+from bench_gui_throughput import CONFIG, config_window
 
 from engine.events import BatchEnd
 from gui.app import create_application

@@ -14,12 +14,11 @@ far from 1.00 it lands by chance. Negative results are kept in BENCHMARKS.md so 
 from __future__ import annotations
 
 import argparse
-import resource
 import statistics
 import time
 from collections.abc import Callable
 
-from bench_gui_helpers import fake_command
+from bench_gui_helpers import cpu_seconds, fake_command
 from bench_gui_stream import make_window, spin_until
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
@@ -76,11 +75,6 @@ def toggles(window: MainWindow) -> dict[str, Switch]:
             lambda p, on: p.setViewportUpdateMode(modes.FullViewportUpdate if on else modes.MinimalViewportUpdate)
         ),
     }
-
-
-def cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def wait(seconds: float) -> None:
