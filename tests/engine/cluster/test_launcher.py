@@ -16,6 +16,7 @@ from engine.cluster import launcher
 from engine.cluster.launcher import FAILED, FINISHED, STARTING, STOPPED, TRAINING, WAITING, launch_cluster
 from engine.problems import ConfigError
 from engine.tfconfig import ClusterError, ClusterSpec, local_cluster, parse_tf_config
+from tests.engine.cluster.fake_worker import marker
 
 ORDER = [STARTING, WAITING, TRAINING, FINISHED]
 
@@ -123,8 +124,8 @@ def test_a_dead_worker_is_blamed_not_the_peer_that_lost_it(tmp_path, write_run_c
     def hold_the_launcher(task, event):
         """Worker 0's first word: from here the launcher looks away until both workers have ended."""
         if task.name == "worker 0" and isinstance(event, ev.Log):
-            (tmp_path / "cue").touch()  # worker 1 crashes
-            while not (tmp_path / "worker-0.lost_peer").exists():  # worker 0 has seen it
+            marker("cue").touch()  # worker 1 crashes
+            while not marker("worker-0.lost_peer").exists():  # worker 0 has seen it
                 time.sleep(0.01)
             while not ended(pids["worker 0"]):  # and has ended too
                 time.sleep(0.01)
