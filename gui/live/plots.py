@@ -9,9 +9,10 @@ invisible item holds each plot's range on a coarse grid, so the axes are
 re-laid out only when the data outgrows them, not on every frame.
 
 Redraws: new data asks for a frame, and a frame redraws every plot with
-news, one after the other in quick succession (each painted before the next
-is redrawn: together they made one long stall when a growing x-axis re-laid
-out every plot). Frames come at most every REDRAW_PERIOD_MS, so new data
+news, painted together in one pass of Qt's repaint (one pass per plot, as
+before 2026-12-03, cost the window 8-14 % more CPU: each pass is a round of
+Qt's repaint machinery for the whole window). Frames come at most every
+REDRAW_PERIOD_MS, so new data
 waits at most that long while the tab is shown; where painting is dear (2
 slow cores, every one of them training) the pace slows until painting costs
 at most PAINT_BUDGET of a core, measured as the GUI thread's own CPU time per
@@ -395,9 +396,6 @@ class TrainingPlots(QWidget):
         self._place_throughput()
         self._timer = QTimer(self, singleShot=True)  # armed by new data, for when the pace allows a frame
         self._timer.timeout.connect(self._frame)
-        self._unpainted: list[LivePlot] = []  # the rest of a frame's plots, one per pass of the event loop
-        self._next_plot = QTimer(self, singleShot=True, interval=1)
-        self._next_plot.timeout.connect(self._redraw_next)
         self.reset()
 
     # ---- data --------------------------------------------------------------------------------
@@ -501,9 +499,7 @@ class TrainingPlots(QWidget):
 
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
-        self._timer.stop()  # a hidden tab or a minimised window draws nothing
-        self._next_plot.stop()
-        self._unpainted = []  # their data stays new: shown again, they are drawn
+        self._timer.stop()  # a hidden tab or a minimised window draws nothing; its data stays new
 
     def _showing(self) -> bool:
         return self.isVisible() and not self.window().isMinimized()
@@ -515,25 +511,14 @@ class TrainingPlots(QWidget):
             self._timer.start(max(0, math.ceil(wait_ms)))
 
     def _frame(self) -> None:
-        """Every plot with new data, one after the other, each painted by Qt before the next is redrawn (the
-        second and third cost about two thirds of the first, Qt's caches still warm); the next frame no
-        sooner than the pace allows. One at a time, because a frame at a growing x-axis's step re-lays out every
-        plot's axes: together that was about 25 ms of the GUI thread with the real engine training beside
-        it (measured), one at a time each pass is short."""
+        """Every plot with new data, painted by Qt in the one pass that follows; the next frame no sooner than
+        the pace allows."""
         if not self._showing():
             return
         shown = [p for p in self._plots if not p.isHidden()]
-        self._unpainted = [p for p in shown if p.has_new_data()]
-        if self._unpainted:
-            self._redraw_next()
-            self.frame_times.append(time.perf_counter())
+        if drawn := [p for p in shown if p.has_new_data()]:
+            self._draw(drawn)
             self._next_frame_at = time.perf_counter() + self.frame_period_ms(shown) / 1000
-
-    def _redraw_next(self) -> None:
-        if self._unpainted:
-            self._unpainted.pop(0).redraw()
-        if self._unpainted:
-            self._next_plot.start()  # a timer: Qt paints (a posted event) before it fires
 
     @staticmethod
     def frame_period_ms(shown: list[LivePlot]) -> float:
@@ -554,7 +539,6 @@ class TrainingPlots(QWidget):
     def redraw_all(self) -> None:
         """Every plot with new data at once: a tab shown again, another x-axis chosen (a user's action, where
         one long frame is fine)."""
-        self._unpainted = []
         if drawn := [plot for plot in self._plots if plot.has_new_data()]:
             self._draw(drawn)
 
