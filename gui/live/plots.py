@@ -30,7 +30,6 @@ import math
 import statistics
 import time
 from collections import deque
-from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
@@ -42,7 +41,7 @@ from engine import events as ev
 from engine.nvml import GpuSample
 from gui import theme
 from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
-from gui.live.view_items import MarkedCurve, ViewSizedCurve
+from gui.live.view_items import MarkedCurve, PolylineCurve, ViewSizedCurve
 
 REDRAW_PERIOD_MS = 100
 PAINT_BUDGET = 0.04  # of one core: what drawing the plots may cost while a run streams (the whole window: 5 %)
@@ -53,6 +52,7 @@ X_LABELS = {
     "step": QT_TRANSLATE_NOOP("LivePlot", "step"),
     "time": QT_TRANSLATE_NOOP("LivePlot", "time since Start (s)"),
 }
+Curve = PolylineCurve | ViewSizedCurve | MarkedCurve
 Role = str | tuple[str, int]  # a colour of the theme's plot palette (gui.theme.PlotPalette.colour)
 
 pg.setConfigOptions(antialias=False)  # background and foreground: gui.theme, per colour scheme
@@ -92,7 +92,7 @@ class LivePlot(pg.PlotWidget):
         self._extent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # never painted
         item.addItem(self._extent)
         self.traces: dict[str, Trace] = {}
-        self._curves: dict[str, ViewSizedCurve | MarkedCurve] = {}
+        self._curves: dict[str, Curve] = {}
         self._dirty: set[str] = set()
         self._drawn: dict[str, int] = {}
         self._x_range: tuple[float, float] | None = None
@@ -102,7 +102,6 @@ class LivePlot(pg.PlotWidget):
         # the GUI thread's CPU time of this plot's latest frames (setData and paint)
         self.frame_costs: deque[float] = deque(maxlen=FRAME_COSTS_KEPT)
         self._redraw_cost_s = 0.0
-        self.x_hi_source: Callable[[], float] | None = None  # the far end of the data of every plot shown together
         item.getViewBox().sigXRangeChanged.connect(self._view_moved)
         self.setMinimumHeight(150)
         theme.style_plot(self, theme.current())
@@ -121,7 +120,7 @@ class LivePlot(pg.PlotWidget):
     ) -> None:
         """A trace under `key`, shown in the title's legend as `glyph label` in its colour: the theme's
         `role` (gui.theme.PlotPalette), `width` pixels, solid or `dashed`; `style` is pyqtgraph's (symbol).
-        `finite` data (no NaN gaps) skips pyqtgraph's per-frame check for them.
+        `finite` data (no NaN gaps: a NaN is left out) is drawn as one polyline.
 
         The legend is in the title, outside the data area: inside, it would be repainted with every frame."""
         self.traces[key] = Trace()
@@ -132,11 +131,13 @@ class LivePlot(pg.PlotWidget):
         if style.get("symbol"):
             style["symbolBrush"] = colour
         self._render_title()
-        curve: ViewSizedCurve | MarkedCurve
+        curve: Curve
         if style.get("symbol"):
             curve = MarkedCurve(**style)
-        else:  # a bare curve: PlotDataItem's dataset bookkeeping was a third of a frame
-            curve = ViewSizedCurve(connect="all" if finite else "finite", skipFiniteCheck=finite, **style)
+        elif finite:  # a streaming curve, new points every frame: the leanest paint there is
+            curve = PolylineCurve(style["pen"])
+        else:  # a bare curve with gaps (a GPU NVML lost): PlotDataItem's bookkeeping was a third of a frame
+            curve = ViewSizedCurve(connect="finite", **style)
         # the range is the extent item's alone: curves' own bounds (with their symbols' pixel padding)
         # would nudge it on every frame, and each nudge re-lays out every axis; so their bounds are the
         # view's (gui/live/view_items.py)
@@ -189,7 +190,9 @@ class LivePlot(pg.PlotWidget):
         """True while the x range follows the data; False once zoomed or panned by hand."""
         return bool(self.getPlotItem().getViewBox().autoRangeEnabled()[0])
 
-    def redraw(self) -> None:
+    def redraw(self, x_hi: float | None = None) -> None:
+        """The curves handed their new points; `x_hi` is where the x-axis must reach (the far end of the data of
+        every plot shown together), else this plot's own data's."""
         started = time.thread_time()
         view = self.getPlotItem().getViewBox()
         window = None if self.following() else view.viewRange()[0]
@@ -199,7 +202,7 @@ class LivePlot(pg.PlotWidget):
             self._curves[name].setData(x, y)
             self._drawn[name] = len(self.traces[name])
         self._dirty.clear()
-        self.hold_range()
+        self.hold_range(self.x_hi() if x_hi is None else x_hi)
         self.frames += 1
         self._redraw_cost_s = time.thread_time() - started
 
@@ -239,10 +242,9 @@ class LivePlot(pg.PlotWidget):
         ends = [float(self.points_x(t)[-1]) for t in self.traces.values() if len(t)]  # x only grows
         return max([0.0, *(e for e in ends if np.isfinite(e))])
 
-    def hold_range(self) -> None:
+    def hold_range(self, x_hi: float) -> None:
         """Grow the invisible extent item only when the data leaves it: the axes then stay put."""
         filled = [t for t in self.traces.values() if len(t)]
-        x_hi = self.x_hi_source() if self.x_hi_source else self.x_hi()
         if not filled and not x_hi:
             return
         y_lo = min((t.y_min for t in filled), default=0.0)
@@ -384,10 +386,6 @@ class TrainingPlots(QWidget):
         layout.addWidget(self.gpus, 2, 1)
         self._metric_plots = (self.loss, self.accuracy, self.throughput)
         self._plots: tuple[LivePlot, ...] = (*self._metric_plots, self.gpus)
-        # one x range for all, from all their data; not pyqtgraph's setXLink, with which every frame of
-        # one plot repainted all of them, twice
-        for plot in self._plots:
-            plot.x_hi_source = self._x_hi
         self._emas: dict[LivePlot, Ema] = {}
         self._last_step = 0.0
         self._origin = time.time()
@@ -528,9 +526,11 @@ class TrainingPlots(QWidget):
         return max(1000 * cost / PAINT_BUDGET, REDRAW_PERIOD_MS)
 
     def _draw(self, plots: list[LivePlot]) -> None:
-        """These plots redrawn at once, as one frame."""
+        """These plots redrawn at once, as one frame, on one x range from all their data (not pyqtgraph's
+        setXLink, with which every frame of one plot repainted all of them, twice)."""
+        x_hi = self._x_hi()
         for plot in plots:
-            plot.redraw()
+            plot.redraw(x_hi)
         self.frame_times.append(time.perf_counter())
 
     def _x_hi(self) -> float:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QPainter, QPen
+from PySide6.QtGui import QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 
@@ -48,20 +48,62 @@ class ViewSizedCurve(_SizedToView, pg.PlotCurveItem):
     """A PlotCurveItem whose bounds are its view's."""
 
 
+class PolylineCurve(_SizedToView, pg.GraphicsObject):
+    """A line through finite points, one polyline: the live plots' streaming curves.
+
+    Their points change every frame and their look never does, yet PlotCurveItem re-reads its options,
+    builds a QPainterPath and strokes it on every paint, and setData redoes its bookkeeping: per frame
+    that was about a fifth of the window's CPU while a run streamed. Here setData fills a QPolygonF once
+    and paint is one drawPolyline with a cosmetic pen (its width in pixels, as pyqtgraph's)."""
+
+    def __init__(self, pen: QPen) -> None:
+        super().__init__()
+        self._pen = pen
+        self._x: np.ndarray = np.empty(0)
+        self._y: np.ndarray = np.empty(0)
+        self._polygon = QPolygonF()
+
+    def setData(self, x: np.ndarray, y: np.ndarray) -> None:
+        """The line's points; a non-finite one (NaN, inf) is left out, as a polygon cannot hold a gap."""
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        finite = np.isfinite(x) & np.isfinite(y)
+        if not finite.all():
+            x, y = x[finite], y[finite]
+        self._x, self._y = x, y
+        self._polygon = pg.functions.create_qpolygonf(len(x))
+        if len(x):  # an empty polygon has no memory to write into
+            points = pg.functions.ndarray_from_qpolygonf(self._polygon)
+            points[:, 0], points[:, 1] = x, y
+        self.update()
+
+    def getData(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._x, self._y
+
+    def setPen(self, pen: QPen) -> None:
+        self._pen = pen
+        self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if len(self._polygon) > 1:
+            painter.setPen(self._pen)
+            painter.drawPolyline(self._polygon)
+
+
 class ViewSizedScatter(_SizedToView, pg.ScatterPlotItem):
     """A ScatterPlotItem whose bounds are its view's."""
 
 
 class MarkedCurve(pg.GraphicsObject):
     """A line with a marker at each point (epochs, validations), as PlotDataItem draws it with a symbol,
-    from a ViewSizedCurve and a ViewSizedScatter. The markers change once an epoch, so Qt keeps them as a
-    pixmap between changes."""
+    from a ViewSizedCurve and a ViewSizedScatter. Both change once an epoch, so Qt keeps each as a pixmap
+    between changes, and the frames between blit them."""
 
     def __init__(self, *, pen: QPen, symbol: str, symbolSize: int, symbolBrush: Any, connect: str = "finite"):
         super().__init__()
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # its children draw
         self.line = ViewSizedCurve(pen=pen, connect=connect)
         self.line.setParentItem(self)
+        self.line.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.markers = ViewSizedScatter(symbol=symbol, size=symbolSize, pen=None, brush=symbolBrush)
         self.markers.setParentItem(self)
         self.markers.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)

@@ -8,7 +8,7 @@ from PySide6.QtGui import QColor
 
 from engine import events as ev
 from gui import theme
-from gui.live.view_items import MarkedCurve, ViewSizedCurve
+from gui.live.view_items import MarkedCurve, PolylineCurve
 from tests.gui.live.plot_feed import T0, batch, shown_plots
 
 
@@ -18,7 +18,7 @@ def test_a_live_curves_bounds_are_the_visible_range_and_follow_a_zoom(qtbot):
     plots.redraw_all()
     view = plots.loss.getPlotItem().getViewBox()
     curve = plots.loss._curves["batch"]
-    assert isinstance(curve, ViewSizedCurve)
+    assert isinstance(curve, PolylineCurve)
     assert curve.boundingRect() == view.viewRect()
     view.setRange(xRange=(50, 120), yRange=(0.0, 0.05), padding=0)
     plots.grab()  # a real paint, after the view's transform changed
@@ -57,3 +57,22 @@ def test_epoch_markers_are_drawn_where_the_epochs_ended(qtbot):
     epoch_colour = QColor(theme.current().plot.colour("epoch"))
     around = [QColor(image.pixel(at.x() + dx, at.y() + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
     assert epoch_colour in around, "the epoch's marker is painted at its point"
+
+
+def test_a_streaming_curve_is_painted_through_its_points_and_leaves_a_nan_out(qtbot):
+    plots = shown_plots(qtbot)
+    losses = [0.8] * 50 + [float("nan")] + [0.8] * 49  # flat, so the line's pixels are easy to find
+    plots.add_events([batch(i, loss=loss) for i, loss in enumerate(losses, start=1)])
+    plots.redraw_all()
+    assert plots.loss.displayed_points("batch") == 99, "the NaN is left out, the rest drawn"
+    plots.loss._curves["smoothed"].setVisible(False)  # it lies on the flat batch line
+    image = plots.loss.grab().toImage()
+    view = plots.loss.getPlotItem().getViewBox()
+    batch_colour = QColor(theme.current().plot.colour("batch"))
+    for step in (10.0, 51.0, 90.0):  # before, at and after the NaN: the line goes on through
+        at = plots.loss.mapFromScene(view.mapViewToScene(QPointF(step, 0.8)))
+        around = [QColor(image.pixel(at.x() + dx, at.y() + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+        assert batch_colour in around, f"the batch line is painted at step {step:.0f}"
+    plots.reset(origin=T0)
+    plots.loss.grab()  # an empty curve paints nothing, and does not fail
+    assert plots.loss.displayed_points("batch") == 0
