@@ -9,9 +9,8 @@ invisible item holds each plot's range on a coarse grid, so the axes are
 re-laid out only when the data outgrows them, not on every frame.
 
 Redraws: new data asks for a frame, and a frame redraws every plot with
-news, painted together in one pass of Qt's repaint (one pass per plot, as
-before 2026-12-03, cost the window 8-14 % more CPU: each pass is a round of
-Qt's repaint machinery for the whole window). Frames come at most every
+news, painted together in one pass of Qt's repaint, but a plot whose range
+moved (its axes re-laid out) ends a pass. Frames come at most every
 REDRAW_PERIOD_MS, so new data
 waits at most that long while the tab is shown; where painting is dear (2
 slow cores, every one of them training) the pace slows until painting costs
@@ -190,9 +189,10 @@ class LivePlot(pg.PlotWidget):
         """True while the x range follows the data; False once zoomed or panned by hand."""
         return bool(self.getPlotItem().getViewBox().autoRangeEnabled()[0])
 
-    def redraw(self, x_hi: float | None = None) -> None:
+    def redraw(self, x_hi: float | None = None) -> bool:
         """The curves handed their new points; `x_hi` is where the x-axis must reach (the far end of the data of
-        every plot shown together), else this plot's own data's."""
+        every plot shown together), else this plot's own data's. True if the range moved: the next paint
+        re-lays out the axes, several times a usual frame's cost."""
         started = time.thread_time()
         view = self.getPlotItem().getViewBox()
         window = None if self.following() else view.viewRange()[0]
@@ -202,9 +202,10 @@ class LivePlot(pg.PlotWidget):
             self._curves[name].setData(x, y)
             self._drawn[name] = len(self.traces[name])
         self._dirty.clear()
-        self.hold_range(self.x_hi() if x_hi is None else x_hi)
+        moved = self.hold_range(self.x_hi() if x_hi is None else x_hi)
         self.frames += 1
         self._redraw_cost_s = time.thread_time() - started
+        return moved
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Paint, and note what the frame cost: this redraw and this paint, in the GUI thread's CPU time."""
@@ -242,11 +243,11 @@ class LivePlot(pg.PlotWidget):
         ends = [float(self.points_x(t)[-1]) for t in self.traces.values() if len(t)]  # x only grows
         return max([0.0, *(e for e in ends if np.isfinite(e))])
 
-    def hold_range(self, x_hi: float) -> None:
-        """Grow the invisible extent item only when the data leaves it: the axes then stay put."""
+    def hold_range(self, x_hi: float) -> bool:
+        """Grow the invisible extent item only when the data leaves it: the axes then stay put. True if it grew."""
         filled = [t for t in self.traces.values() if len(t)]
         if not filled and not x_hi:
-            return
+            return False
         y_lo = min((t.y_min for t in filled), default=0.0)
         y_hi = max((t.y_max for t in filled), default=1.0)
         x_range = sticky_range(0.0, x_hi, self._x_range, X_HEADROOM)
@@ -254,6 +255,8 @@ class LivePlot(pg.PlotWidget):
         if (x_range, y_range) != (self._x_range, self._y_range):
             self._x_range, self._y_range = x_range, y_range
             self._extent.setData(list(x_range), list(y_range))
+            return True
+        return False
 
     def points_x(self, trace: Trace) -> np.ndarray:
         x = self.x_of(trace)
@@ -394,6 +397,9 @@ class TrainingPlots(QWidget):
         self._place_throughput()
         self._timer = QTimer(self, singleShot=True)  # armed by new data, for when the pace allows a frame
         self._timer.timeout.connect(self._frame)
+        self._pending: list[LivePlot] = []  # a frame's plots left for the next pass of Qt's repaint
+        self._next_pass = QTimer(self, singleShot=True, interval=1)  # Qt paints (a posted event) before it fires
+        self._next_pass.timeout.connect(self._redraw_pending)
         self.reset()
 
     # ---- data --------------------------------------------------------------------------------
@@ -497,7 +503,9 @@ class TrainingPlots(QWidget):
 
     def hideEvent(self, event: QHideEvent) -> None:
         super().hideEvent(event)
-        self._timer.stop()  # a hidden tab or a minimised window draws nothing; its data stays new
+        self._timer.stop()  # a hidden tab or a minimised window draws nothing
+        self._next_pass.stop()
+        self._pending = []  # their data stays new: shown again, they are drawn
 
     def _showing(self) -> bool:
         return self.isVisible() and not self.window().isMinimized()
@@ -509,14 +517,26 @@ class TrainingPlots(QWidget):
             self._timer.start(max(0, math.ceil(wait_ms)))
 
     def _frame(self) -> None:
-        """Every plot with new data, painted by Qt in the one pass that follows; the next frame no sooner than
-        the pace allows."""
+        """Every plot with new data; the next frame no sooner than the pace allows."""
         if not self._showing():
             return
         shown = [p for p in self._plots if not p.isHidden()]
-        if drawn := [p for p in shown if p.has_new_data()]:
-            self._draw(drawn)
+        self._pending = [p for p in shown if p.has_new_data()]
+        if self._pending:
+            self._redraw_pending()
+            self.frame_times.append(time.perf_counter())
             self._next_frame_at = time.perf_counter() + self.frame_period_ms(shown) / 1000
+
+    def _redraw_pending(self) -> None:
+        """The frame's plots, painted together in the pass of Qt's repaint that follows (a pass per plot cost
+        the window 8-14 % more CPU: each pass is a round of Qt's repaint machinery), except after a plot whose
+        range moved: its axes are re-laid out as it is painted (5-13 ms a plot here, with the engine training
+        beside it), so the rest wait for the next pass, and the event loop never stalls for the sum."""
+        x_hi = self._x_hi()
+        while self._pending:
+            if self._pending.pop(0).redraw(x_hi) and self._pending:
+                self._next_pass.start()
+                return
 
     @staticmethod
     def frame_period_ms(shown: list[LivePlot]) -> float:
@@ -539,6 +559,7 @@ class TrainingPlots(QWidget):
     def redraw_all(self) -> None:
         """Every plot with new data at once: a tab shown again, another x-axis chosen (a user's action, where
         one long frame is fine)."""
+        self._pending = []
         if drawn := [plot for plot in self._plots if plot.has_new_data()]:
             self._draw(drawn)
 

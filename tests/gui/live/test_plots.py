@@ -129,6 +129,28 @@ def test_the_plots_follow_data_that_streams(qtbot):
     qtbot.waitUntil(lambda: all(plot.plotted_points("batch") == step for plot in metric_plots), timeout=3000)
 
 
+def test_a_frame_paints_its_plots_in_one_pass_but_one_pass_per_plot_whose_axes_move(qtbot):
+    """One pass of Qt's repaint per frame is cheapest; a plot whose range moved re-lays out its axes as it is
+    painted, and three of those in one pass stalled the event loop for their sum."""
+    plots = shown_plots(qtbot)
+    plots.add_events([batch(i) for i in range(1, 101)])
+    plots.redraw_all()
+    plots.grab()  # the ranges now hold step 100 with room to spare
+    plots.add_events([batch(101)])
+    plots._timer.stop()
+    plots._frame()  # at once, not by the timer: what this one call redraws is one pass
+    assert [p.plotted_points("batch") for p in plots._metric_plots] == [101, 101, 101]
+    assert not plots._next_pass.isActive()
+    plots.add_events([batch(i) for i in range(102, 400)])  # far past the x-axis's end: every range moves
+    plots._timer.stop()
+    plots._frame()
+    assert [p.plotted_points("batch") for p in plots._metric_plots] == [399, 101, 101], "one plot in this pass"
+    assert plots._next_pass.isActive(), "the rest in the next passes"
+    qtbot.waitUntil(lambda: plots.throughput.plotted_points("batch") == 399)
+    assert plots.accuracy.plotted_points("batch") == 399
+    assert len(plots.frame_times) == 4, "the first point, redraw_all, then one frame each: passes are not frames"
+
+
 def test_a_frame_redraws_every_plot_with_news_and_then_no_timer_runs(qtbot):
     plots = shown_plots(qtbot)
     plots.add_events([batch(1)])  # the first point: drawn at once
@@ -136,7 +158,7 @@ def test_a_frame_redraws_every_plot_with_news_and_then_no_timer_runs(qtbot):
     qtbot.waitUntil(lambda: plots.throughput.plotted_points("batch") == 20)
     assert len(plots.frame_times) == 2, "the first point's frame, then one frame for all three plots"
     assert plots.loss.plotted_points("batch") == plots.accuracy.plotted_points("batch") == 20
-    assert not plots._timer.isActive(), "without new data nothing wakes"
+    assert not plots._timer.isActive() and not plots._next_pass.isActive(), "without new data nothing wakes"
     plots.add_events([batch(21)])
     assert plots._timer.isActive(), "new data asks for the next frame"
     qtbot.waitUntil(lambda: plots.throughput.plotted_points("batch") == 21)
