@@ -21,9 +21,10 @@ from collections.abc import Callable
 from bench_gui_helpers import cpu_seconds, fake_command
 from bench_gui_stream import make_window, spin_until
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
 
 from gui.app import create_application
+from gui.live.view_items import MarkedCurve
 from gui.main_window import MainWindow
 
 PHASE_S = 3.0
@@ -49,6 +50,20 @@ def toggles(window: MainWindow) -> dict[str, Switch]:
     def no_progress(on: bool) -> None:
         window.controls._show_progress = (lambda: None) if on else show_progress
 
+    def cached(items: Callable[[QGraphicsView], list[QGraphicsItem]]) -> Switch:
+        """Qt's pixmap cache of these items off when on (back to the window's own choice when off)."""
+        chosen = {id(i): i.cacheMode() for p in plots for i in items(p)}
+
+        def switch(on: bool) -> None:
+            for plot in plots:
+                for item in items(plot):
+                    item.setCacheMode(QGraphicsItem.CacheMode.NoCache if on else chosen[id(item)])
+
+        return switch
+
+    def marks(plot: QGraphicsView) -> list[QGraphicsItem]:
+        return [part for c in plot._curves.values() if isinstance(c, MarkedCurve) for part in (c.line, c.markers)]
+
     def opaque_viewport(plot: QGraphicsView, on: bool) -> None:
         plot.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, on)
         plot.viewport().setAutoFillBackground(not on)
@@ -56,6 +71,8 @@ def toggles(window: MainWindow) -> dict[str, Switch]:
     return {
         "null": lambda on: None,
         "no_progress": no_progress,  # the progress bar never redrawn: the most a cheaper bar could save
+        "uncached_marks": cached(marks),  # epoch and validation lines and markers
+        "uncached_axes": cached(lambda p: [p.getPlotItem().getAxis(a) for a in ("left", "bottom")]),
         "opaque_controls": window.controls.setAutoFillBackground,  # the bar's repaint stops at its row
         "opaque_viewport": every_plot(opaque_viewport),
         "no_scene_index": every_plot(
