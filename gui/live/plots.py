@@ -51,7 +51,7 @@ X_LABELS = {
     "step": QT_TRANSLATE_NOOP("LivePlot", "step"),
     "time": QT_TRANSLATE_NOOP("LivePlot", "time since Start (s)"),
 }
-Curve = PolylineCurve | ViewSizedCurve | MarkedCurve
+Curve = PolylineCurve | ViewSizedCurve  # MarkedCurve is a PolylineCurve
 Role = str | tuple[str, int]  # a colour of the theme's plot palette (gui.theme.PlotPalette.colour)
 
 pg.setConfigOptions(antialias=False)  # background and foreground: gui.theme, per colour scheme
@@ -118,7 +118,8 @@ class LivePlot(pg.PlotWidget):
         **style: object,
     ) -> None:
         """A trace under `key`, shown in the title's legend as `glyph label` in its colour: the theme's
-        `role` (gui.theme.PlotPalette), `width` pixels, solid or `dashed`; `style` is pyqtgraph's (symbol).
+        `role` (gui.theme.PlotPalette), `width` pixels, solid or `dashed`; `style` may add markers: `symbol`
+        ("o" or "s") and `symbolSize` pixels.
         `finite` data (no NaN gaps: a NaN is left out) is drawn as one polyline.
 
         The legend is in the title, outside the data area: inside, it would be repainted with every frame."""

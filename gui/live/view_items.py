@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -79,6 +79,9 @@ class PolylineCurve(_SizedToView, pg.GraphicsObject):
     def getData(self) -> tuple[np.ndarray, np.ndarray]:
         return self._x, self._y
 
+    def pen(self) -> QPen:
+        return self._pen
+
     def setPen(self, pen: QPen) -> None:
         self._pen = pen
         self.update()
@@ -89,40 +92,30 @@ class PolylineCurve(_SizedToView, pg.GraphicsObject):
             painter.drawPolyline(self._polygon)
 
 
-class ViewSizedScatter(_SizedToView, pg.ScatterPlotItem):
-    """A ScatterPlotItem whose bounds are its view's."""
+class MarkedCurve(PolylineCurve):
+    """A line with a marker at each point (epochs, validations), in one item: they change once an epoch, so
+    Qt keeps the item as a pixmap between changes and the frames between blit it. (A pyqtgraph curve and
+    scatter, each cached, were two full-plot pixmaps to blend per frame instead of one.) Markers are
+    `symbolSize` pixels whatever the zoom: a circle ("o") or a square ("s") filled with `symbolBrush`."""
 
-
-class MarkedCurve(pg.GraphicsObject):
-    """A line with a marker at each point (epochs, validations), as PlotDataItem draws it with a symbol,
-    from a ViewSizedCurve and a ViewSizedScatter. Both change once an epoch, so Qt keeps each as a pixmap
-    between changes, and the frames between blit them."""
-
-    def __init__(self, *, pen: QPen, symbol: str, symbolSize: int, symbolBrush: Any, connect: str = "finite"):
-        super().__init__()
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # its children draw
-        self.line = ViewSizedCurve(pen=pen, connect=connect)
-        self.line.setParentItem(self)
-        self.line.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.markers = ViewSizedScatter(symbol=symbol, size=symbolSize, pen=None, brush=symbolBrush)
-        self.markers.setParentItem(self)
-        self.markers.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-
-    def setData(self, x: np.ndarray, y: np.ndarray) -> None:
-        self.line.setData(x, y)
-        self.markers.setData(x=x, y=y)
-
-    def getData(self) -> tuple[np.ndarray | None, np.ndarray | None]:
-        return self.line.getData()
-
-    def setPen(self, pen: QPen) -> None:
-        self.line.setPen(pen)
+    def __init__(self, *, pen: QPen, symbol: str, symbolSize: int, symbolBrush: Any) -> None:
+        super().__init__(pen)
+        self._symbol, self._size, self._brush = symbol, symbolSize, pg.mkBrush(symbolBrush)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def setSymbolBrush(self, brush: Any) -> None:
-        self.markers.setBrush(brush)
-
-    def boundingRect(self) -> QRectF:
-        return QRectF()
+        self._brush = pg.mkBrush(brush)
+        self.update()
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        """Nothing of its own: the line and the markers are its children."""
+        super().paint(painter, option, widget)
+        at = painter.transform().map(self._polygon)  # the markers' centres in device pixels
+        painter.save()
+        painter.resetTransform()
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self._brush)
+        half = self._size / 2
+        draw = painter.drawEllipse if self._symbol == "o" else painter.drawRect
+        for point in at:
+            draw(QRectF(point.x() - half, point.y() - half, self._size, self._size))
+        painter.restore()

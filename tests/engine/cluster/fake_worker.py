@@ -6,9 +6,9 @@ a trainer, a parameter_server task's server, or the evaluator. FAKE_WORKER_PLAN
 or (workers) by index:
 - trainers: ok, long (trains for about 2 s), until_stop, terminated (as until_stop, then exits 143 like a
   trainer stopped by SIGTERM after its checkpoint), crash, crash_on_cue (crashes once the marker `cue`
-  exists), fail, peer_lost (once the next worker's server has come and gone, touches the marker
-  `<task>.lost_peer` and fails with UnavailableError, as a collective does), never_join (its server
-  listens but it ignores stop, like TensorFlow blocked waiting for peers), no_server;
+  exists), fail, peer_lost (once the next worker's server has come, touching the marker `<task>.saw_peer`,
+  and gone, touches the marker `<task>.lost_peer` and fails with UnavailableError, as a collective does),
+  never_join (its server listens but it ignores stop, like TensorFlow blocked waiting for peers), no_server;
 - servers: ok (serve until stopped), crash (die after 0.5 s), die_once (die after 0.5 s unless a
   marker file says it died before);
 - the evaluator: ok (one evaluation per second until stopped), crash, deaf (ignores stop).
@@ -171,6 +171,7 @@ def train(me: str, host: str, port: int, plan: str, stop: threading.Event, peer:
         os._exit(3)
     if plan == "peer_lost":  # how a collective learns that its peer died
         wait_until(peer, up=True)
+        marker(f"{me}.saw_peer").touch()  # a peer that comes and goes between two looks would never be seen
         wait_until(peer, up=False)
         marker(f"{me}.lost_peer").touch()
         emit(ev.RunFailed(message=f"the peer at {peer} stopped responding", error_type="UnavailableError"))

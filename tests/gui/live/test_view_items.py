@@ -24,7 +24,7 @@ def test_a_live_curves_bounds_are_the_visible_range_and_follow_a_zoom(qtbot):
     plots.grab()  # a real paint, after the view's transform changed
     assert curve.boundingRect() == view.viewRect(), "zoomed: Qt repaints the new visible range"
     markers = plots.loss._curves["epoch"]
-    assert isinstance(markers, MarkedCurve) and markers.markers.boundingRect() == view.viewRect()
+    assert isinstance(markers, MarkedCurve) and markers.boundingRect() == view.viewRect()
 
 
 def test_new_points_inside_the_range_do_not_make_the_view_redo_its_range(qtbot, monkeypatch):
