@@ -62,7 +62,7 @@ def toggles(window: MainWindow) -> dict[str, Switch]:
         return switch
 
     def marks(plot: QGraphicsView) -> list[QGraphicsItem]:
-        return [part for c in plot._curves.values() if isinstance(c, MarkedCurve) for part in (c.line, c.markers)]
+        return [c for c in plot._curves.values() if isinstance(c, MarkedCurve)]
 
     def opaque_viewport(plot: QGraphicsView, on: bool) -> None:
         plot.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, on)
@@ -73,11 +73,6 @@ def toggles(window: MainWindow) -> dict[str, Switch]:
         "no_progress": no_progress,  # the progress bar never redrawn: the most a cheaper bar could save
         "uncached_marks": cached(marks),  # epoch and validation lines and markers
         "uncached_axes": cached(lambda p: [p.getPlotItem().getAxis(a) for a in ("left", "bottom")]),
-        "no_background_cache": every_plot(  # pyqtgraph's views blit a cached background; a fill is the other way
-            lambda p, on: p.setCacheMode(
-                QGraphicsView.CacheModeFlag.CacheNone if on else QGraphicsView.CacheModeFlag.CacheBackground
-            )
-        ),
         "opaque_controls": window.controls.setAutoFillBackground,  # the bar's repaint stops at its row
         "opaque_viewport": every_plot(opaque_viewport),
         "no_scene_index": every_plot(
