@@ -190,10 +190,10 @@ class LivePlot(pg.PlotWidget):
         """True while the x range follows the data; False once zoomed or panned by hand."""
         return bool(self.getPlotItem().getViewBox().autoRangeEnabled()[0])
 
-    def redraw(self, x_hi: float | None = None) -> bool:
+    def redraw(self, x_hi: float) -> bool:
         """The curves handed their new points; `x_hi` is where the x-axis must reach (the far end of the data of
-        every plot shown together), else this plot's own data's. True if the range moved: the next paint
-        re-lays out the axes, several times a usual frame's cost."""
+        every plot shown together). True if the range moved: the next paint re-lays out the axes, several times
+        a usual frame's cost."""
         started = time.thread_time()
         view = self.getPlotItem().getViewBox()
         window = None if self.following() else view.viewRange()[0]
@@ -203,7 +203,7 @@ class LivePlot(pg.PlotWidget):
             self._curves[name].setData(x, y)
             self._drawn[name] = len(self.traces[name])
         self._dirty.clear()
-        moved = self.hold_range(self.x_hi() if x_hi is None else x_hi)
+        moved = self.hold_range(x_hi)
         self.frames += 1
         self._redraw_cost_s = time.thread_time() - started
         return moved
