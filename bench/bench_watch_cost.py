@@ -1,6 +1,7 @@
 """What watching costs training, measured inside one run: the Live tab shown, then hidden, by turns.
 
     QT_QPA_PLATFORM=offscreen python bench/bench_watch_cost.py [--phase 1.0] [--epochs 6] [--runs 3]
+        [--frames-per-second 10 1]
 
 bench_gui_throughput.py compares a window run with a headless run, two
 processes minutes apart; identical headless runs spread by 10-20 % on this
@@ -17,6 +18,10 @@ the trainer, the pipes, the runner decoding events, the plots taking their
 data. So the ratio is what drawing the window costs training; what the pipes
 and the runner cost is bench_trainer_neighbours.py's `pipe` mode and the
 runner thread's CPU in bench_gui_throughput.py.
+
+With several --frames-per-second (the View menu's choices), the shown phases
+take them in turn (shown at 10, hidden, shown at 1, hidden, …), so each rate's
+ratio comes from the same run and the same host minutes as the others.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import math
 import statistics
 import sys
 import time
@@ -35,6 +41,7 @@ from bench_gui_throughput import CONFIG, config_window
 
 from engine.events import BatchEnd
 from gui.app import create_application
+from gui.live.plots import FRAME_RATES
 
 EXAMPLES = 640_000  # 5-7 s of training an epoch here
 TRANSITION_S = 0.3  # after a switch: the last frame of a shown phase, the first of one shown again
@@ -51,9 +58,25 @@ def phase_rate(batches: list[BatchEnd], start: float, end: float, global_batch: 
     return examples / seconds
 
 
-def one_run(phase_s: float, epochs: int) -> tuple[list[float], list[float], list[float], float, float]:
-    """Pair ratios (shown ÷ hidden neighbours), every shown and hidden phase's rate, GUI CPU shown and hidden
-    (% of a core)."""
+@dataclasses.dataclass
+class Phases:
+    """One run's phases, per frame rate of the shown ones: ratios (shown ÷ hidden neighbours), examples/s, and
+    the GUI's CPU seconds and wall seconds (key 0: the hidden phases)."""
+
+    ratios: dict[int, list[float]] = dataclasses.field(default_factory=dict)
+    rates: dict[int, list[float]] = dataclasses.field(default_factory=dict)
+    cpu: dict[int, float] = dataclasses.field(default_factory=dict)
+    wall: dict[int, float] = dataclasses.field(default_factory=dict)
+
+    def cpu_percent(self, key: int) -> float:
+        return 100 * self.cpu.get(key, 0.0) / max(self.wall.get(key, 0.0), 1e-9)
+
+
+HIDDEN = 0  # the key of the hidden phases in Phases
+
+
+def one_run(phase_s: float, epochs: int, frame_rates: list[int]) -> Phases:
+    """The Live tab shown (at each of `frame_rates` in turn) and hidden, by turns, for one real run."""
     # long epochs: most phases fall inside one, away from its start-up
     config = dataclasses.replace(CONFIG, epochs=epochs, data=dataclasses.replace(CONFIG.data, num_samples=EXAMPLES))
     window, _ = config_window(config)
@@ -67,42 +90,44 @@ def one_run(phase_s: float, epochs: int) -> tuple[list[float], list[float], list
     window.plots.add_events = noting
     window.start_run()
     spin_until(lambda: len(window.plots.throughput.traces["epoch"]) >= 1 or window.runner is None, 600)
-    switches: list[tuple[float, bool]] = []  # (wall-clock time, Live tab shown from then)
-    cpu = {True: 0.0, False: 0.0}
-    wall = {True: 0.0, False: 0.0}
-    shown = True
+    switches: list[tuple[float, int]] = []  # (wall-clock time, frame rate of the Live tab shown from then or HIDDEN)
+    out = Phases()
+    shown = 0  # shown phases so far
+    phase = 0
     while window.runner is not None:
-        window.tabs.setCurrentIndex(LIVE_TAB if shown else OTHER_TAB)
-        switches.append((time.time(), shown))
+        if phase % 2 == 0:
+            key = frame_rates[shown % len(frame_rates)]
+            window.plots.set_frames_per_second(key)
+            window.tabs.setCurrentIndex(LIVE_TAB)
+            shown += 1
+        else:
+            key = HIDDEN
+            window.tabs.setCurrentIndex(OTHER_TAB)
+        switches.append((time.time(), key))
         c0, w0 = cpu_seconds(), time.perf_counter()
         with contextlib.suppress(TimeoutError):  # the phase is over; the run goes on
             spin_until(lambda: window.runner is None, phase_s, poll_ms=100)
-        cpu[shown] += cpu_seconds() - c0
-        wall[shown] += time.perf_counter() - w0
-        shown = not shown
+        out.cpu[key] = out.cpu.get(key, 0.0) + cpu_seconds() - c0
+        out.wall[key] = out.wall.get(key, 0.0) + time.perf_counter() - w0
+        phase += 1
     window.close()
-    switches.append((time.time(), shown))
+    switches.append((time.time(), HIDDEN))
     rates = [
-        (on, phase_rate(batches, t0 + TRANSITION_S, t1, config.global_batch_size))
-        for (t0, on), (t1, _) in zip(switches, switches[1:], strict=False)
+        (key, phase_rate(batches, t0 + TRANSITION_S, t1, config.global_batch_size))
+        for (t0, key), (t1, _) in zip(switches, switches[1:], strict=False)
     ]
     rates = rates[:-1]  # the last phase holds the run's end
     # a phase without batches is a pause in training (epoch ends no longer make one: engine.train.retire)
     print(f"{len(rates)} phases, {sum(r is None for _, r in rates)} without batches", file=sys.stderr)
-    ratios = []
-    for i, (on, rate) in enumerate(rates):
-        if not on or rate is None or i == 0 or i + 1 >= len(rates):
+    for i, (key, rate) in enumerate(rates):
+        if rate is not None:
+            out.rates.setdefault(key, []).append(rate)
+        if key == HIDDEN or rate is None or i == 0 or i + 1 >= len(rates):
             continue
         before, after = rates[i - 1][1], rates[i + 1][1]
         if before is not None and after is not None:
-            ratios.append(rate / ((before + after) / 2))
-    return (
-        ratios,
-        [r for on, r in rates if on and r is not None],
-        [r for on, r in rates if not on and r is not None],
-        100 * cpu[True] / max(wall[True], 1e-9),
-        100 * cpu[False] / max(wall[False], 1e-9),
-    )
+            out.ratios.setdefault(key, []).append(rate / ((before + after) / 2))
+    return out
 
 
 def main() -> None:
@@ -110,40 +135,48 @@ def main() -> None:
     parser.add_argument("--phase", type=float, default=1.0, help="seconds the Live tab is shown, then hidden")
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument(
+        "--frames-per-second",
+        type=int,
+        nargs="+",
+        default=[FRAME_RATES[0]],
+        choices=FRAME_RATES,
+        help="the shown phases take these in turn (View ▸ Live plots)",
+    )
     args = parser.parse_args()
     create_application([])
-    ratios, shown, hidden, cpu_shown, cpu_hidden = [], [], [], [], []
+    runs = []
     for _ in range(args.runs):
-        r, s, h, c_on, c_off = one_run(args.phase, args.epochs)
-        ratios += r
-        shown += s
-        hidden += h
-        cpu_shown.append(c_on)
-        cpu_hidden.append(c_off)
-        print(
-            f"run: {len(r)} pairs, median ratio {statistics.median(r):.3f}, GUI CPU {c_on:.1f} % shown, "
-            f"{c_off:.1f} % hidden",
-            file=sys.stderr,
+        run = one_run(args.phase, args.epochs, args.frames_per_second)
+        runs.append(run)
+        said = ", ".join(
+            f"at {fps}/s {len(run.ratios.get(fps, []))} pairs, median ratio "
+            f"{statistics.median(run.ratios.get(fps, [math.nan])):.3f}, GUI CPU {run.cpu_percent(fps):.1f} %"
+            for fps in args.frames_per_second
         )
-    q1, q3 = np.percentile(ratios, [25, 75])
-    print(
-        table(
-            ("measure", "value"),
-            [
-                ("pairs (a shown phase ÷ the mean of the hidden phases beside it)", f"{len(ratios)}"),
-                (
-                    "throughput, Live tab shown ÷ hidden: median (quartiles)",
-                    f"{statistics.median(ratios):.3f} ({q1:.3f}–{q3:.3f})",
-                ),
-                ("examples/s, shown phases: median", f"{statistics.median(shown):,.0f}"),
-                ("examples/s, hidden phases: median", f"{statistics.median(hidden):,.0f}"),
-                (
-                    "GUI process CPU, % of a core, shown / hidden",
-                    f"{statistics.median(cpu_shown):.1f} / {statistics.median(cpu_hidden):.1f}",
-                ),
-            ],
-        )
-    )
+        print(f"run: {said}; hidden GUI CPU {run.cpu_percent(HIDDEN):.1f} %", file=sys.stderr)
+    hidden = [r for run in runs for r in run.rates.get(HIDDEN, [])]
+    rows = [("examples/s, hidden phases: median", f"{statistics.median(hidden):,.0f}")]
+    for fps in args.frames_per_second:
+        ratios = [r for run in runs for r in run.ratios.get(fps, [])]
+        q1, q3 = np.percentile(ratios, [25, 75])
+        rows += [
+            (f"{fps} frames/s: pairs (a shown phase ÷ the mean of the hidden phases beside it)", f"{len(ratios)}"),
+            (
+                f"{fps} frames/s: throughput, Live tab shown ÷ hidden: median (quartiles)",
+                f"{statistics.median(ratios):.3f} ({q1:.3f}–{q3:.3f})",
+            ),
+            (
+                f"{fps} frames/s: examples/s, shown phases: median",
+                f"{statistics.median(r for run in runs for r in run.rates.get(fps, [])):,.0f}",
+            ),
+            (
+                f"{fps} frames/s: GUI process CPU, % of a core, shown / hidden, median of runs",
+                f"{statistics.median(run.cpu_percent(fps) for run in runs):.1f} / "
+                f"{statistics.median(run.cpu_percent(HIDDEN) for run in runs):.1f}",
+            ),
+        ]
+    print(table(("measure", "value"), rows))
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ from gui.live.log_view import LogView
 from gui.live.plots import TrainingPlots
 from gui.live.spare import FirstStepLabel, WarmTrainer
 from gui.live.workers_panel import WorkersPanel
-from gui.preferences import add_language_menu, add_view_menu
+from gui.preferences import add_frame_rate_menu, add_language_menu, add_view_menu
 from gui.runner import TrainingRunner, kill_live_processes, source_tag
 from gui.runs.panel import RunsPanel
 from gui.runs.scaling_dialog import ScalingDialog
@@ -215,6 +215,8 @@ class MainWindow(QMainWindow):
             run_menu.addAction(self.warm_action)
         run_menu.addAction(self.runs.refresh_action)
         self.view_menu = add_view_menu(self.menuBar())
+        self.view_menu.addSeparator()
+        self.frame_rate_menu = add_frame_rate_menu(self.view_menu, self.plots)
         self.tab_actions = tab_actions(self.tabs, self)
         self.language_menu = add_language_menu(self.menuBar(), self, lambda: self.runner is None)
         help_menu = self.menuBar().addMenu(self.tr("&Help"))

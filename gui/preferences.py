@@ -1,8 +1,9 @@
-"""The Language and View menus: which language the window speaks and which colour scheme it wears.
+"""The Language and View menus: which language the window speaks, which colour scheme it wears, and how
+often the live plots redraw.
 
-A colour scheme applies at once (gui/theme.py restyles everything live). A
-language applies after a restart, which the window offers (gui/i18n.py says
-why); the choice is stored either way, so the next start uses it.
+A colour scheme applies at once (gui/theme.py restyles everything live), and so
+does a frame rate. A language applies after a restart, which the window offers
+(gui/i18n.py says why); the choice is stored either way, so the next start uses it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from PySide6.QtCore import QCoreApplication, QProcess
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QMenuBar, QMessageBox, QWidget
 
-from gui import i18n, theme
+from gui import i18n, settings, theme
+from gui.live.plots import FRAME_RATES, TrainingPlots
 
 
 def restart_command() -> list[str]:
@@ -99,3 +101,36 @@ def add_view_menu(menu_bar: QMenuBar) -> QMenu:
         group.addAction(action)
         menu.addAction(action)
     return menu
+
+
+def add_frame_rate_menu(view_menu: QMenu, plots: TrainingPlots) -> QMenu:
+    """View ▸ Live plots ▸ redraw every 0.1, 0.2 or 1 s (FRAME_RATES): on a small machine that trains on every core, drawing
+    fewer frames leaves more of the CPU to training. Applies the stored choice to `plots` and at once when changed."""
+    stored = settings.load_live_frame_rate()
+    if stored in FRAME_RATES:
+        plots.set_frames_per_second(stored)
+    menu = view_menu.addMenu(QCoreApplication.translate("Preferences", "Live &plots"))
+    menu.setToolTipsVisible(True)
+    group = QActionGroup(menu)
+    tip = QCoreApplication.translate(
+        "Preferences",
+        "How often the Live tab redraws while a run streams. On a small machine that trains on every core, "
+        "fewer frames leave more of the CPU to training.",
+    )
+    for rate in FRAME_RATES:
+        every = QCoreApplication.translate("Preferences", "Redraw every {seconds} s").format(seconds=f"{1 / rate:g}")
+        action = QAction(every, menu)
+        action.setCheckable(True)
+        action.setChecked(rate == plots.frames_per_second)
+        action.setData(rate)
+        action.setToolTip(tip)
+        action.setStatusTip(tip)
+        action.triggered.connect(lambda _=False, r=rate: choose_frame_rate(plots, r))
+        group.addAction(action)
+        menu.addAction(action)
+    return menu
+
+
+def choose_frame_rate(plots: TrainingPlots, rate: int) -> None:
+    plots.set_frames_per_second(rate)
+    settings.save_live_frame_rate(rate)

@@ -98,3 +98,20 @@ def save_color_scheme(scheme: str) -> None:
 def load_color_scheme() -> str:
     value = _settings().value(COLOR_SCHEME_KEY, "")
     return value if isinstance(value, str) else ""
+
+
+LIVE_FRAME_RATE_KEY = "ui/live_frames_per_second"
+
+
+def save_live_frame_rate(rate: int) -> None:
+    """View ▸ Live plots: frames a second while a run streams."""
+    _settings().setValue(LIVE_FRAME_RATE_KEY, int(rate))
+
+
+def load_live_frame_rate() -> int | None:
+    """The stored choice; None when there is none or it is not a whole number (the caller checks it is offered)."""
+    value = _settings().value(LIVE_FRAME_RATE_KEY)
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None

@@ -10,12 +10,12 @@ re-laid out only when the data outgrows them, not on every frame.
 
 Redraws: new data asks for a frame, and a frame redraws every plot with
 news, painted together in one pass of Qt's repaint, but a plot whose range
-moved (its axes re-laid out) ends a pass. Frames come at most every
-REDRAW_PERIOD_MS, so new data
-waits at most that long while the tab is shown; where painting is dear (2
-slow cores, every one of them training) the pace slows until painting costs
-at most PAINT_BUDGET of a core, measured as the GUI thread's own CPU time per
-frame. No timer runs without new data. Nothing is drawn while the tab is
+moved (its axes re-laid out) ends a pass. Frames come at most
+`frames_per_second` times a second (REDRAW_PERIOD_MS apart by default; the
+View menu offers FRAME_RATES), so new data waits at most that long while the
+tab is shown; where painting is dear (2 slow cores, every one of them
+training) the pace slows until painting costs at most PAINT_BUDGET of a core,
+measured as the GUI thread's own CPU time per frame. No timer runs without new data. Nothing is drawn while the tab is
 hidden or the window minimised, and a run's first point is drawn at once.
 All plots share one x-axis, the global step or the time since Start; GPU
 samples come once a second by the clock and are placed on the step axis
@@ -42,7 +42,10 @@ from gui import theme
 from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 from gui.live.view_items import MarkedCurve, PolylineCurve, ViewSizedCurve
 
-REDRAW_PERIOD_MS = 100
+# Frames a second a user may choose (View ▸ Live plots), the default first. On 2 cores, both training, 10 a
+# second cost training about 5 % of its speed and 1 a second nothing measurable (bench_watch_cost.py).
+FRAME_RATES = (10, 5, 1)
+REDRAW_PERIOD_MS = 1000 / FRAME_RATES[0]  # the default pace: new data waits at most this long for a frame
 PAINT_BUDGET = 0.04  # of one core: what drawing the plots may cost while a run streams (the whole window: 5 %)
 FRAME_COSTS_KEPT = 15  # a plot's latest frames whose cost sets the pace: a second and a half of them
 X_HEADROOM = 0.5  # when the run reaches the x-axis's end it grows by half: a few dozen times a run
@@ -395,6 +398,7 @@ class TrainingPlots(QWidget):
         self._origin = time.time()
         self._next_frame_at = 0.0  # perf_counter() before which no frame is drawn (the pace)
         self.frame_times: deque[float] = deque(maxlen=10_000)  # when frames were drawn (perf_counter), for benches
+        self.frames_per_second = FRAME_RATES[0]
         self._place_throughput()
         self._timer = QTimer(self, singleShot=True)  # armed by new data, for when the pace allows a frame
         self._timer.timeout.connect(self._frame)
@@ -539,12 +543,22 @@ class TrainingPlots(QWidget):
                 self._next_pass.start()
                 return
 
-    @staticmethod
-    def frame_period_ms(shown: list[LivePlot]) -> float:
-        """REDRAW_PERIOD_MS while a frame of every plot is cheap; longer when that would cost more than
+    def set_frames_per_second(self, rate: int) -> None:
+        """The most frames a second while a run streams, one of FRAME_RATES: fewer leave more CPU to training.
+        Applies from the next frame."""
+        if rate not in FRAME_RATES:
+            raise ValueError(f"frames a second must be one of {FRAME_RATES}, not {rate!r}")
+        self.frames_per_second = rate
+        self._next_frame_at = min(self._next_frame_at, time.perf_counter() + 1 / rate)
+        if self._timer.isActive():  # a frame due later than the new pace allows comes sooner
+            self._timer.stop()
+            self._schedule_frame()
+
+    def frame_period_ms(self, shown: list[LivePlot]) -> float:
+        """1000 / frames_per_second while a frame of every plot is cheap; longer when that would cost more than
         PAINT_BUDGET of a core."""
         cost = sum(p.frame_cost_s for p in shown)
-        return max(1000 * cost / PAINT_BUDGET, REDRAW_PERIOD_MS)
+        return max(1000 * cost / PAINT_BUDGET, 1000 / self.frames_per_second)
 
     def _draw(self, plots: list[LivePlot]) -> None:
         """These plots redrawn at once, as one frame, on one x range from all their data (not pyqtgraph's

@@ -2147,6 +2147,18 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
+    <message>
+        <source>Live &amp;plots</source>
+        <translation>实时曲线(&amp;P)</translation>
+    </message>
+    <message>
+        <source>How often the Live tab redraws while a run streams. On a small machine that trains on every core, fewer frames leave more of the CPU to training.</source>
+        <translation>运行推送数据时“实时”页重绘的频率。在每个核心都在训练的小机器上，帧数越少，留给训练的 CPU 越多。</translation>
+    </message>
+    <message>
+        <source>Redraw every {seconds} s</source>
+        <translation>每 {seconds} 秒重绘</translation>
+    </message>
 </context>
 <context>
     <name>RunControls</name>

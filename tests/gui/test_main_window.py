@@ -173,6 +173,16 @@ def test_last_config_comes_back(qtbot, make_window):
     assert second.form.virtual.value() == 3
 
 
+def test_the_live_plots_frame_rate_is_in_the_view_menu_and_comes_back(qtbot, make_window):
+    first = make_window()
+    assert first.frame_rate_menu.menuAction() in first.view_menu.actions()
+    slowest = first.frame_rate_menu.actions()[-1]
+    slowest.trigger()
+    assert first.plots.frames_per_second == slowest.data() == 1
+    first.close()
+    assert make_window().plots.frames_per_second == 1
+
+
 @pytest.mark.parametrize(
     "example", sorted((Path(__file__).parents[2] / "resources" / "examples").glob("*.json")), ids=lambda p: p.name
 )

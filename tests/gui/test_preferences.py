@@ -1,4 +1,5 @@
-"""The Language and View menus: choices stored, a language offered after a restart, a scheme applied at once."""
+"""The Language and View menus: choices stored, a language offered after a restart, a scheme and a frame rate
+applied at once."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from PySide6.QtCore import QProcess
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from gui import i18n, preferences, settings, theme
+from gui.live.plots import FRAME_RATES, TrainingPlots
 
 
 @pytest.fixture
@@ -77,3 +79,29 @@ def test_the_view_menu_applies_a_scheme_at_once_and_remembers_it(window, qapp, m
     assert theme.current() is theme.DARK and settings.load_color_scheme() == "dark"
     actions["light"].trigger()
     assert theme.current() is theme.LIGHT
+
+
+def test_the_live_plots_frame_rate_applies_at_once_and_is_remembered(window, qtbot) -> None:
+    plots = TrainingPlots()
+    qtbot.addWidget(plots)
+    menu = preferences.add_frame_rate_menu(window.menuBar().addMenu("View"), plots)
+    actions = {a.data(): a for a in menu.actions()}
+    assert tuple(actions) == FRAME_RATES
+    assert [a.text() for a in menu.actions()] == ["Redraw every 0.1 s", "Redraw every 0.2 s", "Redraw every 1 s"]
+    assert actions[FRAME_RATES[0]].isChecked(), "ten a second until a user chooses"
+    actions[1].trigger()
+    assert plots.frames_per_second == 1 and settings.load_live_frame_rate() == 1
+    again = TrainingPlots()  # the next start
+    qtbot.addWidget(again)
+    menu = preferences.add_frame_rate_menu(window.menuBar().addMenu("View"), again)
+    assert again.frames_per_second == 1 and [a.data() for a in menu.actions() if a.isChecked()] == [1]
+
+
+@pytest.mark.parametrize("stored", ["fast", 7, ""])
+def test_a_stored_frame_rate_not_offered_leaves_the_default(window, qtbot, stored) -> None:
+    settings._settings().setValue(settings.LIVE_FRAME_RATE_KEY, stored)
+    plots = TrainingPlots()
+    qtbot.addWidget(plots)
+    menu = preferences.add_frame_rate_menu(window.menuBar().addMenu("View"), plots)
+    assert plots.frames_per_second == FRAME_RATES[0]
+    assert [a.data() for a in menu.actions() if a.isChecked()] == [FRAME_RATES[0]]

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 
 from engine import events as ev
 from engine.nvml import GpuSample
-from gui.live.plots import PAINT_BUDGET, REDRAW_PERIOD_MS, TrainingPlots
+from gui.live.plots import FRAME_RATES, PAINT_BUDGET, REDRAW_PERIOD_MS, TrainingPlots
 from gui.live.traces import MAX_BUCKETS
 from tests.gui.live.plot_feed import T0, batch, epoch_end, shown_plots
 
@@ -170,13 +170,33 @@ def test_frames_are_paced_at_100_ms_while_cheap_and_slower_when_dear(qtbot):
     for plot in shown:
         plot.frame_costs.clear()
         plot.frame_costs.extend([0.0005] * 9)
-    assert TrainingPlots.frame_period_ms(shown) == REDRAW_PERIOD_MS
+    assert plots.frame_period_ms(shown) == REDRAW_PERIOD_MS
     for plot in shown:
         plot.frame_costs.extend([0.010] * 2)  # a run's first frames, an axis re-laid out: passing spikes
-    assert TrainingPlots.frame_period_ms(shown) == REDRAW_PERIOD_MS, "a spike does not slow the frames after it"
+    assert plots.frame_period_ms(shown) == REDRAW_PERIOD_MS, "a spike does not slow the frames after it"
     for plot in shown:
         plot.frame_costs.extend([0.002] * 12)  # 6 ms a frame: 100 ms apart would be 6 % of a core
-    assert TrainingPlots.frame_period_ms(shown) == pytest.approx(1000 * 0.006 / PAINT_BUDGET)
+    assert plots.frame_period_ms(shown) == pytest.approx(1000 * 0.006 / PAINT_BUDGET)
+
+
+def test_a_chosen_frame_rate_paces_the_frames_from_the_next_one(qtbot):
+    """One frame a second (View ▸ Live plots) waits that long after a frame; going back to ten a second
+    brings the waiting frame forward at once, not after the second is up."""
+    plots = shown_plots(qtbot)
+    shown = [plots.loss, plots.accuracy, plots.throughput]
+    assert plots.frames_per_second == FRAME_RATES[0] and plots.frame_period_ms(shown) == REDRAW_PERIOD_MS
+    plots.set_frames_per_second(1)
+    assert plots.frame_period_ms(shown) == 1000
+    plots.add_events([batch(1)])  # the first point: drawn at once
+    plots.add_events([batch(2)])
+    qtbot.waitUntil(lambda: plots.loss.plotted_points("batch") == 2)
+    plots.add_events([batch(3)])  # right after a frame: the next one is a second away
+    assert plots._timer.isActive() and plots._timer.interval() > 500
+    plots.set_frames_per_second(10)
+    assert plots._timer.isActive() and plots._timer.interval() <= REDRAW_PERIOD_MS
+    qtbot.waitUntil(lambda: plots.loss.plotted_points("batch") == 3, timeout=2000)
+    with pytest.raises(ValueError, match="one of"):
+        plots.set_frames_per_second(0)
 
 
 def test_an_evaluators_validation_lands_on_its_epochs_point(qtbot):
