@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QProcess
 from PySide6.QtGui import QAction, QActionGroup
@@ -31,17 +32,32 @@ def restart_command() -> list[str]:
 def add_language_menu(menu_bar: QMenuBar, window: QWidget, can_restart: Callable[[], bool]) -> QMenu:
     """Language ▸ System default, English, 简体中文 (each named in its own language)."""
     menu = menu_bar.addMenu(QCoreApplication.translate("Preferences", "&Language"))
-    group = QActionGroup(menu)
-    choice = i18n.stored_choice()
     entries = [(None, QCoreApplication.translate("Preferences", "System default"))] + list(i18n.LANGUAGES.items())
-    for code, name in entries:
-        action = QAction(name, menu, checkable=True)
-        action.setChecked(code == choice)
-        action.setData(code)
-        action.triggered.connect(lambda _=False, c=code: choose_language(window, c, can_restart))
+    add_choices(
+        menu,
+        [(name, code) for code, name in entries],
+        i18n.stored_choice(),
+        lambda code: choose_language(window, code, can_restart),
+    )
+    return menu
+
+
+def add_choices(
+    menu: QMenu, choices: list[tuple[str, Any]], current: Any, choose: Callable[[Any], object], tip: str = ""
+) -> None:
+    """One checkable action per (text, value), the one equal to `current` checked; choosing one calls
+    `choose(value)`. The value is also the action's data (what tests and callers look actions up by)."""
+    group = QActionGroup(menu)
+    for text, value in choices:
+        action = QAction(text, menu, checkable=True)
+        action.setChecked(value == current)
+        action.setData(value)
+        if tip:
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+        action.triggered.connect(lambda _=False, v=value: choose(v))
         group.addAction(action)
         menu.addAction(action)
-    return menu
 
 
 def choose_language(window: QWidget, language: str | None, can_restart: Callable[[], bool]) -> QMessageBox | None:
@@ -86,48 +102,41 @@ def restart(window: QWidget) -> bool:
 def add_view_menu(menu_bar: QMenuBar) -> QMenu:
     """View ▸ Colour scheme: follow the system, light, dark. Applies at once."""
     menu = menu_bar.addMenu(QCoreApplication.translate("Preferences", "&View"))
-    manager = theme.manager()
-    group = QActionGroup(menu)
     names = {
         theme.Choice.SYSTEM: QCoreApplication.translate("Preferences", "&System colours"),
         theme.Choice.LIGHT: QCoreApplication.translate("Preferences", "&Light"),
         theme.Choice.DARK: QCoreApplication.translate("Preferences", "&Dark"),
     }
-    for choice, name in names.items():
-        action = QAction(name, menu, checkable=True)
-        action.setChecked(manager.choice == choice)
-        action.setData(choice.value)
-        action.triggered.connect(lambda _=False, c=choice: theme.manager().set_choice(c))
-        group.addAction(action)
-        menu.addAction(action)
+    add_choices(
+        menu,
+        [(name, choice.value) for choice, name in names.items()],
+        theme.manager().choice.value,
+        lambda value: theme.manager().set_choice(theme.Choice(value)),
+    )
     return menu
 
 
 def add_frame_rate_menu(view_menu: QMenu, plots: TrainingPlots) -> QMenu:
-    """View ▸ Live plots ▸ redraw every 0.1, 0.2 or 1 s (FRAME_RATES): on a small machine that trains on every core, drawing
-    fewer frames leaves more of the CPU to training. Applies the stored choice to `plots` and at once when changed."""
+    """View ▸ Live plots ▸ redraw every 0.1, 0.2 or 1 s (FRAME_RATES): on a small machine that trains on every
+    core, fewer frames leave more of the CPU to training. Applies the stored choice to `plots`, and a new one at
+    once."""
     stored = settings.load_live_frame_rate()
     if stored in FRAME_RATES:
         plots.set_frames_per_second(stored)
     menu = view_menu.addMenu(QCoreApplication.translate("Preferences", "Live &plots"))
     menu.setToolTipsVisible(True)
-    group = QActionGroup(menu)
-    tip = QCoreApplication.translate(
-        "Preferences",
-        "How often the Live tab redraws while a run streams. On a small machine that trains on every core, "
-        "fewer frames leave more of the CPU to training.",
+    every = QCoreApplication.translate("Preferences", "Redraw every {seconds} s")
+    add_choices(
+        menu,
+        [(every.format(seconds=f"{1 / rate:g}"), rate) for rate in FRAME_RATES],
+        plots.frames_per_second,
+        lambda rate: choose_frame_rate(plots, rate),
+        tip=QCoreApplication.translate(
+            "Preferences",
+            "How often the Live tab redraws while a run streams. On a small machine that trains on every core, "
+            "fewer frames leave more of the CPU to training.",
+        ),
     )
-    for rate in FRAME_RATES:
-        every = QCoreApplication.translate("Preferences", "Redraw every {seconds} s").format(seconds=f"{1 / rate:g}")
-        action = QAction(every, menu)
-        action.setCheckable(True)
-        action.setChecked(rate == plots.frames_per_second)
-        action.setData(rate)
-        action.setToolTip(tip)
-        action.setStatusTip(tip)
-        action.triggered.connect(lambda _=False, r=rate: choose_frame_rate(plots, r))
-        group.addAction(action)
-        menu.addAction(action)
     return menu
 
 
