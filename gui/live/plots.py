@@ -15,8 +15,9 @@ moved (its axes re-laid out) ends a pass. Frames come at most
 View menu offers FRAME_RATES), so new data waits at most that long while the
 tab is shown; where painting is dear (2 slow cores, every one of them
 training) the pace slows until painting costs at most PAINT_BUDGET of a core,
-measured as the GUI thread's own CPU time per frame. No timer runs without new data. Nothing is drawn while the tab is
-hidden or the window minimised, and a run's first point is drawn at once.
+measured as the GUI thread's own CPU time per frame. No timer runs without
+new data. Nothing is drawn while the tab is hidden or the window minimised,
+and a run's first point is drawn at once.
 All plots share one x-axis, the global step or the time since Start; GPU
 samples come once a second by the clock and are placed on the step axis
 where training was then.
@@ -43,7 +44,7 @@ from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 from gui.live.view_items import MarkedCurve, PolylineCurve, ViewSizedCurve
 
 # Frames a second a user may choose (View ▸ Live plots), the default first. On 2 cores, both training, 10 a
-# second cost training about 5 % of its speed and 1 a second nothing measurable (bench_watch_cost.py).
+# second cost training 2-7 % of its speed, 5 or 1 a second nothing bench_watch_cost.py could see.
 FRAME_RATES = (10, 5, 1)
 REDRAW_PERIOD_MS = 1000 / FRAME_RATES[0]  # the default pace: new data waits at most this long for a frame
 PAINT_BUDGET = 0.04  # of one core: what drawing the plots may cost while a run streams (the whole window: 5 %)
