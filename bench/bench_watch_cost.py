@@ -92,14 +92,12 @@ def one_run(phase_s: float, epochs: int, frame_rates: list[int]) -> Phases:
     spin_until(lambda: len(window.plots.throughput.traces["epoch"]) >= 1 or window.runner is None, 600)
     switches: list[tuple[float, int]] = []  # (wall-clock time, frame rate of the Live tab shown from then or HIDDEN)
     out = Phases()
-    shown = 0  # shown phases so far
-    phase = 0
+    phase = 0  # even: shown, at the next of frame_rates; odd: hidden
     while window.runner is not None:
         if phase % 2 == 0:
-            key = frame_rates[shown % len(frame_rates)]
+            key = frame_rates[(phase // 2) % len(frame_rates)]
             window.plots.set_frames_per_second(key)
             window.tabs.setCurrentIndex(LIVE_TAB)
-            shown += 1
         else:
             key = HIDDEN
             window.tabs.setCurrentIndex(OTHER_TAB)
