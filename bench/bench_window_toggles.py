@@ -20,19 +20,10 @@ from collections.abc import Callable
 
 from bench_gui_helpers import cpu_seconds, fake_command
 from bench_gui_stream import make_window, spin_until
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPixmap
-from PySide6.QtWidgets import (
-    QGraphicsItem,
-    QGraphicsObject,
-    QGraphicsScene,
-    QGraphicsView,
-    QStyleOptionGraphicsItem,
-    QWidget,
-)
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
 
 from gui.app import create_application
-from gui.live.view_items import MarkedCurve
 from gui.main_window import MainWindow
 
 PHASE_S = 3.0
@@ -69,42 +60,13 @@ def toggles(window: MainWindow) -> dict[str, Switch]:
 
         return switch
 
-    def marks(plot: QGraphicsView) -> list[QGraphicsItem]:
-        return [c for c in plot._curves.values() if isinstance(c, MarkedCurve)]
-
     def opaque_viewport(plot: QGraphicsView, on: bool) -> None:
         plot.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, on)
         plot.viewport().setAutoFillBackground(not on)
 
-    def layer_bound(plot: QGraphicsView, on: bool) -> None:
-        """What one opaque layer per plot, drawn into incrementally, could save at most: every curve hidden and
-        the grid off, one item in the view blitting a pixmap, the newest twentieth of it repainted after each
-        redraw, and the ticks outward so the axes stay out of that strip. (Decimating and setData still run:
-        a layer would drop them too, so this bound is cautious.)"""
-        item = plot.getPlotItem()
-        view = item.getViewBox()
-        if not hasattr(plot, "_bound_layer"):
-            plot._bound_layer = _Layer(view)
-            plot._bound_redraw = plot.redraw
-        for curve in plot._curves.values():
-            curve.setVisible(not on)
-        item.showGrid(x=False, y=not on, alpha=0.25)
-        for axis in ("left", "bottom"):
-            item.getAxis(axis).setStyle(tickLength=5 if on else -5)
-        plot._bound_layer.setVisible(on)
-
-        def redraw(x_hi: float) -> bool:
-            moved = plot._bound_redraw(x_hi)
-            plot._bound_layer.update_strip()
-            return moved
-
-        plot.redraw = redraw if on else plot._bound_redraw
-
     return {
-        "layer_bound": every_plot(layer_bound),
         "null": lambda on: None,
         "no_progress": no_progress,  # the progress bar never redrawn: the most a cheaper bar could save
-        "uncached_marks": cached(marks),  # epoch and validation lines and markers
         "uncached_axes": cached(lambda p: [p.getPlotItem().getAxis(a) for a in ("left", "bottom")]),
         "opaque_controls": window.controls.setAutoFillBackground,  # the bar's repaint stops at its row
         "opaque_viewport": every_plot(opaque_viewport),
@@ -125,33 +87,6 @@ def toggles(window: MainWindow) -> dict[str, Switch]:
             lambda p, on: p.setViewportUpdateMode(modes.FullViewportUpdate if on else modes.MinimalViewportUpdate)
         ),
     }
-
-
-class _Layer(QGraphicsObject):
-    """layer_bound's one item: the view's rectangle, painted from a pixmap."""
-
-    def __init__(self, view: QGraphicsItem) -> None:
-        super().__init__(view)
-        self._view = view
-        self._pixmap = QPixmap(8, 8)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # exposedRect: the strip
-        self.setVisible(False)
-
-    def boundingRect(self) -> QRectF:
-        return self._view.boundingRect()
-
-    def update_strip(self) -> None:
-        rect = self.boundingRect()
-        if self._pixmap.size() != rect.size().toSize():
-            self._pixmap = QPixmap(rect.size().toSize())
-            self._pixmap.fill(QColor("white"))
-            painter = QPainter(self._pixmap)
-            painter.drawLine(0, self._pixmap.height(), self._pixmap.width(), 0)
-            painter.end()
-        self.update(rect.adjusted(rect.width() * 0.95, 0, 0, 0))
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.drawPixmap(option.exposedRect, self._pixmap, option.exposedRect)
 
 
 def wait(seconds: float) -> None:

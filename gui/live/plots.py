@@ -2,11 +2,12 @@
 
 Watching a run must cost the training next to nothing, so a frame is cheap
 whatever the length of the run: every point is kept (gui/live/traces.py)
-but a curve is handed at most a couple of thousand (a min/max envelope of
-the whole run, or the raw points of a zoomed window), pyqtgraph's own
-downsampling and clipping (an O(N) pass per frame) are off, and an
+but a plot draws at most a couple of thousand of a series (a min/max
+envelope of the whole run, or the raw points of a zoomed window), and an
 invisible item holds each plot's range on a coarse grid, so the axes are
-re-laid out only when the data outgrows them, not on every frame.
+re-laid out only when the data outgrows them, not on every frame. Between
+those moves a frame only adds the new points to an image of the plot and
+repaints their strip (gui/live/plot_layer.py).
 
 Redraws: new data asks for a frame, and a frame redraws every plot with
 news, painted together in one pass of Qt's repaint, but a plot whose range
@@ -34,14 +35,14 @@ from collections import deque
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer
-from PySide6.QtGui import QHideEvent, QPaintEvent, QPen, QShowEvent
+from PySide6.QtGui import QColor, QHideEvent, QPaintEvent, QPen, QShowEvent
 from PySide6.QtWidgets import QComboBox, QGraphicsItem, QGridLayout, QHBoxLayout, QLabel, QWidget
 
 from engine import events as ev
 from engine.nvml import GpuSample
 from gui import theme
+from gui.live.plot_layer import Look, PlotLayer, Series
 from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
-from gui.live.view_items import MarkedCurve, PolylineCurve, ViewSizedCurve
 
 # Frames a second a user may choose (View ▸ Live plots), the default first. On 2 cores, both training, 10 a
 # second cost training 2-7 % of its speed, 5 or 1 a second nothing bench_watch_cost.py could see.
@@ -51,11 +52,13 @@ PAINT_BUDGET = 0.04  # of one core: what drawing the plots may cost while a run 
 FRAME_COSTS_KEPT = 15  # a plot's latest frames whose cost sets the pace: a second and a half of them
 X_HEADROOM = 0.5  # when the run reaches the x-axis's end it grows by half: a few dozen times a run
 Y_HEADROOM = 0.25  # a y range the data leaves moves a quarter of its span beyond it
+JOIN = 1  # the point before a series' new ones, drawn again with them: the line joins on
+GRID_ALPHA = 0.25  # the grid lines' opacity: there to read values by, not to compete with the curves
+TICK_LENGTH = 5  # pixels, outward (pyqtgraph's default, -5, reaches into the view)
 X_LABELS = {
     "step": QT_TRANSLATE_NOOP("LivePlot", "step"),
     "time": QT_TRANSLATE_NOOP("LivePlot", "time since Start (s)"),
 }
-Curve = PolylineCurve | ViewSizedCurve  # MarkedCurve is a PolylineCurve
 Role = str | tuple[str, int]  # a colour of the theme's plot palette (gui.theme.PlotPalette.colour)
 
 pg.setConfigOptions(antialias=False)  # background and foreground: gui.theme, per colour scheme
@@ -79,25 +82,28 @@ class LivePlot(pg.PlotWidget):
         item = self.getPlotItem()
         self.plain_title = title  # the title without its legend (export file names)
         self.legend_entries: list[tuple[Role, str, str]] = []  # (colour role, glyph, label), shown in the title
-        self._looks: dict[str, tuple[Role, int, bool]] = {}  # key -> (colour role, width, dashed)
+        # key -> (colour role, width, dashed, marker, marker size, gaps): add_series's choices
+        self._looks: dict[str, tuple[Role, int, bool, str, int, bool]] = {}
         self.setAccessibleName(title)
         self.setAccessibleDescription(self.tr("Plot of {what} over training steps or time").format(what=y_label))
         item.setTitle(title, size="10pt")
         item.setLabel("bottom", x_label("step"))
         item.setLabel("left", y_label)
-        item.showGrid(x=False, y=True, alpha=0.25)  # translucent grid lines are two thirds of a frame's cost:
-        item.getAxis("left").setStyle(maxTickLevel=0)  # horizontal ones at major ticks only
+        item.getAxis("left").setStyle(maxTickLevel=0)  # major ticks only, and the layer's grid lines at them
         for axis in ("left", "bottom"):  # "loss (x0.001)" confuses; re-labelling each frame costs
             item.getAxis(axis).enableAutoSIPrefix(False)
-            # the axes (and the grid the left one draws) change only with the range: a frame blits them
+            # ticks outward: an axis inside the view would be repainted with every frame's strip
+            item.getAxis(axis).setStyle(tickLength=TICK_LENGTH)
+            # the axes change only with the range: a frame that repaints near one blits it
             item.getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._extent = pg.PlotCurveItem(pen=pg.mkPen(None))  # invisible: holds the sticky range
         self._extent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # never painted
         item.addItem(self._extent)
         self.traces: dict[str, Trace] = {}
-        self._curves: dict[str, Curve] = {}
+        self.layer = PlotLayer(item.getViewBox(), self._everything, self._grid)  # every series and the grid
         self._dirty: set[str] = set()
-        self._drawn: dict[str, int] = {}
+        self._drawn: dict[str, int] = {}  # points of each trace the frames have drawn
+        self._in_layer: dict[str, int] = {}  # points of each trace the layer's image holds
         self._x_range: tuple[float, float] | None = None
         self._y_range: tuple[float, float] | None = None
         self.x_axis = "step"
@@ -105,7 +111,6 @@ class LivePlot(pg.PlotWidget):
         # the GUI thread's CPU time of this plot's latest frames (setData and paint)
         self.frame_costs: deque[float] = deque(maxlen=FRAME_COSTS_KEPT)
         self._redraw_cost_s = 0.0
-        item.getViewBox().sigXRangeChanged.connect(self._view_moved)
         self.setMinimumHeight(150)
         theme.style_plot(self, theme.current())
         theme.manager().changed.connect(self.restyle)  # a method: disconnected when the plot goes
@@ -119,34 +124,26 @@ class LivePlot(pg.PlotWidget):
         role: Role = "smoothed",
         width: int = 1,
         dashed: bool = False,
-        **style: object,
+        marker: str = "",
+        marker_size: int = 0,
     ) -> None:
         """A trace under `key`, shown in the title's legend as `glyph label` in its colour: the theme's
-        `role` (gui.theme.PlotPalette), `width` pixels, solid or `dashed`; `style` may add markers: `symbol`
-        ("o" or "s") and `symbolSize` pixels.
-        `finite` data (no NaN gaps: a NaN is left out) is drawn as one polyline.
+        `role` (gui.theme.PlotPalette), `width` pixels, solid or `dashed`; `marker` ("o" or "s") adds a
+        marker `marker_size` pixels wide at every point. In `finite` data a NaN is left out and the line
+        goes on; otherwise it leaves a gap (a GPU NVML lost for a while). Later series are drawn on top.
 
         The legend is in the title, outside the data area: inside, it would be repainted with every frame."""
         self.traces[key] = Trace()
-        self._looks[key] = (role, width, dashed)
+        self._looks[key] = (role, width, dashed, marker, marker_size, not finite and not marker)
         self.legend_entries.append((role, glyph, label))
-        colour = theme.current().plot.colour(role)
-        style["pen"] = _pen(colour, width, dashed)
-        if style.get("symbol"):
-            style["symbolBrush"] = colour
         self._render_title()
-        curve: Curve
-        if style.get("symbol"):
-            curve = MarkedCurve(**style)
-        elif finite:  # a streaming curve, new points every frame: the leanest paint there is
-            curve = PolylineCurve(style["pen"])
-        else:  # a bare curve with gaps (a GPU NVML lost): PlotDataItem's bookkeeping was a third of a frame
-            curve = ViewSizedCurve(connect="finite", **style)
-        # the range is the extent item's alone: curves' own bounds (with their symbols' pixel padding)
-        # would nudge it on every frame, and each nudge re-lays out every axis; so their bounds are the
-        # view's (gui/live/view_items.py)
-        self.getPlotItem().addItem(curve, ignoreBounds=True)
-        self._curves[key] = curve
+        self.layer.looks[key] = self._look(key, theme.current())
+        self.layer.invalidate()
+
+    def _look(self, key: str, scheme: theme.Theme) -> Look:
+        role, width, dashed, marker, marker_size, gaps = self._looks[key]
+        colour = scheme.plot.colour(role)
+        return Look(_pen(colour, width, dashed), marker, marker_size, pg.mkBrush(colour), gaps)
 
     def _render_title(self) -> None:
         palette = theme.current().plot
@@ -162,12 +159,8 @@ class LivePlot(pg.PlotWidget):
     def restyle(self, scheme: theme.Theme) -> None:
         """Background, axes, legend and every curve in `scheme`'s colours."""
         theme.style_plot(self, scheme)
-        for key, (role, width, dashed) in self._looks.items():
-            colour = scheme.plot.colour(role)
-            curve = self._curves[key]
-            curve.setPen(_pen(colour, width, dashed))
-            if isinstance(curve, MarkedCurve):
-                curve.setSymbolBrush(colour)
+        self.layer.looks = {key: self._look(key, scheme) for key in self._looks}
+        self.layer.invalidate()
         self._render_title()
         self.getPlotItem().getAxis("left").update()
         self.getPlotItem().getAxis("bottom").update()
@@ -188,6 +181,7 @@ class LivePlot(pg.PlotWidget):
         self.getPlotItem().setLabel("bottom", x_label(axis))
         self._x_range = None
         self._dirty.update(n for n, t in self.traces.items() if len(t))
+        self.layer.invalidate()
         self.getPlotItem().enableAutoRange()
 
     def following(self) -> bool:
@@ -195,22 +189,64 @@ class LivePlot(pg.PlotWidget):
         return bool(self.getPlotItem().getViewBox().autoRangeEnabled()[0])
 
     def redraw(self, x_hi: float) -> bool:
-        """The curves handed their new points; `x_hi` is where the x-axis must reach (the far end of the data of
-        every plot shown together). True if the range moved: the next paint re-lays out the axes, several times
-        a usual frame's cost."""
+        """Draw what is new; `x_hi` is where the x-axis must reach (the far end of the data of every plot shown
+        together). True if the range moved: the next paint re-lays out the axes and draws the layer whole,
+        several times a usual frame's cost.
+
+        A usual frame adds the new points to the layer's image, and only their strip is repainted. The image
+        is drawn whole instead (at the next paint, with the range as it is then) when the range moved, when
+        zoomed or panned by hand (the window's raw points are drawn), or when drawn points move along x."""
         started = time.thread_time()
-        view = self.getPlotItem().getViewBox()
-        window = None if self.following() else view.viewRange()[0]
-        columns = max(int(view.width()), 64)  # one min/max pair per pixel column is all a frame can show
-        for name in list(self._dirty):
-            x, y = decimate(*self.points(name, window), buckets=columns)
-            self._curves[name].setData(x, y)
+        moved = self.hold_range(x_hi)
+        if moved or not self.following() or self.x_moves() or not self.layer.current():
+            self.layer.invalidate()
+        else:
+            self._add_to_layer()
+        for name in self._dirty:
             self._drawn[name] = len(self.traces[name])
         self._dirty.clear()
-        moved = self.hold_range(x_hi)
         self.frames += 1
         self._redraw_cost_s = time.thread_time() - started
         return moved
+
+    def _add_to_layer(self) -> None:
+        """Each series' new points, from the one before them (JOIN) so the line joins on, in drawing order: where
+        series meet, later ones stay on top. A marked series without news has its last marker drawn again
+        where new lines went over it (the next epoch's line starts at the last epoch's marker)."""
+        pieces: list[Series] = []
+        tops: list[Series] = []
+        for name, look in self.layer.looks.items():  # in drawing order
+            trace = self.traces[name]
+            if name in self._dirty:
+                start = max(self._in_layer.get(name, 0) - JOIN, 0)
+                x, y = self.points_x(trace)[start:], trace.y.values[start:]
+                pieces.append((name, *decimate(x, y, buckets=self._columns())))
+                self._in_layer[name] = len(trace)
+            elif look.symbol and len(trace):
+                tops.append((name, self.points_x(trace)[-1:], trace.y.values[-1:]))
+        self.layer.add(pieces, tops)
+
+    def _everything(self) -> list[Series]:
+        """Every series as the layer draws it whole (see `shown`)."""
+        for name, trace in self.traces.items():
+            self._in_layer[name] = len(trace)
+        return [(name, *self.shown(name)) for name in self.layer.looks if len(self.traces[name])]
+
+    def _grid(self) -> tuple[QPen, list[float]]:
+        """Horizontal lines at the left axis's ticks in its colour, GRID_ALPHA opaque, as pyqtgraph's own grid
+        (drawn by the axis across the view, it would be repainted with every frame's strip)."""
+        axis = self.getPlotItem().getAxis("left")
+        view = self.getPlotItem().getViewBox()
+        lo, hi = view.viewRange()[1]
+        # the length the axis measures itself: its span and a pixel beyond each end
+        levels = axis.tickValues(lo, hi, view.height() + 2)
+        colour = QColor(axis.pen().color())
+        colour.setAlphaF(GRID_ALPHA)
+        return pg.mkPen(colour), [float(v) for v in (levels[0][1] if levels else ()) if lo <= v <= hi]
+
+    def _columns(self) -> int:
+        """One min/max pair per pixel column is all a frame can show."""
+        return max(int(self.getPlotItem().getViewBox().width()), 64)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Paint, and note what the frame cost: this redraw and this paint, in the GUI thread's CPU time."""
@@ -227,8 +263,14 @@ class LivePlot(pg.PlotWidget):
         and slowing every frame after them for a second kept new data waiting past REDRAW_PERIOD_MS."""
         return statistics.median(self.frame_costs) if self.frame_costs else 0.0
 
+    def shown(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """The points of `name` the plot shows when drawn whole: the run's envelope, or the raw points of the
+        window zoomed to, at most a min/max pair per pixel column."""
+        window = None if self.following() else self.getPlotItem().getViewBox().viewRange()[0]
+        return decimate(*self.points(name, window), buckets=self._columns())
+
     def points(self, name: str, window: list[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """What the curve gets: the whole run (bounded), or the zoomed window's raw points."""
+        """The whole run (bounded), or the zoomed window's raw points."""
         trace = self.traces[name]
         x_of = self.x_of(trace)
         if window is None:
@@ -242,6 +284,10 @@ class LivePlot(pg.PlotWidget):
     def x_of(self, trace: Trace) -> np.ndarray | None:
         """Where a trace's points go on the x-axis when not its own columns (see GpuPlot)."""
         return None
+
+    def x_moves(self) -> bool:
+        """True if points already drawn may move along the x-axis as data arrives (see GpuPlot)."""
+        return False
 
     def x_hi(self) -> float:
         """The far end of this plot's data on the x-axis (0 without data)."""
@@ -267,26 +313,22 @@ class LivePlot(pg.PlotWidget):
         x = self.x_of(trace)
         return trace.x(self.x_axis) if x is None else x
 
-    def _view_moved(self) -> None:
-        """Zoomed or panned by hand: the visible window's raw points are drawn."""
-        if not self.following():
-            self._dirty.update(n for n, t in self.traces.items() if len(t))
-
     def plotted_points(self, name: str) -> int:
         """Points of `name` the last frame showed (all of the run up to then, however few were drawn)."""
         return self._drawn.get(name, 0)
 
     def displayed_points(self, name: str) -> int:
-        """Points actually handed to the curve."""
-        x, _ = self._curves[name].getData()
-        return 0 if x is None else len(x)
+        """Points of `name` the plot draws when drawn whole (a NaN is not drawn)."""
+        x, y = self.shown(name)
+        return int(np.count_nonzero(np.isfinite(x) & np.isfinite(y)))
 
     def clear_data(self) -> None:
-        for name, trace in self.traces.items():
+        for trace in self.traces.values():
             trace.clear()
-            self._curves[name].setData([], [])
+        self.layer.invalidate()
         self._dirty.clear()
         self._drawn.clear()
+        self._in_layer.clear()
         self._x_range = self._y_range = None
         self._extent.setData([], [])
         self.getPlotItem().enableAutoRange()
@@ -301,8 +343,8 @@ class MetricPlot(LivePlot):
         "epoch": dict(
             role="epoch",
             width=2,
-            symbol="o",
-            symbolSize=6,
+            marker="o",
+            marker_size=6,
             label=QT_TRANSLATE_NOOP("LivePlot", "epoch"),
             glyph="●",
         ),
@@ -310,8 +352,8 @@ class MetricPlot(LivePlot):
             role="validation",
             width=2,
             dashed=True,
-            symbol="s",
-            symbolSize=6,
+            marker="s",
+            marker_size=6,
             label=QT_TRANSLATE_NOOP("LivePlot", "validation"),
             glyph="■",
         ),
@@ -355,6 +397,10 @@ class GpuPlot(LivePlot):
 
     def x_of(self, trace: Trace) -> np.ndarray | None:
         return self.step_at(trace.time.values) if self.x_axis == "step" else None
+
+    def x_moves(self) -> bool:
+        """On the step axis a sample sits where training was at its time, known better as batches arrive."""
+        return self.x_axis == "step"
 
 
 class TrainingPlots(QWidget):

@@ -145,7 +145,7 @@ def test_the_window_follows_a_switch_live(qtbot, make_window, fresh_manager) -> 
     assert {p.backgroundBrush().color().name() for p in plots} == {DARK.plot.background}
     loss = window.plots.loss
     assert loss.getPlotItem().getAxis("left").pen().color().name() == DARK.plot.foreground
-    assert loss._curves["smoothed"].pen().color().name() == DARK.plot.smoothed
+    assert loss.layer.looks["smoothed"].pen.color().name() == DARK.plot.smoothed
     assert DARK.plot.smoothed in loss.getPlotItem().titleLabel.text  # the legend in the title, recoloured
     assert window.log.model._raw_colour.name() == DARK.ui.log_raw
     assert QApplication.instance().palette().color(QPalette.ColorRole.Window).name() == DARK.ui.window

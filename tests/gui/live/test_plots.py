@@ -19,9 +19,9 @@ def test_batches_and_epochs_land_on_one_step_axis(qtbot):
     assert plots.plotted_points() == 10, "a run's first points are drawn at once"
     plots.add_events([epoch_end(val_loss=0.3, val_accuracy=0.8)])
     plots.redraw_all()
-    x, y = plots.loss._curves["epoch"].getData()
+    x, y = plots.loss.shown("epoch")
     assert list(x) == [10.0] and list(y) == [0.2]
-    _, smooth = plots.loss._curves["smoothed"].getData()
+    _, smooth = plots.loss.shown("smoothed")
     assert smooth[0] == 1.0 and smooth[-1] > 0.1, "EMA lags behind the raw loss"
     assert plots.accuracy.plotted_points("val") == 1
     assert plots.throughput.plotted_points("epoch") == 1
@@ -31,9 +31,9 @@ def test_time_axis_puts_every_plot_on_seconds_since_start(qtbot):
     plots = shown_plots(qtbot)
     plots.add_events([batch(i) for i in range(1, 11)] + [epoch_end(time=T0 + 1.5)])
     plots.set_x_axis("time")
-    x, _ = plots.loss._curves["batch"].getData()
+    x, _ = plots.loss.shown("batch")
     assert x[0] == pytest.approx(0.1) and x[-1] == pytest.approx(1.0)
-    assert list(plots.loss._curves["epoch"].getData()[0]) == [1.5]
+    assert list(plots.loss.shown("epoch")[0]) == [1.5]
     assert plots.loss.getPlotItem().getAxis("bottom").labelText == "time since Start (s)"
     assert plots.x_axis.currentData() == "time"
 
@@ -83,13 +83,13 @@ def test_gpu_chart_appears_with_the_first_sample_and_follows_the_step_axis(qtbot
     plots.add_gpu_samples([GpuSample("GPU:0", T0 + 2.0, None, None, None, error="GPU is lost")])
     plots.redraw_all()
     assert not plots.gpus.isHidden()
-    x, y = plots.gpus._curves["GPU:0 busy"].getData()
+    x, y = plots.gpus.shown("GPU:0 busy")
     assert list(x) == [10.0, 20.0], "a sample goes where training was at its time"
     assert y[0] == 80 and np.isnan(y[1]), "a lost GPU leaves a gap, not a zero"
-    _, memory = plots.gpus._curves["GPU:0 memory"].getData()
+    _, memory = plots.gpus.shown("GPU:0 memory")
     assert memory[0] == 25.0
     plots.set_x_axis("time")
-    assert list(plots.gpus._curves["GPU:0 busy"].getData()[0]) == [1.0, 2.0]
+    assert list(plots.gpus.shown("GPU:0 busy")[0]) == [1.0, 2.0]
 
 
 def test_no_frames_while_the_tab_is_hidden(qtbot):

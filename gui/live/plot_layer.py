@@ -1,0 +1,200 @@
+"""One image per live plot that holds every curve, drawn into a little at a time.
+
+A frame of a streaming run adds a few points at the right end of each curve. pyqtgraph's items, even
+lean ones, repaint their whole plot for that: every curve stroked again, the grid, the markers, about
+0.4 ms a plot, three plots ten times a second on 2 cores that are training. Here the curves, their
+markers and the grid are pixels in one QImage the size of the view (in device pixels); a frame draws
+only its new segments into it and asks Qt to repaint only their rectangle, which is a copy from the
+image. The image is drawn again whole only when it would be wrong otherwise: the range steps on, the
+view is zoomed, panned or resized, the colours or the x-axis change, the plot is cleared. That is
+noticed when painting (the view's transform, size and pixel ratio are the image's key), so nothing
+has to remember to ask for it.
+
+The plot owns the data; the layer asks it for every series (`everything`) and the grid's values
+(`grid`) when it draws whole, and is handed new pieces (`add`) otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QImage, QPainter, QPen, QPolygonF, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
+
+Series = tuple[str, np.ndarray, np.ndarray]  # key, x, y in data coordinates
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a series is drawn: its pen (cosmetic: width in pixels), and maybe a marker at every point, a
+    circle ("o") or a square ("s") `size` pixels wide filled with `brush`. With `gaps`, a NaN breaks the
+    line (a GPU NVML lost for a while); without, it is left out and the line goes on."""
+
+    pen: QPen
+    symbol: str = ""
+    size: int = 0
+    brush: QBrush | None = None
+    gaps: bool = False
+
+    @property
+    def reach(self) -> float:
+        """How far past its points a series' pixels go, in pixels."""
+        return max(self.pen.widthF(), self.size / 2) + 2
+
+
+class PlotLayer(QGraphicsObject):
+    """A child of a pyqtgraph ViewBox, covering it, painted from an image of every series and the grid."""
+
+    def __init__(
+        self,
+        view: pg.ViewBox,
+        everything: Callable[[], list[Series]],
+        grid: Callable[[], tuple[QPen, list[float]]],
+    ) -> None:
+        super().__init__(view)
+        self._view = view
+        self._everything, self._grid = everything, grid
+        self.looks: dict[str, Look] = {}  # drawn in this order: later keys on top
+        self.image = QImage()
+        self._key: tuple | None = None  # what the image was drawn for; None: draw it whole at the next paint
+        self.whole_draws = 0  # how often the image was drawn whole (for tests and benchmarks)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # exposedRect: the new strip
+        view.sigResized.connect(self._resized)
+
+    def boundingRect(self) -> QRectF:
+        return self._view.rect()
+
+    def _resized(self) -> None:
+        self.prepareGeometryChange()
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """Draw the image whole at the next paint, and repaint all of it."""
+        self._key = None
+        self.update()
+
+    def current(self) -> bool:
+        """True if the image is right for the view as it is now: new pieces may be added to it."""
+        return self._key is not None and self._key == self._key_now()
+
+    def _key_now(self) -> tuple:
+        t = self._data_transform()
+        widget = self._view.getViewWidget()
+        ratio = widget.devicePixelRatioF() if widget is not None else 1.0
+        return (t.m11(), t.m22(), t.dx(), t.dy(), self._view.rect().size().toTuple(), ratio)
+
+    def _data_transform(self) -> QTransform:
+        """Data coordinates to this item's (the view's) pixels."""
+        return self._view.childGroup.transform()
+
+    def add(self, pieces: list[Series], tops: list[Series] = ()) -> None:
+        """Draw `pieces` (each key's new points, with a point or two before them to join the line) into the
+        image and repaint only where they fell; `tops` (the last markers of series drawn on top, such as an
+        epoch's) are drawn again where the pieces went over them. The image must be current."""
+        transform = self._data_transform()
+        dirty = QRectF()
+        painter = self._painter()
+        painter.setTransform(transform)
+        for key, x, y in pieces:
+            dirty |= _draw(painter, self.looks[key], x, y)
+        for key, x, y in tops:
+            if dirty.intersects(_pixel_rect(transform, self.looks[key], x, y)):
+                dirty |= _draw(painter, self.looks[key], x, y)
+        painter.end()
+        if not dirty.isEmpty():
+            self.update(dirty.toAlignedRect())
+
+    def _painter(self) -> QPainter:
+        painter = QPainter(self.image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # as the window's (pg antialias off)
+        return painter
+
+    def _draw_whole(self, ratio: float) -> None:
+        size = (self._view.rect().size() * ratio).toSize()
+        if self.image.size() != size:
+            self.image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+        self.image.setDevicePixelRatio(ratio)
+        self.image.fill(Qt.GlobalColor.transparent)
+        self.whole_draws += 1
+        if self.image.isNull():
+            return
+        painter = self._painter()
+        transform = self._data_transform()
+        pen, values = self._grid()
+        painter.setPen(pen)
+        width = self._view.rect().width()
+        for value in values:
+            y = transform.map(QPointF(0.0, value)).y()
+            painter.drawLine(QLineF(0.0, y, width, y))
+        painter.setTransform(transform)
+        for key, x, y in self._everything():
+            _draw(painter, self.looks[key], x, y)
+        painter.end()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        key = self._key_now()
+        if key != self._key:
+            self._draw_whole(key[-1])
+            self._key = key
+        if self.image.isNull():
+            return
+        exposed = option.exposedRect
+        ratio = self.image.devicePixelRatio()
+        source = QRectF(exposed.topLeft() * ratio, exposed.size() * ratio)
+        painter.drawImage(exposed, self.image, source)
+
+
+def _draw(painter: QPainter, look: Look, x: np.ndarray, y: np.ndarray) -> QRectF:
+    """One series' points as a line (and markers), through `painter`'s transform from data to pixels; the
+    rectangle in pixels it may have touched."""
+    finite = np.isfinite(x) & np.isfinite(y)
+    if not finite.any():
+        return QRectF()
+    painter.setPen(look.pen)
+    if look.gaps:  # a polyline per run of finite points
+        edges = np.flatnonzero(np.diff(np.concatenate([[False], finite, [False]]).astype(np.int8)))
+        for start, end in zip(edges[::2], edges[1::2], strict=True):
+            painter.drawPolyline(_polygon(x[start:end], y[start:end]))
+    x, y = x[finite], y[finite]
+    if not look.gaps:
+        painter.drawPolyline(_polygon(x, y))
+    if look.symbol:
+        _mark(painter, look, x, y)
+    return _pixel_rect(painter.transform(), look, x, y)
+
+
+def _mark(painter: QPainter, look: Look, x: np.ndarray, y: np.ndarray) -> None:
+    """A marker `look.size` pixels wide at each point, whatever the zoom."""
+    centres = painter.transform().map(_polygon(x, y))
+    painter.save()
+    painter.resetTransform()
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(look.brush)
+    half = look.size / 2
+    draw = painter.drawEllipse if look.symbol == "o" else painter.drawRect
+    for point in centres:
+        draw(QRectF(point.x() - half, point.y() - half, look.size, look.size))
+    painter.restore()
+
+
+def _pixel_rect(transform: QTransform, look: Look, x: np.ndarray, y: np.ndarray) -> QRectF:
+    """The pixels the finite points of a series and their pen and markers may cover."""
+    finite = np.isfinite(x) & np.isfinite(y)
+    if not finite.any():
+        return QRectF()
+    x, y = x[finite], y[finite]
+    corners = QRectF(QPointF(x.min(), y.min()), QPointF(x.max(), y.max()))
+    reach = look.reach
+    return transform.mapRect(corners).normalized().adjusted(-reach, -reach, reach, reach)
+
+
+def _polygon(x: np.ndarray, y: np.ndarray) -> QPolygonF:
+    polygon = pg.functions.create_qpolygonf(len(x))
+    if len(x):  # an empty polygon has no memory to write into
+        points = pg.functions.ndarray_from_qpolygonf(polygon)
+        points[:, 0], points[:, 1] = x, y
+    return polygon

@@ -1,0 +1,161 @@
+"""The live plots' layer: every series in one image, new points drawn into it, only their strip repainted."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPen
+from PySide6.QtWidgets import QApplication
+
+from engine import events as ev
+from gui import theme
+from gui.live.plot_layer import PlotLayer
+from tests.gui.live.plot_feed import T0, batch, shown_plots
+
+
+def colours_around(plot, image: QImage, x: float, y: float) -> list[QColor]:
+    """The 3 × 3 pixels of a grab of `plot` around the data point (x, y)."""
+    view = plot.getPlotItem().getViewBox()
+    at = plot.mapFromScene(view.mapViewToScene(QPointF(x, y)))
+    return [QColor(image.pixel(at.x() + dx, at.y() + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+
+
+def settle(plots, first: int, last: int, loss=lambda i: 1.0) -> None:
+    """Batches first..last drawn and painted, the ranges held with room to spare."""
+    plots.add_events([batch(i, loss=loss(i)) for i in range(first, last + 1)])
+    plots.redraw_all()
+    plots.grab()
+
+
+def test_new_points_inside_the_range_do_not_make_the_view_redo_its_range(qtbot, monkeypatch):
+    """A range pass re-lays out the axes; the layer is no item of the range (the extent item holds it), so a
+    frame inside the held range runs none."""
+    plots = shown_plots(qtbot)
+    settle(plots, 1, 100)
+    settle(plots, 101, 104)
+    passes = []
+    original = pg.ViewBox.updateAutoRange
+    monkeypatch.setattr(pg.ViewBox, "updateAutoRange", lambda self: passes.append(self) or original(self))
+    for start in range(105, 141, 4):
+        settle(plots, start, start + 3)
+    assert plots.loss.plotted_points("batch") == 140
+    assert passes == []
+
+
+def test_a_frame_inside_the_range_repaints_only_the_strip_of_its_new_points(qtbot, monkeypatch):
+    exposed: list[tuple[PlotLayer, QRectF]] = []
+    original = PlotLayer.paint
+
+    def paint(self, painter, option, widget=None):  # before any layer is made: PySide looks overrides up once
+        exposed.append((self, QRectF(option.exposedRect)))
+        original(self, painter, option, widget)
+
+    monkeypatch.setattr(PlotLayer, "paint", paint)
+    plots = shown_plots(qtbot)
+    settle(plots, 1, 100)
+    layer = plots.loss.layer
+    qtbot.waitUntil(lambda: any(item is layer for item, _ in exposed))  # the window's own first paints
+    qtbot.wait(50)
+    whole = layer.whole_draws
+    exposed.clear()
+    plots.add_events([batch(i, loss=1.0) for i in range(101, 106)])
+    plots.redraw_all()
+    qtbot.waitUntil(lambda: any(item is layer for item, _ in exposed))
+    view = plots.loss.getPlotItem().getViewBox()
+    strips = [rect for item, rect in exposed if item is layer]
+    assert all(rect.width() < view.width() / 10 for rect in strips), f"{strips} of a view {view.width():.0f} wide"
+    assert layer.whole_draws == whole, "new points are drawn into the image, not the image drawn again"
+    newest = view.mapFromView(QPointF(105.0, 1.0))
+    assert strips[0].contains(newest), "the strip is where the new points are"
+
+
+def test_frames_drawn_piece_by_piece_look_as_the_image_drawn_whole(qtbot):
+    """Almost six dozen frames of a noisy curve, an epoch's marker among them, added piece by piece, and then the
+    same data drawn whole in one go: the pictures agree but for the odd pixel where segments join."""
+    plots = shown_plots(qtbot)
+    noise = np.random.default_rng(0).normal(0, 0.05, 2000)
+    wave = lambda i: 1.0 + 0.5 * np.sin(i / 40) + noise[i]  # noqa: E731
+    settle(plots, 1, 2, loss=wave)
+    layer = plots.loss.layer
+    whole = layer.whole_draws
+    for start in range(3, 583, 10):  # the x-axis reaches 600 by the end: the last frames add to the image
+        plots.add_events([batch(i, loss=wave(i)) for i in range(start, start + 10)])
+        if start == 303:
+            plots.add_events([ev.EpochEnd(epoch=1, loss=1.0, accuracy=0.5, seconds=1.0, examples_per_sec=1.0, time=T0)])
+        plots.redraw_all()
+        plots.loss.grab()
+    assert layer.whole_draws - whole < 15, "most frames added to the image"
+    pieces = layer.image.copy()
+    layer.invalidate()
+    plots.loss.grab()
+    drawn = (pieces.constBits(), layer.image.constBits())
+    a, b = (np.frombuffer(bits, dtype=np.uint32) for bits in drawn)
+    painted = np.count_nonzero(b)
+    assert painted > 2000, "the curves are in the image"
+    assert np.count_nonzero(a != b) < 0.01 * painted  # without the joins: 2.6 %
+
+
+def test_epoch_markers_are_drawn_where_the_epochs_ended(qtbot):
+    plots = shown_plots(qtbot)
+    plots.add_events([batch(i, loss=1.0 - i / 200) for i in range(1, 101)])
+    plots.add_events([ev.EpochEnd(epoch=1, loss=0.5, accuracy=0.9, seconds=1.0, examples_per_sec=900.0, time=T0 + 10)])
+    plots.redraw_all()
+    epoch_colour = QColor(theme.current().plot.colour("epoch"))
+    assert epoch_colour in colours_around(plots.loss, plots.loss.grab().toImage(), 100.0, 0.5)
+    plots.add_events([batch(i, loss=0.5) for i in range(101, 103)])  # a line from the marker on, in a frame
+    plots.redraw_all()
+    around = colours_around(plots.loss, plots.loss.grab().toImage(), 100.0, 0.5)
+    assert around.count(epoch_colour) >= 8, "the marker stays on top of the lines that go on from it"
+
+
+def test_a_streaming_curve_is_painted_through_its_points_and_leaves_a_nan_out(qtbot):
+    plots = shown_plots(qtbot)
+    losses = [0.8] * 50 + [float("nan")] + [0.8] * 49  # flat, so the line's pixels are easy to find
+    plots.add_events([batch(i, loss=loss) for i, loss in enumerate(losses, start=1)])
+    plots.redraw_all()
+    assert plots.loss.displayed_points("batch") == 99, "the NaN is left out, the rest drawn"
+    layer = plots.loss.layer
+    hidden = dataclasses.replace(layer.looks["smoothed"], pen=QPen(Qt.PenStyle.NoPen))
+    layer.looks["smoothed"] = hidden  # it lies on the flat batch line
+    layer.invalidate()
+    image = plots.loss.grab().toImage()
+    batch_colour = QColor(theme.current().plot.colour("batch"))
+    for step in (10.0, 51.0, 90.0):  # before, at and after the NaN: the line goes on through
+        assert batch_colour in colours_around(plots.loss, image, step, 0.8), f"the line is at step {step:.0f}"
+    plots.reset(origin=T0)
+    plots.loss.grab()  # an empty plot paints nothing, and does not fail
+    assert plots.loss.displayed_points("batch") == 0
+
+
+def test_a_zoom_draws_the_image_again_for_the_window_zoomed_to(qtbot):
+    plots = shown_plots(qtbot)
+    settle(plots, 1, 200, loss=lambda i: 0.5)
+    layer = plots.loss.layer
+    whole = layer.whole_draws
+    plots.loss.getPlotItem().getViewBox().setRange(xRange=(50, 120), yRange=(0.4, 0.6), padding=0)
+    image = plots.loss.grab().toImage()
+    assert layer.whole_draws == whole + 1
+    colour = QColor(theme.current().plot.colour("smoothed"))
+    assert colour in colours_around(plots.loss, image, 60.0, 0.5), "the line is where the zoomed axes say"
+
+
+def test_the_grid_is_at_the_left_axis_ticks_and_follows_the_colours(qtbot):
+    plots = shown_plots(qtbot)
+    settle(plots, 1, 50, loss=lambda i: 2.0 - i / 50)
+    pen, values = plots.loss._grid()
+    assert len(values) >= 3 and all(0.0 <= v <= 3.0 for v in values)
+    image = plots.loss.grab().toImage()
+    view = plots.loss.getPlotItem().getViewBox()
+    background = QColor(theme.current().plot.background)
+    y = plots.loss.mapFromScene(view.mapViewToScene(QPointF(40.0, values[1]))).y()
+    x = plots.loss.mapFromScene(view.mapViewToScene(QPointF(40.0, 0.0))).x()
+    on_line = [QColor(image.pixel(x, y + dy)) for dy in (-1, 0, 1)]
+    assert any(c != background for c in on_line), "a grid line at a tick"
+    plots.loss.restyle(theme.DARK)
+    QApplication.processEvents()
+    image = plots.loss.grab().toImage()
+    assert QColor(theme.DARK.plot.batch) in colours_around(plots.loss, image, 40.0, 2.0 - 40 / 50)
+    plots.loss.restyle(theme.LIGHT)
