@@ -6,8 +6,8 @@ import dataclasses
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPen
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPen, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from engine import events as ev
@@ -159,3 +159,27 @@ def test_the_grid_is_at_the_left_axis_ticks_and_follows_the_colours(qtbot):
     image = plots.loss.grab().toImage()
     assert QColor(theme.DARK.plot.batch) in colours_around(plots.loss, image, 40.0, 2.0 - 40 / 50)
     plots.loss.restyle(theme.LIGHT)
+
+
+def test_the_mouse_still_zooms_the_plot_under_the_layer(qtbot):
+    """The layer covers the view but takes no mouse: a wheel over the curves zooms, as in any pyqtgraph plot."""
+    plots = shown_plots(qtbot)
+    settle(plots, 1, 200, loss=lambda i: 0.5)
+    plot = plots.loss
+    view = plot.getPlotItem().getViewBox()
+    before = view.viewRange()[0]
+    at = QPointF(plot.mapFromScene(view.mapViewToScene(QPointF(100.0, 0.5))))
+    wheel = QWheelEvent(
+        at,
+        QPointF(plot.viewport().mapToGlobal(at.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, 120),  # a notch towards the screen: zoom in
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(plot.viewport(), wheel)
+    after = view.viewRange()[0]
+    assert after[1] - after[0] < before[1] - before[0], "zoomed in"
+    assert not plot.following(), "zoomed by hand: the plot stops following the run"
