@@ -16,7 +16,7 @@ The plot owns the data; the layer asks it for every series (`everything`) and th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,18 +83,23 @@ class PlotLayer(QGraphicsObject):
 
     def _key_now(self) -> tuple:
         t = self._data_transform()
+        return (t.m11(), t.m22(), t.dx(), t.dy(), self._view.rect().size().toTuple(), self._pixel_ratio())
+
+    def _pixel_ratio(self) -> float:
+        """Device pixels per pixel of the window (2 on a high-DPI screen): the image is drawn in device pixels."""
         widget = self._view.getViewWidget()
-        ratio = widget.devicePixelRatioF() if widget is not None else 1.0
-        return (t.m11(), t.m22(), t.dx(), t.dy(), self._view.rect().size().toTuple(), ratio)
+        return widget.devicePixelRatioF() if widget is not None else 1.0
 
     def _data_transform(self) -> QTransform:
         """Data coordinates to this item's (the view's) pixels."""
         return self._view.childGroup.transform()
 
-    def add(self, pieces: list[Series], tops: list[Series] = ()) -> None:
-        """Draw `pieces` (each key's new points, with a point or two before them to join the line) into the
-        image and repaint only where they fell; `tops` (the last markers of series drawn on top, such as an
-        epoch's) are drawn again where the pieces went over them. The image must be current."""
+    def add(self, pieces: Sequence[Series], tops: Sequence[Series] = ()) -> None:
+        """Draw `pieces` (each key's new points, with the one before them to join the line) into the image and
+        repaint only where they fell; `tops` (the last markers of series drawn on top, such as an epoch's)
+        are drawn again where the pieces went over them. The image must be current."""
+        if self.image.isNull():  # a view with no area yet
+            return
         transform = self._data_transform()
         dirty = QRectF()
         painter = self._painter()
@@ -113,7 +118,8 @@ class PlotLayer(QGraphicsObject):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # as the window's (pg antialias off)
         return painter
 
-    def _draw_whole(self, ratio: float) -> None:
+    def _draw_whole(self) -> None:
+        ratio = self._pixel_ratio()
         size = (self._view.rect().size() * ratio).toSize()
         if self.image.size() != size:
             self.image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
@@ -138,7 +144,7 @@ class PlotLayer(QGraphicsObject):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         key = self._key_now()
         if key != self._key:
-            self._draw_whole(key[-1])
+            self._draw_whole()
             self._key = key
         if self.image.isNull():
             return
