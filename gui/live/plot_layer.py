@@ -78,8 +78,9 @@ class PlotLayer(QGraphicsObject):
         self.update()
 
     def current(self) -> bool:
-        """True if the image is right for the view as it is now: new pieces may be added to it."""
-        return self._key is not None and self._key == self._key_now()
+        """True if the image was drawn and not invalidated since: new pieces may be added to it. (Had the view
+        changed since, the next paint draws it whole anyway, so the key is compared there only.)"""
+        return self._key is not None
 
     def _key_now(self) -> tuple:
         t = self._data_transform()

@@ -447,7 +447,9 @@ class TrainingPlots(QWidget):
         self.frame_times: deque[float] = deque(maxlen=10_000)  # when frames were drawn (perf_counter), for benches
         self.frames_per_second = FRAME_RATES[0]
         self._place_throughput()
-        self._timer = QTimer(self, singleShot=True)  # armed by new data, for when the pace allows a frame
+        # armed by new data, for when the pace allows a frame; precise: a coarse timer may fire 5 % late, and new
+        # data then waited 102-106 ms for a frame
+        self._timer = QTimer(self, singleShot=True, timerType=Qt.TimerType.PreciseTimer)
         self._timer.timeout.connect(self._frame)
         self._pending: list[LivePlot] = []  # a frame's plots left for the next pass of Qt's repaint
         self._next_pass = QTimer(self, singleShot=True, interval=1)  # Qt paints (a posted event) before it fires

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTabWidget, QWidget
 
 from engine import events as ev
@@ -159,6 +160,7 @@ def test_a_frame_redraws_every_plot_with_news_and_then_no_timer_runs(qtbot):
     assert len(plots.frame_times) == 2, "the first point's frame, then one frame for all three plots"
     assert plots.loss.plotted_points("batch") == plots.accuracy.plotted_points("batch") == 20
     assert not plots._timer.isActive() and not plots._next_pass.isActive(), "without new data nothing wakes"
+    assert plots._timer.timerType() == Qt.TimerType.PreciseTimer, "a coarse timer may fire 5 % after the 100 ms"
     plots.add_events([batch(21)])
     assert plots._timer.isActive(), "new data asks for the next frame"
     qtbot.waitUntil(lambda: plots.throughput.plotted_points("batch") == 21)
