@@ -108,7 +108,7 @@ class PlotLayer(QGraphicsObject):
         for key, x, y in pieces:
             dirty |= _draw(painter, self.looks[key], x, y)
         for key, x, y in tops:
-            if dirty.intersects(_pixel_rect(transform, self.looks[key], x, y)):
+            if dirty.intersects(_pixels(transform, self.looks[key], _polygon(x, y))):
                 dirty |= _draw(painter, self.looks[key], x, y)
         painter.end()
         if not dirty.isEmpty():
@@ -159,24 +159,29 @@ def _draw(painter: QPainter, look: Look, x: np.ndarray, y: np.ndarray) -> QRectF
     """One series' points as a line (and markers), through `painter`'s transform from data to pixels; the
     rectangle in pixels it may have touched."""
     finite = np.isfinite(x) & np.isfinite(y)
-    if not finite.any():
-        return QRectF()
-    painter.setPen(look.pen)
-    if look.gaps:  # a polyline per run of finite points
+    if finite.all():  # the usual case: one line
+        runs = [(x, y)]
+    elif look.gaps:  # a line per run of finite points
         edges = np.flatnonzero(np.diff(np.concatenate([[False], finite, [False]]).astype(np.int8)))
-        for start, end in zip(edges[::2], edges[1::2], strict=True):
-            painter.drawPolyline(_polygon(x[start:end], y[start:end]))
-    x, y = x[finite], y[finite]
-    if not look.gaps:
-        painter.drawPolyline(_polygon(x, y))
-    if look.symbol:
-        _mark(painter, look, x, y)
-    return _pixel_rect(painter.transform(), look, x, y)
+        runs = [(x[start:end], y[start:end]) for start, end in zip(edges[::2], edges[1::2], strict=True)]
+    else:
+        runs = [(x[finite], y[finite])]
+    painter.setPen(look.pen)
+    touched = QRectF()
+    for run_x, run_y in runs:
+        if not len(run_x):
+            continue
+        polygon = _polygon(run_x, run_y)
+        painter.drawPolyline(polygon)
+        if look.symbol:
+            _mark(painter, look, polygon)
+        touched |= _pixels(painter.transform(), look, polygon)
+    return touched
 
 
-def _mark(painter: QPainter, look: Look, x: np.ndarray, y: np.ndarray) -> None:
+def _mark(painter: QPainter, look: Look, points: QPolygonF) -> None:
     """A marker `look.size` pixels wide at each point, whatever the zoom."""
-    centres = painter.transform().map(_polygon(x, y))
+    centres = painter.transform().map(points)
     painter.save()
     painter.resetTransform()
     painter.setPen(Qt.PenStyle.NoPen)
@@ -188,15 +193,11 @@ def _mark(painter: QPainter, look: Look, x: np.ndarray, y: np.ndarray) -> None:
     painter.restore()
 
 
-def _pixel_rect(transform: QTransform, look: Look, x: np.ndarray, y: np.ndarray) -> QRectF:
-    """The pixels the finite points of a series and their pen and markers may cover."""
-    finite = np.isfinite(x) & np.isfinite(y)
-    if not finite.any():
-        return QRectF()
-    x, y = x[finite], y[finite]
-    corners = QRectF(QPointF(x.min(), y.min()), QPointF(x.max(), y.max()))
+def _pixels(transform: QTransform, look: Look, points: QPolygonF) -> QRectF:
+    """The pixels a series' points and their pen and markers may cover (a lone point's too: its rectangle
+    has no size until the reach is added)."""
     reach = look.reach
-    return transform.mapRect(corners).normalized().adjusted(-reach, -reach, reach, reach)
+    return transform.mapRect(points.boundingRect()).adjusted(-reach, -reach, reach, reach)
 
 
 def _polygon(x: np.ndarray, y: np.ndarray) -> QPolygonF:

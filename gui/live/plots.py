@@ -215,12 +215,13 @@ class LivePlot(pg.PlotWidget):
         where new lines went over it (the next epoch's line starts at the last epoch's marker)."""
         pieces: list[Series] = []
         tops: list[Series] = []
+        columns = self._columns()
         for name, look in self.layer.looks.items():  # in drawing order
             trace = self.traces[name]
             if name in self._dirty:
                 start = max(self._in_layer.get(name, 0) - JOIN, 0)
                 x, y = self.points_x(trace)[start:], trace.y.values[start:]
-                pieces.append((name, *decimate(x, y, buckets=self._columns())))
+                pieces.append((name, *decimate(x, y, buckets=columns)))
                 self._in_layer[name] = len(trace)
             elif look.symbol and len(trace):
                 tops.append((name, self.points_x(trace)[-1:], trace.y.values[-1:]))
