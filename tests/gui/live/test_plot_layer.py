@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor, QImage, QPen, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from engine import events as ev
+from engine.nvml import GpuSample
 from gui import theme
 from gui.live.plot_layer import PlotLayer
 from tests.gui.live.plot_feed import T0, batch, shown_plots
@@ -183,3 +184,17 @@ def test_the_mouse_still_zooms_the_plot_under_the_layer(qtbot):
     after = view.viewRange()[0]
     assert after[1] - after[0] < before[1] - before[0], "zoomed in"
     assert not plot.following(), "zoomed by hand: the plot stops following the run"
+
+
+def test_a_gpu_that_stops_answering_leaves_a_gap_in_its_line(qtbot):
+    plots = shown_plots(qtbot)
+    plots.add_events([batch(i) for i in range(1, 61)])  # steps 1..60 at 0.1 s .. 6.0 s
+    for second, busy in enumerate((40, 40, None, 40, 40), start=1):  # the third reading: the GPU is lost
+        memory = (None, None) if busy is None else (2048, 16384)
+        plots.add_gpu_samples([GpuSample("GPU:0", T0 + second, busy, *memory)])
+    plots.redraw_all()
+    image = plots.gpus.grab().toImage()
+    colour = QColor(theme.current().plot.colour(("gpus", 0)))
+    assert colour in colours_around(plots.gpus, image, 15.0, 40.0), "a line between the first two readings"
+    assert colour in colours_around(plots.gpus, image, 45.0, 40.0), "and between the last two"
+    assert colour not in colours_around(plots.gpus, image, 30.0, 40.0), "none across the lost reading"

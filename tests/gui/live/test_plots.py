@@ -225,3 +225,22 @@ def test_an_evaluators_validation_lands_on_its_epochs_point(qtbot):
     assert list(loss["epoch"].step.values) == [10.0] and list(loss["val"].step.values) == [10.0]
     assert list(loss["val"].y.values) == [0.45] and list(accuracy["val"].y.values) == [0.75]
     assert list(loss["val"].time.values) == list(loss["epoch"].time.values), "on the time axis too"
+
+
+def test_frames_are_paced_from_their_starts(qtbot, monkeypatch):
+    """A frame that takes 5 ms to draw does not push the next one 5 ms later: paced from their ends, frames
+    came 102 ms apart and new data waited up to 107 ms."""
+    plots = shown_plots(qtbot)
+    clock = [1000.0]
+    monkeypatch.setattr("gui.live.plots.time.perf_counter", lambda: clock[0])
+    redraw = plots._redraw_pending
+
+    def slow_redraw() -> None:
+        redraw()
+        clock[0] += 0.005
+
+    monkeypatch.setattr(plots, "_redraw_pending", slow_redraw)
+    plots.add_events([batch(i) for i in range(1, 5)])
+    plots._timer.stop()
+    plots._frame()
+    assert plots._next_frame_at == pytest.approx(1000.0 + REDRAW_PERIOD_MS / 1000)
