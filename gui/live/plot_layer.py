@@ -112,7 +112,18 @@ class PlotLayer(QGraphicsObject):
                 dirty |= _draw(painter, self.looks[key], x, y)
         painter.end()
         if not dirty.isEmpty():
-            self.update(dirty.toAlignedRect())
+            self._repaint(dirty)
+
+    def _repaint(self, rect: QRectF) -> None:
+        """Qt repaints `rect` of this item, straight from the view's viewport: the item's own update() goes
+        through its scene's queued pass over dirty items, and each plot's scene then asked for a repaint pass
+        of its own (three a frame); this way the strips of every plot are painted in one."""
+        widget = self._view.getViewWidget()
+        if widget is None:
+            self.update(rect)
+            return
+        area = widget.mapFromScene(self.mapRectToScene(rect)).boundingRect()
+        widget.viewport().update(area.adjusted(-1, -1, 1, 1))
 
     def _painter(self) -> QPainter:
         painter = QPainter(self.image)

@@ -6,7 +6,7 @@ import dataclasses
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPen, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
@@ -198,3 +198,36 @@ def test_a_gpu_that_stops_answering_leaves_a_gap_in_its_line(qtbot):
     assert colour in colours_around(plots.gpus, image, 15.0, 40.0), "a line between the first two readings"
     assert colour in colours_around(plots.gpus, image, 45.0, 40.0), "and between the last two"
     assert colour not in colours_around(plots.gpus, image, 30.0, 40.0), "none across the lost reading"
+
+
+def test_a_frames_strips_of_every_plot_are_painted_in_one_pass(qtbot, monkeypatch):
+    """Each plot is a view with its own scene: through their scenes the three strips were three passes of
+    Qt's repaint, each with its own fixed cost."""
+    painted: list[tuple[int, PlotLayer]] = []
+    original = PlotLayer.paint
+
+    def paint(self, painter, option, widget=None):  # before any layer is made: PySide looks overrides up once
+        painted.append((passes[0], self))
+        original(self, painter, option, widget)
+
+    monkeypatch.setattr(PlotLayer, "paint", paint)
+    passes = [0]
+
+    class PassCounter(QObject):
+        def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+            if event.type() == QEvent.Type.UpdateRequest:
+                passes[0] += 1
+            return False
+
+    plots = shown_plots(qtbot)
+    counter = PassCounter()
+    plots.window().installEventFilter(counter)
+    settle(plots, 1, 100)
+    qtbot.wait(50)
+    painted.clear()
+    plots.add_events([batch(i, loss=1.0) for i in range(101, 106)])
+    plots._timer.stop()
+    plots._frame()
+    layers = {plot.layer for plot in (plots.loss, plots.accuracy, plots.throughput)}
+    qtbot.waitUntil(lambda: {layer for _, layer in painted} == layers)
+    assert len({n for n, _ in painted}) == 1, f"painted in passes {sorted({n for n, _ in painted})}"
