@@ -31,19 +31,19 @@ Series = tuple[str, np.ndarray, np.ndarray]  # key, x, y in data coordinates
 @dataclass(frozen=True)
 class Look:
     """How a series is drawn: its pen (cosmetic: width in pixels), and maybe a marker at every point, a
-    circle ("o") or a square ("s") `size` pixels wide filled with `brush`. With `gaps`, a NaN breaks the
+    circle ("o") or a square ("s") `marker_size` pixels wide filled with `brush`. With `gaps`, a NaN breaks the
     line (a GPU NVML lost for a while); without, it is left out and the line goes on."""
 
     pen: QPen
-    symbol: str = ""
-    size: int = 0
+    marker: str = ""
+    marker_size: int = 0
     brush: QBrush | None = None
     gaps: bool = False
 
     @property
     def reach(self) -> float:
         """How far past its points a series' pixels go, in pixels."""
-        return max(self.pen.widthF(), self.size / 2) + 2
+        return max(self.pen.widthF(), self.marker_size / 2) + 2
 
 
 class PlotLayer(QGraphicsObject):
@@ -184,23 +184,23 @@ def _draw(painter: QPainter, look: Look, x: np.ndarray, y: np.ndarray) -> QRectF
             continue
         polygon = _polygon(run_x, run_y)
         painter.drawPolyline(polygon)
-        if look.symbol:
+        if look.marker:
             _mark(painter, look, polygon)
         touched |= _pixels(painter.transform(), look, polygon)
     return touched
 
 
 def _mark(painter: QPainter, look: Look, points: QPolygonF) -> None:
-    """A marker `look.size` pixels wide at each point, whatever the zoom."""
+    """A marker `look.marker_size` pixels wide at each point, whatever the zoom."""
     centres = painter.transform().map(points)
     painter.save()
     painter.resetTransform()
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(look.brush)
-    half = look.size / 2
-    draw = painter.drawEllipse if look.symbol == "o" else painter.drawRect
+    half = look.marker_size / 2
+    draw = painter.drawEllipse if look.marker == "o" else painter.drawRect
     for point in centres:
-        draw(QRectF(point.x() - half, point.y() - half, look.size, look.size))
+        draw(QRectF(point.x() - half, point.y() - half, look.marker_size, look.marker_size))
     painter.restore()
 
 

@@ -26,6 +26,7 @@ where training was then.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import math
 import statistics
@@ -45,7 +46,7 @@ from gui.live.plot_layer import Look, PlotLayer, Series
 from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 
 # Frames a second a user may choose (View ▸ Live plots), the default first. On 2 cores, both training, 10 a
-# second cost training 2-7 % of its speed, 5 or 1 a second nothing bench_watch_cost.py could see.
+# second cost training 0-6 % of its speed (bench_watch_cost.py), 5 or 1 a second nothing it could see.
 FRAME_RATES = (10, 5, 1)
 REDRAW_PERIOD_MS = 1000 / FRAME_RATES[0]  # the default pace: new data waits at most this long for a frame
 PAINT_BUDGET = 0.04  # of one core: what drawing the plots may cost while a run streams (the whole window: 5 %)
@@ -82,8 +83,7 @@ class LivePlot(pg.PlotWidget):
         item = self.getPlotItem()
         self.plain_title = title  # the title without its legend (export file names)
         self.legend_entries: list[tuple[Role, str, str]] = []  # (colour role, glyph, label), shown in the title
-        # key -> (colour role, width, dashed, marker, marker size, gaps): add_series's choices
-        self._looks: dict[str, tuple[Role, int, bool, str, int, bool]] = {}
+        self._roles: dict[str, Role] = {}  # key -> its colour in the theme's plot palette
         self.setAccessibleName(title)
         self.setAccessibleDescription(self.tr("Plot of {what} over training steps or time").format(what=y_label))
         item.setTitle(title, size="10pt")
@@ -108,7 +108,7 @@ class LivePlot(pg.PlotWidget):
         self._y_range: tuple[float, float] | None = None
         self.x_axis = "step"
         self.frames = 0
-        # the GUI thread's CPU time of this plot's latest frames (setData and paint)
+        # the GUI thread's CPU time of this plot's latest frames (redraw and paint)
         self.frame_costs: deque[float] = deque(maxlen=FRAME_COSTS_KEPT)
         self._redraw_cost_s = 0.0
         self.setMinimumHeight(150)
@@ -134,16 +134,13 @@ class LivePlot(pg.PlotWidget):
 
         The legend is in the title, outside the data area: inside, it would be repainted with every frame."""
         self.traces[key] = Trace()
-        self._looks[key] = (role, width, dashed, marker, marker_size, not finite and not marker)
+        self._roles[key] = role
         self.legend_entries.append((role, glyph, label))
         self._render_title()
-        self.layer.looks[key] = self._look(key, theme.current())
+        colour = theme.current().plot.colour(role)
+        gaps = not finite and not marker
+        self.layer.looks[key] = Look(_pen(colour, width, dashed), marker, marker_size, pg.mkBrush(colour), gaps)
         self.layer.invalidate()
-
-    def _look(self, key: str, scheme: theme.Theme) -> Look:
-        role, width, dashed, marker, marker_size, gaps = self._looks[key]
-        colour = scheme.plot.colour(role)
-        return Look(_pen(colour, width, dashed), marker, marker_size, pg.mkBrush(colour), gaps)
 
     def _render_title(self) -> None:
         palette = theme.current().plot
@@ -159,7 +156,11 @@ class LivePlot(pg.PlotWidget):
     def restyle(self, scheme: theme.Theme) -> None:
         """Background, axes, legend and every curve in `scheme`'s colours."""
         theme.style_plot(self, scheme)
-        self.layer.looks = {key: self._look(key, scheme) for key in self._looks}
+        for key, role in self._roles.items():
+            look = self.layer.looks[key]
+            pen = QPen(look.pen)
+            pen.setColor(QColor(scheme.plot.colour(role)))
+            self.layer.looks[key] = dataclasses.replace(look, pen=pen, brush=pg.mkBrush(scheme.plot.colour(role)))
         self.layer.invalidate()
         self._render_title()
         self.getPlotItem().getAxis("left").update()
@@ -223,7 +224,7 @@ class LivePlot(pg.PlotWidget):
                 x, y = self.points_x(trace)[start:], trace.y.values[start:]
                 pieces.append((name, *decimate(x, y, buckets=columns)))
                 self._in_layer[name] = len(trace)
-            elif look.symbol and len(trace):
+            elif look.marker and len(trace):
                 tops.append((name, self.points_x(trace)[-1:], trace.y.values[-1:]))
         self.layer.add(pieces, tops)
 
