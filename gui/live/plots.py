@@ -102,8 +102,9 @@ class LivePlot(pg.PlotWidget):
         self.traces: dict[str, Trace] = {}
         self.layer = PlotLayer(item.getViewBox(), self._everything, self._grid)  # every series and the grid
         self._dirty: set[str] = set()
-        self._drawn: dict[str, int] = {}  # points of each trace the frames have drawn
-        self._in_layer: dict[str, int] = {}  # points of each trace the layer's image holds
+        # points of each trace the frames have drawn: the layer's image holds at least these (a paint that draws
+        # it whole draws every point there is then), so a frame adds what comes after them
+        self._drawn: dict[str, int] = {}
         self._x_range: tuple[float, float] | None = None
         self._y_range: tuple[float, float] | None = None
         self.x_axis = "step"
@@ -157,10 +158,10 @@ class LivePlot(pg.PlotWidget):
         """Background, axes, legend and every curve in `scheme`'s colours."""
         theme.style_plot(self, scheme)
         for key, role in self._roles.items():
-            look = self.layer.looks[key]
+            look, colour = self.layer.looks[key], scheme.plot.colour(role)
             pen = QPen(look.pen)
-            pen.setColor(QColor(scheme.plot.colour(role)))
-            self.layer.looks[key] = dataclasses.replace(look, pen=pen, brush=pg.mkBrush(scheme.plot.colour(role)))
+            pen.setColor(QColor(colour))
+            self.layer.looks[key] = dataclasses.replace(look, pen=pen, brush=pg.mkBrush(colour))
         self.layer.invalidate()
         self._render_title()
         self.getPlotItem().getAxis("left").update()
@@ -211,27 +212,25 @@ class LivePlot(pg.PlotWidget):
         return moved
 
     def _add_to_layer(self) -> None:
-        """Each series' new points, from the one before them (JOIN) so the line joins on, in drawing order: where
-        series meet, later ones stay on top. A marked series without news has its last marker drawn again
-        where new lines went over it (the next epoch's line starts at the last epoch's marker)."""
+        """Each series' points since the last frame, from the one before them (JOIN) so the line joins on, in
+        drawing order: where series meet, later ones stay on top. (Points a whole draw took in since are drawn
+        again, to the same pixels.) A marked series without news has its last marker drawn again where new
+        lines went over it (the next epoch's line starts at the last epoch's marker)."""
         pieces: list[Series] = []
         tops: list[Series] = []
         columns = self._columns()
         for name, look in self.layer.looks.items():  # in drawing order
             trace = self.traces[name]
             if name in self._dirty:
-                start = max(self._in_layer.get(name, 0) - JOIN, 0)
+                start = max(self._drawn.get(name, 0) - JOIN, 0)
                 x, y = self.points_x(trace)[start:], trace.y.values[start:]
                 pieces.append((name, *decimate(x, y, buckets=columns)))
-                self._in_layer[name] = len(trace)
             elif look.marker and len(trace):
                 tops.append((name, self.points_x(trace)[-1:], trace.y.values[-1:]))
         self.layer.add(pieces, tops)
 
     def _everything(self) -> list[Series]:
         """Every series as the layer draws it whole (see `shown`)."""
-        for name, trace in self.traces.items():
-            self._in_layer[name] = len(trace)
         return [(name, *self.shown(name)) for name in self.layer.looks if len(self.traces[name])]
 
     def _grid(self) -> tuple[QPen, list[float]]:
@@ -330,7 +329,6 @@ class LivePlot(pg.PlotWidget):
         self.layer.invalidate()
         self._dirty.clear()
         self._drawn.clear()
-        self._in_layer.clear()
         self._x_range = self._y_range = None
         self._extent.setData([], [])
         self.getPlotItem().enableAutoRange()
