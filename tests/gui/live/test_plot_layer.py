@@ -6,6 +6,7 @@ import dataclasses
 
 import numpy as np
 import pyqtgraph as pg
+import pytest
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPen, QWheelEvent
 from PySide6.QtWidgets import QApplication
@@ -22,6 +23,40 @@ def colours_around(plot, image: QImage, x: float, y: float) -> list[QColor]:
     view = plot.getPlotItem().getViewBox()
     at = plot.mapFromScene(view.mapViewToScene(QPointF(x, y)))
     return [QColor(image.pixel(at.x() + dx, at.y() + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+
+
+@dataclasses.dataclass
+class Paint:
+    """One paint of a layer: which, the rectangle Qt asked for, and how many of Qt's repaint passes (the
+    window's UpdateRequest events) came before it."""
+
+    layer: PlotLayer
+    exposed: QRectF
+    repaint_pass: int
+
+
+@pytest.fixture
+def layer_paints(qapp, monkeypatch):
+    """Every paint of a layer in the test. Patched before any layer is made: PySide looks overrides up once."""
+    paints: list[Paint] = []
+    passes = [0]
+    original = PlotLayer.paint
+
+    def paint(self, painter, option, widget=None):
+        paints.append(Paint(self, QRectF(option.exposedRect), passes[0]))
+        original(self, painter, option, widget)
+
+    class PassCounter(QObject):
+        def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+            if event.type() == QEvent.Type.UpdateRequest:
+                passes[0] += 1
+            return False
+
+    monkeypatch.setattr(PlotLayer, "paint", paint)
+    counter = PassCounter()
+    qapp.installEventFilter(counter)
+    yield paints
+    qapp.removeEventFilter(counter)
 
 
 def quiet(qtbot, painted: list) -> None:
@@ -55,27 +90,19 @@ def test_new_points_inside_the_range_do_not_make_the_view_redo_its_range(qtbot, 
     assert passes == []
 
 
-def test_a_frame_inside_the_range_repaints_only_the_strip_of_its_new_points(qtbot, monkeypatch):
-    exposed: list[tuple[PlotLayer, QRectF]] = []
-    original = PlotLayer.paint
-
-    def paint(self, painter, option, widget=None):  # before any layer is made: PySide looks overrides up once
-        exposed.append((self, QRectF(option.exposedRect)))
-        original(self, painter, option, widget)
-
-    monkeypatch.setattr(PlotLayer, "paint", paint)
+def test_a_frame_inside_the_range_repaints_only_the_strip_of_its_new_points(qtbot, layer_paints):
     plots = shown_plots(qtbot)
     settle(plots, 1, 100)
     layer = plots.loss.layer
-    qtbot.waitUntil(lambda: any(item is layer for item, _ in exposed))  # the window's own first paints
-    quiet(qtbot, exposed)
+    qtbot.waitUntil(lambda: any(p.layer is layer for p in layer_paints))  # the window's own first paints
+    quiet(qtbot, layer_paints)
     whole = layer.whole_draws
-    exposed.clear()
+    layer_paints.clear()
     plots.add_events([batch(i, loss=1.0) for i in range(101, 106)])
     plots.redraw_all()
-    qtbot.waitUntil(lambda: any(item is layer for item, _ in exposed))
+    qtbot.waitUntil(lambda: any(p.layer is layer for p in layer_paints))
     view = plots.loss.getPlotItem().getViewBox()
-    strips = [rect for item, rect in exposed if item is layer]
+    strips = [p.exposed for p in layer_paints if p.layer is layer]
     assert all(rect.width() < view.width() / 10 for rect in strips), f"{strips} of a view {view.width():.0f} wide"
     assert layer.whole_draws == whole, "new points are drawn into the image, not the image drawn again"
     newest = view.mapFromView(QPointF(105.0, 1.0))
@@ -209,34 +236,17 @@ def test_a_gpu_that_stops_answering_leaves_a_gap_in_its_line(qtbot):
     assert colour not in colours_around(plots.gpus, image, 30.0, 40.0), "none across the lost reading"
 
 
-def test_a_frames_strips_of_every_plot_are_painted_in_one_pass(qtbot, monkeypatch):
+def test_a_frames_strips_of_every_plot_are_painted_in_one_pass(qtbot, layer_paints):
     """Each plot is a view with its own scene: through their scenes the three strips were three passes of
     Qt's repaint, each with its own fixed cost."""
-    painted: list[tuple[int, PlotLayer]] = []
-    original = PlotLayer.paint
-
-    def paint(self, painter, option, widget=None):  # before any layer is made: PySide looks overrides up once
-        painted.append((passes[0], self))
-        original(self, painter, option, widget)
-
-    monkeypatch.setattr(PlotLayer, "paint", paint)
-    passes = [0]
-
-    class PassCounter(QObject):
-        def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
-            if event.type() == QEvent.Type.UpdateRequest:
-                passes[0] += 1
-            return False
-
     plots = shown_plots(qtbot)
-    counter = PassCounter()
-    plots.window().installEventFilter(counter)
     settle(plots, 1, 100)
-    quiet(qtbot, painted)
-    painted.clear()
+    quiet(qtbot, layer_paints)
+    layer_paints.clear()
     plots.add_events([batch(i, loss=1.0) for i in range(101, 106)])
     plots._timer.stop()
     plots._frame()
     layers = {plot.layer for plot in (plots.loss, plots.accuracy, plots.throughput)}
-    qtbot.waitUntil(lambda: {layer for _, layer in painted} == layers)
-    assert len({n for n, _ in painted}) == 1, f"painted in passes {sorted({n for n, _ in painted})}"
+    qtbot.waitUntil(lambda: {p.layer for p in layer_paints} == layers)
+    passes = sorted({p.repaint_pass for p in layer_paints})
+    assert len(passes) == 1, f"painted in passes {passes}"
