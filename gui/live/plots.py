@@ -396,7 +396,7 @@ class GpuPlot(LivePlot):
             self.append(f"{s.tf_name} memory", nan, seconds, nan if memory is None else memory)
 
     def x_of(self, trace: Trace) -> np.ndarray | None:
-        return self.step_at(trace.time.values) if self.x_axis == "step" else None
+        return self.step_at(trace.time.values) if self.x_moves() else None
 
     def x_moves(self) -> bool:
         """On the step axis a sample sits where training was at its time, known better as batches arrive."""
