@@ -14,7 +14,8 @@ news, painted together in one pass of Qt's repaint, but a plot whose range
 moved (its axes re-laid out) ends a pass. Frames come at most
 `frames_per_second` times a second (REDRAW_PERIOD_MS apart by default; the
 View menu offers FRAME_RATES), so new data waits at most that long while the
-tab is shown; where painting is dear (2 slow cores, every one of them
+tab is shown (and a little longer, FRAME_SLACK_MS, for data that comes
+between the runner's hand-overs: the next hand-over draws it); where painting is dear (2 slow cores, every one of them
 training) the pace slows until painting costs at most PAINT_BUDGET of a core,
 measured as the GUI thread's own CPU time per frame. No timer runs without
 new data. Nothing is drawn while the tab is hidden or the window minimised,
@@ -48,8 +49,13 @@ from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 # Frames a second a user may choose (View ▸ Live plots), the default first. On 2 cores, both training, 10 a
 # second cost training 0-6 % of its speed (bench_watch_cost.py), 5 or 1 a second nothing it could see.
 FRAME_RATES = (10, 5, 1)
-REDRAW_PERIOD_MS = 1000 / FRAME_RATES[0]  # the default pace: new data waits at most this long for a frame
+REDRAW_PERIOD_MS = 1000 / FRAME_RATES[0]  # the default pace: streaming data waits at most this long for a frame
 PAINT_BUDGET = 0.04  # of one core: what drawing the plots may cost while a run streams (the whole window: 5 %)
+# Data that arrives this close to the pace's next frame is drawn at once, with its arrival: the runner hands
+# events over every 100 ms (gui.runner.EMIT_INTERVAL_S), give or take a few, and frames drawn by a timer of their
+# own woke the GUI thread a second time in each period (50 wake-ups a second instead of 40, bench_watch_cost's
+# run). Data that arrives earlier (a GPU sample) waits for the pace and this, so the hand-over due then draws it.
+FRAME_SLACK_MS = 10
 FRAME_COSTS_KEPT = 15  # a plot's latest frames whose cost sets the pace: a second and a half of them
 X_HEADROOM = 0.5  # when the run reaches the x-axis's end it grows by half: a few dozen times a run
 Y_HEADROOM = 0.25  # a y range the data leaves moves a quarter of its span beyond it
@@ -565,10 +571,15 @@ class TrainingPlots(QWidget):
         return self.isVisible() and not self.window().isMinimized()
 
     def _schedule_frame(self) -> None:
-        """New data: a frame as soon as the pace allows (at once after a pause), unless one is due."""
-        if self._showing() and not self._timer.isActive():
-            wait_ms = 1000 * (self._next_frame_at - time.perf_counter())
-            self._timer.start(max(0, math.ceil(wait_ms)))
+        """New data: a frame now if the pace allows one within FRAME_SLACK_MS (at once after a pause), else
+        one FRAME_SLACK_MS after the pace allows, unless one is due."""
+        if not self._showing():
+            return
+        wait_ms = 1000 * (self._next_frame_at - time.perf_counter())
+        if wait_ms <= FRAME_SLACK_MS:
+            self._timer.start(0)
+        elif not self._timer.isActive():
+            self._timer.start(math.ceil(wait_ms + FRAME_SLACK_MS))
 
     def _frame(self) -> None:
         """Every plot with new data; the next frame no sooner than the pace allows, counted from this one's start

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -9,7 +11,7 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 
 from engine import events as ev
 from engine.nvml import GpuSample
-from gui.live.plots import FRAME_RATES, PAINT_BUDGET, REDRAW_PERIOD_MS, TrainingPlots
+from gui.live.plots import FRAME_RATES, FRAME_SLACK_MS, PAINT_BUDGET, REDRAW_PERIOD_MS, TrainingPlots
 from gui.live.traces import MAX_BUCKETS
 from tests.gui.live.plot_feed import T0, batch, epoch_end, shown_plots
 
@@ -195,7 +197,7 @@ def test_a_chosen_frame_rate_paces_the_frames_from_the_next_one(qtbot):
     plots.add_events([batch(3)])  # right after a frame: the next one is a second away
     assert plots._timer.isActive() and plots._timer.interval() > 500
     plots.set_frames_per_second(10)
-    assert plots._timer.isActive() and plots._timer.interval() <= REDRAW_PERIOD_MS
+    assert plots._timer.isActive() and plots._timer.interval() <= REDRAW_PERIOD_MS + FRAME_SLACK_MS
     qtbot.waitUntil(lambda: plots.loss.plotted_points("batch") == 3, timeout=2000)
     with pytest.raises(ValueError, match="one of"):
         plots.set_frames_per_second(0)
@@ -244,3 +246,30 @@ def test_frames_are_paced_from_their_starts(qtbot, monkeypatch):
     plots._timer.stop()
     plots._frame()
     assert plots._next_frame_at == pytest.approx(1000.0 + REDRAW_PERIOD_MS / 1000)
+
+
+def test_data_that_arrives_as_a_frame_falls_due_is_drawn_with_its_arrival(qtbot, monkeypatch):
+    """The runner hands over events every 100 ms and the pace is 100 ms: drawn by a timer of their own, frames
+    woke the GUI thread a second time in each period (13 wake-ups a second more, bench_watch_cost's run).
+    Data that arrives within FRAME_SLACK_MS of the pace's next frame is drawn at once; data that arrives
+    earlier waits for the pace and the slack, so the next arrival, due then, is drawn with it."""
+    plots = shown_plots(qtbot)
+    clock = [1000.0]
+    monkeypatch.setattr("gui.live.plots.time.perf_counter", lambda: clock[0])
+    plots.add_events([batch(1)])  # the first point: drawn at once
+    plots._timer.stop()
+    plots._frame()
+    due = 1000.0 + REDRAW_PERIOD_MS / 1000
+    clock[0] = due - (FRAME_SLACK_MS - 2) / 1000
+    plots.add_events([batch(2)])
+    assert plots._timer.isActive() and plots._timer.interval() == 0, "a frame with this wake-up"
+    plots._timer.stop()
+    plots._frame()  # at due - slack + 2 ms
+    clock[0] += 0.030
+    plots.add_events([batch(3)])  # mid-period (a GPU sample, say)
+    next_due = due - (FRAME_SLACK_MS - 2) / 1000 + REDRAW_PERIOD_MS / 1000
+    assert plots._timer.interval() == math.ceil(1000 * (next_due - clock[0]) + FRAME_SLACK_MS)
+    clock[0] = next_due - 0.001
+    plots.add_events([batch(4)])  # the runner's next hand-over: drawn now, with batch 3
+    assert plots._timer.interval() == 0
+    qtbot.waitUntil(lambda: plots.loss.plotted_points("batch") == 4)
