@@ -106,7 +106,8 @@ class LivePlot(pg.PlotWidget):
         self._extent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # never painted
         item.addItem(self._extent)
         self.traces: dict[str, Trace] = {}
-        self.layer = PlotLayer(item.getViewBox(), self._everything, self._grid)  # every series and the grid
+        # every series and the grid
+        self.layer = PlotLayer(item.getViewBox(), self._everything, self._grid, on_paint=self._note_paint)
         self._dirty: set[str] = set()
         # points of each trace the frames have drawn: the layer's image holds at least these (a paint that draws
         # it whole draws every point there is then), so a frame adds what comes after them
@@ -115,9 +116,9 @@ class LivePlot(pg.PlotWidget):
         self._y_range: tuple[float, float] | None = None
         self.x_axis = "step"
         self.frames = 0
-        # the GUI thread's CPU time of this plot's latest frames (redraw and paint)
+        # the GUI thread's CPU time of this plot's latest frames: a redraw and the paints until the next one
         self.frame_costs: deque[float] = deque(maxlen=FRAME_COSTS_KEPT)
-        self._redraw_cost_s = 0.0
+        self._frame_cost_s: float | None = None  # the frame being painted; None before the first redraw
         self.setMinimumHeight(150)
         theme.style_plot(self, theme.current())
         theme.manager().changed.connect(self.restyle)  # a method: disconnected when the plot goes
@@ -205,6 +206,8 @@ class LivePlot(pg.PlotWidget):
         is drawn whole instead (at the next paint, with the range as it is then) when the range moved, when
         zoomed or panned by hand (the window's raw points are drawn), or when drawn points move along x."""
         started = time.thread_time()
+        if self._frame_cost_s is not None:
+            self.frame_costs.append(self._frame_cost_s)
         moved = self.hold_range(x_hi)
         if moved or not self.following() or self.x_moves() or not self.layer.current():
             self.layer.invalidate()
@@ -214,7 +217,7 @@ class LivePlot(pg.PlotWidget):
             self._drawn[name] = len(self.traces[name])
         self._dirty.clear()
         self.frames += 1
-        self._redraw_cost_s = time.thread_time() - started
+        self._frame_cost_s = time.thread_time() - started
         return moved
 
     def _add_to_layer(self) -> None:
@@ -256,12 +259,15 @@ class LivePlot(pg.PlotWidget):
         return max(int(self.getPlotItem().getViewBox().width()), 64)
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        """Paint, and note what the frame cost: this redraw and this paint, in the GUI thread's CPU time."""
         started = time.thread_time()
         super().paintEvent(event)
-        cost = self._redraw_cost_s + time.thread_time() - started
-        self._redraw_cost_s = 0.0
-        self.frame_costs.append(cost)
+        self._note_paint(time.thread_time() - started)
+
+    def _note_paint(self, seconds: float) -> None:
+        """A paint of the plot (its scene: axes, title) or of the layer's screen copy (the curves) adds to the
+        cost of the frame it shows, in the GUI thread's CPU time."""
+        if self._frame_cost_s is not None:
+            self._frame_cost_s += seconds
 
     @property
     def frame_cost_s(self) -> float:

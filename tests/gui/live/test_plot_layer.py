@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 from engine import events as ev
 from engine.nvml import GpuSample
 from gui import theme
-from gui.live.plot_layer import PlotLayer
+from gui.live.plot_layer import PlotLayer, ScreenCopy
 from tests.gui.live.plot_feed import T0, batch, shown_plots
 
 
@@ -27,8 +27,8 @@ def colours_around(plot, image: QImage, x: float, y: float) -> list[QColor]:
 
 @dataclasses.dataclass
 class Paint:
-    """One paint of a layer: which, the rectangle Qt asked for, and how many of Qt's repaint passes (the
-    window's UpdateRequest events) came before it."""
+    """One paint of a layer on screen: which, the rectangle Qt asked for (in the layer's coordinates), and how
+    many of Qt's repaint passes (the window's UpdateRequest events) came before it."""
 
     layer: PlotLayer
     exposed: QRectF
@@ -37,14 +37,15 @@ class Paint:
 
 @pytest.fixture
 def layer_paints(qapp, monkeypatch):
-    """Every paint of a layer in the test. Patched before any layer is made: PySide looks overrides up once."""
+    """Every paint of a layer's screen copy in the test. Patched before any is made: PySide looks overrides
+    up once."""
     paints: list[Paint] = []
     passes = [0]
-    original = PlotLayer.paint
+    original = ScreenCopy.paintEvent
 
-    def paint(self, painter, option, widget=None):
-        paints.append(Paint(self, QRectF(option.exposedRect), passes[0]))
-        original(self, painter, option, widget)
+    def paint(self, event):
+        paints.append(Paint(self._layer, QRectF(event.rect()).translated(-self.offset), passes[0]))
+        original(self, event)
 
     class PassCounter(QObject):
         def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
@@ -52,7 +53,7 @@ def layer_paints(qapp, monkeypatch):
                 passes[0] += 1
             return False
 
-    monkeypatch.setattr(PlotLayer, "paint", paint)
+    monkeypatch.setattr(ScreenCopy, "paintEvent", paint)
     counter = PassCounter()
     qapp.installEventFilter(counter)
     yield paints
@@ -199,7 +200,7 @@ def test_the_grid_is_at_the_left_axis_ticks_and_follows_the_colours(qtbot):
 
 
 def test_the_mouse_still_zooms_the_plot_under_the_layer(qtbot):
-    """The layer covers the view but takes no mouse: a wheel over the curves zooms, as in any pyqtgraph plot."""
+    """The layer's screen copy covers the view but takes no mouse: a wheel over the curves zooms, as in any pyqtgraph plot."""
     plots = shown_plots(qtbot)
     settle(plots, 1, 200, loss=lambda i: 0.5)
     plot = plots.loss
@@ -216,7 +217,10 @@ def test_the_mouse_still_zooms_the_plot_under_the_layer(qtbot):
         Qt.ScrollPhase.NoScrollPhase,
         False,
     )
-    QApplication.sendEvent(plot.viewport(), wheel)
+    window = plot.window()
+    receiver = window.childAt(plot.viewport().mapTo(window, at.toPoint()))  # where Qt delivers the mouse
+    assert receiver is plot.viewport(), "the screen copy over the curves takes no mouse"
+    QApplication.sendEvent(receiver, wheel)
     after = view.viewRange()[0]
     assert after[1] - after[0] < before[1] - before[0], "zoomed in"
     assert not plot.following(), "zoomed by hand: the plot stops following the run"
@@ -250,3 +254,53 @@ def test_a_frames_strips_of_every_plot_are_painted_in_one_pass(qtbot, layer_pain
     qtbot.waitUntil(lambda: {p.layer for p in layer_paints} == layers)
     passes = sorted({p.repaint_pass for p in layer_paints})
     assert len(passes) == 1, f"painted in passes {passes}"
+
+
+def test_the_screen_copy_covers_the_view_as_the_window_is_resized(qtbot):
+    """The image is shown by a widget over the view: where the view is, whatever the window's size."""
+    plots = shown_plots(qtbot)
+    settle(plots, 1, 100)
+    plot = plots.loss
+    view = plot.getPlotItem().getViewBox()
+
+    def view_on_screen() -> QRectF:
+        return (view.sceneTransform() * plot.viewportTransform()).mapRect(view.rect())
+
+    for size in ((900, 600), (1300, 800)):
+        plots.resize(*size)
+        qtbot.waitUntil(lambda: plot.layer.screen.geometry() == view_on_screen().toAlignedRect())
+        assert plot.layer.screen.isVisible()
+        assert abs(plot.layer.screen.offset.x()) < 1 and abs(plot.layer.screen.offset.y()) < 1
+
+
+def test_the_views_menu_offers_no_mouse_mode_its_zoom_box_would_be_hidden(qtbot):
+    """pyqtgraph's rectangle zoom draws its box in the scene, under the screen copy: not offered."""
+    plots = shown_plots(qtbot)
+    menu = plots.loss.getPlotItem().getViewBox().menu
+    titles = {action.menu().title() for action in menu.actions() if action.menu() is not None and action.isVisible()}
+    assert "Mouse Mode" not in titles and titles, f"the menu's visible submenus: {titles}"
+
+
+def test_what_the_screen_copy_paints_counts_in_the_frames_cost(qtbot, monkeypatch):
+    """The pace slows where frames are dear (frame_period_ms): the strip the screen copy paints is part of a
+    frame's cost, with the redraw before it. (Counted only in the plot's own paints, which a usual frame no
+    longer has, frames would have looked free and a whole draw now and then the only cost.)"""
+    original = ScreenCopy.paintEvent
+    painted: list[ScreenCopy] = []
+
+    def dear_paint(self, event):
+        original(self, event)
+        painted.append(self)
+        self._on_paint(0.005)  # 5 ms more of CPU, as on a host that is training
+
+    monkeypatch.setattr(ScreenCopy, "paintEvent", dear_paint)  # before any is made: PySide looks it up once
+    plots = shown_plots(qtbot)
+    settle(plots, 1, 100)
+    plot = plots.loss
+    for start in range(101, 131, 10):
+        plots.add_events([batch(i, loss=1.0) for i in range(start, start + 10)])
+        painted.clear()
+        plots.redraw_all()
+        qtbot.waitUntil(lambda: plot.layer.screen in painted)  # the frame's paint
+    plots.redraw_all()  # closes the last frame's count
+    assert all(cost >= 0.005 for cost in list(plot.frame_costs)[-3:]), list(plot.frame_costs)
