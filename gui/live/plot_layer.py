@@ -11,10 +11,10 @@ noticed when painting (the view's transform, size and pixel ratio are the image'
 has to remember to ask for it.
 
 On screen the image is shown by an opaque widget over the view (ScreenCopy), not through the plot's
-scene: a strip repainted through the scene cost 0.07 ms a plot in pyqtgraph's and Qt's scene machinery
-(the view's paint hooks, every item's bounding rectangle asked of Python), a frame of three plots 0.48
-ms in all; through the widget a strip is a fill and a copy, and the frame 0.30 ms. The layer stays an
-item of the scene for what renders the scene itself: exports.
+scene: a strip repainted through the scene cost about 0.07 ms a plot in pyqtgraph's and Qt's scene
+machinery (the view's paint hooks, every item's bounding rectangle asked of Python), a frame of three
+plots 0.51 ms of CPU in all; through the widget a strip is a fill and a copy, and the frame 0.34 ms.
+The layer stays an item of the scene for what renders the scene itself: exports.
 
 The plot owns the data; the layer asks it for every series (`everything`) and the grid's values
 (`grid`) when it draws whole, and is handed new pieces (`add`) otherwise.
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QLineF, QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QImage, QPainter, QPaintEvent, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
@@ -75,6 +75,7 @@ class PlotLayer(QGraphicsObject):
         widget = view.getViewWidget()
         assert widget is not None, "a layer is made for a view already in its plot widget"
         self.screen = ScreenCopy(self, widget, on_paint)
+        _hide_mouse_mode(view)
         view.sigResized.connect(self._resized)
         view.geometryChanged.connect(self.screen.place)  # moved without a new size: the title, an axis
         view.sigTransformChanged.connect(self.screen.update)  # the range moved: the screen copy is drawn whole
@@ -131,9 +132,8 @@ class PlotLayer(QGraphicsObject):
             self._repaint(dirty)
 
     def _repaint(self, rect: QRectF) -> None:
-        """Qt repaints `rect` of this item on screen, the screen copy's: the item's own update() goes through
-        its scene's queued pass over dirty items, and each plot's scene then asked for a repaint pass of its
-        own (three a frame); this way the strips of every plot are painted in one."""
+        """Qt repaints `rect` of this item where it is seen, in the screen copy: the strips of every plot in
+        one repaint pass (through each plot's scene they were a pass each, three a frame)."""
         self.screen.update(rect.translated(self.screen.offset).toAlignedRect().adjusted(-1, -1, 1, 1))
 
     def _painter(self) -> QPainter:
@@ -176,13 +176,13 @@ class PlotLayer(QGraphicsObject):
         self.bring_up_to_date()
         self.draw_image(painter, option.exposedRect)
 
-    def draw_image(self, painter: QPainter, rect: QRectF, offset: QPointF = QPointF()) -> None:
+    def draw_image(self, painter: QPainter, rect: QRectF, offset: QPointF | None = None) -> None:
         """The image's `rect` (this item's coordinates), drawn at `rect` moved by `offset`."""
         if self.image.isNull():
             return
         ratio = self.image.devicePixelRatio()
         source = QRectF(rect.topLeft() * ratio, rect.size() * ratio)
-        painter.drawImage(rect.translated(offset), self.image, source)
+        painter.drawImage(rect if offset is None else rect.translated(offset), self.image, source)
 
 
 class ScreenCopy(QWidget):
@@ -196,7 +196,6 @@ class ScreenCopy(QWidget):
         self.offset = QPointF()  # the view's top-left in this widget's pixels: under a pixel
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)  # nothing under it is painted
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
-        _hide_mouse_mode(layer._view)
 
     def place(self) -> None:
         """Cover the view, in whole pixels (its edges may fall between them)."""
@@ -220,9 +219,9 @@ def _hide_mouse_mode(view: pg.ViewBox) -> None:
     """pyqtgraph's menu offers a mouse mode that zooms to a dragged rectangle: drawn in the scene, under the
     screen copy, it would not be seen. Panning with the left button and zooming with the right, or the wheel,
     stay."""
-    title = QCoreApplication.translate("ViewBox", "Mouse Mode")
+    modes = view.menu.mouseModes  # its two choices, in the submenu this hides
     for action in view.menu.actions():
-        if action.menu() is not None and action.menu().title() == title:
+        if action.menu() is not None and modes[0] in action.menu().actions():
             action.setVisible(False)
 
 

@@ -107,8 +107,8 @@ def test_start_launches_the_workers_and_shows_each_one(qtbot, cluster_window):
     assert "[worker-0] INFO: CollectiveAllReduceStrategy" in log, "the relay tags the chief's lines too"
     assert "[worker-1] INFO: CollectiveAllReduceStrategy" in log
     assert "[worker-3] finished" in log
-    # the last events are drawn at the next frame (at most REDRAW_PERIOD_MS + FRAME_SLACK_MS after they came), which may be
-    # after the run's end reached the window
+    # the last events are drawn at the next frame (at most REDRAW_PERIOD_MS + FRAME_SLACK_MS after they came),
+    # which may be after the run's end reached the window
     qtbot.waitUntil(lambda: window.plots.plotted_points() == 4, timeout=2_000)
 
 
