@@ -61,7 +61,7 @@ class PlotLayer(QGraphicsObject):
         view: pg.ViewBox,
         everything: Callable[[], list[Series]],
         grid: Callable[[], tuple[QPen, list[float]]],
-        on_paint: Callable[[float], None] = lambda seconds: None,
+        on_paint: Callable[[float], None],
     ) -> None:
         """`on_paint` hears what each paint of the screen copy cost, in the GUI thread's CPU seconds."""
         super().__init__(view)
@@ -89,9 +89,9 @@ class PlotLayer(QGraphicsObject):
         self.invalidate()
 
     def invalidate(self) -> None:
-        """Draw the image whole at the next paint, and repaint all of it."""
+        """Draw the image whole at the next paint, and repaint all of it on screen. (Not the item in the
+        scene: under the screen copy it is never seen, and what renders the scene paints it afresh.)"""
         self._key = None
-        self.update()
         self.screen.update()
 
     def current(self) -> bool:

@@ -18,9 +18,9 @@ tab is shown (and a little longer, FRAME_SLACK_MS, for data that comes
 between the runner's hand-overs: the next hand-over draws it); where
 painting is dear (2 slow cores, every one of them training) the pace slows
 until painting costs at most PAINT_BUDGET of a core, measured as the GUI
-thread's own CPU time per frame. No timer runs without
-new data. Nothing is drawn while the tab is hidden or the window minimised,
-and a run's first point is drawn at once.
+thread's own CPU time per frame. No timer runs without new data. Nothing is
+drawn while the tab is hidden or the window minimised, and a run's first
+point is drawn at once.
 All plots share one x-axis, the global step or the time since Start; GPU
 samples come once a second by the clock and are placed on the step axis
 where training was then.
