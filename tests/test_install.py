@@ -1,9 +1,12 @@
 """`pip install .` (not editable) into a fresh virtual environment, then used from outside the checkout.
 
 The protocol starts children with `python -m ...`, so the installed package must work in any working
-directory: `tfdd train`, `tfdd cluster launch` and a run started from the window. The environment reuses
-this interpreter's site-packages for the heavy dependencies (TensorFlow is 572 MB) and installs only this
-package into it, without its dependencies; nothing of the checkout is on its path.
+directory: `tfdd train`, `tfdd cluster launch` and a run started from the window. The wheel is built with
+this environment's setuptools (the test extra asks for one that builds wheels by itself: a Python 3.11
+venv's own setuptools 65.5 cannot), so nothing is downloaded. The new environment reads this interpreter's
+site-packages for the heavy dependencies (TensorFlow is 572 MB) through a `.pth` line, whether this
+interpreter is a venv's or the system's, and gets only this package installed; nothing of the checkout is on
+its path (a `.pth` line adds a folder without running the `.pth` files in it, such as an editable install's).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 import tomllib
 from pathlib import Path
 
@@ -37,17 +41,35 @@ def test_every_package_of_the_tree_is_installed():
 def installed(tmp_path_factory) -> dict[str, Path]:
     """A virtual environment with this package installed from a wheel-style build of the checkout."""
     root = tmp_path_factory.mktemp("install")
-    venv = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
-    python = venv / "bin" / "python"
+    wheels = root / "wheels"
     build = subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", str(REPO)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(REPO)],
         capture_output=True,
         text=True,
         timeout=600,
         env=clean_env(root),
     )
     assert build.returncode == 0, build.stdout + build.stderr
+    venv = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    ours = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
+    (Path(site) / "dependencies.pth").write_text("\n".join(sorted(ours)) + "\n", encoding="utf-8")
+    (wheel,) = wheels.glob("*.whl")
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=clean_env(root),
+    )
+    assert install.returncode == 0, install.stdout + install.stderr
     outside = root / "elsewhere"
     outside.mkdir()
     return {"python": python, "bin": venv / "bin", "cwd": outside, "root": root}
