@@ -31,20 +31,17 @@ from engine.config import RunConfig
 from engine.exports.script import export_script, script_problems
 from engine.nvml import Nvml
 from engine.problems import ConfigError
-from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
+from engine.protocol.codes import STOP_GRACE_S, RunStatus
 from engine.protocol.commands import (
     assignment_line,
     cluster_command,
     cluster_file_command,
-    resume_args,
     resume_command,
-    trainer_args,
     trainer_command,
 )
 from engine.protocol.paths import RunPaths, runs_root
-from engine.rundir import new_run_dir
-from engine.scratch import ScratchDir
-from engine.tfconfig import CLUSTER_STRATEGIES, TRAINING_JOBS, errors, parse_tf_config, run_problems
+from engine.session import IDLE, STARTING, STOPPING, ClusterShape, Commands, Launch, Plan, RunSession
+from engine.tfconfig import CLUSTER_STRATEGIES, TRAINING_JOBS, errors, run_problems
 from gui import settings
 from gui.announce import announce
 from gui.cluster.editor import ClusterEditor
@@ -68,10 +65,6 @@ from gui.runs.panel import RunsPanel
 from gui.runs.scaling_dialog import ScalingDialog
 from gui.statuses import run_status_name
 
-CommandFactory = Callable[[Path, Path], list[str]]
-ClusterCommandFactory = Callable[..., list[str]]  # (config, run dir, workers, *, ps, evaluator), as cluster_command
-ClusterFileCommandFactory = Callable[[Path, Path, Path], list[str]]  # (cluster file, config, run dir)
-ResumeCommandFactory = Callable[[Path, int], list[str]]  # (run dir, workers)
 SPARE_DELAY_MS = 500  # the warm trainer starts once the window is drawn: it never delays the window
 
 
@@ -83,28 +76,26 @@ class MainWindow(QMainWindow):
         self,
         *,
         start_probe: bool = True,
-        command_for: CommandFactory = trainer_command,
-        cluster_command_for: ClusterCommandFactory = cluster_command,
-        cluster_file_command_for: ClusterFileCommandFactory = cluster_file_command,
-        resume_command_for: ResumeCommandFactory = resume_command,
+        command_for: Callable[[Path, Path], list[str]] = trainer_command,
+        cluster_command_for: Callable[..., list[str]] = cluster_command,
+        cluster_file_command_for: Callable[[Path, Path, Path], list[str]] = cluster_file_command,
+        resume_command_for: Callable[[Path, int], list[str]] = resume_command,
         grace_seconds: float = STOP_GRACE_S,
         runs_dir: Path | None = None,
         spare_command: list[str] | None = None,
         gpu_reader: Nvml | None = None,
     ) -> None:
-        """`spare_command` keeps a warm trainer of that command (engine.protocol.commands.spare_command);
+        """The `*_command_for` arguments start the run's children (engine.session.Commands; tests pass fakes);
+        `spare_command` keeps a warm trainer of that command (engine.protocol.commands.spare_command);
         `gpu_reader` reads NVML (default: this process's engine.nvml reader)."""
         super().__init__()
         self.setWindowTitle(self.tr("TensorFlow Distributed Training Dashboard"))
-        self._command_for = command_for
-        self._cluster_command_for = cluster_command_for
-        self._cluster_file_command_for = cluster_file_command_for
-        self._resume_command_for = resume_command_for
         self._grace_seconds = grace_seconds
         self._runs_dir = runs_dir
+        self.session = RunSession(
+            self._runs_root(), Commands(command_for, cluster_command_for, cluster_file_command_for, resume_command_for)
+        )
         self.runner: TrainingRunner | None = None
-        self._config_file: Path | None = None
-        self._scratch: ScratchDir | None = None  # the run configs handed to trainers
         self._close_when_done = False
         self.last_dialog: QMessageBox | None = None
 
@@ -247,7 +238,7 @@ class MainWindow(QMainWindow):
             self.spare.state_changed.connect(self.spare_label.setText)
         for label in (self.spare_label, self.first_step, *self.status_labels.values()):
             self.statusBar().addPermanentWidget(label)
-        self._set_state("idle")
+        self._show_state()
 
     def _restore(self) -> None:
         config, why = settings.load_last_config()
@@ -284,7 +275,7 @@ class MainWindow(QMainWindow):
         config, replicas = self._refresh_start()
         self.cluster.set_strategy(config.strategy)
         if self.runner is None:
-            self._show_plan(config.strategy, replicas, config.global_batch_size)
+            self._show_plan(Plan.of(config.strategy, replicas, config.global_batch_size))
             self.workers.setVisible(config.strategy in CLUSTER_STRATEGIES or bool(self.workers.workers()))
 
     def _refresh_start(self) -> tuple[RunConfig, int | None]:
@@ -302,24 +293,17 @@ class MainWindow(QMainWindow):
         self.controls.set_start_allowed(not reason, reason)
         return config, replicas
 
-    def _show_plan(self, strategy: str, replicas: int | None, global_batch: int) -> None:
-        self.status_labels["strategy"].setText(self.tr("strategy: {strategy}").format(strategy=strategy))
-        self.status_labels["replicas"].setText(
-            self.tr("replicas: {replicas}").format(replicas=replicas if replicas else "?")
-        )
-        per = global_batch // replicas if replicas and global_batch % replicas == 0 else "?"
+    def _show_plan(self, plan: Plan) -> None:
+        self.status_labels["strategy"].setText(self.tr("strategy: {strategy}").format(strategy=plan.strategy))
+        self.status_labels["replicas"].setText(self.tr("replicas: {replicas}").format(replicas=plan.replicas or "?"))
+        per = plan.per_replica if plan.per_replica is not None else "?"
         self.status_labels["per_replica"].setText(self.tr("per-replica batch: {per}").format(per=per))
 
-    def _set_state(self, state: str) -> None:
-        self.status_labels["state"].setText(self.tr("state: {state}").format(state=self._state_name(state)))
-
-    def _state_name(self, state: str) -> str:
-        names = {
-            "idle": self.tr("idle"),
-            "starting": self.tr("starting"),
-            "stopping": self.tr("stopping"),
-        }
-        return names.get(state) or run_status_name(state)
+    def _show_state(self) -> None:
+        state = self.session.state
+        names = {IDLE: self.tr("idle"), STARTING: self.tr("starting"), STOPPING: self.tr("stopping")}
+        name = names.get(state) or run_status_name(state)
+        self.status_labels["state"].setText(self.tr("state: {state}").format(state=name))
 
     # ---- config files -----------------------------------------------------------
     def open_config(self, path: str | Path) -> bool:
@@ -359,31 +343,12 @@ class MainWindow(QMainWindow):
 
     # ---- a run ----------------------------------------------------------------
     def start_run(self) -> None:
-        """Write the config, start a trainer process (or a local cluster) and wire its signals to the views."""
+        """Start the form's config: one trainer process, or a local cluster for a cluster strategy."""
         config, _, problems = self.form.evaluate()
         if problems or self.runner is not None:
             return
-        run_dir = self._prepare_run(config)
-        if run_dir is None:
-            return
-        assert self._config_file is not None
-        if config.strategy in CLUSTER_STRATEGIES:
-            workers, ps, evaluator = self.form.local_cluster_shape()
-            tasks = workers + ps + int(evaluator) + int(bool(ps))  # parameter_server adds its coordinator
-            shape = (
-                f"{workers} workers"
-                + (f", {ps} parameter servers" if ps else "")
-                + (", an evaluator" if evaluator else "")
-            )  # the log's own words, like TensorFlow's lines around it
-            self._launch(
-                self._cluster_command_for(self._config_file, run_dir, workers, ps=ps, evaluator=evaluator),
-                run_dir,
-                f"starting a local cluster of {shape}",
-                workers=tasks,
-            )
-        else:
-            command = self._command_for(self._config_file, run_dir)
-            self._launch(command, run_dir, self.tr("starting run"), warm_args=trainer_args(self._config_file, run_dir))
+        shape = ClusterShape(*self.form.local_cluster_shape()) if config.strategy in CLUSTER_STRATEGIES else None
+        self._launch(lambda: self.session.start(config, shape), config)
 
     def start_cluster_here(self) -> None:
         """The Cluster tab's tasks, as its table says them (127.0.0.1, its ports), with the form's config."""
@@ -407,64 +372,37 @@ class MainWindow(QMainWindow):
                 "\n".join(f"{p.location}: {translate(p.message)}" for p in blockers),
             )
             return
-        run_dir = self._prepare_run(config)
-        if run_dir is None:
-            return
-        assert self._config_file is not None
-        cluster_file = RunPaths(run_dir).cluster  # the launcher keeps it there too, for --resume
-        cluster_file.write_text(self.cluster.cluster_json(), encoding="utf-8")
         self.tabs.setCurrentWidget(self.live_tab)
-        self._launch(
-            self._cluster_file_command_for(cluster_file, self._config_file, run_dir),
-            run_dir,
-            f"starting the Cluster tab's {len(cluster.tasks())} tasks",
-            workers=len(cluster.tasks()),
-        )
+        self._launch(lambda: self.session.start_cluster(config, cluster, self.cluster.cluster_json()), config)
 
     def _table_workers(self) -> int:
         cluster = self.cluster.cluster()
         return sum(len(cluster.addresses(j)) for j in TRAINING_JOBS)
-
-    def _prepare_run(self, config: RunConfig) -> Path | None:
-        """A new run directory and the config file the child reads; None (after saying why) on failure."""
-        try:
-            run_dir = new_run_dir(config, self._runs_root())
-            if self._scratch is None:  # swept by the next window if this one is killed
-                self._scratch = ScratchDir("tfdd-window-")
-            self._config_file = self._scratch.path / f"{run_dir.name}.json"
-            config.save(self._config_file)
-        except OSError as exc:
-            self._message(QMessageBox.Icon.Critical, self.tr("Cannot start the run"), str(exc))
-            return None
-        settings.save_last_config(config)
-        return run_dir
 
     def resume_run(self, run_dir: Path) -> None:
         """Continue a stopped or killed run from its checkpoint, by the same path as a fresh run."""
         if self.runner is None:
             self.tabs.setCurrentWidget(self.live_tab)
             known = self.runs.summary_of(run_dir)
-            workers = known.num_workers if known is not None else 1
-            tasks = _launched_tasks(run_dir) or (workers if workers > 1 else 0)
-            self._launch(
-                self._resume_command_for(run_dir, workers),
-                run_dir,
-                self.tr("resuming run"),
-                tasks,
-                warm_args=resume_args(run_dir) if not tasks else None,
-            )
+            self._launch(lambda: self.session.resume(run_dir, known.num_workers if known is not None else 1))
 
-    def _launch(
-        self, command: list[str], run_dir: Path, what: str, workers: int = 0, warm_args: list[str] | None = None
-    ) -> None:
-        """Start a trainer process (or a local cluster of `workers`) for `run_dir`; wire its signals to the views.
-        With `warm_args`, a ready warm trainer takes the run instead of a fresh process."""
-        grace = max(self._grace_seconds, CLUSTER_GRACE_S) if workers else self._grace_seconds
+    def _launch(self, prepare: Callable[[], Launch], config: RunConfig | None = None) -> None:
+        """Prepare the run with the session (saying why if it cannot be), start its process (a ready warm
+        trainer takes a run that allows one) and wire its signals to the views. `config`: a fresh run's,
+        kept as the form's last settings."""
+        try:
+            launch = prepare()
+        except OSError as exc:
+            self._message(QMessageBox.Icon.Critical, self.tr("Cannot start the run"), str(exc))
+            return
+        if config is not None:
+            settings.save_last_config(config)
+        warm_args = launch.warm_args
         warm = self.spare.take(dict(os.environ)) if self.spare is not None and warm_args is not None else None
-        stderr_log = RunPaths(run_dir).stderr_log
+        stderr_log = RunPaths(launch.run_dir).stderr_log
         runner = TrainingRunner(
-            command,
-            grace_seconds=grace,
+            launch.command,
+            grace_seconds=launch.grace_seconds(self._grace_seconds),
             stderr_log=stderr_log,
             warm=warm,
             assignment=assignment_line(warm_args) if warm is not None and warm_args is not None else "",
@@ -477,23 +415,22 @@ class MainWindow(QMainWindow):
         runner.finished.connect(self._on_runner_done)
         self.runner = runner
         self.plots.reset()
-        self.workers.reset(expected=workers)
-        self.workers.setVisible(bool(workers))
-        if workers:
-            self._fit_workers_panel(workers)
-        self.runs.set_active_run(run_dir)
-        config_path = self._config_file if self._config_file is not None else RunPaths(run_dir).config
-        self.gpu_recorder.start(run_dir, self._gpus_of(config_path, workers))
+        self.workers.reset(expected=launch.tasks)
+        self.workers.setVisible(bool(launch.tasks))
+        if launch.tasks:
+            self._fit_workers_panel(launch.tasks)
+        self.runs.set_active_run(launch.run_dir)
+        self.gpu_recorder.start(launch.run_dir, self._gpus_of(launch.config_file, launch.tasks))
         self.log.begin_run(stderr_log)
         how = self.tr(" (warm trainer, pid {pid})").format(pid=warm.process.pid) if warm is not None else ""
         if warm is None and self.spare is not None and warm_args is not None:
             how = self.tr(" (a fresh trainer: {why})").format(why=self.spare.declined)
-        line = self.tr("{what} in {folder}{how}").format(what=what, folder=run_dir, how=how)
+        line = self.tr("{what} in {folder}{how}").format(what=translate(launch.what), folder=launch.run_dir, how=how)
         self.log.append_lines([f"[dashboard] {line}"])
         self.first_step.run_started(warm is not None)
         self.form.setEnabled(False)
         self.controls.set_running(True)
-        self._set_state("starting")
+        self._show_state()
         self._on_form_changed()
         runner.start()
         announce(self, self.tr("Run started"))
@@ -516,8 +453,9 @@ class MainWindow(QMainWindow):
     def stop_run(self) -> None:
         if self.runner is not None:
             self.runner.request_stop()
+            self.session.request_stop()
             self.controls.set_stopping()
-            self._set_state("stopping")
+            self._show_state()
 
     def _on_events(self, events: list[ev.Event]) -> None:
         if self.first_step.add_events(events) and self.spare is not None:
@@ -525,18 +463,14 @@ class MainWindow(QMainWindow):
         self.plots.add_events(events)
         self.controls.add_events(events)
         self.workers.add_events(events)
-        for event in events:
-            if isinstance(event, ev.RunStarted):  # the engine's numbers replace the form's plan (in sync, all workers)
-                self._show_plan(event.strategy, event.num_replicas, event.global_batch_size)
-                self.status_labels["per_replica"].setText(
-                    self.tr("per-replica batch: {per_replica_batch_size}").format(
-                        per_replica_batch_size=event.per_replica_batch_size
-                    )
-                )
-                self._set_state(RunStatus.RUNNING)
+        plan = self.session.observe(events)
+        if plan is not None:  # the engine's numbers replace the form's plan (in sync, all workers)
+            self._show_plan(plan)
+            self._show_state()
 
     def _on_run_finished(self, status: str, run_dir: str) -> None:
-        self._set_state(status)
+        self.session.ended(status)
+        self._show_state()
         name = run_status_name(status)
         self.controls.show_end(self.tr("run {status}").format(status=name) + (f" — {run_dir}" if run_dir else ""))
         self.statusBar().showMessage(
@@ -548,7 +482,8 @@ class MainWindow(QMainWindow):
         announce(self, self.tr("Run {status}").format(status=name))
 
     def _on_run_failed(self, message: str, log_tail: str) -> None:
-        self._set_state(RunStatus.FAILED)
+        self.session.ended(RunStatus.FAILED)
+        self._show_state()
         self.controls.show_end(self.tr("run failed"))
         message = translate(message)
         self.statusBar().showMessage(self.tr("Run failed: {message}").format(message=message), 10000)
@@ -561,13 +496,11 @@ class MainWindow(QMainWindow):
         if self.runner is not None:
             self.runner.deleteLater()
         self.runner = None
+        self.session.release()
         self.first_step.run_ended()
         self.gpu_recorder.stop()
         if self.spare is not None:
             self.spare.replenish()
-        if self._config_file is not None:
-            self._config_file.unlink(missing_ok=True)
-            self._config_file = None
         self.form.setEnabled(True)
         self.controls.set_running(False)
         self.runs.set_active_run(None)
@@ -682,15 +615,4 @@ class MainWindow(QMainWindow):
             if not self.runner.wait(int((self.runner.grace_seconds + 5) * 1000)):
                 kill_live_processes()
                 self.runner.wait(5000)
-        if self._scratch is not None:  # a trainer reads its config when it starts: none needs it any more
-            self._scratch.cleanup()
-            self._scratch = None
-
-
-def _launched_tasks(run_dir: Path) -> int:
-    """How many tasks a local cluster run had (its cluster.json); 0 for a run of one process."""
-    path = RunPaths(run_dir).cluster
-    try:
-        return len(parse_tf_config(path.read_text(encoding="utf-8")).cluster.tasks()) if path.is_file() else 0
-    except (OSError, ValueError):
-        return 0
+        self.session.close()

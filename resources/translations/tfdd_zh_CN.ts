@@ -895,6 +895,14 @@
         <source>cannot list {folder}: {reason}</source>
         <translation>无法列出 {folder}：{reason}</translation>
     </message>
+    <message>
+        <source>starting run</source>
+        <translation>开始运行</translation>
+    </message>
+    <message>
+        <source>resuming run</source>
+        <translation>继续运行</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
@@ -1847,10 +1855,6 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>运行配置 (*.json)</translation>
     </message>
     <message>
-        <source>starting run</source>
-        <translation>开始运行</translation>
-    </message>
-    <message>
         <source>Cannot start the cluster</source>
         <translation>无法启动集群</translation>
     </message>
@@ -1861,10 +1865,6 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>Cannot start the run</source>
         <translation>无法开始运行</translation>
-    </message>
-    <message>
-        <source>resuming run</source>
-        <translation>继续运行</translation>
     </message>
     <message>
         <source> (warm trainer, pid {pid})</source>
@@ -1889,10 +1889,6 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>The trainer saves a checkpoint and stops. Stop now?</source>
         <translation>训练器会保存检查点后停止。现在停止吗？</translation>
-    </message>
-    <message>
-        <source>per-replica batch: {per_replica_batch_size}</source>
-        <translation>每副本批次：{per_replica_batch_size}</translation>
     </message>
     <message>
         <source>run {status}</source>

@@ -113,7 +113,7 @@ def test_the_run_config_handed_to_a_trainer_lives_in_a_swept_scratch_folder(qtbo
     window = make_window()
     window.apply_probe(CPU_ONLY)
     window.start_run()
-    config_file = window._config_file
+    config_file = window.session.config_file
     assert config_file is not None and config_file.parent.name.startswith("tfdd-window-")
     assert (config_file.parent / ".in-use").is_file()
     qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
