@@ -10,7 +10,6 @@ hand-written file and saving it again loses nothing.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
@@ -31,6 +30,7 @@ from engine.messages import msg
 from engine.plan import plan_problems, replica_count
 from engine.problems import Problem
 from engine.tfconfig import CLUSTER_STRATEGIES, evaluator_problem
+from gui.form.bindings import FieldBindings
 from gui.form.data_source import DataSourceForm
 from gui.form.device_probe import ProbeResult
 from gui.form.model_form import ModelForm
@@ -110,6 +110,7 @@ class RunForm(QWidget):
         layout.addWidget(self._model_group())
         layout.addWidget(self.general_problems)
         layout.addStretch(1)
+        self.fields = self._bind_fields()
         self.set_config(RunConfig())
 
     # ---- building ------------------------------------------------------------
@@ -259,17 +260,6 @@ class RunForm(QWidget):
         self.model_form.changed.connect(self._emit_changed)
         self.model_form.summary.button.clicked.connect(self.request_summary)
         column.addWidget(self.model_form)
-        for field, spin in self._number_fields().items():  # first: a changed field forgets its kept value
-            self.kept.watch(field, spin)
-        for w in (self.epochs, self.batch_size, self.virtual, self.workers, self.ps, self.every_steps):
-            w.valueChanged.connect(self._emit_changed)
-        self.evaluator.toggled.connect(self._emit_changed)
-        self.partitioner.currentTextChanged.connect(self._emit_changed)
-        for w in (self.learning_rate, self.validation):
-            w.valueChanged.connect(self._emit_changed)
-        for w in (self.loop, self.optimizer, self.strategy):
-            w.currentTextChanged.connect(self._emit_changed)
-        self.every_epoch.toggled.connect(self._emit_changed)
         return box
 
     def request_summary(self) -> None:
@@ -278,22 +268,29 @@ class RunForm(QWidget):
         self.model_form.summary.request(config, replicas)
 
     # ---- config <-> widgets --------------------------------------------------
-    def _number_fields(self) -> dict[str, QSpinBox | QDoubleSpinBox]:
-        return {
-            "epochs": self.epochs,
-            "global_batch_size": self.batch_size,
-            "learning_rate": self.learning_rate,
-            "validation_split": self.validation,
-            "virtual_devices": self.virtual,
-            "checkpoint.every_steps": self.every_steps,
-        }
-
-    def _number(self, field: str) -> Any:
-        """A number field's value: the config's own when the field cannot show it."""
-        if field in self.kept.fields():
-            return self.kept.value(field, self._number_fields()[field])
-        shown = self._number_fields()[field].value()
-        return round(shown, 2) if field == "validation_split" else shown  # 0.05 steps add float noise
+    def _bind_fields(self) -> FieldBindings:
+        """The config fields this form's own widgets edit (data, model and devices have theirs)."""
+        bindings = FieldBindings(
+            {
+                "epochs": self.epochs,
+                "global_batch_size": self.batch_size,
+                "loop": self.loop,
+                "optimizer": self.optimizer,
+                "learning_rate": self.learning_rate,
+                "validation_split": self.validation,
+                "strategy": self.strategy,
+                "variable_partitioner": self.partitioner,
+                "virtual_devices": self.virtual,
+                "checkpoint.every_epoch": self.every_epoch,
+                "checkpoint.every_steps": self.every_steps,
+            },
+            self.kept,
+        )
+        bindings.connect(self._emit_changed)
+        for local_cluster in (self.workers, self.ps):  # the shape of a local cluster, not config fields
+            local_cluster.valueChanged.connect(self._emit_changed)
+        self.evaluator.toggled.connect(self._emit_changed)
+        return bindings
 
     def set_config(self, config: RunConfig) -> None:
         """Show `config`; keys without a widget are kept for `evaluate()`, and so are values a field
@@ -301,21 +298,7 @@ class RunForm(QWidget):
         self._loading = True
         try:
             self._base = config
-            values = {
-                "epochs": config.epochs,
-                "global_batch_size": config.global_batch_size,
-                "learning_rate": config.learning_rate,
-                "validation_split": config.validation_split,
-                "virtual_devices": config.virtual_devices,
-                "checkpoint.every_steps": config.checkpoint.every_steps,
-            }
-            for field, spin in self._number_fields().items():
-                self.kept.show(field, spin, values[field])
-            self.loop.setCurrentText(config.loop)
-            self.optimizer.setCurrentText(config.optimizer)
-            self.strategy.setCurrentText(config.strategy)
-            self.partitioner.setCurrentText(config.variable_partitioner)
-            self.every_epoch.setChecked(config.checkpoint.every_epoch)
+            self.fields.show(config)
             self.model_form.set_model(config.model)
             self.data_source.set_data(config.data, config)
             self._tick_devices(config.devices)
@@ -367,26 +350,11 @@ class RunForm(QWidget):
             if self._device_boxes
             else self._base.devices
         )
-        value = self._number
         config = dataclasses.replace(
-            self._base,
-            epochs=value("epochs"),
-            global_batch_size=value("global_batch_size"),
-            loop=self.loop.currentText(),
-            optimizer=self.optimizer.currentText(),
-            learning_rate=value("learning_rate"),
-            validation_split=value("validation_split"),
-            strategy=self.strategy.currentText(),
-            variable_partitioner=self.partitioner.currentText(),
-            virtual_devices=value("virtual_devices"),
+            self.fields.read(self._base),
             devices=devices or None,
             data=self.data_source.data(self._base.data),
             model=model,
-            checkpoint=dataclasses.replace(
-                self._base.checkpoint,
-                every_epoch=self.every_epoch.isChecked(),
-                every_steps=value("checkpoint.every_steps"),
-            ),
         )
         gpus = [d.name for d in self._probe.gpus] if self._probe else None
         replicas = replica_count(config, gpus, workers or self.workers.value())
