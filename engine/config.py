@@ -341,9 +341,16 @@ def nearest_valid_batch_sizes(global_batch: int, replicas: int) -> list[int]:
     return [b for b in (below, above) if b > 0]
 
 
+def per_replica_batch(global_batch: int, replicas: int | None) -> int | None:
+    """Each replica's share of a global batch; None while the replicas are unknown or do not divide it."""
+    if not replicas or replicas <= 0 or global_batch % replicas:
+        return None
+    return global_batch // replicas
+
+
 def batch_problem(global_batch: int, replicas: int) -> Problem | None:
     """The per-replica batch is global / replicas, so it must divide evenly."""
-    if replicas <= 0 or global_batch % replicas == 0:
+    if replicas <= 0 or per_replica_batch(global_batch, replicas) is not None:
         return None
     nearest = nearest_valid_batch_sizes(global_batch, replicas)
     sizes = msg("{a} or {b}", a=nearest[0], b=nearest[1]) if len(nearest) == 2 else str(nearest[0])

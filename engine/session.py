@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine import events as ev
-from engine.config import RunConfig
+from engine.config import RunConfig, per_replica_batch
 from engine.messages import msg
 from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
 from engine.protocol.commands import (
@@ -91,8 +91,7 @@ class Plan:
 
     @classmethod
     def of(cls, strategy: str, replicas: int | None, global_batch: int) -> Plan:
-        per = global_batch // replicas if replicas and global_batch % replicas == 0 else None
-        return cls(strategy, replicas, per)
+        return cls(strategy, replicas, per_replica_batch(global_batch, replicas))
 
 
 @dataclass

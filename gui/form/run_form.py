@@ -25,7 +25,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import LOOPS, OPTIMIZERS, STRATEGIES, VARIABLE_PARTITIONERS, RunConfig, Strategy, validate
+from engine.config import (
+    LOOPS,
+    OPTIMIZERS,
+    STRATEGIES,
+    VARIABLE_PARTITIONERS,
+    RunConfig,
+    Strategy,
+    per_replica_batch,
+    validate,
+)
 from engine.messages import msg
 from engine.plan import plan_problems, replica_count
 from engine.problems import Problem
@@ -388,14 +397,15 @@ class RunForm(QWidget):
     def show_per_replica(self, config: RunConfig, replicas: int | None) -> None:
         hint = STRATEGY_HINTS.get(config.strategy)
         self.strategy_hint.setText(self.tr(hint) if hint else "")
+        per_replica = per_replica_batch(config.global_batch_size, replicas)
         if replicas is None:
             self.per_replica.setText(self.tr("per replica: known once devices are listed"))
-        elif config.global_batch_size % replicas:
+        elif per_replica is None:
             self.per_replica.setText(self.tr("not divisible by %n replica(s)", "", replicas))
         elif config.strategy == PARAMETER_SERVER:
             self.per_replica.setText(
                 self.tr("= {per_replica} per replica × %n replica(s) per step; ", "", replicas).format(
-                    per_replica=config.global_batch_size // replicas
+                    per_replica=per_replica
                 )
                 + self.tr("%n worker(s) take steps in turn", "", self.workers.value())
             )
@@ -408,9 +418,7 @@ class RunForm(QWidget):
                 else ""
             )
             self.per_replica.setText(
-                self.tr("= {per_replica} per replica × %n replica(s)", "", replicas).format(
-                    per_replica=config.global_batch_size // replicas
-                )
+                self.tr("= {per_replica} per replica × %n replica(s)", "", replicas).format(per_replica=per_replica)
                 + split
             )
 
