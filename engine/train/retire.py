@@ -1,19 +1,10 @@
 """Dropping a finished epoch's data iterator without making training wait for it.
 
-Destroying a tf.data iterator joins its autotuning thread, and in TensorFlow 2.21
-that thread only notices at its next scheduled wake-up, whose period doubles as the
-epoch runs (a distributed dataset has one such thread per device). Measured here
-(Mirrored on 2 virtual CPUs, 640,000 examples an epoch, about 5 s of steps):
-`epoch_end` came 0-5.5 s after the epoch's last step with the custom loop and
-4.5-14.9 s after it with `model.fit`, which drops its iterator as it returns. The
-wait releases the GIL, so a thread of its own can sit in it while the next epoch
-trains.
-
-The thread is not a daemon: the interpreter joins it before it exits, so an
-iterator is never torn down while TensorFlow itself is being unloaded. A trainer
-that has written everything does not wait for it either (engine.train.task.end_process
-ends the process at once while `retiring()`): the last epoch's iterator held the
-exit up to 15 s after `run_finished` under fit, and 5.6 s with the custom loop.
+Destroying a tf.data iterator joins its autotuning thread, which in TensorFlow 2.21 notices only at its
+next scheduled wake-up (seconds, doubling as the epoch runs; BENCHMARKS.md, "An epoch's end"). The wait
+releases the GIL, so the last reference is dropped on a thread of its own while the next epoch trains.
+The thread is not a daemon, so an iterator is never torn down while TensorFlow is being unloaded; a
+trainer that has written everything ends at once instead of waiting for it (engine.train.task.end_process).
 """
 
 from __future__ import annotations

@@ -1,29 +1,12 @@
 """Live training plots: loss, accuracy, throughput and (with GPUs) utilisation and memory per GPU.
 
-Watching a run must cost the training next to nothing, so a frame is cheap
-whatever the length of the run: every point is kept (gui/live/traces.py)
-but a plot draws at most a couple of thousand of a series (a min/max
-envelope of the whole run, or the raw points of a zoomed window), and an
-invisible item holds each plot's range on a coarse grid, so the axes are
-re-laid out only when the data outgrows them, not on every frame. Between
-those moves a frame only adds the new points to an image of the plot and
-repaints their strip (gui/live/plot_layer.py).
-
-Redraws: new data asks for a frame, and a frame redraws every plot with
-news, painted together in one pass of Qt's repaint, but a plot whose range
-moved (its axes re-laid out) ends a pass. Frames come at most
-`frames_per_second` times a second (REDRAW_PERIOD_MS apart by default; the
-View menu offers FRAME_RATES), so new data waits at most that long while the
-tab is shown (and a little longer, FRAME_SLACK_MS, for data that comes
-between the runner's hand-overs: the next hand-over draws it); where
-painting is dear (2 slow cores, every one of them training) the pace slows
-until painting costs at most PAINT_BUDGET of a core, measured as the GUI
-thread's own CPU time per frame. No timer runs without new data. Nothing is
-drawn while the tab is hidden or the window minimised, and a run's first
-point is drawn at once.
-All plots share one x-axis, the global step or the time since Start; GPU
-samples come once a second by the clock and are placed on the step axis
-where training was then.
+Watching must cost training next to nothing, so a frame is cheap however long the run: every point is kept
+(gui/live/traces.py) but a plot draws at most a couple of thousand of a series, its axes move on a coarse
+grid, and between those moves a frame adds only the new points to an image of the plot and repaints their
+strip (gui/live/plot_layer.py). New data asks for a frame; frames come at most `frames_per_second` a second,
+all plots with news painted in one pass, slower where painting would cost more than PAINT_BUDGET of a core.
+No timer runs without new data and nothing is drawn while the tab is hidden. All plots share one x-axis,
+the global step or the time since Start; GPU samples are placed on the step axis where training then was.
 """
 
 from __future__ import annotations
@@ -47,16 +30,14 @@ from gui import theme
 from gui.live.plot_layer import Look, PlotLayer, Series
 from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 
-# Frames a second a user may choose (View ▸ Live plots), the default first. On 2 cores, both training, 10 a
-# second cost training about 1 % of its speed (bench_watch_cost.py: 0.988 of its throughput with the tab
-# hidden, 95 % interval 0.981-0.994), 5 or 1 a second nothing it could see.
+# Frames a second a user may choose (View ▸ Live plots), the default first; what each costs training is in
+# BENCHMARKS.md (bench_watch_cost.py).
 FRAME_RATES = (10, 5, 1)
 REDRAW_PERIOD_MS = 1000 / FRAME_RATES[0]  # the default pace: streaming data waits at most this long for a frame
 PAINT_BUDGET = 0.04  # of one core: what drawing the plots may cost while a run streams (the whole window: 5 %)
-# Data that arrives this close to the pace's next frame is drawn at once, with its arrival: the runner hands
-# events over every 100 ms (gui.runner.EMIT_INTERVAL_S), give or take a few, and frames drawn by a timer of their
-# own woke the GUI thread a second time in each period (50 wake-ups a second instead of 40, bench_watch_cost's
-# run). Data that arrives earlier (a GPU sample) waits for the pace and this, so the hand-over due then draws it.
+# Data that arrives this close to the pace's next frame is drawn at once: the runner hands events over every
+# 100 ms (gui.runner.EMIT_INTERVAL_S), so a frame of its own would wake the GUI thread twice a period. Data that
+# arrives earlier (a GPU sample) waits for the pace and this, so the hand-over due then draws it.
 FRAME_SLACK_MS = 10
 FRAME_COSTS_KEPT = 15  # a plot's latest frames whose cost sets the pace: a second and a half of them
 X_HEADROOM = 0.5  # when the run reaches the x-axis's end it grows by half: a few dozen times a run
