@@ -1,6 +1,6 @@
 """Where a warm trainer's Start → first step goes, phase by phase.
 
-    python bench/bench_warm_phases.py [--rounds 5]
+    python bench/bench_warm_phases.py [--rounds 5] [--private-api]
 
 Each round is a fresh process that does what a warm trainer does while it
 waits (engine.train.warm_start's preload), idles a second, then trains the
@@ -10,6 +10,10 @@ Adam's slots, the output check, the replica-batch measure, run_started, the
 epoch's distributed iterator, tracing the first train_steps call and running
 it. Times are seconds from the assignment (the run's arguments arriving);
 the rest of "@run_started" is TensorFlow's context and the strategy.
+
+--private-api prices engine.train.tf_runtime.PRIVATE_API: rounds alternate between the engine as it is and
+the engine without its private speed-ups (no conversion ahead, Keras's own Adam step), and the table gains
+a column for each and their ratio.
 """
 
 from __future__ import annotations
@@ -46,10 +50,21 @@ def timed(owner: Any, name: str, label: str, times: dict[str, float]) -> None:
     setattr(owner, name, wrapper)
 
 
-def one_round() -> None:
+def without_private_api() -> None:
+    """The engine as it would run without its private TensorFlow and Keras names (their fallbacks)."""
+    import engine.train.loops as loops
+    import engine.train.models as models
+
+    loops.convert_ahead = lambda functions: None
+    models.fuse_updates = lambda optimizer: optimizer
+
+
+def one_round(bare: bool) -> None:
     """In a fresh process: preload as a warm trainer, then time the run's phases; one JSON line out."""
     from engine.train.warm_start import _preload
 
+    if bare:
+        without_private_api()
     _preload()
     time.sleep(1.0)
     from tensorflow.python.distribute import input_lib
@@ -103,26 +118,31 @@ def one_round() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--private-api", action="store_true", help="also time the engine without its private names")
+    parser.add_argument("--one", choices=["engine", "bare"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        one_round()
+        one_round(args.one == "bare")
         return
-    rounds = []
-    for _ in range(args.rounds):
-        out = subprocess.run(
-            [sys.executable, __file__, "--one"], cwd=REPO, capture_output=True, text=True, check=True
-        ).stdout
-        rounds.append(json.loads(out.strip().splitlines()[-1]))
-        print(" ".join(f"{k}={v:.3f}" for k, v in rounds[-1].items()), file=sys.stderr)
+    variants = ["engine", "bare"] if args.private_api else ["engine"]
+    rounds: dict[str, list[dict[str, float]]] = {v: [] for v in variants}
+    for i in range(args.rounds):
+        for variant in variants[i % 2 :] + variants[: i % 2]:  # interleaved, each round in another order
+            out = subprocess.run(
+                [sys.executable, __file__, "--one", variant], cwd=REPO, capture_output=True, text=True, check=True
+            ).stdout
+            rounds[variant].append(json.loads(out.strip().splitlines()[-1]))
+            print(variant, " ".join(f"{k}={v:.3f}" for k, v in rounds[variant][-1].items()), file=sys.stderr)
     rows = []
     for phase in PHASES:
-        values = [r[phase] for r in rounds if phase in r]
-        if not values:  # the output check runs for a user's model only
-            rows.append((phase, "not run"))
-            continue
-        rows.append((phase, f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})"))
-    print(table(("phase", f"s, median (min–max) of {args.rounds}"), rows))
+        values = {v: [r[phase] for r in rounds[v] if phase in r] for v in variants}
+        cells = [f"{statistics.median(x):.2f} ({min(x):.2f}–{max(x):.2f})" if x else "not run" for x in values.values()]
+        if args.private_api:
+            ok = all(values.values())
+            cells.append(f"{statistics.median(values['engine']) / statistics.median(values['bare']):.2f}" if ok else "")
+        rows.append((phase, *cells))
+    head = [f"{v}: s, median (min–max) of {args.rounds}" for v in variants]
+    print(table(("phase", *head, *(["engine ÷ bare"] if args.private_api else [])), rows))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import types
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
@@ -19,7 +21,75 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 import tensorflow as tf  # noqa: E402
 import tf_keras as keras  # noqa: E402
 
-__all__ = ["tf", "keras", "convert_ahead", "devices_untouched", "gpu_descriptions", "inner_function"]
+__all__ = ["tf", "keras", "convert_ahead", "devices_untouched", "gpu_descriptions", "inner_function", "PRIVATE_API"]
+
+
+@dataclass(frozen=True)
+class PrivateUse:
+    """A private TensorFlow or tf-keras name the engine relies on: what it buys, and what happens without it."""
+
+    name: str
+    used_by: str
+    gain: str  # measured: BENCHMARKS.md, "Private TensorFlow and Keras names"
+    fallback: str
+    present: Callable[[], bool]
+
+
+def _has(module: str, *attributes: str) -> Callable[[], bool]:
+    def present() -> bool:
+        try:
+            owner: Any = __import__(module, fromlist=["_"])
+        except ImportError:
+            return False
+        return all(hasattr(owner, a) for a in attributes)
+
+    return present
+
+
+def _context_has_handle() -> bool:
+    from tensorflow.python.eager import context
+
+    return hasattr(context.context(), "_context_handle")
+
+
+def _adam_has_slots() -> bool:
+    adam = keras.optimizers.Adam()
+    adam.build([tf.Variable([0.0])])  # the slots exist once built
+    return all(hasattr(adam, a) for a in ("_index_dict", "_var_key", "_momentums", "_velocities"))
+
+
+PRIVATE_API = (
+    PrivateUse(
+        "tensorflow.python.autograph.impl.api._convert_actual (and converter.ProgramContext)",
+        "convert_ahead: a warm trainer converts the custom loop's functions while it waits",
+        "a warm start's first step sooner",
+        "AutoGraph converts them at the first trace, as without a warm trainer",
+        _has("tensorflow.python.autograph.impl.api", "_convert_actual"),
+    ),
+    PrivateUse(
+        "tf_keras Adam's _index_dict, _var_key, _momentums, _velocities",
+        "engine/train/models/fused_adam.py: Adam's dense step as one ResourceApplyAdam",
+        "a shorter first trace (a dozen ops a variable become one)",
+        "Keras's own update_step (the same math, op by op)",
+        _adam_has_slots,
+    ),
+    PrivateUse(
+        "tensorflow.python.eager.context.Context._context_handle",
+        "devices_untouched: a warm trainer proves it touched no device before it takes a run",
+        "the check TensorFlow itself makes before a device plan",
+        "assumed untouched: a plan that cannot apply then fails with TensorFlow's own message",
+        _context_has_handle,
+    ),
+    PrivateUse(
+        "tensorflow.python.client.device_lib.list_local_devices",
+        "gpu_descriptions: each GPU's PCI bus id, to match TensorFlow's GPUs to NVML's",
+        "NVML's utilisation and memory shown for the right GPU (no public API gives the bus id)",
+        "no descriptions: GPUs listed without NVML figures",
+        _has("tensorflow.python.client.device_lib", "list_local_devices"),
+    ),
+)
+"""Every private name the engine uses, listed once; tests/engine/train/test_private_api.py checks that each is
+present in the installed TensorFlow and that the engine still trains when it is not."""
 
 
 def devices_untouched() -> bool:
@@ -32,7 +102,7 @@ def devices_untouched() -> bool:
     """
     from tensorflow.python.eager import context
 
-    return context.context()._context_handle is None
+    return getattr(context.context(), "_context_handle", None) is None
 
 
 def gpu_descriptions() -> dict[str, str]:
@@ -41,12 +111,16 @@ def gpu_descriptions() -> dict[str, str]:
     Only device_lib tells the PCI bus id, and it creates the devices to do so (with memory
     growth, so it takes little GPU memory): for the device probe, never inside a run.
     """
-    from tensorflow.python.client import device_lib
+    try:
+        from tensorflow.python.client import device_lib
 
+        listed = device_lib.list_local_devices
+    except (ImportError, AttributeError):
+        return {}
     config = tf.compat.v1.ConfigProto()
     config.gpu_options.allow_growth = True
     out = {}
-    for device in device_lib.list_local_devices(config):
+    for device in listed(config):
         if device.device_type == "GPU":
             out[device.name.rpartition("/device:")[2]] = device.physical_device_desc
     return out

@@ -9,7 +9,8 @@ TensorFlow has as one kernel, `ResourceApplyAdam`:
     var -= lr·sqrt(1 - beta_2^t)/(1 - beta_1^t) · m / (sqrt(v) + epsilon)
 which is tf-keras's dense update, term for term.
 
-Only the instance's `update_step` is replaced: the optimizer stays Keras's
+It reads tf-keras's private slot attributes (engine.train.tf_runtime.PRIVATE_API); where they are
+missing, Keras's own step runs. Only the instance's `update_step` is replaced: the optimizer stays Keras's
 Adam, so its slot variables, its checkpoints (a run stopped before this
 change resumes after it) and the optimizer saved in model.keras are exactly
 Keras's. Sparse gradients, amsgrad and adaptive epsilon keep Keras's own step.
@@ -29,7 +30,13 @@ from engine.train.tf_runtime import keras, tf
 
 def fused_update_step(self: Any, gradient: Any, variable: Any) -> Any:
     """tf-keras Adam.update_step's dense path, as one ResourceApplyAdam."""
-    if isinstance(gradient, tf.IndexedSlices) or self.amsgrad or self.adaptive_epsilon:
+    slots = ("_index_dict", "_var_key", "_momentums", "_velocities")  # tf-keras's private names
+    if (
+        isinstance(gradient, tf.IndexedSlices)
+        or self.amsgrad
+        or self.adaptive_epsilon
+        or not all(hasattr(self, a) for a in slots)
+    ):
         return type(self).update_step(self, gradient, variable)
     dtype = variable.dtype
     index = self._index_dict[self._var_key(variable)]
