@@ -51,7 +51,7 @@ def python_stacks(pid: int) -> Stacks:
         return Stacks(False, unavailable(pid, msg("py-spy could not be run: {error}", error=str(exc))))
     if done.returncode == 0 and done.stdout.strip():
         return Stacks(True, done.stdout)
-    said = " ".join((done.stderr or done.stdout).split())[-300:]
+    said = _first_words(done.stderr or done.stdout)
     if "ermission" in said or "ptrace" in said.lower():
         why = msg(
             "py-spy may not attach to it ({error}); run as the same user with ptrace allowed "
@@ -61,6 +61,12 @@ def python_stacks(pid: int) -> Stacks:
     else:
         why = msg("py-spy failed: {error}", error=said or f"exit code {done.returncode}")
     return Stacks(False, unavailable(pid, why))
+
+
+def _first_words(text: str) -> str:
+    """py-spy's error and its causes, without the backtrace that follows them."""
+    head = text.split("Stack backtrace", 1)[0]
+    return " ".join(head.split())[:300]
 
 
 def unavailable(pid: int, why: Message) -> Message:
