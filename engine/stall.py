@@ -97,6 +97,11 @@ class ProgressWatchdog:
         was, progress.stalled = progress.stalled, False
         return was
 
+    def idle_s(self, task: str) -> float | None:
+        """How long `task` has gone without progress; None when it is not watched."""
+        progress = self._tasks.get(task)
+        return None if progress is None else self._clock() - progress.last
+
     def step_time(self, task: str) -> float | None:
         """The task's median step time, None before it has two step events."""
         progress = self._tasks.get(task)

@@ -553,6 +553,9 @@ class _Group:
         echo = w.failed_error_type in PEER_LOST_ERRORS
         if not self.failure or (self.failure_is_echo and not echo):
             reason = w.failed_message or ExitCode.describe(code)
+            if echo:  # a collective gave up (its timeout): the peer it waited for is one still running
+                peers = [t for t in self._of(Program.TRAINER) if t is not w and t.alive()]
+                reason += self.stalls.still_running([(t.task.name, t.task.id, t.status.pid) for t in peers])
             self.failure = f"{w.task.name} (pid {w.process.pid}) failed: {reason}; log: {w.status.log_path}"  # type: ignore[union-attr]
             self.failure_is_echo = echo
 

@@ -30,6 +30,19 @@ class StallWatch:
             return None
         return ev.TaskStalled(worker=task, pid=pid, step_s=self._watchdog.step_time(task), resumed=True)
 
+    def still_running(self, peers: list[tuple[str, str, int | None]]) -> str:
+        """What a failure by a collective's timeout adds: the peers (name, task id, pid) still running, one of
+        which it waited for, with how long each has gone without a step."""
+        if not peers:
+            return ""
+
+        def one(name: str, task: str, pid: int | None) -> str:
+            idle = self._watchdog.idle_s(task)
+            return f"{name} (pid {pid}" + (f", no step for {idle:.0f} s)" if idle is not None else ")")
+
+        said = ", ".join(one(*peer) for peer in peers)
+        return f"; it waited for a peer, and still running were: {said}"
+
     def ended(self, task: str) -> None:
         self._watchdog.forget(task)
 

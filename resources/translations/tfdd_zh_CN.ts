@@ -60,6 +60,10 @@
         <translation>必须在 [0, 1) 之间，例如 0.2 表示留出 20% 用于验证</translation>
     </message>
     <message>
+        <source>must be null (wait for peers as long as it takes) or seconds &gt; 0, e.g. 600</source>
+        <translation>必须为 null（一直等待其他工作器）或大于 0 的秒数，例如 600</translation>
+    </message>
+    <message>
         <source>must be an integer &gt;= 1 or &quot;auto&quot;</source>
         <translation>必须是 &gt;= 1 的整数或 &quot;auto&quot;</translation>
     </message>

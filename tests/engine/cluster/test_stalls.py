@@ -31,33 +31,43 @@ def hold_here_until_released():
         time.sleep(0.05)
 
 
-def examples():
+def examples(held):
     rng = np.random.default_rng(0)
     for i in range(10**9):
-        if i == {block_after}:
+        if held and i == {block_after}:
             hold_here_until_released()
         yield rng.standard_normal(4).astype("float32"), np.int64(i % 2)
 
 
 def make_dataset(input_context):
     signature = (tf.TensorSpec((4,), tf.float32), tf.TensorSpec((), tf.int64))
-    return tf.data.Dataset.from_generator(examples, output_signature=signature)
+    held = input_context.input_pipeline_id == input_context.num_input_pipelines - 1  # the last worker's
+    return tf.data.Dataset.from_generator(lambda: examples(held), output_signature=signature)
 """
 
 
-def test_a_task_whose_input_blocks_is_named_with_its_python_stacks(tmp_path: Path) -> None:
-    held, release = tmp_path / "held", tmp_path / "release"
+def blocking_run(tmp_path: Path, **settings) -> Path:
+    """A multi_worker_mirrored config whose last worker's input blocks after BLOCK_AFTER examples until
+    tmp_path/release exists (tmp_path/held says it is blocked)."""
     source = tmp_path / "blocking_data.py"
-    source.write_text(DATASET.format(held=str(held), release=str(release), block_after=BLOCK_AFTER))
+    source.write_text(
+        DATASET.format(held=str(tmp_path / "held"), release=str(tmp_path / "release"), block_after=BLOCK_AFTER)
+    )
     config = RunConfig(
         strategy="multi_worker_mirrored",
         epochs=1,
         global_batch_size=32,
         validation_split=0.0,
         data=DataConfig(kind="python", path=str(source), num_samples=256, num_classes=2),
+        **settings,
     )
-    config_path = tmp_path / "run.json"
-    config.save(config_path)
+    config.save(tmp_path / "run.json")
+    return tmp_path / "run.json"
+
+
+def test_a_task_whose_input_blocks_is_named_with_its_python_stacks(tmp_path: Path) -> None:
+    held, release = tmp_path / "held", tmp_path / "release"
+    config_path = blocking_run(tmp_path)
     stalls: list[ev.TaskStalled] = []
     stacks: list = []
 
@@ -83,3 +93,21 @@ def test_a_task_whose_input_blocks_is_named_with_its_python_stacks(tmp_path: Pat
         pytest.skip(f"py-spy cannot attach here (ptrace): {dump.text}")
     assert dump.ok, dump.text
     assert "hold_here_until_released" in dump.text
+
+
+def test_a_collective_timeout_ends_a_hung_all_reduce(tmp_path: Path) -> None:
+    config_path = blocking_run(tmp_path, collective_timeout_s=5.0)
+    stalls: list[ev.TaskStalled] = []
+    result = launch_cluster(
+        local_cluster(2),
+        config_path,
+        tmp_path / "run",
+        join_timeout_s=120,
+        on_event=lambda task, event: stalls.append(event) if isinstance(event, ev.TaskStalled) else None,
+        stall_s=60.0,
+    )
+    assert (tmp_path / "held").exists()
+    assert not result.ok and result.workers[0].state == "failed"
+    assert "worker 0" in result.failure and "Collective has timed out" in result.workers[0].message
+    peer = result.workers[1]
+    assert f"it waited for a peer, and still running were: worker 1 (pid {peer.pid}, no step for " in result.failure
