@@ -168,11 +168,15 @@ class WorkersPanel(QWidget):
         item = self.table.itemAt(position)
         if item is None:
             return
-        worker = self.table.item(item.row(), TASK).text()
+        self.menu_for(self.table.item(item.row(), TASK).text()).popup(self.table.viewport().mapToGlobal(position))
+
+    def menu_for(self, worker: str) -> QMenu:
+        """A task's context menu: its Python stacks, when it has a process."""
         menu = QMenu(self)
         action = menu.addAction(self.tr("Show Python stacks"), lambda: self.show_stacks(worker))
         action.setEnabled(self.cell(worker, PID).isdigit())
-        menu.popup(self.table.viewport().mapToGlobal(position))
+        menu.aboutToHide.connect(menu.deleteLater)
+        return menu
 
     def _row(self, worker: str) -> int:
         row = self._rows.get(worker)

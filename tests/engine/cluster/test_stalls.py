@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from engine import events as ev
 from engine.cluster.launcher import launch_cluster
 from engine.config import DataConfig, RunConfig
+from engine.protocol.commands import cli_command
 from engine.stacks import python_stacks
 from engine.tfconfig import local_cluster
 
@@ -111,3 +114,32 @@ def test_a_collective_timeout_ends_a_hung_all_reduce(tmp_path: Path) -> None:
     assert "worker 0" in result.failure and "Collective has timed out" in result.workers[0].message
     peer = result.workers[1]
     assert f"it waited for a peer, and still running were: worker 1 (pid {peer.pid}, no step for " in result.failure
+
+
+def test_cluster_launch_prints_the_stalled_task_and_its_stacks(tmp_path: Path) -> None:
+    config_path = blocking_run(tmp_path)
+    command = cli_command("cluster", "launch", "--workers", "1", "--config", str(config_path))
+    command += ["--run-dir", str(tmp_path / "run"), "--stall-seconds", "3"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    lines: list[str] = []
+
+    def read() -> None:
+        for line in proc.stdout:  # type: ignore[union-attr]
+            lines.append(line.rstrip("\n"))
+            said = "\n".join(lines)
+            if (tmp_path / "held").exists() and ("hold_here_until_released" in said or "may not attach" in said):
+                (tmp_path / "release").touch()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert proc.wait(timeout=240) == 0, "\n".join(lines)
+    finally:
+        proc.kill()
+        reader.join(timeout=10)
+    out = "\n".join(lines)
+    assert "warning: worker-0: no step for " in out and "; its Python stacks:" in out, out
+    if "may not attach" in out:
+        pytest.skip(f"py-spy cannot attach here (ptrace): {out}")
+    assert "hold_here_until_released" in out
+    assert out.index("hold_here_until_released") < out.rindex("worker-0: stepping again")

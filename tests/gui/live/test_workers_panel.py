@@ -163,6 +163,8 @@ def test_a_stalled_task_is_marked_until_it_steps_again(qtbot):
     assert panel.cell("worker-1", MESSAGE) == "worker-1: no step for 42 s (its steps took 0.3 s)"
     assert panel.summary.text() == "1 stalled · 1 training"
     assert log_line(stalled) == "[worker-1] worker-1: no step for 42 s (its steps took 0.3 s)"
+    menu = panel.menu_for("worker-1")  # what a right-click on its row pops up
+    assert [(a.text(), a.isEnabled()) for a in menu.actions()] == [("Show Python stacks", True)]
     panel.add_events([ev.TaskStalled(worker="worker-1", pid=12, resumed=True)])
     assert panel.stalled() == [] and panel.state("worker-1") == "training"
     assert panel.table.item(1, STATE).text() == "training"
