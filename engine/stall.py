@@ -33,14 +33,11 @@ class Stall:
     step_s: float | None
     threshold_s: float
 
-    def line(self) -> Message:
-        return stall_line(self.task, self.idle_s, self.step_s)
-
 
 def stall_line(task: str, idle_s: float, step_s: float | None) -> Message:
     """What the launcher and the window say, e.g. "worker-1: no step for 42 s (its steps took 0.3 s)"."""
     if step_s is None:
-        return msg("{task}: no step for {idle} s (it has not finished a step yet)", task=task, idle=f"{idle_s:.0f}")
+        return msg("{task}: no step for {idle} s (no step time measured yet)", task=task, idle=f"{idle_s:.0f}")
     took = f"{step_s:.2g}" if step_s < 10 else f"{step_s:.0f}"
     return msg("{task}: no step for {idle} s (its steps took {took} s)", task=task, idle=f"{idle_s:.0f}", took=took)
 

@@ -924,8 +924,8 @@
         <translation>无法读取进程 {pid} 的 Python 调用栈：{why}</translation>
     </message>
     <message>
-        <source>{task}: no step for {idle} s (it has not finished a step yet)</source>
-        <translation>{task}：已 {idle} 秒没有完成步骤（它还没有完成过任何步骤）</translation>
+        <source>{task}: no step for {idle} s (no step time measured yet)</source>
+        <translation>{task}：已 {idle} 秒没有完成步骤（尚未测得步骤用时）</translation>
     </message>
     <message>
         <source>{task}: no step for {idle} s (its steps took {took} s)</source>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.stall import FIRST_STEP_STALL_S, MIN_STALL_S, STALL_STEP_FACTOR, ProgressWatchdog
+from engine.stall import FIRST_STEP_STALL_S, MIN_STALL_S, STALL_STEP_FACTOR, ProgressWatchdog, stall_line
 
 
 class Clock:
@@ -33,7 +33,7 @@ def test_a_task_that_stops_stepping_is_named_once_with_its_step_time() -> None:
     clock.now += 13
     [stall] = watchdog.check()
     assert stall.task == "worker-1" and stall.step_s == pytest.approx(0.3)
-    assert stall.line() == "worker-1: no step for 42 s (its steps took 0.3 s)"
+    assert stall_line(stall.task, stall.idle_s, stall.step_s) == "worker-1: no step for 42 s (its steps took 0.3 s)"
     clock.now += 100
     assert [s.task for s in watchdog.check()] == ["worker-0"]  # worker-1 was said already
     assert watchdog.step("worker-1") is True  # its stall is over
@@ -54,7 +54,7 @@ def test_the_derived_threshold_follows_slow_steps_and_a_given_one_wins() -> None
     clock.now += 2.5
     [stall] = fixed.check()
     assert stall.threshold_s == 2.0 and stall.step_s is None
-    assert stall.line() == "chief-0: no step for 2 s (it has not finished a step yet)"
+    assert stall_line(stall.task, stall.idle_s, stall.step_s) == "chief-0: no step for 2 s (no step time measured yet)"
 
 
 def test_averaged_step_events_an_epoch_end_and_a_forgotten_task() -> None:
