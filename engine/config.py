@@ -165,6 +165,8 @@ class RunConfig:
     mixed_precision: str = "off"
     memory_growth: bool = True
     variable_partitioner: str = "min_size"
+    # multi_worker_mirrored: a collective (an all-reduce) that waits longer for a peer fails instead of hanging
+    collective_timeout_s: float | None = None
     data: DataConfig = field(default_factory=DataConfig)
     model: ModelConfig = field(default_factory=ModelConfig)
     checkpoint: CheckpointConfig = field(default_factory=CheckpointConfig)
@@ -390,6 +392,15 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
     vs = config.validation_split
     if not isinstance(vs, (int, float)) or not 0 <= vs < 1:
         p.append(Problem("validation_split", vs, msg("must be in [0, 1), e.g. 0.2 keeps 20% for validation")))
+    timeout = config.collective_timeout_s
+    if timeout is not None and (not isinstance(timeout, (int, float)) or not math.isfinite(timeout) or timeout <= 0):
+        p.append(
+            Problem(
+                "collective_timeout_s",
+                timeout,
+                msg("must be null (wait for peers as long as it takes) or seconds > 0, e.g. 600"),
+            )
+        )
     spe = config.steps_per_execution
     if not (spe == "auto" or (isinstance(spe, int) and not isinstance(spe, bool) and spe >= 1)):
         p.append(Problem("steps_per_execution", spe, msg('must be an integer >= 1 or "auto"')))

@@ -133,6 +133,20 @@ class TaskSteps:
 
 
 @dataclass(frozen=True, kw_only=True)
+class TaskStalled:
+    """A cluster task without step progress for `idle_s` (engine.stall), or, `resumed`, stepping again."""
+
+    type: ClassVar[str] = "task_stalled"
+    worker: str  # task id, "worker-1"
+    pid: int | None = None
+    idle_s: float = 0.0
+    step_s: float | None = None  # its median step time; None before its first steps
+    threshold_s: float = 0.0
+    resumed: bool = False
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ScalingPoint:
     """One replica count of a scaling study, measured (or failed: `error` says why)."""
 
@@ -199,6 +213,7 @@ Event = (
     | WorkerState
     | Evaluation
     | TaskSteps
+    | TaskStalled
     | ScalingPoint
     | TrainerReady
     | RunFinished
@@ -215,6 +230,7 @@ EVENT_TYPES: dict[str, type] = {
         WorkerState,
         Evaluation,
         TaskSteps,
+        TaskStalled,
         ScalingPoint,
         TrainerReady,
         RunFinished,
@@ -253,6 +269,8 @@ def _accepts(annotation: str) -> tuple[tuple[type, ...], bool, bool]:
     base = annotation.replace("| None", "").strip()
     if base.startswith("float"):
         return (int, float), True, optional
+    if base.startswith("bool"):
+        return (bool,), False, optional
     if base.startswith("int"):
         return (int,), False, optional
     if base.startswith("list"):
@@ -284,7 +302,7 @@ def from_dict(raw: dict[str, Any]) -> Event:
             v = float(v)
         elif v is None and optional:
             pass
-        elif not isinstance(v, types) or isinstance(v, bool):
+        elif not isinstance(v, types) or (isinstance(v, bool) and bool not in types):
             raise EventDecodeError(f"bad {cls.type} event: {k} is {str(v)[:40]!r}, not {types[-1].__name__}")
         kwargs[k] = v
     try:

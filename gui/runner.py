@@ -23,6 +23,7 @@ from engine import events as ev
 from engine.protocol.client import WorkerProcess, kill_all
 from engine.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState, task_id
 from engine.raw_log import RawLog
+from engine.stall import resumed_line, stall_line
 from engine.tf_log import without_chatter
 from engine.tfconfig import EVALUATOR_JOB
 from gui.i18n import event_message, event_text, translate
@@ -61,6 +62,9 @@ def log_line(event: ev.Event, epochs: int = 0) -> str | None:
         detail = f" (pid {event.pid})" if event.state == WorkerState.STARTING and event.pid else ""
         text = f"{worker_state_name(event.state)}{detail}" + (f": {translate(event.message)}" if event.message else "")
         return f"{source_tag(event.worker)} {text}"
+    if isinstance(event, ev.TaskStalled):
+        line = resumed_line(event.worker) if event.resumed else stall_line(event.worker, event.idle_s, event.step_s)
+        return f"{source_tag(event.worker)} {translate(line)}"
     if isinstance(event, ev.Log):
         message = event_message(event.message, event.message_template)
         return (f"{source_tag(event.source)} " if event.source else "") + f"{event.level.upper()}: {message}"

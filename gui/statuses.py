@@ -53,6 +53,7 @@ SEVERITY_NAMES = {
 _SEVERITY_TONES = {"error": "bad", "warning": "waiting"}
 
 
+STALLED = "stalled"  # not a state of the launcher's: a training task reported without step progress (TaskStalled)
 WORKER_STATE_NAMES = {
     WorkerState.STARTING: QT_TRANSLATE_NOOP("Status", "starting"),
     WorkerState.WAITING: QT_TRANSLATE_NOOP("Status", "waiting for peers"),
@@ -63,6 +64,7 @@ WORKER_STATE_NAMES = {
     WorkerState.FINISHED: QT_TRANSLATE_NOOP("Status", "finished"),
     WorkerState.STOPPED: QT_TRANSLATE_NOOP("Status", "stopped"),
     WorkerState.FAILED: QT_TRANSLATE_NOOP("Status", "failed"),
+    STALLED: QT_TRANSLATE_NOOP("Status", "stalled"),
 }
 # calm while it works, green when done well, amber when lost, red when it failed
 _WORKER_TONES = {
@@ -75,6 +77,7 @@ _WORKER_TONES = {
     WorkerState.FINISHED: "good",
     WorkerState.STOPPED: "quiet",
     WorkerState.FAILED: "bad",
+    STALLED: "alarm",
 }
 
 

@@ -121,6 +121,14 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="parameter_server: start a lost worker again up to K times (default 2; 0: never)",
     )
     launch.add_argument(
+        "--stall-seconds",
+        type=positive_seconds,
+        default=None,
+        metavar="S",
+        help="report a training task that has not finished a step for S seconds, with its Python stacks "
+        "(default: from its own step times, at least 30 s)",
+    )
+    launch.add_argument(
         "--events",
         action="store_true",
         help="JSON-line events on stdout instead of text: the chief's events, worker_state, the "
@@ -277,6 +285,7 @@ def _run(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, o
             should_stop=lambda: stop.requested,
             resume=plan.resume,
             lock=plan.lock,
+            stall_s=args.stall_seconds,
             **_restarts(args),
         )
     except (ClusterError, ConfigError):
@@ -311,6 +320,8 @@ def _launch(args: argparse.Namespace) -> int:
             print(f"{task.name}: {event_lines.evaluation_line(event)}", flush=True)
         elif isinstance(event, ev.Log) and event.level in ("warning", "error"):
             print(f"{task.name}: [{event.level}] {printable(event.message)}", flush=True)
+        elif isinstance(event, ev.TaskStalled):
+            print_stall(event)
 
     tasks = ", ".join(f"{len(a)} {JOB_NAMES[job]}{'s' if len(a) > 1 else ''}" for job, a in plan.cluster.jobs)
     print(f"launching {tasks} on 127.0.0.1; run dir {printable(str(plan.run_dir))}", flush=True)
@@ -324,6 +335,18 @@ def _launch(args: argparse.Namespace) -> int:
         return stop.exit_code if stop.requested else ExitCode.INTERRUPTED
     print(f"error: cluster failed: {printable(result.failure)}", file=sys.stderr)
     return ExitCode.FAILED
+
+
+def print_stall(event: ev.TaskStalled) -> None:
+    """A stalled task's line and its Python stacks (py-spy), or the line saying it steps again."""
+    from engine.stacks import python_stacks
+    from engine.stall import resumed_line, stall_line
+
+    if event.resumed:
+        print(resumed_line(event.worker), flush=True)
+        return
+    print(f"warning: {stall_line(event.worker, event.idle_s, event.step_s)}; its Python stacks:", flush=True)
+    print(python_stacks(event.pid).text.rstrip() if event.pid else "(it has no process)", flush=True)
 
 
 def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
@@ -379,6 +402,8 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
             emit(event)
         elif isinstance(event, ev.RunFailed):
             emit(ev.Log(level="error", message=event.message, source=source))
+        elif isinstance(event, ev.TaskStalled):
+            emit(event)
 
     try:
         result = _run(plan, args, stop, on_event, on_state)

@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import events as ev
+from engine.cluster.stall_watch import StallWatch
 from engine.config import RunConfig, Strategy
 from engine.protocol import commands
 from engine.protocol.client import WorkerProcess
@@ -185,6 +186,7 @@ def launch_cluster(
     resume: bool = False,
     lock: RunLock | None = None,
     restarts: int = DEFAULT_RESTARTS,
+    stall_s: float | None = None,
 ) -> ClusterResult:
     """Run the cluster's tasks here and wait for all of them (never unbounded).
 
@@ -193,7 +195,9 @@ def launch_cluster(
     `command_for` builds each task's command (tests use a fake trainer).
     `resume` continues the run in `run_dir` from its latest checkpoint (every
     worker restores the chief's). `restarts`: how often a lost
-    parameter_server worker is started again. `lock`, the run's lock held by
+    parameter_server worker is started again. `stall_s`: a trainer without a
+    step for that long is reported to on_event as a TaskStalled (None: from its
+    step times, engine.stall). `lock`, the run's lock held by
     the caller, is handed to the chief (the one task that writes the run), so
     no other process can train the run while the cluster does; without one, a
     launcher that starts the chief claims the folder itself (marker and lock
@@ -213,7 +217,9 @@ def launch_cluster(
     if lock is not None and os.name != "posix":  # no inherited lock there: the folder is claimed, the chief locks it
         lock.release()
         lock = None
-    group = _Group(cluster, config.strategy, tasks, Path(run_dir).resolve(), on_event, on_state, restarts, lock)
+    group = _Group(
+        cluster, config.strategy, tasks, Path(run_dir).resolve(), on_event, on_state, restarts, lock, stall_s
+    )
     try:
         group.start(command_for(config_path, group.run_dir, resume))
         return group.watch(join_timeout_s, should_stop or (lambda: False))
@@ -320,6 +326,7 @@ class _Group:
         on_state: StateCallback | None,
         restarts: int,
         lock: RunLock | None = None,
+        stall_s: float | None = None,
     ):
         self.cluster = cluster
         self.chief = cluster.chief()
@@ -344,6 +351,7 @@ class _Group:
         self.chief_training = False
         self.training_over: float | None = None  # when the last trainer ended
         self._command: list[str] = []
+        self.stalls = StallWatch(stall_s)
 
     def _of(self, program: Program) -> list[_Worker]:
         return [w for w in self.workers if w.program == program]
@@ -382,6 +390,7 @@ class _Group:
         stop_deadline: float | None = None
         while not self.failure:
             self._drain(wait_s=_POLL_S)
+            self._report_stalls()
             self._probe_ports()
             # servers first: when a ps dies, the chief fails a moment later, and the ps is the cause
             for w in sorted(self.workers, key=lambda w: w.program != Program.SERVER):
@@ -481,6 +490,15 @@ class _Group:
             w.finished_status = event.status
         if self.on_event:
             self.on_event(w.task, event)
+            said = self.stalls.seen(w.task.id, w.status.pid, event) if w.program == Program.TRAINER else None
+            if said is not None:
+                self.on_event(w.task, said)
+
+    def _report_stalls(self) -> None:
+        if self.on_event:
+            by_id = {w.task.id: w for w in self.workers}
+            for stalled in self.stalls.check(lambda task: by_id[task].status.pid):
+                self.on_event(by_id[stalled.worker].task, stalled)
 
     def _chief_trains(self) -> None:
         """The chief trains only once every server has answered it."""
@@ -535,6 +553,9 @@ class _Group:
         echo = w.failed_error_type in PEER_LOST_ERRORS
         if not self.failure or (self.failure_is_echo and not echo):
             reason = w.failed_message or ExitCode.describe(code)
+            if echo:  # a collective gave up (its timeout): the peer it waited for is one still running
+                peers = [t for t in self._of(Program.TRAINER) if t is not w and t.alive()]
+                reason += self.stalls.still_running([(t.task.name, t.task.id, t.status.pid) for t in peers])
             self.failure = f"{w.task.name} (pid {w.process.pid}) failed: {reason}; log: {w.status.log_path}"  # type: ignore[union-attr]
             self.failure_is_echo = echo
 
@@ -590,6 +611,8 @@ class _Group:
 
     def _set(self, w: _Worker, **changes: object) -> None:
         w.status = replace(w.status, **changes)
+        if w.status.state.done:
+            self.stalls.ended(w.task.id)
         if self.on_state:
             self.on_state(w.status)
 

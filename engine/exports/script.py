@@ -46,6 +46,7 @@ HONOURED: dict[str, str] = {
     "the other strategies use one replica per device",
     "virtual_gpu_memory_mb": "configure_devices: the memory limit of each logical GPU of a split",
     "memory_growth": "configure_devices: memory growth on the chosen GPUs, only when they are not split",
+    "collective_timeout_s": "make_strategy: multi_worker_mirrored's CommunicationOptions(timeout_seconds=)",
     "loop": "custom_loop (strategy.run, loss averaged over the global batch) or fit_loop (model.fit)",
     "epochs": "both loops: one pass over the training examples per epoch",
     "global_batch_size": "epoch_dataset and validation_dataset batch by it; each replica gets global / replicas",

@@ -69,6 +69,7 @@ def make_strategy(config: RunConfig, plan: DevicePlan) -> Any:
         if plan.all_reduce == "nccl"
         else tf.distribute.experimental.CommunicationImplementation.RING
     )
-    return tf.distribute.MultiWorkerMirroredStrategy(
-        communication_options=tf.distribute.experimental.CommunicationOptions(implementation=implementation)
+    options = tf.distribute.experimental.CommunicationOptions(
+        implementation=implementation, timeout_seconds=config.collective_timeout_s
     )
+    return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)

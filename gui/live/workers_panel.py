@@ -6,6 +6,8 @@ lost and rejoined (and, in the Steps column, that the others ran its steps
 meanwhile), or that a task failed and why. Every task of the cluster has a
 row with its role: chief or coordinator, worker, parameter server,
 evaluator. A double-click on a row filters the log to that task's lines.
+A task that has stopped stepping (TaskStalled, engine.stall) is shown
+*stalled* until it steps again; its context menu shows its Python stacks.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -25,9 +28,11 @@ from PySide6.QtWidgets import (
 
 from engine import events as ev
 from engine.protocol.codes import WorkerState
+from engine.stall import resumed_line, stall_line
 from gui import theme
 from gui.i18n import translate
-from gui.statuses import worker_state_name, worker_state_tone
+from gui.live.stacks_view import StacksDialog
+from gui.statuses import STALLED, worker_state_name, worker_state_tone
 from gui.theme import Role, set_role
 
 COLUMNS = (
@@ -76,6 +81,8 @@ class WorkersPanel(QWidget):
         )
         self.table.setToolTip(self.tr("Double-click a task to show only its lines in the log"))
         self.table.cellDoubleClicked.connect(lambda row, _: self.worker_chosen.emit(self.table.item(row, TASK).text()))
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
         self.summary = QLabel(objectName="workersSummary")
         set_role(self.summary, Role.HINT)
         title = QLabel(self.tr("Cluster tasks"))
@@ -88,6 +95,8 @@ class WorkersPanel(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.table)
         self._rows: dict[str, int] = {}
+        self._stalled: set[str] = set()
+        self.stacks_dialog: StacksDialog | None = None
         self.reset()
         theme.manager().changed.connect(self._restyle)
 
@@ -95,7 +104,8 @@ class WorkersPanel(QWidget):
         for row in range(self.table.rowCount()):
             item = self.table.item(row, STATE)
             if item is not None:
-                self._paint_state(item, item.data(Qt.ItemDataRole.UserRole), scheme)
+                stalled = self.table.item(row, TASK).text() in self._stalled
+                self._paint_state(item, STALLED if stalled else item.data(Qt.ItemDataRole.UserRole), scheme)
 
     @staticmethod
     def _paint_state(item: QTableWidgetItem, state: str, scheme: theme.Theme) -> None:
@@ -107,6 +117,7 @@ class WorkersPanel(QWidget):
         """Empty the table for a new run of `expected` tasks (0: no cluster run yet)."""
         self.table.setRowCount(0)
         self._rows.clear()
+        self._stalled.clear()
         self._expected = expected
         self._update_summary()
 
@@ -119,6 +130,9 @@ class WorkersPanel(QWidget):
                 changed = True
             elif isinstance(event, ev.TaskSteps):
                 self._show_steps(event.steps)
+            elif isinstance(event, ev.TaskStalled):
+                self._show_stall(event)
+                changed = True
         if changed:
             self._update_summary()
 
@@ -140,6 +154,30 @@ class WorkersPanel(QWidget):
     def pid(self, worker: str) -> int:
         return int(self.cell(worker, PID))
 
+    def stalled(self) -> list[str]:
+        """The tasks shown as stalled now."""
+        return [w for w in self._rows if w in self._stalled]
+
+    def show_stacks(self, worker: str) -> StacksDialog:
+        """Open a dialog with the task's Python stacks (read in the background)."""
+        self.stacks_dialog = StacksDialog(worker, self.pid(worker), self)
+        self.stacks_dialog.show()
+        return self.stacks_dialog
+
+    def _context_menu(self, position) -> None:
+        item = self.table.itemAt(position)
+        if item is None:
+            return
+        self.menu_for(self.table.item(item.row(), TASK).text()).popup(self.table.viewport().mapToGlobal(position))
+
+    def menu_for(self, worker: str) -> QMenu:
+        """A task's context menu: its Python stacks, when it has a process."""
+        menu = QMenu(self)
+        action = menu.addAction(self.tr("Show Python stacks"), lambda: self.show_stacks(worker))
+        action.setEnabled(self.cell(worker, PID).isdigit())
+        menu.aboutToHide.connect(menu.deleteLater)
+        return menu
+
     def _row(self, worker: str) -> int:
         row = self._rows.get(worker)
         if row is None:
@@ -149,6 +187,7 @@ class WorkersPanel(QWidget):
 
     def _show(self, event: ev.WorkerState) -> None:
         row = self._row(event.worker)
+        self._stalled.discard(event.worker)
         texts = {
             TASK: event.worker,
             ROLE: translate(event.role),
@@ -166,6 +205,28 @@ class WorkersPanel(QWidget):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
             self.table.setItem(row, column, item)
 
+    def _show_stall(self, event: ev.TaskStalled) -> None:
+        """Mark the task stalled (the state cell keeps its state for when it steps again), or unmark it."""
+        row = self._row(event.worker)
+        state = self.table.item(row, STATE)
+        if state is None:
+            state = QTableWidgetItem()
+            state.setData(Qt.ItemDataRole.UserRole, WorkerState.TRAINING)
+            state.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            self.table.setItem(row, STATE, state)
+        if event.resumed:
+            self._stalled.discard(event.worker)
+            shown, line = state.data(Qt.ItemDataRole.UserRole), resumed_line(event.worker)
+        else:
+            self._stalled.add(event.worker)
+            shown, line = STALLED, stall_line(event.worker, event.idle_s, event.step_s)
+            state.setToolTip(self.tr("Right-click the task to see its Python stacks"))
+        state.setText(worker_state_name(shown))
+        self._paint_state(state, shown, theme.current())
+        self.table.setItem(row, MESSAGE, QTableWidgetItem(translate(line)))
+        if event.pid:
+            self.table.setItem(row, PID, QTableWidgetItem(str(event.pid)))
+
     def _show_steps(self, steps: dict[str, int]) -> None:
         for worker, count in steps.items():
             item = QTableWidgetItem(f"{count:,}")
@@ -173,8 +234,8 @@ class WorkersPanel(QWidget):
             self.table.setItem(self._row(worker), STEPS, item)
 
     def _update_summary(self) -> None:
-        states = [self.state(worker) for worker in self._rows]
-        counts = [f"{states.count(s)} {worker_state_name(s)}" for s in SUMMARY_ORDER if s in states]
+        states = [STALLED if worker in self._stalled else self.state(worker) for worker in self._rows]
+        counts = [f"{states.count(s)} {worker_state_name(s)}" for s in (STALLED, *SUMMARY_ORDER) if s in states]
         if counts:
             self.summary.setText(" · ".join(counts))
         elif self._expected:

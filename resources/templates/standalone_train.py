@@ -286,7 +286,8 @@ def make_strategy(config, devices, gpu_count):
     # every worker runs this same script, and each visible device is one replica
     comm = tf.distribute.experimental.CommunicationImplementation
     options = tf.distribute.experimental.CommunicationOptions(
-        implementation=comm.NCCL if gpu_count and linux else comm.RING
+        implementation=comm.NCCL if gpu_count and linux else comm.RING,
+        timeout_seconds=config["collective_timeout_s"],  # a hung all-reduce fails instead of waiting for ever
     )
     return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
 

@@ -60,6 +60,10 @@
         <translation>必须在 [0, 1) 之间，例如 0.2 表示留出 20% 用于验证</translation>
     </message>
     <message>
+        <source>must be null (wait for peers as long as it takes) or seconds &gt; 0, e.g. 600</source>
+        <translation>必须为 null（一直等待其他工作器）或大于 0 的秒数，例如 600</translation>
+    </message>
+    <message>
         <source>must be an integer &gt;= 1 or &quot;auto&quot;</source>
         <translation>必须是 &gt;= 1 的整数或 &quot;auto&quot;</translation>
     </message>
@@ -902,6 +906,42 @@
     <message>
         <source>resuming run</source>
         <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>py-spy is not installed; `pip install py-spy` adds it</source>
+        <translation>未安装 py-spy；运行 `pip install py-spy` 安装</translation>
+    </message>
+    <message>
+        <source>py-spy did not answer within {seconds:g} s</source>
+        <translation>py-spy 在 {seconds:g} 秒内没有响应</translation>
+    </message>
+    <message>
+        <source>py-spy could not be run: {error}</source>
+        <translation>无法运行 py-spy：{error}</translation>
+    </message>
+    <message>
+        <source>py-spy may not attach to it ({error}); run as the same user with ptrace allowed (`sudo sysctl kernel.yama.ptrace_scope=0`, or a container with CAP_SYS_PTRACE), or as root</source>
+        <translation>py-spy 无法附加到该进程（{error}）；请以同一用户运行并允许 ptrace（`sudo sysctl kernel.yama.ptrace_scope=0`，或给容器加上 CAP_SYS_PTRACE），或以 root 运行</translation>
+    </message>
+    <message>
+        <source>py-spy failed: {error}</source>
+        <translation>py-spy 失败：{error}</translation>
+    </message>
+    <message>
+        <source>No Python stacks of process {pid}: {why}</source>
+        <translation>无法读取进程 {pid} 的 Python 调用栈：{why}</translation>
+    </message>
+    <message>
+        <source>{task}: no step for {idle} s (no step time measured yet)</source>
+        <translation>{task}：已 {idle} 秒没有完成步骤（尚未测得步骤用时）</translation>
+    </message>
+    <message>
+        <source>{task}: no step for {idle} s (its steps took {took} s)</source>
+        <translation>{task}：已 {idle} 秒没有完成步骤（它的每步用时 {took} 秒）</translation>
+    </message>
+    <message>
+        <source>{task}: stepping again</source>
+        <translation>{task}：已恢复训练步骤</translation>
     </message>
 </context>
 <context>
@@ -2763,6 +2803,29 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
 </context>
 <context>
+    <name>StacksDialog</name>
+    <message>
+        <source>Python stacks of {worker} (pid {pid})</source>
+        <translation>{worker} 的 Python 调用栈（pid {pid}）</translation>
+    </message>
+    <message>
+        <source>Reading the Python stacks of {worker}…</source>
+        <translation>正在读取 {worker} 的 Python 调用栈…</translation>
+    </message>
+    <message>
+        <source>Python stacks</source>
+        <translation>Python 调用栈</translation>
+    </message>
+    <message>
+        <source>Every thread of {worker}, innermost call first:</source>
+        <translation>{worker} 的每个线程，最内层调用在前：</translation>
+    </message>
+    <message>
+        <source>The stacks of {worker} could not be read:</source>
+        <translation>无法读取 {worker} 的调用栈：</translation>
+    </message>
+</context>
+<context>
     <name>Status</name>
     <message>
         <source>completed</source>
@@ -2855,6 +2918,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>finished</source>
         <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stalled</source>
+        <translation>停滞</translation>
     </message>
 </context>
 <context>
@@ -3028,8 +3095,16 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>双击任务可在日志中只显示它的行</translation>
     </message>
     <message>
+        <source>Show Python stacks</source>
+        <translation>显示 Python 调用栈</translation>
+    </message>
+    <message>
         <source>log: {path}</source>
         <translation>日志：{path}</translation>
+    </message>
+    <message>
+        <source>Right-click the task to see its Python stacks</source>
+        <translation>右键单击该任务可查看其 Python 调用栈</translation>
     </message>
     <message>
         <source>launching {expected} tasks on 127.0.0.1…</source>

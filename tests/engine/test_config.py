@@ -57,6 +57,8 @@ def test_round_trip_keeps_every_section():
         ("virtual_devices", 0, ">= 1"),
         ("devices", ["TPU:0"], "GPU:0"),
         ("devices", ["GPU:0", "GPU:0"], "twice"),
+        ("collective_timeout_s", 0, "seconds > 0"),
+        ("collective_timeout_s", -5.0, "seconds > 0"),
     ],
 )
 def test_each_rule_names_field_value_and_what_is_allowed(field, value, words):

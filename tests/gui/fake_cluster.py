@@ -1,7 +1,9 @@
 """A stand-in for `main.py cluster launch --events`: the relay's event stream in milliseconds.
 
 Modes: complete (every worker finishes), fail (worker 1 is killed mid-run and
-the launcher stops the chief), wait (the workers train until `stop`), ps (a
+the launcher stops the chief), wait (the workers train until `stop`), stall
+(as wait, but worker 1 is reported stalled; its pid is this process, which
+waits in `held_in_the_fake_cluster`, so its stacks can be read), ps (a
 parameter_server cluster with an evaluator: worker 1 is lost, restarted and
 rejoins; the evaluator validates each epoch's checkpoint).
 Only engine.events is imported, so it starts fast.
@@ -10,6 +12,7 @@ Only engine.events is imported, so it starts fast.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 
@@ -20,7 +23,7 @@ from engine import events as ev
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=("complete", "fail", "wait", "ps"))
+    parser.add_argument("mode", choices=("complete", "fail", "wait", "stall", "ps"))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--run-dir", default="/tmp/fake-cluster")
     args = parser.parse_args()
@@ -74,6 +77,9 @@ def main() -> int:
                 )
             )
             return 1
+    if args.mode == "stall":
+        emit(ev.TaskStalled(worker=names[1], pid=os.getpid(), idle_s=42.0, step_s=0.3, threshold_s=30.0))
+        held_in_the_fake_cluster(stop)
     while args.mode == "wait" and not stop.wait(0.01):
         pass
     done = "stopped" if stop.is_set() else "finished"
@@ -87,6 +93,11 @@ def main() -> int:
         )
     )
     return 0
+
+
+def held_in_the_fake_cluster(stop: threading.Event) -> None:
+    """Where the stalled worker's stacks show it waiting."""
+    stop.wait()
 
 
 ROLES = {

@@ -157,7 +157,7 @@ class FakeTF:
             MultiWorkerMirroredStrategy=lambda communication_options: ("multi_worker_mirrored", communication_options),
             experimental=SimpleNamespace(
                 CommunicationImplementation=SimpleNamespace(NCCL="nccl", RING="ring"),
-                CommunicationOptions=lambda implementation: implementation,
+                CommunicationOptions=lambda implementation, timeout_seconds: implementation,
             ),
         )
 

@@ -135,6 +135,23 @@ def test_stop_stops_every_worker(qtbot, cluster_window):
     assert "stopped" in window.status_labels["state"].text()
 
 
+def test_a_stalled_worker_is_shown_with_its_python_stacks(qtbot, cluster_window):
+    window = cluster_window("stall")
+    window.start_run()
+    qtbot.waitUntil(lambda: window.workers.stalled() == ["worker-1"], timeout=30_000)
+    assert window.workers.summary.text() == "1 stalled · 1 training"
+    assert "[worker-1] worker-1: no step for 42 s (its steps took 0.3 s)" in window.log.shown_text()
+    dialog = window.workers.show_stacks("worker-1")  # the row's context menu: Show Python stacks
+    qtbot.waitUntil(lambda: dialog.ready, timeout=60_000)
+    if "may not attach" in dialog.text():
+        pytest.skip(f"py-spy cannot attach here (ptrace): {dialog.text()}")
+    assert "held_in_the_fake_cluster" in dialog.text(), dialog.text()
+    dialog.close()
+    window.stop_run()
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    assert window.workers.stalled() == []
+
+
 # ---- the real thing ----------------------------------------------------------------------
 
 

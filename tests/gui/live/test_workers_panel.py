@@ -150,3 +150,24 @@ def test_every_task_shows_its_role_and_a_lost_worker_that_rejoins(qtbot):
     assert (panel.state("worker-1"), panel.pid("worker-1")) == ("rejoined", 99)
     assert [panel.cell(w, STEPS) for w in ("worker-0", "worker-1")] == ["2,048", "352"]
     assert panel.cell("ps-0", STEPS) == ""
+
+
+def test_a_stalled_task_is_marked_until_it_steps_again(qtbot):
+    panel = make_panel(qtbot)
+    panel.add_events([state("worker-0", "training", 11), state("worker-1", "training", 12)])
+    stalled = ev.TaskStalled(worker="worker-1", pid=12, idle_s=42.0, step_s=0.3, threshold_s=30.0)
+    panel.add_events([stalled])
+    assert panel.stalled() == ["worker-1"]
+    assert panel.table.item(1, STATE).text() == "stalled"
+    assert panel.table.item(1, STATE).background().color().name() == tint("stalled") != tint("training")
+    assert panel.cell("worker-1", MESSAGE) == "worker-1: no step for 42 s (its steps took 0.3 s)"
+    assert panel.summary.text() == "1 stalled · 1 training"
+    assert log_line(stalled) == "[worker-1] worker-1: no step for 42 s (its steps took 0.3 s)"
+    menu = panel.menu_for("worker-1")  # what a right-click on its row pops up
+    assert [(a.text(), a.isEnabled()) for a in menu.actions()] == [("Show Python stacks", True)]
+    panel.add_events([ev.TaskStalled(worker="worker-1", pid=12, resumed=True)])
+    assert panel.stalled() == [] and panel.state("worker-1") == "training"
+    assert panel.table.item(1, STATE).text() == "training"
+    assert panel.cell("worker-1", MESSAGE) == "worker-1: stepping again"
+    panel.add_events([stalled, state("worker-1", "failed", 12, "killed by SIGKILL")])
+    assert panel.stalled() == [] and panel.summary.text() == "1 failed · 1 training"
