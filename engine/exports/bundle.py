@@ -62,9 +62,7 @@ def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Pa
     sources = user_files(run_config)
     task_config = localized(run_config)
     files: dict[Path, str] = {
-        out / "README.md": _readme(
-            cluster, run_config.strategy, name, shared_paths(run_config), [s.name for s in sources]
-        ),
+        out / "README.md": _readme(cluster, run_config.strategy, name, shared_paths(run_config), list(sources)),
         out / "cluster.json": render(TFConfig(cluster), indent=2) + "\n",
         out / "tfjob.yaml": tfjob_yaml(cluster, run_config),
     }
@@ -75,8 +73,8 @@ def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Pa
         files[folder / "run.json"] = task_config.to_json() + "\n"
         files[folder / "start.sh"] = _start_sh(task, tf_config, name)
         files[folder / "start.ps1"] = _start_ps1(task, tf_config, name)
-        for source in sources:  # every task imports the user's files from its own folder
-            files[folder / source.name] = source.read_text(encoding="utf-8")
+        for file_name, source in sources.items():  # every task imports the user's files from its own folder
+            files[folder / file_name] = source.read_text(encoding="utf-8")
     return write_export(out, files)
 
 
@@ -363,7 +361,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
         "metadata": {"name": f"{name}-config"},
         "data": {
             "run.json": json.dumps(localized(run_config).to_dict()),
-            **{source.name: source.read_text(encoding="utf-8") for source in user_files(run_config)},
+            **{key: source.read_text(encoding="utf-8") for key, source in user_files(run_config).items()},
         },
     }
     tfjob = {

@@ -69,8 +69,8 @@ def export_slurm(
         out / "run.json": localized(run_config).to_json() + "\n",
         out / "README.md": _readme(cluster, name, tasks, gpus_per_node, port_base),
     }
-    for source in sources:  # every task imports the user's files from the job's folder
-        files[out / source.name] = source.read_text(encoding="utf-8")
+    for file_name, source in sources.items():  # every task imports the user's files from the job's folder
+        files[out / file_name] = source.read_text(encoding="utf-8")
     return write_export(out, files)
 
 
