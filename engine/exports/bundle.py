@@ -31,7 +31,7 @@ import yaml
 from engine.config import RunConfig, Strategy
 from engine.exports.script import localized, user_files
 from engine.problems import OutputExists
-from engine.protocol.codes import CLUSTER_GRACE_S
+from engine.protocol.codes import CLUSTER_GRACE_S, DEFAULT_JOIN_TIMEOUT_S, JOIN_TIMEOUT_ENV
 from engine.protocol.commands import CLI_MODULE
 from engine.tfconfig import ClusterError, ClusterSpec, Task, TFConfig, errors, for_task, render, role_text, run_problems
 
@@ -44,6 +44,13 @@ model, as a local cluster does within CLUSTER_GRACE_S; 20 more for a slow shared
 # TF_CONFIG's job -> the TFJob replica type the training operator (kubeflow.org/v1) knows it by
 TFJOB_REPLICA_TYPES = {"chief": "Chief", "worker": "Worker", "ps": "PS", "evaluator": "Evaluator"}
 BUNDLE_MARKER = ".tfdd-bundle"
+JOIN_TIMEOUT_COMMENT = (
+    "# seconds to wait for the other tasks to start, saying which and where, before giving up (training waits for all)"
+)
+JOIN_TIMEOUT_LINES_SH = (
+    f"{JOIN_TIMEOUT_COMMENT}\nexport {JOIN_TIMEOUT_ENV}=${{{JOIN_TIMEOUT_ENV}:-{DEFAULT_JOIN_TIMEOUT_S}}}"
+)
+"""Start scripts set the join timeout (engine.train.peers), so it can be seen and changed there."""
 
 
 def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Path) -> list[Path]:
@@ -154,6 +161,7 @@ set -eu
 HERE=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
 RUN_DIR=${{1:-${{TFDD_RUN_DIR:-${{TFDD_RUNS_DIR:-$HOME/tfdd-runs}}/{name}}}}}
 PYTHON=${{TFDD_PYTHON:-python3}}
+{JOIN_TIMEOUT_LINES_SH}
 export TF_CONFIG={sh_quote(tf_config)}
 exec "$PYTHON" -m {CLI_MODULE} train --config "$HERE/run.json" --run-dir "$RUN_DIR"
 """
@@ -170,6 +178,8 @@ param(
 )
 $ErrorActionPreference = 'Stop'
 $Python = if ($env:TFDD_PYTHON) {{ $env:TFDD_PYTHON }} else {{ 'python' }}
+{JOIN_TIMEOUT_COMMENT}
+if (-not $env:{JOIN_TIMEOUT_ENV}) {{ $env:{JOIN_TIMEOUT_ENV} = '{DEFAULT_JOIN_TIMEOUT_S}' }}
 $env:TF_CONFIG = {ps_quote(tf_config)}
 & $Python -m {CLI_MODULE} train --config (Join-Path $PSScriptRoot 'run.json') --run-dir $RunDir
 exit $LASTEXITCODE
@@ -256,10 +266,12 @@ def _readme(
         )
     else:
         order = (
-            "The order does not matter: a started task waits for the others, up to\n"
-            "   TensorFlow's registration timeout (one hour by default), then fails. Start\n"
-            "   them close together, and if one fails, stop the others (Ctrl-C): they\n"
-            "   notice a dead peer only after a heartbeat timeout, or not at all."
+            "The order does not matter: a started task waits for the others, saying which\n"
+            f"   and where, and gives up after `{JOIN_TIMEOUT_ENV}` seconds (set in the start\n"
+            f"   scripts, default {DEFAULT_JOIN_TIMEOUT_S}); Ctrl-C or SIGTERM ends a waiting task at once.\n"
+            "   Once training runs, stopping one task (Ctrl-C, SIGTERM) stops them all after a\n"
+            "   checkpoint; if one fails, stop the others: they notice a dead peer only after a\n"
+            "   heartbeat timeout, or not at all."
         )
     evaluator = (
         "\n   `evaluator-0` validates each checkpoint the chief writes; it must see the chief's\n"
@@ -331,6 +343,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
             f"/runs/{name}",
             "--continue",  # a restarted pod continues the run from its checkpoint (with /runs shared)
         ],
+        "env": [{"name": JOIN_TIMEOUT_ENV, "value": str(DEFAULT_JOIN_TIMEOUT_S)}],
         "ports": [{"name": "tfjob-port", "containerPort": TFJOB_PORT}],
         "volumeMounts": [{"name": "run-config", "mountPath": "/etc/tfdd", "readOnly": True}],
     }

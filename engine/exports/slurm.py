@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.config import RunConfig, Strategy
-from engine.exports.bundle import check_bundle_folder, run_name, sh_quote, write_export
+from engine.exports.bundle import JOIN_TIMEOUT_LINES_SH, check_bundle_folder, run_name, sh_quote, write_export
 from engine.exports.script import localized, user_files
 from engine.protocol.commands import CLI_MODULE
 from engine.tfconfig import (
@@ -126,6 +126,7 @@ def task_script(cluster: ClusterSpec, port_base: int) -> str:
 set -euo pipefail
 HERE=$(cd -- "$(dirname -- "${{BASH_SOURCE[0]}}")" && pwd)
 PYTHON=${{TFDD_PYTHON:-python3}}
+{JOIN_TIMEOUT_LINES_SH}
 TF_CONFIG=$("$PYTHON" -m {CLI_MODULE} cluster slurm-tf-config --jobs {sh_quote(jobs)} --port-base {port_base})
 export TF_CONFIG
 if [ "${{1:-}}" = {sh_quote(PRINT_FLAG)} ]; then
