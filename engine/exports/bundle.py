@@ -299,7 +299,8 @@ def _readme(
 4. `{chief.id}` is the chief: it writes the results (metrics, TensorBoard
    logs, checkpoints, the model) to its run directory, `~/tfdd-runs/{name}`
    (or under `$TFDD_RUNS_DIR`) unless given as the first argument or
-   `TFDD_RUN_DIR`. A run directory that already holds a run is refused, so a
+   `TFDD_RUN_DIR`; every other task keeps its raw TensorFlow log beside its run
+   directory, `RUN_DIR.<task id>.log`. A run directory that already holds a run is refused, so a
    finished run is never overwritten: give a new one to start afresh. To
    continue from the chief's checkpoints instead, every task must reach them:
    use one shared folder (e.g. NFS) as the run directory, and start each task

@@ -171,7 +171,9 @@ with `cluster export --slurm --cpus-per-task N`.
    decides what it runs.
 3. Results (metrics, TensorBoard logs, checkpoints, the model) go to
    `runs/{name}-<job id>/` here, or `TFDD_RUN_DIR`. The job's output is
-   `{name}-<job id>.out`.
+   `{name}-<job id>.out`; each task's raw TensorFlow log is the run's
+   `stderr.log` (the chief's), or `runs/{name}-<job id>.<task id>.log` beside it.
+   A task waits for the others up to `TFDD_JOIN_TIMEOUT_S` seconds (set in `{TASK_SCRIPT}`).
 4. To continue a stopped or failed run from its checkpoints:
    `TFDD_RESUME=1 TFDD_RUN_DIR=runs/{name}-<job id> sbatch {SBATCH}`.
 
