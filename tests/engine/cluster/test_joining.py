@@ -50,15 +50,18 @@ def bundle(tmp_path, write_run_config):
     return tmp_path / "bundle", cluster
 
 
-def test_a_task_alone_says_what_it_waits_for_and_sigterm_ends_it_at_once(bundle, tmp_path):
+@pytest.mark.parametrize(
+    "signal_number, code", [(signal.SIGTERM, ExitCode.TERMINATED), (signal.SIGINT, ExitCode.INTERRUPTED)]
+)
+def test_a_task_alone_says_what_it_waits_for_and_a_signal_ends_it_at_once(bundle, tmp_path, signal_number, code):
     folder, cluster = bundle
     log = tmp_path / "worker-1.log"
     proc = start_task(folder, "worker-1", log)
     try:
         chief = cluster.training_tasks()[0]
         wait_for_text(log, rf"waiting for worker 0 at {re.escape(chief.address)} for \d+ s", proc)
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == ExitCode.TERMINATED, log.read_text()[-3000:]
+        proc.send_signal(signal_number)
+        assert proc.wait(timeout=30) == code, log.read_text()[-3000:]
     finally:
         if proc.poll() is None:
             proc.kill()
