@@ -89,11 +89,11 @@ def _train(args: argparse.Namespace) -> int:
 
     stop = StopSignal(on_early_stop=stop_before_training)
     handle_stop_signals(stop)
-    from engine.protocol.paths import RunPaths
+    from engine.raw_log import task_raw_log
     from engine.stderr_tee import fold_stderr
 
-    try:
-        with fold_stderr(RunPaths(run_dir).stderr_log, verbose=args.verbose) as terminal:
+    try:  # the raw log: the run's stderr.log, or a cluster task's own file (it writes no run)
+        with fold_stderr(*task_raw_log(run_dir, config.strategy), verbose=args.verbose) as terminal:
             from engine.train.task import run_task
 
             outcome = run_task(

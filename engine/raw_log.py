@@ -1,5 +1,9 @@
 """RUN_DIR/stderr.log: a trainer's raw stderr, written only once its run is really its own.
 
+A cluster task other than the chief writes no run folder, so its raw stderr
+is a file of its own beside the run directory (task_raw_log), written from
+its first line.
+
 The stream starts before the trainer has claimed its run folder (TensorFlow's
 start-up lines come first), and a claim can be refused: the folder holds the
 user's files, another run, or a run another process is training. So lines are
@@ -13,18 +17,33 @@ writers of the file: `tfdd train`'s stderr tee and the window's runner.
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
+from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
 from engine.protocol.paths import RunPaths
 from engine.runlock import last_taken_by
+from engine.tfconfig import role_from_environment
 
 MAX_HELD_LINES = 20_000  # before the claim: TensorFlow's start-up says a few dozen
 
 
+def task_raw_log(run_dir: Path, strategy: str, environ: Mapping[str, str] = os.environ) -> tuple[Path, bool]:
+    """Where this process's raw stderr goes, and whether that is a file of its own: the run's stderr.log
+    (a run, a cluster's chief), else RUN_DIR.<task id>.log beside it (each task of a cluster its own file).
+    ConfigError for a malformed TF_CONFIG."""
+    role = role_from_environment(strategy, environ)
+    if role.is_chief:
+        return RunPaths(run_dir).stderr_log, False
+    run_dir = Path(run_dir).resolve()
+    return run_dir.with_name(f"{run_dir.name}.{role.task}.log"), True
+
+
 class RawLog:
-    """Appends lines to `path` (RUN_DIR/stderr.log) once `owner_pid` holds the run's lock."""
+    """Appends lines to `path` (RUN_DIR/stderr.log) once `owner_pid` holds the run's lock; with no
+    `owner_pid`, to a file of the task's own from the first line (its folder made if need be)."""
 
     def __init__(self, path: Path, owner_pid: int | None) -> None:
         self.path = Path(path)
@@ -40,10 +59,12 @@ class RawLog:
         if self._file is None:
             self._held.extend(lines)
             del self._held[:-MAX_HELD_LINES]
-            if not self._owned():
+            if self.owner_pid is not None and not self._owned():
                 return
             lines, self._held = self._held, []
             try:
+                if self.owner_pid is None:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - open for the run
             except OSError:
                 self._failed = True

@@ -33,12 +33,15 @@ DRAIN_S = 5.0
 
 
 @contextlib.contextmanager
-def fold_stderr(raw_log: Path, verbose: bool = False) -> Iterator[IO[str]]:
-    """While inside: fd 2 goes through the folding child; yields a text stream to the terminal itself."""
+def fold_stderr(raw_log: Path, own_file: bool = False, verbose: bool = False) -> Iterator[IO[str]]:
+    """While inside: fd 2 goes through the folding child; yields a text stream to the terminal itself.
+    `raw_log` is the run's, written once the run is this process's, or with `own_file` the task's own
+    (engine.raw_log.task_raw_log)."""
     sys.stderr.flush()
     terminal_fd = os.dup(2)
     terminal = os.fdopen(os.dup(terminal_fd), "w", buffering=1, encoding="utf-8", errors="replace")
-    command = [sys.executable, "-m", "engine.stderr_tee", "--raw", str(raw_log), "--owner", str(os.getpid())]
+    command = [sys.executable, "-m", "engine.stderr_tee", "--raw", str(raw_log)]
+    command += [] if own_file else ["--owner", str(os.getpid())]
     command += ["--verbose"] if verbose else []
     child: subprocess.Popen[bytes] | None = None
     try:
@@ -92,7 +95,9 @@ class TerminalFolder:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.stderr_tee", description=__doc__.splitlines()[0])
     parser.add_argument("--raw", help="append every line here")
-    parser.add_argument("--owner", type=int, help="pid of the trainer whose run the raw lines belong to")
+    parser.add_argument(
+        "--owner", type=int, help="pid of the trainer whose run the raw lines belong to (none: a file of its own)"
+    )
     parser.add_argument("--verbose", action="store_true", help="print every line as it came")
     args = parser.parse_args(argv)
     for sig in (signal.SIGINT, getattr(signal, "SIGTERM", None)):

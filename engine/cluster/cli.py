@@ -78,6 +78,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         metavar="P",
         help=f"--slurm: the port every task listens on (default {DEFAULT_PORT_BASE})",
     )
+    export.add_argument(
+        "--cpus-per-task",
+        type=count,
+        default=0,
+        metavar="C",
+        help="--slurm: CPUs each task asks for (default 0: the whole node, with all its CPUs)",
+    )
     launch = actions.add_parser(
         "launch", help="run a cluster on this machine (127.0.0.1): workers, parameter servers, an evaluator"
     )
@@ -189,7 +196,9 @@ def _export(args: argparse.Namespace) -> int:
     if args.slurm:
         from engine.exports.slurm import export_slurm
 
-        files = export_slurm(tf_config.cluster, config, args.out, args.gpus_per_node, args.port_base)
+        files = export_slurm(
+            tf_config.cluster, config, args.out, args.gpus_per_node, args.port_base, args.cpus_per_task
+        )
     else:
         from engine.exports.bundle import export_bundle
 

@@ -31,7 +31,7 @@ import yaml
 from engine.config import RunConfig, Strategy
 from engine.exports.script import localized, user_files
 from engine.problems import OutputExists
-from engine.protocol.codes import CLUSTER_GRACE_S
+from engine.protocol.codes import CLUSTER_GRACE_S, DEFAULT_JOIN_TIMEOUT_S, JOIN_TIMEOUT_ENV
 from engine.protocol.commands import CLI_MODULE
 from engine.tfconfig import ClusterError, ClusterSpec, Task, TFConfig, errors, for_task, render, role_text, run_problems
 
@@ -44,6 +44,13 @@ model, as a local cluster does within CLUSTER_GRACE_S; 20 more for a slow shared
 # TF_CONFIG's job -> the TFJob replica type the training operator (kubeflow.org/v1) knows it by
 TFJOB_REPLICA_TYPES = {"chief": "Chief", "worker": "Worker", "ps": "PS", "evaluator": "Evaluator"}
 BUNDLE_MARKER = ".tfdd-bundle"
+JOIN_TIMEOUT_COMMENT = (
+    "# seconds to wait for the other tasks to start, saying which and where, before giving up (training waits for all)"
+)
+JOIN_TIMEOUT_LINES_SH = (
+    f"{JOIN_TIMEOUT_COMMENT}\nexport {JOIN_TIMEOUT_ENV}=${{{JOIN_TIMEOUT_ENV}:-{DEFAULT_JOIN_TIMEOUT_S}}}"
+)
+"""Start scripts set the join timeout (engine.train.peers), so it can be seen and changed there."""
 
 
 def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Path) -> list[Path]:
@@ -62,9 +69,7 @@ def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Pa
     sources = user_files(run_config)
     task_config = localized(run_config)
     files: dict[Path, str] = {
-        out / "README.md": _readme(
-            cluster, run_config.strategy, name, shared_paths(run_config), [s.name for s in sources]
-        ),
+        out / "README.md": _readme(cluster, run_config.strategy, name, shared_paths(run_config), list(sources)),
         out / "cluster.json": render(TFConfig(cluster), indent=2) + "\n",
         out / "tfjob.yaml": tfjob_yaml(cluster, run_config),
     }
@@ -75,8 +80,8 @@ def export_bundle(cluster: ClusterSpec, run_config: RunConfig, out_dir: str | Pa
         files[folder / "run.json"] = task_config.to_json() + "\n"
         files[folder / "start.sh"] = _start_sh(task, tf_config, name)
         files[folder / "start.ps1"] = _start_ps1(task, tf_config, name)
-        for source in sources:  # every task imports the user's files from its own folder
-            files[folder / source.name] = source.read_text(encoding="utf-8")
+        for file_name, source in sources.items():  # every task imports the user's files from its own folder
+            files[folder / file_name] = source.read_text(encoding="utf-8")
     return write_export(out, files)
 
 
@@ -156,6 +161,7 @@ set -eu
 HERE=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
 RUN_DIR=${{1:-${{TFDD_RUN_DIR:-${{TFDD_RUNS_DIR:-$HOME/tfdd-runs}}/{name}}}}}
 PYTHON=${{TFDD_PYTHON:-python3}}
+{JOIN_TIMEOUT_LINES_SH}
 export TF_CONFIG={sh_quote(tf_config)}
 exec "$PYTHON" -m {CLI_MODULE} train --config "$HERE/run.json" --run-dir "$RUN_DIR"
 """
@@ -172,6 +178,8 @@ param(
 )
 $ErrorActionPreference = 'Stop'
 $Python = if ($env:TFDD_PYTHON) {{ $env:TFDD_PYTHON }} else {{ 'python' }}
+{JOIN_TIMEOUT_COMMENT}
+if (-not $env:{JOIN_TIMEOUT_ENV}) {{ $env:{JOIN_TIMEOUT_ENV} = '{DEFAULT_JOIN_TIMEOUT_S}' }}
 $env:TF_CONFIG = {ps_quote(tf_config)}
 & $Python -m {CLI_MODULE} train --config (Join-Path $PSScriptRoot 'run.json') --run-dir $RunDir
 exit $LASTEXITCODE
@@ -258,10 +266,12 @@ def _readme(
         )
     else:
         order = (
-            "The order does not matter: a started task waits for the others, up to\n"
-            "   TensorFlow's registration timeout (one hour by default), then fails. Start\n"
-            "   them close together, and if one fails, stop the others (Ctrl-C): they\n"
-            "   notice a dead peer only after a heartbeat timeout, or not at all."
+            "The order does not matter: a started task waits for the others, saying which\n"
+            f"   and where, and gives up after `{JOIN_TIMEOUT_ENV}` seconds (set in the start\n"
+            f"   scripts, default {DEFAULT_JOIN_TIMEOUT_S}); Ctrl-C or SIGTERM ends a waiting task at once.\n"
+            "   Once training runs, stopping one task (Ctrl-C, SIGTERM) stops them all after a\n"
+            "   checkpoint; if one fails, stop the others: they notice a dead peer only after a\n"
+            "   heartbeat timeout, or not at all."
         )
     evaluator = (
         "\n   `evaluator-0` validates each checkpoint the chief writes; it must see the chief's\n"
@@ -289,7 +299,8 @@ def _readme(
 4. `{chief.id}` is the chief: it writes the results (metrics, TensorBoard
    logs, checkpoints, the model) to its run directory, `~/tfdd-runs/{name}`
    (or under `$TFDD_RUNS_DIR`) unless given as the first argument or
-   `TFDD_RUN_DIR`. A run directory that already holds a run is refused, so a
+   `TFDD_RUN_DIR`; every other task keeps its raw TensorFlow log beside its run
+   directory, `RUN_DIR.<task id>.log`. A run directory that already holds a run is refused, so a
    finished run is never overwritten: give a new one to start afresh. To
    continue from the chief's checkpoints instead, every task must reach them:
    use one shared folder (e.g. NFS) as the run directory, and start each task
@@ -333,6 +344,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
             f"/runs/{name}",
             "--continue",  # a restarted pod continues the run from its checkpoint (with /runs shared)
         ],
+        "env": [{"name": JOIN_TIMEOUT_ENV, "value": str(DEFAULT_JOIN_TIMEOUT_S)}],
         "ports": [{"name": "tfjob-port", "containerPort": TFJOB_PORT}],
         "volumeMounts": [{"name": "run-config", "mountPath": "/etc/tfdd", "readOnly": True}],
     }
@@ -363,7 +375,7 @@ def tfjob_manifest(cluster: ClusterSpec, run_config: RunConfig) -> list[dict[str
         "metadata": {"name": f"{name}-config"},
         "data": {
             "run.json": json.dumps(localized(run_config).to_dict()),
-            **{source.name: source.read_text(encoding="utf-8") for source in user_files(run_config)},
+            **{key: source.read_text(encoding="utf-8") for key, source in user_files(run_config).items()},
         },
     }
     tfjob = {

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import pprint
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -171,31 +172,55 @@ def fused_adam_code() -> str:
     return "\n\n\n".join([imported, *(str(ast.get_source_segment(text, n)) for n in functions)])
 
 
-def user_files(config: RunConfig) -> list[Path]:
-    """The user's Python files a run imports (a python model, a python dataset)."""
-    files = []
+# what a ConfigMap key may hold; an exported file name is one (a TFJob mounts the files by key)
+_UNSAFE_IN_NAME = re.compile(r"[^-._a-zA-Z0-9]")
+
+
+def _user_sources(config: RunConfig) -> dict[str, Path]:
+    """The user's Python files a run imports, by the config section naming them (a python model, dataset)."""
+    sources = {}
     if config.model.kind == "python" and config.model.path:
-        files.append(Path(config.model.path).expanduser())
+        sources["model"] = Path(config.model.path).expanduser()
     if config.data.kind == "python" and config.data.path:
-        files.append(Path(config.data.path).expanduser())
-    return files
+        sources["data"] = Path(config.data.path).expanduser()
+    return sources
+
+
+def _export_names(config: RunConfig) -> dict[str, str]:
+    """Section -> the file name its user file gets in an export: a valid ConfigMap key, and two different
+    files never share one (a model A/common.py and a dataset B/common.py: common.py, data_common.py)."""
+    names: dict[str, str] = {}
+    taken: dict[str, Path] = {}
+    for section, source in _user_sources(config).items():
+        name = _UNSAFE_IN_NAME.sub("_", source.name)
+        if name in taken and taken[name].resolve() != source.resolve():
+            name = f"{section}_{name}"
+        names[section], taken[name] = name, source
+    return names
+
+
+def user_files(config: RunConfig) -> dict[str, Path]:
+    """The user's Python files a run imports, by the file name they are exported under."""
+    sources = _user_sources(config)
+    return {name: sources[section] for section, name in _export_names(config).items()}
 
 
 def localized(config: RunConfig) -> RunConfig:
-    """The config naming the user's Python files by file name: found beside the config file that holds it
-    (engine.kinds.anchor_user_files), wherever it is copied."""
-    if config.model.kind == "python" and config.model.path:
-        config = config.replace(model=dataclasses.replace(config.model, path=Path(config.model.path).name))
-    if config.data.kind == "python" and config.data.path:
-        config = config.replace(data=dataclasses.replace(config.data, path=Path(config.data.path).name))
+    """The config naming the user's Python files by their exported names: found beside the config file that
+    holds it (engine.kinds.anchor_user_files), wherever it is copied."""
+    names = _export_names(config)
+    if "model" in names:
+        config = config.replace(model=dataclasses.replace(config.model, path=names["model"]))
+    if "data" in names:
+        config = config.replace(data=dataclasses.replace(config.data, path=names["data"]))
     return config
 
 
 def with_local_user_files(config: RunConfig, folder: Path) -> RunConfig:
     """Copy the user's Python files into `folder`; the config that names them there."""
     folder.mkdir(parents=True, exist_ok=True)
-    for source in user_files(config):
-        target = folder / source.name
+    for name, source in user_files(config).items():
+        target = folder / name
         if source.resolve() != target.resolve():
             shutil.copy2(source, target)
     return localized(config)

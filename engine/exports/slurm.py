@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.config import RunConfig, Strategy
-from engine.exports.bundle import check_bundle_folder, run_name, sh_quote, write_export
+from engine.exports.bundle import JOIN_TIMEOUT_LINES_SH, check_bundle_folder, run_name, sh_quote, write_export
 from engine.exports.script import localized, user_files
 from engine.protocol.commands import CLI_MODULE
 from engine.tfconfig import (
@@ -49,13 +49,17 @@ def export_slurm(
     out_dir: str | Path,
     gpus_per_node: int = 0,
     port_base: int = DEFAULT_PORT_BASE,
+    cpus_per_task: int = 0,
 ) -> list[Path]:
-    """Write the job; return every file written. ClusterError if the cluster's shape cannot run the config."""
+    """Write the job; return every file written. ClusterError if the cluster's shape cannot run the config.
+    `cpus_per_task` 0: each task has its node to itself, with all its CPUs."""
     problems = errors(run_problems(local_cluster_like(cluster), run_config))  # hosts do not matter here
     if gpus_per_node < 0:
         problems.append(_problem("gpus_per_node", gpus_per_node, "must be 0 (CPU nodes) or more"))
     if not 1024 <= port_base <= 65535:
         problems.append(_problem("port_base", port_base, "must be a port number 1024-65535"))
+    if cpus_per_task < 0:
+        problems.append(_problem("cpus_per_task", cpus_per_task, "must be 0 (the node's CPUs) or more"))
     if problems:
         raise ClusterError(problems)
     out = Path(out_dir)
@@ -64,13 +68,13 @@ def export_slurm(
     tasks = sum(cluster_shape(cluster).values())
     sources = user_files(run_config)
     files = {
-        out / SBATCH: sbatch_script(cluster, run_config, gpus_per_node),
+        out / SBATCH: sbatch_script(cluster, run_config, gpus_per_node, cpus_per_task),
         out / TASK_SCRIPT: task_script(cluster, port_base),
         out / "run.json": localized(run_config).to_json() + "\n",
-        out / "README.md": _readme(cluster, name, tasks, gpus_per_node, port_base),
+        out / "README.md": _readme(cluster, name, tasks, gpus_per_node, port_base, cpus_per_task),
     }
-    for source in sources:  # every task imports the user's files from the job's folder
-        files[out / source.name] = source.read_text(encoding="utf-8")
+    for file_name, source in sources.items():  # every task imports the user's files from the job's folder
+        files[out / file_name] = source.read_text(encoding="utf-8")
     return write_export(out, files)
 
 
@@ -78,12 +82,16 @@ def _problem(field: str, value: object, message: str) -> ClusterProblem:
     return ClusterProblem("error", field, value, message)
 
 
-def sbatch_script(cluster: ClusterSpec, run_config: RunConfig, gpus_per_node: int) -> str:
+def sbatch_script(cluster: ClusterSpec, run_config: RunConfig, gpus_per_node: int, cpus_per_task: int = 0) -> str:
     name = run_name(run_config)
     shape = cluster_shape(cluster)
     tasks = sum(shape.values())
     described = ", ".join(f"{job} {count}" for job, count in shape.items())
     gpus = f"#SBATCH --gpus-per-node={gpus_per_node}\n" if gpus_per_node else ""
+    # Slurm gives a task one CPU unless asked (under task/affinity it is pinned to it), and srun does not
+    # inherit sbatch's --cpus-per-task: so srun is told too; by default the task's node is its own
+    cpus = f"#SBATCH --cpus-per-task={cpus_per_task}\n" if cpus_per_task else "#SBATCH --exclusive\n"
+    srun_cpus = str(cpus_per_task) if cpus_per_task else '"$SLURM_CPUS_ON_NODE"'
     # parameter_server survives a lost worker (the coordinator reruns its steps); multi_worker_mirrored does not,
     # so there a failed task ends the step at once instead of after the peers' heartbeat timeout
     kill_on_bad_exit = 0 if run_config.strategy == Strategy.PARAMETER_SERVER else 1
@@ -96,14 +104,15 @@ def sbatch_script(cluster: ClusterSpec, run_config: RunConfig, gpus_per_node: in
 #SBATCH --nodes={tasks}
 #SBATCH --ntasks={tasks}
 #SBATCH --ntasks-per-node=1
-{gpus}#SBATCH --output={name}-%j.out
+{gpus}{cpus}#SBATCH --output={name}-%j.out
 set -euo pipefail
 cd "${{SLURM_SUBMIT_DIR:-.}}"
 export TFDD_RUN_DIR="${{TFDD_RUN_DIR:-$PWD/runs/{name}-${{SLURM_JOB_ID:-local}}}}"
 mkdir -p "$TFDD_RUN_DIR"
 echo "run directory: $TFDD_RUN_DIR"
 # one task per node; each builds its TF_CONFIG from srun's environment and runs `train`
-srun --ntasks={tasks} --ntasks-per-node=1 --kill-on-bad-exit={kill_on_bad_exit} bash ./{TASK_SCRIPT}
+srun --ntasks={tasks} --ntasks-per-node=1 --cpus-per-task={srun_cpus} --kill-on-bad-exit={kill_on_bad_exit} \\
+    bash ./{TASK_SCRIPT}
 """
 
 
@@ -117,6 +126,7 @@ def task_script(cluster: ClusterSpec, port_base: int) -> str:
 set -euo pipefail
 HERE=$(cd -- "$(dirname -- "${{BASH_SOURCE[0]}}")" && pwd)
 PYTHON=${{TFDD_PYTHON:-python3}}
+{JOIN_TIMEOUT_LINES_SH}
 TF_CONFIG=$("$PYTHON" -m {CLI_MODULE} cluster slurm-tf-config --jobs {sh_quote(jobs)} --port-base {port_base})
 export TF_CONFIG
 if [ "${{1:-}}" = {sh_quote(PRINT_FLAG)} ]; then
@@ -132,10 +142,19 @@ exec "$PYTHON" -m {CLI_MODULE} train --config "$HERE/run.json" --run-dir "$RUN_D
 """
 
 
-def _readme(cluster: ClusterSpec, name: str, tasks: int, gpus_per_node: int, port_base: int) -> str:
+def _readme(cluster: ClusterSpec, name: str, tasks: int, gpus_per_node: int, port_base: int, cpus_per_task: int) -> str:
     rows = "\n".join(f"| {job} | {count} |" for job, count in cluster_shape(cluster).items())
     gpus = f"{gpus_per_node} GPU(s) per node" if gpus_per_node else "CPU nodes (no GPU requested)"
+    cpus = (
+        f"{cpus_per_task} CPUs per task (`#SBATCH --cpus-per-task`, passed to `srun` too)"
+        if cpus_per_task
+        else "all of its node's CPUs per task (`#SBATCH --exclusive`: the node is the task's alone)"
+    )
     return f"""# Slurm job `{name}`: {tasks} task(s), one per node, {gpus}
+
+Each task gets {cpus}. Slurm otherwise gives a task one CPU, and a cluster
+that binds tasks to CPUs (`task/affinity`) pins TensorFlow to it; change it
+with `cluster export --slurm --cpus-per-task N`.
 
 | job | tasks |
 | --- | --- |
@@ -152,7 +171,9 @@ def _readme(cluster: ClusterSpec, name: str, tasks: int, gpus_per_node: int, por
    decides what it runs.
 3. Results (metrics, TensorBoard logs, checkpoints, the model) go to
    `runs/{name}-<job id>/` here, or `TFDD_RUN_DIR`. The job's output is
-   `{name}-<job id>.out`.
+   `{name}-<job id>.out`; each task's raw TensorFlow log is the run's
+   `stderr.log` (the chief's), or `runs/{name}-<job id>.<task id>.log` beside it.
+   A task waits for the others up to `TFDD_JOIN_TIMEOUT_S` seconds (set in `{TASK_SCRIPT}`).
 4. To continue a stopped or failed run from its checkpoints:
    `TFDD_RESUME=1 TFDD_RUN_DIR=runs/{name}-<job id> sbatch {SBATCH}`.
 

@@ -13,6 +13,10 @@ CLUSTER_STOP_GRACE_S = 30.0
 """How long a cluster launcher waits for its workers to stop (a collective checkpoint, then the model)."""
 CLUSTER_GRACE_S = CLUSTER_STOP_GRACE_S + 10
 """How long a parent waits for a launcher: killed sooner, it would cut its workers' checkpoint short."""
+JOIN_TIMEOUT_ENV = "TFDD_JOIN_TIMEOUT_S"
+"""Seconds a multi_worker_mirrored task waits for its peers before it gives up (engine.train.peers);
+exported start scripts set it, so a user sees and changes it there."""
+DEFAULT_JOIN_TIMEOUT_S = 600
 
 
 class ExitCode(IntEnum):

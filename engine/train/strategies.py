@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from engine import events as ev
 from engine.config import RunConfig, Strategy
 from engine.plan import DevicePlan
+from engine.protocol.channel import StopSignal
 from engine.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, parse_tf_config
+from engine.train.peers import wait_for_peers
 from engine.train.tf_runtime import tf
 
 # The tutorial's minimum shard: a variable smaller than this stays whole on one ps task.
@@ -51,7 +58,29 @@ def variable_partitioner(config: RunConfig, num_ps: int) -> Any:
     return None
 
 
-def make_strategy(config: RunConfig, plan: DevicePlan) -> Any:
+@contextlib.contextmanager
+def _own_sigterm() -> Iterator[None]:
+    """Building a MultiWorkerMirroredStrategy installs TensorFlow's preemption notifier as SIGTERM's handler,
+    which only logs "SIGTERM caught" (measured): this process's own handler, its graceful stop, is put back."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler = signal.getsignal(signal.SIGTERM)
+    try:
+        yield
+    finally:
+        if handler is not None:
+            signal.signal(signal.SIGTERM, handler)
+
+
+def make_strategy(
+    config: RunConfig,
+    plan: DevicePlan,
+    stop: StopSignal | None = None,
+    emit: Callable[[ev.Event], None] | None = None,
+) -> Any:
+    """The strategy; with `stop` and `emit`, a multi_worker_mirrored task first waits for its peers where it
+    can be heard and stopped (engine.train.peers)."""
     if config.strategy == Strategy.PARAMETER_SERVER:
         resolver = training_cluster_resolver()
         num_ps = len(resolver.cluster_spec().as_dict().get("ps", []))
@@ -72,4 +101,7 @@ def make_strategy(config: RunConfig, plan: DevicePlan) -> Any:
     options = tf.distribute.experimental.CommunicationOptions(
         implementation=implementation, timeout_seconds=config.collective_timeout_s
     )
-    return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+    if stop is not None and emit is not None:
+        wait_for_peers(config.strategy, stop, emit)
+    with _own_sigterm():
+        return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)

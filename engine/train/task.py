@@ -9,6 +9,7 @@ every task with the same command and the same run config.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable
@@ -25,10 +26,23 @@ from engine.train.trainer import Outcome, Trainer
 Sink = Callable[[ev.Event], None]
 
 
+AUTOGRAPH_MODULE_PREFIX = "__autograph_generated_file"  # AutoGraph's name for a converted function's module
+
+
+def remove_autograph_files() -> None:
+    """AutoGraph writes each converted function to a temporary file (its module, in sys.modules) and removes
+    them at exit through atexit, which os._exit skips: they are removed here instead."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith(AUTOGRAPH_MODULE_PREFIX):
+            with contextlib.suppress(OSError, TypeError):
+                os.remove(getattr(module, "__file__", None))
+
+
 def end_process(code: int, outcome: Outcome) -> int:
     """`code` for sys.exit, or end the process now: when the outcome says everything is written, or when a
     finished data iterator is still being destroyed (the run's files are closed by now; engine.train.retire)."""
     if outcome.exit_at_once or retiring():
+        remove_autograph_files()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

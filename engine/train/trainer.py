@@ -195,7 +195,7 @@ class Trainer:
             keras.mixed_precision.set_global_policy(f"mixed_{config.mixed_precision}")
         # checked before the strategy too: a cluster's workers block in its constructor until all have joined
         _check_batch(config, plan.replicas)
-        strategy = make_strategy(config, plan)  # a cluster's tasks wait in here until all have joined
+        strategy = make_strategy(config, plan, self.stop, self.emit)  # a cluster's tasks wait in here for all
         coordinator = make_coordinator(strategy) if ps else None
         self.stop.training_reached()
         replicas = strategy.num_replicas_in_sync

@@ -943,6 +943,26 @@
         <source>{task}: stepping again</source>
         <translation>{task}：已恢复训练步骤</translation>
     </message>
+    <message>
+        <source>every task has joined after {seconds} s</source>
+        <translation>所有任务已在 {seconds} 秒后加入</translation>
+    </message>
+    <message>
+        <source>{tasks} did not join within {timeout} s: start every task of the cluster (is it running, is its port open?), or wait longer: {variable}=SECONDS</source>
+        <translation>{tasks} 未在 {timeout} 秒内加入：请启动集群的每个任务（它在运行吗？它的端口开放吗？），或等待更久：{variable}=秒数</translation>
+    </message>
+    <message>
+        <source>waiting for {tasks} for {seconds} s (gives up after {timeout} s: {variable})</source>
+        <translation>正在等待 {tasks}，已等待 {seconds} 秒（{timeout} 秒后放弃：{variable}）</translation>
+    </message>
+    <message>
+        <source>stopped while waiting for {tasks} ({reason})</source>
+        <translation>等待 {tasks} 时已停止（{reason}）</translation>
+    </message>
+    <message>
+        <source>{task} at {address}</source>
+        <translation>{task}（{address}）</translation>
+    </message>
 </context>
 <context>
     <name>App</name>

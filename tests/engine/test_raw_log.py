@@ -60,3 +60,22 @@ def test_lines_held_when_the_run_goes_ahead_silently_are_written_at_the_end(tmp_
         lock.accept()
     log.close()  # the trainer has ended (its lock released): the lines still belong to its run
     assert paths.stderr_log.read_text() == "failed call to cuInit\n"
+
+
+def test_a_cluster_task_other_than_the_chief_keeps_its_raw_log_in_a_file_of_its_own(tmp_path):
+    import json
+
+    from engine.raw_log import task_raw_log
+
+    cluster = {"worker": ["127.0.0.1:1", "127.0.0.1:2"]}
+    run_dir = tmp_path / "runs" / "r"
+    for index, expected in (
+        (0, (RunPaths(run_dir).stderr_log, False)),
+        (1, (tmp_path / "runs" / "r.worker-1.log", True)),
+    ):
+        env = {"TF_CONFIG": json.dumps({"cluster": cluster, "task": {"type": "worker", "index": index}})}
+        assert task_raw_log(run_dir, "multi_worker_mirrored", env) == expected
+    log = RawLog(tmp_path / "runs" / "r.worker-1.log", owner_pid=None)  # no run to wait for: written at once
+    log.write(["I0000 grpc_server_lib.cc:467] Started server with target: grpc://127.0.0.1:2"])
+    assert (tmp_path / "runs" / "r.worker-1.log").read_text().startswith("I0000 grpc_server_lib")
+    log.close()

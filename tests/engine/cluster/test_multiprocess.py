@@ -73,7 +73,9 @@ def test_both_loops_train_two_workers_to_the_same_loss(tmp_path, write_run_confi
     assert [w.state for w in result.workers] == [FINISHED, FINISHED]
     assert len(losses[0]) == 2 and losses[0] == pytest.approx(losses[1], rel=1e-6)
     assert (tmp_path / "run" / "model.keras").exists()
-    assert (tmp_path / "run" / "workers" / "worker-1.log").exists()
+    for w in result.workers:  # each task's raw log holds its own TensorFlow lines (they name their thread)
+        raw = (tmp_path / "run" / "workers" / f"{w.task.id}.log").read_text()
+        assert w.log_path.endswith(f"{w.task.id}.log") and re.search(rf"^[IWE]\d{{4}} [\d:.]+\s+{w.pid} ", raw, re.M)
 
 
 @pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL")

@@ -181,3 +181,15 @@ def test_an_evaluator_beside_multi_worker_mirrored_reaches_the_event_stream(tmp_
     evaluations = [e for e in events if isinstance(e, ev.Evaluation)]
     assert [e.epoch for e in evaluations] == [1, 2]
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "completed"
+
+
+def test_a_finished_run_leaves_no_autograph_file_in_the_temporary_folder(tmp_path, ps_config, monkeypatch):
+    """AutoGraph writes each converted function to a temporary file removed at exit, which an ending
+    parameter-server task (os._exit: its teardown is skipped) never reached; here the tasks' TMPDIR is the
+    test's own, so other runs on the machine cannot add theirs."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    result = launch_local_cluster(ps_config(epochs=1), 1, tmp_path / "run", ps=1, join_timeout_s=180)
+    assert result.ok, result.failure
+    assert sorted(p.name for p in scratch.rglob("__autograph_generated_file*")) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -264,3 +265,36 @@ def test_export_script_refuses_to_overwrite_unless_asked(tmp_path):
     assert mine.read_text() == "mine"
     export_script(CONFIG, mine, overwrite=True)
     assert "CONFIG = {" in mine.read_text()
+
+
+def test_same_named_user_files_from_two_folders_both_travel_under_valid_configmap_keys(tmp_path):
+    """A model A/common.py and a data source B/common.py are two files; a space is no ConfigMap key."""
+    from tests.data_factory import write_python_data, write_python_model
+
+    for folder in ("A", "B", "C"):
+        (tmp_path / folder).mkdir()
+    model_file = write_python_model(tmp_path / "A" / "common.py")
+    data_file = write_python_data(tmp_path / "B" / "common.py")
+    config = RunConfig.from_dict(
+        {
+            "strategy": "multi_worker_mirrored",
+            "data": {"kind": "python", "path": str(data_file)},
+            "model": {"kind": "python", "path": str(model_file)},
+        }
+    )
+    export_bundle(local_cluster(2), config, tmp_path / "bundle")
+    for task in ("worker-0", "worker-1"):
+        loaded = RunConfig.load(tmp_path / "bundle" / task / "run.json")
+        assert Path(loaded.model.path).read_text() == model_file.read_text()
+        assert Path(loaded.data.path).read_text() == data_file.read_text()
+    config_map, _ = load_manifest((tmp_path / "bundle" / "tfjob.yaml").read_text())
+    run = RunConfig.from_json(config_map["data"]["run.json"], check=False)
+    assert config_map["data"][run.model.path] == model_file.read_text()
+    assert config_map["data"][run.data.path] == data_file.read_text()
+
+    spaced = write_python_model(tmp_path / "C" / "my model.py")
+    spaced_config = config.replace(model=dataclasses.replace(config.model, path=str(spaced)))
+    config_map, _ = load_manifest(tfjob_yaml(WITH_CHIEF, spaced_config))
+    assert all(re.fullmatch(r"[-._a-zA-Z0-9]+", key) for key in config_map["data"])
+    run = RunConfig.from_json(config_map["data"]["run.json"], check=False)
+    assert config_map["data"][run.model.path] == spaced.read_text()

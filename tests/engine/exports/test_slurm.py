@@ -98,3 +98,47 @@ def test_each_node_finds_itself_although_the_resolver_sorts_node10_before_node9(
     for name, config in zip(names, configs, strict=True):
         task = config["task"]
         assert cluster[task["type"]][task["index"]] == f"{name}:20000"
+
+
+def srun_arguments(tmp_path, env: dict[str, str]) -> list[str]:
+    """tfdd.sbatch run as sbatch would, with an `srun` on PATH that prints the arguments it was given."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "srun").write_text('#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a"; done\n')
+    (bin_dir / "srun").chmod(0o755)
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM", "TFDD"))}
+    environ.update(env, PATH=f"{bin_dir}{os.pathsep}{environ['PATH']}", SLURM_SUBMIT_DIR=str(tmp_path / "job"))
+    done = subprocess.run(
+        ["bash", str(tmp_path / "job" / "tfdd.sbatch")], env=environ, capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_each_task_gets_its_nodes_cpus_by_default_and_the_cpus_asked_for_otherwise(tmp_path):
+    """Under task/affinity a task gets the CPUs srun asks for: one, unless it asks for more."""
+    export_slurm(local_cluster(2), MWMS, tmp_path / "job")
+    sbatch = (tmp_path / "job" / "tfdd.sbatch").read_text()
+    assert "#SBATCH --exclusive" in sbatch and "--cpus-per-task=" not in sbatch.split("#SBATCH --exclusive")[0]
+    assert "--cpus-per-task=16" in srun_arguments(tmp_path, {"SLURM_CPUS_ON_NODE": "16"})
+    assert "CPUs" in (tmp_path / "job" / "README.md").read_text()
+
+    export_slurm(local_cluster(2), MWMS, tmp_path / "job", cpus_per_task=4)
+    sbatch = (tmp_path / "job" / "tfdd.sbatch").read_text()
+    assert "#SBATCH --cpus-per-task=4" in sbatch and "--exclusive" not in sbatch
+    (tmp_path / "bin" / "srun").unlink()
+    (tmp_path / "bin").rmdir()
+    assert "--cpus-per-task=4" in srun_arguments(tmp_path, {"SLURM_CPUS_ON_NODE": "16"})
+    assert "4 CPUs per task" in (tmp_path / "job" / "README.md").read_text()
+    with pytest.raises(ClusterError, match="cpus_per_task"):
+        export_slurm(local_cluster(2), MWMS, tmp_path / "other", cpus_per_task=-1)
+
+
+def test_the_cli_passes_cpus_per_task(tmp_path):
+    from engine.cli import main
+
+    (tmp_path / "cluster.json").write_text(json.dumps({"cluster": local_cluster(2).to_dict()}))
+    MWMS.save(tmp_path / "run.json")
+    argv = ["cluster", "export", "--cluster", str(tmp_path / "cluster.json"), "--config", str(tmp_path / "run.json")]
+    assert main([*argv, "--out", str(tmp_path / "job"), "--slurm", "--cpus-per-task", "3"]) == 0
+    assert "#SBATCH --cpus-per-task=3" in (tmp_path / "job" / "tfdd.sbatch").read_text()
