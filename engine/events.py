@@ -134,7 +134,8 @@ class TaskSteps:
 
 @dataclass(frozen=True, kw_only=True)
 class TaskStalled:
-    """A cluster task without step progress for `idle_s` (engine.stall), or, `resumed`, stepping again."""
+    """A cluster task or a run of one trainer ("trainer") without step progress for `idle_s` (engine.stall), or,
+    `resumed`, stepping again."""
 
     type: ClassVar[str] = "task_stalled"
     worker: str  # task id, "worker-1"

@@ -27,10 +27,12 @@ from engine.protocol.commands import (
 from engine.protocol.paths import RunPaths
 from engine.rundir import new_run_dir
 from engine.scratch import ScratchDir
+from engine.stall import STALLED
 from engine.tfconfig import ClusterSpec, parse_tf_config
 
 IDLE, STARTING, STOPPING = "idle", "starting", "stopping"
-"""The session's own states; once the run reports, its state is a RunStatus."""
+"""The session's own states; once the run reports, its state is a RunStatus, or STALLED while a task of it
+makes no step progress."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ class RunSession:
     commands: Commands = field(default_factory=Commands)
     state: str = IDLE
     launch: Launch | None = None
+    stalled: set[str] = field(default_factory=set)  # the run's tasks without step progress now
     _scratch: ScratchDir | None = None  # the run configs handed to trainers, swept if the window is killed
 
     @property
@@ -154,15 +157,19 @@ class RunSession:
         if self.launch is not None:
             raise RuntimeError("a run is already active")
         self.launch, self.state = launch, STARTING
+        self.stalled.clear()
         return launch
 
     def observe(self, events: Iterable[ev.Event]) -> Plan | None:
-        """The engine's plan once the run has started (every worker agrees on it), else None."""
+        """Follow the run's state; the engine's plan once the run has started (every worker agrees on it)."""
         plan = None
         for event in events:
             if isinstance(event, ev.RunStarted):
                 plan = Plan(event.strategy, event.num_replicas, event.per_replica_batch_size)
                 self.state = RunStatus.RUNNING
+            elif isinstance(event, ev.TaskStalled) and self.state in (RunStatus.RUNNING, STALLED):
+                (self.stalled.discard if event.resumed else self.stalled.add)(event.worker)
+                self.state = STALLED if self.stalled else RunStatus.RUNNING
         return plan
 
     def request_stop(self) -> None:

@@ -41,6 +41,7 @@ from engine.protocol.commands import (
 )
 from engine.protocol.paths import RunPaths, runs_root
 from engine.session import IDLE, STARTING, STOPPING, ClusterShape, Commands, Launch, Plan, RunSession
+from engine.stall import STALLED, TRAINER_TASK, StallWatch
 from engine.tfconfig import CLUSTER_STRATEGIES, TRAINING_JOBS, errors, run_problems
 from gui import settings
 from gui.announce import announce
@@ -58,12 +59,13 @@ from gui.live.gpu_recorder import GpuRecorder, run_gpus
 from gui.live.log_view import LogView
 from gui.live.plots import TrainingPlots
 from gui.live.spare import FirstStepLabel, WarmTrainer
+from gui.live.stacks_view import StacksDialog
 from gui.live.workers_panel import WorkersPanel
 from gui.preferences import add_frame_rate_menu, add_language_menu, add_view_menu
 from gui.runner import TrainingRunner, kill_live_processes, source_tag
 from gui.runs.panel import RunsPanel
 from gui.runs.scaling_dialog import ScalingDialog
-from gui.statuses import run_status_name
+from gui.statuses import run_status_name, worker_state_name
 
 SPARE_DELAY_MS = 500  # the warm trainer starts once the window is drawn: it never delays the window
 
@@ -84,18 +86,23 @@ class MainWindow(QMainWindow):
         runs_dir: Path | None = None,
         spare_command: list[str] | None = None,
         gpu_reader: Nvml | None = None,
+        stall_seconds: float | None = None,
     ) -> None:
         """The `*_command_for` arguments start the run's children (engine.session.Commands; tests pass fakes);
         `spare_command` keeps a warm trainer of that command (engine.protocol.commands.spare_command);
-        `gpu_reader` reads NVML (default: this process's engine.nvml reader)."""
+        `gpu_reader` reads NVML (default: this process's engine.nvml reader); `stall_seconds` is how long a
+        run of one trainer may go without step progress (default: derived from its step times, engine.stall)."""
         super().__init__()
         self.setWindowTitle(self.tr("TensorFlow Distributed Training Dashboard"))
         self._grace_seconds = grace_seconds
+        self._stall_seconds = stall_seconds
         self._runs_dir = runs_dir
         self.session = RunSession(
             self._runs_root(), Commands(command_for, cluster_command_for, cluster_file_command_for, resume_command_for)
         )
         self.runner: TrainingRunner | None = None
+        self._trainer_pid: int | None = None  # the running child's process id
+        self.stacks_dialog: StacksDialog | None = None
         self._close_when_done = False
         self.last_dialog: QMessageBox | None = None
 
@@ -190,6 +197,9 @@ class MainWindow(QMainWindow):
         self.start_action = button_action(self.controls.start, self.tr("&Start"), START_KEYS, self.start_run, self)
         self.stop_action = button_action(self.controls.stop, self.tr("S&top…"), STOP_KEYS, self.ask_stop, self)
         run_menu.addActions([self.start_action, self.stop_action])
+        self.stacks_action = QAction(self.tr("Show the trainer's &Python stacks…"), self, enabled=False)
+        self.stacks_action.triggered.connect(self.show_trainer_stacks)
+        run_menu.addAction(self.stacks_action)
         run_menu.addSeparator()
         for text, slot in (
             (self.tr("&Scaling study…"), self.open_scaling_study),
@@ -301,7 +311,12 @@ class MainWindow(QMainWindow):
 
     def _show_state(self) -> None:
         state = self.session.state
-        names = {IDLE: self.tr("idle"), STARTING: self.tr("starting"), STOPPING: self.tr("stopping")}
+        names = {
+            IDLE: self.tr("idle"),
+            STARTING: self.tr("starting"),
+            STOPPING: self.tr("stopping"),
+            STALLED: worker_state_name(STALLED),
+        }
         name = names.get(state) or run_status_name(state)
         self.status_labels["state"].setText(self.tr("state: {state}").format(state=name))
 
@@ -406,8 +421,10 @@ class MainWindow(QMainWindow):
             stderr_log=stderr_log,
             warm=warm,
             assignment=assignment_line(warm_args) if warm is not None and warm_args is not None else "",
+            stalls=None if launch.tasks else StallWatch(self._stall_seconds),  # a launcher watches its own tasks
             parent=self,
         )
+        runner.process_started.connect(self._on_process_started)
         runner.events_ready.connect(self._on_events)
         runner.log_lines.connect(self.log.append_lines)
         runner.run_finished.connect(self._on_run_finished)
@@ -428,6 +445,7 @@ class MainWindow(QMainWindow):
         line = self.tr("{what} in {folder}{how}").format(what=translate(launch.what), folder=launch.run_dir, how=how)
         self.log.append_lines([f"[dashboard] {line}"])
         self.first_step.run_started(warm is not None)
+        self.stacks_action.setEnabled(not launch.tasks)
         self.form.setEnabled(False)
         self.controls.set_running(True)
         self._show_state()
@@ -463,10 +481,26 @@ class MainWindow(QMainWindow):
         self.plots.add_events(events)
         self.controls.add_events(events)
         self.workers.add_events(events)
+        state = self.session.state
         plan = self.session.observe(events)
         if plan is not None:  # the engine's numbers replace the form's plan (in sync, all workers)
             self._show_plan(plan)
+        if self.session.state != state:
             self._show_state()
+        if self.session.state == STALLED and state != STALLED:
+            said = self.tr("No step progress: Run › Show the trainer's Python stacks tells where it waits")
+            self.statusBar().showMessage(said, 15000)
+
+    def _on_process_started(self, pid: int) -> None:
+        self._trainer_pid = pid
+
+    def show_trainer_stacks(self) -> StacksDialog | None:
+        """The running trainer's Python stacks (a local cluster's tasks have theirs in the tasks panel)."""
+        if self.runner is None or self._trainer_pid is None:
+            return None
+        self.stacks_dialog = StacksDialog(TRAINER_TASK, self._trainer_pid, self)
+        self.stacks_dialog.show()
+        return self.stacks_dialog
 
     def _on_run_finished(self, status: str, run_dir: str) -> None:
         self.session.ended(status)
@@ -496,6 +530,8 @@ class MainWindow(QMainWindow):
         if self.runner is not None:
             self.runner.deleteLater()
         self.runner = None
+        self._trainer_pid = None
+        self.stacks_action.setEnabled(False)
         self.session.release()
         self.first_step.run_ended()
         self.gpu_recorder.stop()

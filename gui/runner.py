@@ -23,7 +23,7 @@ from engine import events as ev
 from engine.protocol.client import WorkerProcess, kill_all
 from engine.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState, task_id
 from engine.raw_log import RawLog
-from engine.stall import resumed_line, stall_line
+from engine.stall import TRAINER_TASK, StallWatch, resumed_line, stall_line
 from engine.tf_log import without_chatter
 from engine.tfconfig import EVALUATOR_JOB
 from gui.i18n import event_message, event_text, translate
@@ -105,10 +105,12 @@ class TrainingRunner(QThread):
         stderr_log: Path | None = None,
         warm: Handoff | None = None,
         assignment: str = "",
+        stalls: StallWatch | None = None,
         parent: QObject | None = None,
     ) -> None:
         """`stderr_log` keeps the child's raw stderr (RunPaths.stderr_log); `warm` is a warm trainer
-        that takes the run by reading `assignment`, else `command` starts a fresh process."""
+        that takes the run by reading `assignment`, else `command` starts a fresh process. `stalls` watches the
+        step progress of a child that is one trainer (a launcher watches its own tasks)."""
         super().__init__(parent)
         self._command, self._env = command, env
         self._warm, self._assignment = warm, assignment
@@ -120,6 +122,7 @@ class TrainingRunner(QThread):
         self._tail: deque[str] = deque(maxlen=LOG_TAIL_LINES)
         self._epochs = 0
         self.warm_start = warm is not None
+        self._stalls = stalls
 
     def request_stop(self) -> None:
         """Ask the child to checkpoint and stop; safe to call from any thread."""
@@ -173,6 +176,8 @@ class TrainingRunner(QThread):
             if self._stop_requested.is_set() and kill_at is None:
                 kill_at = interval_start + self.grace_seconds
                 proc.request_stop()
+                if self._stalls is not None:  # a stopping trainer checkpoints: its silence is no stall
+                    self._stalls.ended(TRAINER_TASK)
             if kill_at is not None and interval_start > kill_at and proc.alive():
                 said = self.tr("the trainer did not stop within {seconds} s; killed it")
                 logs.append(f"[dashboard] {said.format(seconds=f'{self.grace_seconds:g}')}")
@@ -195,6 +200,9 @@ class TrainingRunner(QThread):
                         said = self.tr("garbage on the event channel ignored: {line}").format(line=out.garbage)
                         logs.append(f"[dashboard] {said}")
                 outputs = proc.poll(max_chunks=1) if time.monotonic() < budget_end else []
+            if self._stalls is not None:
+                for stalled in self._stalls.check(lambda _task: proc.pid):
+                    self._take_event(stalled, events, logs, last)
             pacing = pacing or any(type(e) is ev.BatchEnd for e in events)
             self._flush(events, logs, raw)
             rest = interval_start + EMIT_INTERVAL_S - time.monotonic()
@@ -206,6 +214,8 @@ class TrainingRunner(QThread):
 
     def _take_event(self, event: ev.Event, events: list, logs: list, last: dict) -> None:
         events.append(event)
+        if self._stalls is not None and (resumed := self._stalls.seen(TRAINER_TASK, self._process.pid, event)):
+            self._take_event(resumed, events, logs, last)
         if type(event) is ev.BatchEnd:
             return  # the common case at thousands a second: nothing more to do
         if isinstance(event, ev.RunStarted):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from engine.protocol.codes import RunStatus, WorkerState
+from engine.stall import STALLED
 from gui.theme import Theme, Tone
 
 CONTEXT = "Status"
@@ -53,7 +54,6 @@ SEVERITY_NAMES = {
 _SEVERITY_TONES = {"error": "bad", "warning": "waiting"}
 
 
-STALLED = "stalled"  # not a state of the launcher's: a training task reported without step progress (TaskStalled)
 WORKER_STATE_NAMES = {
     WorkerState.STARTING: QT_TRANSLATE_NOOP("Status", "starting"),
     WorkerState.WAITING: QT_TRANSLATE_NOOP("Status", "waiting for peers"),

@@ -42,7 +42,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import events as ev
-from engine.cluster.stall_watch import StallWatch
 from engine.config import RunConfig, Strategy
 from engine.protocol import commands
 from engine.protocol.client import WorkerProcess
@@ -50,6 +49,7 @@ from engine.protocol.codes import CLUSTER_STOP_GRACE_S, PEER_LOST_ERRORS, ExitCo
 from engine.protocol.paths import RunPaths
 from engine.rundir import claim
 from engine.runlock import RunLock
+from engine.stall import StallWatch
 from engine.tf_log import without_chatter
 from engine.tfconfig import (
     TF_CONFIG_ENV,

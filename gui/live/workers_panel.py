@@ -28,11 +28,11 @@ from PySide6.QtWidgets import (
 
 from engine import events as ev
 from engine.protocol.codes import WorkerState
-from engine.stall import resumed_line, stall_line
+from engine.stall import STALLED, resumed_line, stall_line
 from gui import theme
 from gui.i18n import translate
 from gui.live.stacks_view import StacksDialog
-from gui.statuses import STALLED, worker_state_name, worker_state_tone
+from gui.statuses import worker_state_name, worker_state_tone
 from gui.theme import Role, set_role
 
 COLUMNS = (

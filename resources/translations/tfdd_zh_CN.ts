@@ -1867,6 +1867,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>空闲</translation>
     </message>
     <message>
+        <source>Show the trainer&apos;s &amp;Python stacks…</source>
+        <translation>显示训练器的 Python 调用栈(&amp;P)…</translation>
+    </message>
+    <message>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
@@ -1949,6 +1953,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>The trainer saves a checkpoint and stops. Stop now?</source>
         <translation>训练器会保存检查点后停止。现在停止吗？</translation>
+    </message>
+    <message>
+        <source>No step progress: Run › Show the trainer&apos;s Python stacks tells where it waits</source>
+        <translation>训练步骤没有进展：“运行 › 显示训练器的 Python 调用栈”可查看它在哪里等待</translation>
     </message>
     <message>
         <source>run {status}</source>

@@ -126,3 +126,18 @@ def test_the_forms_plan_shows_no_per_replica_batch_that_does_not_divide():
     assert Plan.of("mirrored", 2, 64) == Plan("mirrored", 2, 32)
     assert Plan.of("mirrored", 3, 64).per_replica is None
     assert Plan.of("mirrored", None, 64) == Plan("mirrored", None, None)
+
+
+def test_a_run_is_stalled_while_any_of_its_tasks_makes_no_progress(session):
+    from engine.stall import STALLED
+
+    session.start(RunConfig())
+    session.observe([ev.TaskStalled(worker="worker-0", idle_s=40.0)])
+    assert session.state == STARTING  # before the run has started, silence is start-up
+    session.observe([started()])
+    session.observe([ev.TaskStalled(worker="worker-0", idle_s=40.0), ev.TaskStalled(worker="worker-1", idle_s=41.0)])
+    assert session.state == STALLED
+    session.observe([ev.TaskStalled(worker="worker-0", resumed=True)])
+    assert session.state == STALLED and session.stalled == {"worker-1"}
+    session.observe([ev.TaskStalled(worker="worker-1", resumed=True)])
+    assert session.state == RunStatus.RUNNING

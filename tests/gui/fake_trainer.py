@@ -1,7 +1,8 @@
 """A tiny stand-in for `engine.train.worker` that speaks the worker protocol in milliseconds.
 
 Modes (first argument): normal, ignore_stop, crash, garbage, fail, terminated
-(stops like normal, then exits 143 as a trainer stopped by SIGTERM does), and
+(stops like normal, then exits 143 as a trainer stopped by SIGTERM does), stall
+(after its third step it makes no progress until asked to stop), and
 spare (a warm trainer: it prints TensorFlow's start-up chatter, says
 trainer_ready, reads its arguments as one line on stdin, then runs
 normally). With `--delay 0` it prints events as fast as it can (the
@@ -39,6 +40,11 @@ CHATTER = [  # what TensorFlow 2.21 prints on a CPU-only machine (tests/engine/t
 def emit(event: ev.Event) -> None:
     sys.stdout.write(ev.encode(event) + "\n")
     sys.stdout.flush()
+
+
+def hold_here_until_stopped(stop: threading.Event) -> None:
+    """A step that never ends (a hung collective, a blocked input): what a stack dump should point at."""
+    stop.wait()
 
 
 def watch_stdin(stop: threading.Event) -> None:
@@ -101,6 +107,9 @@ def main() -> int:
                 emit(ev.CheckpointSaved(path=f"{args.run_dir}/checkpoints/ckpt-1", epoch=epoch, step=step))
                 emit(ev.RunFinished(status="stopped", epochs_completed=epoch - 1, run_dir=args.run_dir))
                 return 143 if args.mode == "terminated" else 0
+            if args.mode == "stall" and epoch == 1 and step == 4:
+                hold_here_until_stopped(stop)
+                continue
             if args.mode == "crash" and epoch == 1 and step == 3:
                 print("Traceback (most recent call last):\nRuntimeError: fake crash", file=sys.stderr, flush=True)
                 sys.stdout.flush()

@@ -89,6 +89,29 @@ def test_a_failed_run_shows_a_dialog_and_another_can_start(qtbot, make_window):
     wait_idle(qtbot, window)
 
 
+def test_a_run_without_step_progress_is_shown_stalled_with_its_python_stacks(qtbot, make_window):
+    """A run of one trainer is watched like a cluster's tasks: no step for longer than its threshold is said
+    in the state, the status bar and the log, and Run › Show the trainer's Python stacks tells where it waits."""
+    window = make_window("stall", "--steps", "50", stall_seconds=1.0)
+    window.apply_probe(CPU_ONLY)
+    assert not window.stacks_action.isEnabled()
+    window.start_run()
+    assert window.stacks_action.isEnabled()
+    qtbot.waitUntil(lambda: "stalled" in window.status_labels["state"].text(), timeout=30_000)
+    assert "[trainer] trainer: no step for 1 s" in window.log.shown_text()
+    assert "Python stacks" in window.statusBar().currentMessage()
+    dialog = window.show_trainer_stacks()
+    qtbot.waitUntil(lambda: dialog.ready, timeout=60_000)
+    if "may not attach" in dialog.text():
+        pytest.skip(f"py-spy cannot attach here (ptrace): {dialog.text()}")
+    assert "hold_here_until_stopped" in dialog.text(), dialog.text()
+    dialog.close()
+    window.stop_run()
+    qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
+    assert "stopped" in window.status_labels["state"].text()
+    assert not window.stacks_action.isEnabled()
+
+
 def test_stop_asks_then_stops(qtbot, make_window, monkeypatch):
     asked = answer(monkeypatch, QMessageBox.StandardButton.Yes)
     window = make_window("normal", "--epochs", "1000", "--steps", "100", "--delay", "0.01")
