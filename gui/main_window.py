@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QGroupBox,
@@ -95,7 +95,8 @@ class MainWindow(QMainWindow):
         """`spare_command` keeps a warm trainer of that command (engine.protocol.commands.spare_command);
         `gpu_reader` reads NVML (default: this process's engine.nvml reader)."""
         super().__init__()
-        self.setWindowTitle(self.tr("TensorFlow Distributed Training Dashboard"))
+        # the app's display name alone: Qt appends it to any other title ("X — TF Distributed Dashboard")
+        self.setWindowTitle(QGuiApplication.applicationDisplayName())
         self._command_for = command_for
         self._cluster_command_for = cluster_command_for
         self._cluster_file_command_for = cluster_file_command_for

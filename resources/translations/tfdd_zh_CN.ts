@@ -1685,10 +1685,6 @@ no live figures</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <source>TensorFlow Distributed Training Dashboard</source>
-        <translation>TensorFlow 分布式训练仪表板</translation>
-    </message>
-    <message>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
