@@ -54,7 +54,7 @@ class RunSummary:
     epochs_planned: int
     epochs_completed: int
     status: RunStatus  # completed, stopped, failed, interrupted, running (locked), unreadable
-    duration: float  # seconds from the first to the last event
+    duration: float  # seconds of training: first to last event, less the pauses before resumes
     final: dict[str, float] = field(default_factory=dict)  # loss, accuracy, val_loss, val_accuracy
     message: str = ""  # why it failed, or why it cannot be read
     num_workers: int = 1  # a local cluster run is resumed with as many workers
@@ -148,7 +148,7 @@ def _summary(
         problems.append(f"{digest.bad_lines} line(s) of events.jsonl are not events and were left out")
     if digest.skipped_bytes:
         problems.append(f"events.jsonl is large: its middle ({digest.skipped_bytes / 2**20:,.0f} MB) was not read")
-    first, latest = digest.first_time, digest.last_time
+    first = digest.first_time
     return RunSummary(
         path=paths.root,
         name=paths.root.name,
@@ -159,7 +159,7 @@ def _summary(
         epochs_planned=config.epochs,
         epochs_completed=len({int(r["epoch"]) for r in metrics.rows}),
         status=status,
-        duration=(latest - first) if first is not None and latest is not None else 0.0,
+        duration=digest.active_seconds,
         final={k: v for k, v in last.items() if k in FINAL_METRICS},
         message=end.message if isinstance(end, ev.RunFailed) else "",
         num_workers=started.num_workers if started else 1,

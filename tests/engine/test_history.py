@@ -155,3 +155,25 @@ def test_a_run_whose_parameter_server_died_can_be_resumed(tmp_path):
 
     assert run("lost-ps", "UnavailableError")
     assert not run("diverged", "NonFiniteLoss")
+
+
+def test_duration_counts_the_runs_active_segments_not_the_pauses_between_resumes(tmp_path):
+    """Stopped at 1003 and resumed at 5000; killed (last event 6001.5) and resumed at 9000: the hours
+    between are not the run's duration, also when the resume is read after the first part."""
+    from engine.history import RunHistory
+
+    stopped = ev.RunFinished(status="stopped", epochs_completed=1, run_dir="", time=1003.0)
+    run = write_run(tmp_path, "resumed", stopped, 1, t0=1000.0)
+    history = RunHistory(tmp_path)
+    assert history.summary(run).duration == pytest.approx(3.0)
+    write_run(tmp_path, "resumed", None, 1, t0=5000.0)  # killed: its last event is its epoch's end, 5001.5
+    write_run(
+        tmp_path,
+        "resumed",
+        ev.RunFinished(status="completed", epochs_completed=3, run_dir="", time=9010.0),
+        3,
+        t0=9000.0,
+    )
+    expected = 3.0 + 1.5 + 10.0
+    assert history.summary(run).duration == pytest.approx(expected)
+    assert summarize(run).duration == pytest.approx(expected)
