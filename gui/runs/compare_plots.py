@@ -45,6 +45,7 @@ METRICS = (
 BATCH_METRICS = tuple(m for m, _, _ in METRICS)
 DEFAULT_SMOOTHING = 90  # percent: the past weighs 0.9 per step, about a 10-step window
 RAW_ALPHA = 60
+MAX_COMPARED = 20  # runs drawn at once: more is unreadable, and each costs pyqtgraph items on the GUI thread
 
 
 def colour(index: int) -> QColor:
@@ -144,6 +145,11 @@ class ComparePlots(QWidget):
         self.smoothing_value.setMinimumWidth(32)
         self.hint = QLabel(objectName="compareHint")
         set_role(self.hint, Role.HINT)
+        self.limit_note = QLabel(objectName="compareLimitNote")
+        self.limit_note.setToolTip(
+            self.tr("Only the first selected runs, in the table's order, are drawn; select fewer to see others")
+        )
+        self.limit_note.hide()
         controls = QHBoxLayout()
         for caption, field in ((self.tr("&x-axis:"), self.x_axis), (self.tr("s&moothing:"), self.smoothing)):
             label = QLabel(caption)
@@ -154,6 +160,7 @@ class ComparePlots(QWidget):
             controls.addSpacing(16)
         controls.insertWidget(controls.indexOf(self.smoothing) + 1, self.smoothing_value)
         controls.addWidget(self.hint, 1)
+        controls.addWidget(self.limit_note)
         self.plots = {
             metric: self._new_plot(self.tr(title), self.tr(y_label), f"compare{title}Plot")  # compareLossPlot, …
             for metric, title, y_label in METRICS
@@ -202,8 +209,18 @@ class ComparePlots(QWidget):
         return plot
 
     def set_runs(self, runs: list[ComparedRun]) -> None:
-        self.runs = list(runs)
+        """Draw these runs (at most MAX_COMPARED: the caller picks which)."""
+        self.runs = list(runs[:MAX_COMPARED])
         self.redraw()
+
+    def show_selected(self, selected: int) -> None:
+        """Say how many of the `selected` runs are drawn, when that is not all of them."""
+        limited = selected > len(self.runs)
+        if limited:
+            self.limit_note.setText(
+                self.tr("showing {shown} of %n selected run(s)", "", selected).format(shown=len(self.runs))
+            )
+        self.limit_note.setVisible(limited)
 
     def smoothing_weight(self) -> float:
         return self.smoothing.value() / 100.0

@@ -36,7 +36,7 @@ from engine.problems import ConfigError
 from gui import theme
 from gui.exports import TensorBoardCommand, export_run_config, load_run_config, save_as
 from gui.i18n import problem_text, translate
-from gui.runs.compare_plots import ComparedRun, ComparePlots, colour
+from gui.runs.compare_plots import MAX_COMPARED, ComparedRun, ComparePlots, colour
 from gui.runs.loader import HistoryLoader
 from gui.runs.table_model import COLUMNS, SORT_ROLE, RunsTableModel, display_name
 from gui.theme import Role, set_role
@@ -255,12 +255,13 @@ class RunsPanel(QWidget):
         runs = self.selected_runs()
         self.tensorboard.set_runs([r.path for r in runs])
         self._update_actions()
-        self.loader.request_curves([r.path for r in runs], self.compare.smoothing_weight())
+        self.loader.request_curves([r.path for r in runs[:MAX_COMPARED]], self.compare.smoothing_weight())
 
     def _on_curves_ready(self, loaded: list[tuple[Path, Curves]]) -> None:
-        """Draw the selected runs' curves, unless they are the ones already drawn."""
+        """Draw the first MAX_COMPARED selected runs' curves, unless they are the ones already drawn."""
         runs = [self.summary_of(path) for path, _ in loaded]
-        if any(r is None for r in runs) or [r.path for r in runs] != [r.path for r in self.selected_runs()]:
+        selected = self.selected_runs()
+        if any(r is None for r in runs) or [r.path for r in runs] != [r.path for r in selected[:MAX_COMPARED]]:
             return  # the selection moved on meanwhile: its own answer follows
         key = list(loaded)
         same = len(key) == len(self._compared) and all(
@@ -278,6 +279,7 @@ class RunsPanel(QWidget):
             if problems:
                 more = self.tr(" (and %n more)", "", len(problems) - 3) if len(problems) > 3 else ""
                 self._set_status("; ".join(problems[:3]) + more, ok=False)
+        self.compare.show_selected(len(selected))
         self.curves_shown.emit()
 
     @staticmethod

@@ -1235,6 +1235,10 @@
         <translation>按步的指数移动平均：0 显示原始曲线，值越大越平滑</translation>
     </message>
     <message>
+        <source>Only the first selected runs, in the table&apos;s order, are drawn; select fewer to see others</source>
+        <translation>只绘制按表格顺序排在前面的所选运行；选择更少的运行以查看其他运行</translation>
+    </message>
+    <message>
         <source>&amp;x-axis:</source>
         <translation>横轴(&amp;X)：</translation>
     </message>
@@ -1249,6 +1253,12 @@
     <message>
         <source>% busy (solid), % memory (dashed)</source>
         <translation>% 繁忙（实线），% 显存（虚线）</translation>
+    </message>
+    <message numerus="yes">
+        <source>showing {shown} of %n selected run(s)</source>
+        <translation>
+            <numerusform>显示所选 %n 次运行中的 {shown} 次</numerusform>
+        </translation>
     </message>
     <message>
         <source>solid: training, dashed: validation</source>

@@ -148,3 +148,30 @@ def test_a_refresh_redraws_only_when_a_compared_run_changed(qtbot, panel, monkey
     with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
         refresh(qtbot, panel)
     assert drawn == [2]
+
+
+def test_many_selected_runs_plot_only_the_first_few_and_say_so(qtbot, tmp_path: Path):
+    """300 selected runs: the plots show the first MAX_COMPARED (pyqtgraph items are built on the GUI thread,
+    and 726 of them froze the window for seconds), the note says how many of how many, and only those runs'
+    curves are read."""
+    from gui.runs.compare_plots import MAX_COMPARED
+
+    root = tmp_path / "runs"
+    for i in range(300):
+        write_run(root, f"2024{i // 28 % 12 + 1:02d}{i % 28 + 1:02d}-120000-run{i}-mirrored-fit", None, 1, t0=1e3 + i)
+    panel = RunsPanel(root)
+    qtbot.addWidget(panel)
+    panel.show()
+    refresh(qtbot, panel)
+    asked: list[int] = []
+    request = panel.loader.request_curves
+    panel.loader.request_curves = lambda paths, smoothing: asked.append(len(paths)) or request(paths, smoothing)
+    select(qtbot, panel, [r.path for r in panel.model.runs])
+    assert len(panel.selected_runs()) == 300
+    assert asked == [MAX_COMPARED] and len(panel.compare.runs) == MAX_COMPARED
+    items = sum(len(curves_of(p)) for p in (*panel.compare.plots.values(), panel.compare.gpu_plot))
+    assert items <= 2 * len(PLOT_NAMES) * MAX_COMPARED
+    note = panel.compare.limit_note
+    assert note.isVisible() and note.text() == f"showing {MAX_COMPARED} of 300 selected runs"
+    select(qtbot, panel, [panel.model.runs[0].path])
+    assert not note.isVisible()
