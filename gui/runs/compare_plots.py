@@ -24,7 +24,7 @@ from engine.history import Curves
 from gui import theme
 from gui.exports import add_export_action
 from gui.keyboard import plain_label
-from gui.live.traces import Ema
+from gui.runs.history_process import smooth_per_step
 from gui.theme import Role, set_role
 
 X_AXES = {
@@ -67,31 +67,38 @@ def batch_series(curves: Curves, metric: str, x_axis: str, smoothing: float) -> 
 
 
 _SMOOTHED: dict[int, tuple[weakref.ref, dict[tuple[str, float], np.ndarray]]] = {}
-_SMOOTHED_LOCK = threading.Lock()
+_SMOOTHED_LOCK = threading.RLock()  # re-entrant: a weakref callback (_forget) may run while it is held
 
 
 def smoothed(curves: Curves, metric: str, smoothing: float) -> np.ndarray:
     """A batch metric smoothed per step, computed once per run's curves and weight.
 
     Smoothing 50,000 points takes tens of milliseconds, too long for the GUI
-    thread: the history loader calls this for the selected runs first, on its
-    own thread, and the plots then find the result here.
+    thread: the history reader process smooths the selected runs' curves, the
+    loader keeps the results here (keep_smoothed), and the plots find them.
     """
-    key = (metric, round(smoothing, 2))
     with _SMOOTHED_LOCK:
-        ref, done = _SMOOTHED.get(id(curves), (None, {}))
-        if ref is None or ref() is not curves:  # a new object (an id can be reused once one is gone)
-            done = {}
-            key_id = id(curves)
-            _SMOOTHED[key_id] = (weakref.ref(curves, lambda _r: _forget(key_id)), done)
-        found = done.get(key)
-    if found is not None:
-        return found
-    steps = np.diff(np.asarray(curves.global_step, dtype=np.int64), prepend=curves.global_step[:1] or [0])
-    result = Ema(alpha_per_step=1.0 - smoothing).smooth(getattr(curves, metric), np.maximum(steps, 1).tolist())
+        found = _smoothed_of(curves).get((metric, round(smoothing, 2)))
+    if found is None:
+        found = smooth_per_step(curves, metric, smoothing)
+        keep_smoothed(curves, metric, smoothing, found)
+    return found
+
+
+def keep_smoothed(curves: Curves, metric: str, smoothing: float, values: np.ndarray) -> None:
+    """Remember a run's metric smoothed at `smoothing` (computed elsewhere) for `smoothed` to find."""
     with _SMOOTHED_LOCK:
-        done[key] = result
-    return result
+        _smoothed_of(curves)[(metric, round(smoothing, 2))] = values
+
+
+def _smoothed_of(curves: Curves) -> dict[tuple[str, float], np.ndarray]:
+    """The smoothed series kept for this very object (an id can be reused once one is gone); lock held."""
+    ref, done = _SMOOTHED.get(id(curves), (None, {}))
+    if ref is None or ref() is not curves:
+        done = {}
+        key_id = id(curves)
+        _SMOOTHED[key_id] = (weakref.ref(curves, lambda _r: _forget(key_id)), done)
+    return done
 
 
 def _forget(key: int) -> None:
