@@ -274,7 +274,7 @@ class _Cached:
 class RunHistory:
     """Summaries and curves of the runs directly under `root`, re-reading only what changed.
 
-    Not thread-safe: one thread (the window's history loader) uses it.
+    Not thread-safe: one thread (the Runs tab's reader process, gui.runs.history_process) uses it.
     """
 
     def __init__(self, root: Path) -> None:

@@ -15,11 +15,14 @@ requests on stdin, one pickled answer each on stdout, in order:
     ("curves", run_dirs, smoothing, metrics)  -> [(run dir, Curves or None if unchanged since last sent,
                                                   {metric: the smoothed series})]
 
-End of stdin ends the process. Both ends are this program, so pickle is safe.
+An answer is its pickle's length (8 bytes, little-endian) then the pickle,
+so the window reads it whole with few calls and unpickles it at once. End
+of stdin ends the process. Both ends are this program, so pickle is safe.
 """
 
 from __future__ import annotations
 
+import os
 import pickle
 import sys
 import time
@@ -31,6 +34,9 @@ import numpy as np
 
 from engine.history import Curves, RunHistory, RunSummary
 from gui.live.traces import Ema
+
+LENGTH_BYTES = 8
+NICENESS = 10  # on a busy machine the window's own threads get the cores first: reading can wait
 
 
 def smooth_per_step(curves: Curves, metric: str, smoothing: float) -> np.ndarray:
@@ -87,9 +93,25 @@ def serve(root: Path, requests: BinaryIO, answers: BinaryIO) -> None:
             request = pickle.load(requests)
         except EOFError:
             return
-        pickle.dump(server.answer(request), answers, protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps(server.answer(request), protocol=pickle.HIGHEST_PROTOCOL)
+        answers.write(len(data).to_bytes(LENGTH_BYTES, "little") + data)
         answers.flush()
 
 
+def read_answer(answers: BinaryIO) -> object:
+    """One answer from the process's output (EOFError when it has ended): read whole, then unpickled."""
+    size = int.from_bytes(_read_exactly(answers, LENGTH_BYTES), "little")
+    return pickle.loads(_read_exactly(answers, size))
+
+
+def _read_exactly(stream: BinaryIO, size: int) -> bytes:
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError("the history reader process ended")
+    return data
+
+
 if __name__ == "__main__":
+    if hasattr(os, "nice"):
+        os.nice(NICENESS)
     serve(Path(sys.argv[1]), sys.stdin.buffer, sys.stdout.buffer)

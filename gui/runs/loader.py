@@ -34,6 +34,7 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from engine.history import Curves, RunSummary, sort_runs
 from engine.messages import msg
 from gui.runs.compare_plots import BATCH_METRICS, keep_smoothed
+from gui.runs.history_process import read_answer
 
 PROGRESS_S = 0.15  # a scan step reads for at most this long, then its rows are sent
 PROGRESS_ROWS = 20  # or this many rows: inserting and painting them costs the GUI thread ~1 ms each
@@ -73,7 +74,7 @@ class _Reader(QObject):
                 self._kept = {}
             pickle.dump(request, self.process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
             self.process.stdin.flush()
-            return pickle.load(self.process.stdout)
+            return read_answer(self.process.stdout)
         except (OSError, EOFError, pickle.UnpicklingError) as exc:
             process = self.process
             self.close()

@@ -2,11 +2,11 @@
 
 Runs are read from their directories, so runs started on the command line
 appear too. The table refreshes on demand (F5), when the window's own run
-ends, and every few seconds while the tab is visible. Reading happens on
-the history loader's thread (gui.runs.loader), which re-reads only what
+ends, and every few seconds while the tab is visible. Reading happens in
+the history loader's reader process (gui.runs.loader), which re-reads only what
 changed: the window never waits for the disk, rows appear as they are read,
 and a run that cannot be read is a row saying why, not an empty table. The
-panel never starts a process: reopening and resuming are requests the main
+panel starts no training: reopening and resuming are requests the main
 window carries out.
 """
 
@@ -161,7 +161,7 @@ class RunsPanel(QWidget):
 
     # ---- refreshing -------------------------------------------------------------
     def refresh(self) -> None:
-        """Read the runs folder again (on the loader's thread); the table follows as rows arrive."""
+        """Read the runs folder again (by the loader's reader process); the table follows as rows arrive."""
         self.loader.request_scan()
         if not self.model.runs:
             self.count.setText(self.tr("reading the runs in {root}…").format(root=self.root))
@@ -204,7 +204,7 @@ class RunsPanel(QWidget):
         return next((r for r in self.model.runs if r.path == run_dir), None)
 
     def shutdown(self) -> None:
-        """Stop the timer and the loader's thread (the window's last word)."""
+        """Stop the timer, the loader's thread and its reader process (the window's last word)."""
         self.timer.stop()
         self.loader.stop()
 

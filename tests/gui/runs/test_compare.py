@@ -13,7 +13,7 @@ from engine.history import Curves, load_curves
 from gui.runs.compare_plots import ComparePlots, batch_series, epoch_series
 from gui.runs.panel import RunsPanel
 from tests.gui.history_runs import make_runs, write_run
-from tests.gui.runs.panel_helpers import refresh, select
+from tests.gui.runs.panel_helpers import drawn, refresh, select
 
 PLOT_NAMES = ("compareLossPlot", "compareAccuracyPlot", "compareThroughputPlot")
 
@@ -66,10 +66,11 @@ def test_plot_items_downsample_and_clip(panel):
         assert opts.peakRadio.isChecked()
 
 
-def test_x_axis_by_epoch_shows_train_and_dashed_validation(panel):
+def test_x_axis_by_epoch_shows_train_and_dashed_validation(qtbot, panel):
     panel, runs = panel
     compare = panel.compare
     compare.x_axis.setCurrentText("epoch")
+    drawn(qtbot, compare)
     assert not compare.smoothing.isEnabled()
     loss = compare.plots["loss"]
     lines = curves_of(loss)[2:]  # the done run, second in the table
@@ -82,16 +83,18 @@ def test_x_axis_by_epoch_shows_train_and_dashed_validation(panel):
     assert loss.getPlotItem().getAxis("bottom").labelText == "epoch"
 
 
-def test_x_axis_by_wall_time(panel):
+def test_x_axis_by_wall_time(qtbot, panel):
     panel, runs = panel
     panel.compare.x_axis.setCurrentText("wall time")
+    drawn(qtbot, panel.compare)
     first = solid(panel.compare.plots["accuracy"])[1]
     np.testing.assert_allclose(first.xData, load_curves(runs["done"]).time)
 
 
-def test_smoothing_zero_shows_the_raw_curve_only(panel):
+def test_smoothing_zero_shows_the_raw_curve_only(qtbot, panel):
     panel, runs = panel
     panel.compare.smoothing.setValue(0)
+    drawn(qtbot, panel.compare)
     lines = curves_of(panel.compare.plots["loss"])
     assert len(lines) == 2
     np.testing.assert_allclose(lines[1].yData, load_curves(runs["done"]).loss)
@@ -139,15 +142,15 @@ def test_no_selection_empties_the_plots_and_says_what_to_do(qtbot):
 
 def test_a_refresh_redraws_only_when_a_compared_run_changed(qtbot, panel, monkeypatch):
     panel, runs = panel
-    drawn: list[int] = []
-    monkeypatch.setattr(panel.compare, "set_runs", lambda compared: drawn.append(len(compared)))
+    redrawn: list[int] = []
+    monkeypatch.setattr(panel.compare, "set_runs", lambda compared: redrawn.append(len(compared)))
     with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
         refresh(qtbot, panel)
-    assert drawn == [], "unchanged runs are not drawn again"
+    assert redrawn == [], "unchanged runs are not drawn again"
     write_run(runs["failed"].parent, runs["failed"].name, None, 1, t0=3000.0)  # the run's files grew
     with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
         refresh(qtbot, panel)
-    assert drawn == [2]
+    assert redrawn == [2]
 
 
 def test_many_selected_runs_plot_only_the_first_few_and_say_so(qtbot, tmp_path: Path):
@@ -175,3 +178,22 @@ def test_many_selected_runs_plot_only_the_first_few_and_say_so(qtbot, tmp_path: 
     assert note.isVisible() and note.text() == f"showing {MAX_COMPARED} of 300 selected runs"
     select(qtbot, panel, [panel.model.runs[0].path])
     assert not note.isVisible()
+
+
+def test_the_plots_are_drawn_a_few_runs_per_turn_of_the_event_loop(qtbot, panel, monkeypatch):
+    """A plot's new items cost the GUI thread milliseconds each: built all at once, the window stalled for
+    the sum. The event loop runs between batches of at most RUNS_PER_TURN runs (raw and smoothed curve each)."""
+    from gui.runs.compare_plots import RUNS_PER_TURN
+
+    panel, _ = panel
+    compare = panel.compare
+    log: list[str] = []
+    plot = pg.PlotItem.plot
+    monkeypatch.setattr(pg.PlotItem, "plot", lambda item, *a, **k: log.append("item") or plot(item, *a, **k))
+    compare._next.timeout.connect(lambda: log.append("turn"))  # after the timer's drawing slot
+    compare.set_runs(compare.runs * 4)  # 8 runs
+    assert log == [] and compare.drawing, "nothing is built before the event loop runs"
+    drawn(qtbot, compare)
+    batches = "".join("." if entry == "item" else "|" for entry in log).split("|")
+    assert max(len(b) for b in batches) <= 2 * RUNS_PER_TURN
+    assert log.count("item") == len(PLOT_NAMES) * 8 * 2
