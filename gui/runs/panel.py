@@ -172,7 +172,7 @@ class RunsPanel(QWidget):
 
     def _on_runs_ready(self, runs: list[RunSummary], done: bool) -> None:
         """Rows read so far (all of them once `done`); rows are updated in place, so the selection stays."""
-        self.model.set_runs(runs)
+        self.model.set_runs(runs, complete=done)
         if runs and not self._sized:  # once: later the user's column widths stay as they are
             self._size_columns()
             self._sized = True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -291,3 +292,27 @@ def test_history_is_read_by_another_process(qtbot, runs, monkeypatch):
     assert pid is not None and pid != os.getpid()
     assert READER_MODULE in Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
     panel.shutdown()
+
+
+def test_a_refresh_of_many_runs_keeps_every_row_while_it_reads(qtbot, tmp_path: Path):
+    """Rows arrive a step at a time (PROGRESS_ROWS): a refresh must not remove the rows it has not reached yet
+    (the table emptied and refilled every few seconds, losing the selection, and each time cost the window
+    hundreds of milliseconds)."""
+    from gui.runs.loader import PROGRESS_ROWS
+
+    root = tmp_path / "runs"
+    for i in range(3 * PROGRESS_ROWS):
+        write_run(root, f"202401{i % 28 + 1:02d}-1200{i:02d}-run{i}-mirrored-fit", None, 1, t0=1000.0 + i)
+    panel = RunsPanel(root)
+    qtbot.addWidget(panel)
+    refresh(qtbot, panel)
+    oldest = panel.model.runs[-1].path
+    panel.select_paths([oldest])
+    removed: list[int] = []
+    panel.model.rowsRemoved.connect(lambda _parent, first, last: removed.append(last - first + 1))
+    refresh(qtbot, panel)
+    assert removed == [] and panel.model.rowCount() == 3 * PROGRESS_ROWS
+    assert [r.path for r in panel.selected_runs()] == [oldest]
+    shutil.rmtree(panel.model.runs[0].path)  # a run gone is removed, once the whole folder is read
+    refresh(qtbot, panel)
+    assert removed == [1] and panel.model.rowCount() == 3 * PROGRESS_ROWS - 1
