@@ -10,8 +10,8 @@ only: the summary is the same, and a 200 MB file costs what a 5 MB one does.
 Reads are chunked so another thread (the window's event loop) is never kept
 waiting for the interpreter for long.
 
-`read_batch_points` reads the batch events for plotting: all of them for a
-normal file, evenly thinned to about MAX_POINTS for a huge one.
+`read_batch_points` reads the batch events for plotting, evenly thinned to
+about MAX_POINTS when there are more.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ CHUNK_BYTES = 1 << 20
 CAP_BYTES = 8 << 20  # larger files: the head and the tail only
 HEAD_BYTES = 1 << 20
 TAIL_BYTES = 4 << 20
-MAX_POINTS = 20_000  # batch points read from a huge file for plotting: plots are ~1,400 px wide
+MAX_POINTS = 4_000  # batch points read for plotting: plots are ~1,400 px wide, and each point costs their paint
 _RUN_MARKS = (b'"run_started"', b'"run_finished"', b'"run_failed"')
 
 
@@ -153,13 +153,13 @@ class BatchPoints:
     loss: list[float]
     accuracy: list[float]
     examples_per_sec: list[float]
-    thinned: int = 1  # one batch event in `thinned` was read (a huge file)
+    thinned: int = 1  # one batch event in `thinned` was read (a long run)
     bad_lines: int = 0
     t0: float | None = None  # the run's first event's time, what `time` counts from
 
 
 def read_batch_points(path: Path) -> BatchPoints:
-    """The batch events of an events file; a file over CAP_BYTES is thinned evenly to about MAX_POINTS."""
+    """The batch events of an events file, thinned evenly to about MAX_POINTS."""
     points: tuple[list, ...] = ([], [], [], [], [])
     bad, t0, n = 0, None, 0
     try:
@@ -167,11 +167,9 @@ def read_batch_points(path: Path) -> BatchPoints:
     except OSError:
         return BatchPoints(*points)
     with open(path, "rb") as f:
-        every = 1
-        if size > CAP_BYTES:
-            sample = f.read(CHUNK_BYTES)
-            estimated = size * max(sample.count(b"\n"), 1) // max(len(sample), 1)
-            every = max(1, -(-estimated // MAX_POINTS))
+        sample = f.read(CHUNK_BYTES)
+        estimated = size * max(sample.count(b"\n"), 1) // max(len(sample), 1)
+        every = max(1, -(-estimated // MAX_POINTS))
         for _, line in _lines(f, 0, size):
             n += 1
             if t0 is not None and (n % every or b'"batch_end"' not in line):

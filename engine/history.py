@@ -207,7 +207,7 @@ def list_runs(root: Path) -> list[RunSummary]:
 
 
 def load_curves(path: Path) -> Curves:
-    """A run's batch series (thinned for a huge events file) and its epoch rows."""
+    """A run's batch series (thinned for a long run) and its epoch rows."""
     paths = RunPaths(path)
     points = read_batch_points(paths.events)
     metrics = read_metrics_table(paths.metrics)
@@ -215,7 +215,7 @@ def load_curves(path: Path) -> Curves:
     if points.bad_lines:
         problems.append(f"{points.bad_lines} line(s) of events.jsonl are not events and were left out")
     if points.thinned > 1:
-        problems.append(f"events.jsonl is large: one batch in {points.thinned} is plotted")
+        problems.append(f"events.jsonl holds many batches: one batch in {points.thinned} is plotted")
     return Curves(
         global_step=points.global_step,
         time=points.time,

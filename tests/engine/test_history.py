@@ -177,3 +177,21 @@ def test_duration_counts_the_runs_active_segments_not_the_pauses_between_resumes
     expected = 3.0 + 1.5 + 10.0
     assert history.summary(run).duration == pytest.approx(expected)
     assert summarize(run).duration == pytest.approx(expected)
+
+
+def test_a_long_run_is_thinned_for_plotting_whatever_its_files_size(tmp_path, monkeypatch):
+    """Every point reaches pyqtgraph on the GUI thread, where a plot's first paint costs about its points:
+    a run of more batches than MAX_POINTS is thinned evenly, also when its file is under CAP_BYTES."""
+    from engine import events_file
+
+    monkeypatch.setattr(events_file, "MAX_POINTS", 500)
+    run = write_run(tmp_path, "long", None, 1)
+    with open(run / "events.jsonl", "a", encoding="utf-8") as f:
+        for step in range(3, 3000):
+            batch = ev.BatchEnd(
+                epoch=1, step=step, global_step=step, loss=1.0, accuracy=0.5, examples_per_sec=1.0, time=1001.0 + step
+            )
+            f.write(ev.encode(batch) + "\n")
+    assert (run / "events.jsonl").stat().st_size < events_file.CAP_BYTES
+    curves = load_curves(run)
+    assert 250 <= len(curves.global_step) <= 750 and any("one batch in" in p for p in curves.problems)
