@@ -7,7 +7,7 @@
 
 Opens the window on the runs folder ($TFDD_RUNS_DIR), shows the Runs tab,
 selects every run in it (a few real runs trained with `tfdd train`), and
-saves the window once their curves are drawn.
+saves the window once their curves are drawn and the devices are listed.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ def main(out: str) -> int:
         window.runs.select_paths([r.path for r in window.runs.model.runs])
 
     def shoot() -> None:
+        if window.probe.is_running():  # the form's device list, once TensorFlow has listed the devices
+            QTimer.singleShot(250, shoot)
+            return
         window.grab().save(out)
         print(f"saved {out}: {len(window.runs.compare.runs)} runs compared")
         app.quit()

@@ -6,7 +6,8 @@ Writes the runs once into DIR (default: a temporary folder; reused when given an
 1. the Runs tab, shown, refreshed for the first time: ms until every row is in the table (target < 3000)
    while a 10 ms QTimer measures the event loop's lateness (target: max < 50 ms);
 2. a second refresh (nothing changed: only stat() calls), the same two numbers;
-3. selecting the 200 MB run: ms until its curves are drawn (every plot), and the lateness meanwhile;
+3. selecting the 200 MB run: ms until its curves are drawn (every plot), and the lateness meanwhile; then
+   selecting every run (the first MAX_COMPARED are drawn), the same two numbers;
 4. the baseline, in the same process: the same first scan done on the GUI thread, as the tab did before it
    had a loader thread; the window freezes for all of it.
 With --train, a real `tfdd train` (TRAIN_CONFIG: mirrored on 2 virtual CPUs, a model large enough to keep
@@ -35,7 +36,7 @@ from PySide6.QtCore import QEventLoop, QTimer
 from engine import events as ev
 from engine.history import RunHistory
 from gui.app import create_application
-from gui.runs.compare_plots import ComparePlots
+from gui.runs.compare_plots import MAX_COMPARED, ComparePlots
 from gui.runs.panel import RunsPanel
 from tests.run_fixtures import write_run
 
@@ -205,6 +206,7 @@ def one_round(root: Path, n_runs: int) -> dict[str, tuple[float, np.ndarray]]:
     out["curves_busy"] = (max(BUSY), np.zeros(1))
     out["curves_tick_cpu"] = (TICK_CPU[-1], np.zeros(1))
     out["points"] = (float(len(panel.compare.runs[0].curves.global_step)), np.zeros(1))
+    out["all"] = measured(panel, lambda: panel.select_paths([r.path for r in panel.model.runs]), panel.compare.drawn)
     panel.shutdown()
     panel.hide()
     panel.deleteLater()
@@ -278,6 +280,8 @@ def measure(args: argparse.Namespace) -> None:
         ("while its curves load and draw: max lateness", spread("curves", "late")),
         ("the largest GUI-thread update of the curves, CPU (painting excluded)", spread("curves_busy", "ms")),
         ("the curves: GUI-thread CPU between two ticks, largest (painting included)", spread("curves_tick_cpu", "ms")),
+        (f"select all {args.runs + 1} runs: the first {MAX_COMPARED} drawn", spread("all", "ms")),
+        ("meanwhile: max lateness", spread("all", "late")),
         (
             "baseline: the same first scan on the GUI thread (the window frozen that long)",
             f"{np.median(baseline):,.0f} ({min(baseline):,.0f}–{max(baseline):,.0f})",
