@@ -230,8 +230,10 @@ class RunsPanel(QWidget):
     # ---- selection ------------------------------------------------------------------
     def selected_runs(self) -> list[RunSummary]:
         """The selected runs in the order the table shows them (which also orders their colours)."""
-        shown = sorted(self.table.selectionModel().selectedRows(), key=lambda i: i.row())
-        return [self.model.runs[self.proxy.mapToSource(i).row()] for i in shown]
+        # from the selection's ranges of whole rows (selectedRows() asks every cell: 30 ms for 300 runs)
+        ranges = self.table.selectionModel().selection()
+        shown = sorted({row for r in ranges for row in range(r.top(), r.bottom() + 1)})
+        return [self.model.runs[self.proxy.mapToSource(self.proxy.index(row, 0)).row()] for row in shown]
 
     def select_paths(self, paths: list[Path]) -> None:
         self.table.clearSelection()
@@ -253,8 +255,8 @@ class RunsPanel(QWidget):
 
     def _on_selection(self) -> None:
         runs = self.selected_runs()
-        self.tensorboard.set_runs([r.path for r in runs])
-        self._update_actions()
+        self.tensorboard.set_runs([r.path for r in runs[:MAX_COMPARED]])  # the runs the plots show
+        self._update_actions(runs)
         self.loader.request_curves([r.path for r in runs[:MAX_COMPARED]], self.compare.smoothing_weight())
 
     def _on_curves_ready(self, loaded: list[tuple[Path, Curves]]) -> None:
@@ -288,8 +290,8 @@ class RunsPanel(QWidget):
         short = display_name(run)
         return run.name if sum(display_name(r) == short for r in among) > 1 else short
 
-    def _update_actions(self) -> None:
-        runs = self.selected_runs()
+    def _update_actions(self, runs: list[RunSummary] | None = None) -> None:
+        runs = self.selected_runs() if runs is None else runs
         one = runs[0] if len(runs) == 1 else None
         self.reopen_button.setEnabled(one is not None)
         self.export_json.setEnabled(one is not None)

@@ -9,7 +9,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 
-from engine.history import Curves, load_curves
+from engine.history import Curves, load_curves, tensorboard_command
 from gui.runs.compare_plots import ComparePlots, batch_series, epoch_series
 from gui.runs.panel import RunsPanel
 from tests.gui.history_runs import make_runs, write_run
@@ -162,9 +162,8 @@ def test_many_selected_runs_plot_only_the_first_few_and_say_so(qtbot, tmp_path: 
     root = tmp_path / "runs"
     for i in range(300):
         write_run(root, f"2024{i // 28 % 12 + 1:02d}{i % 28 + 1:02d}-120000-run{i}-mirrored-fit", None, 1, t0=1e3 + i)
-    panel = RunsPanel(root)
+    panel = RunsPanel(root)  # not shown: its refreshes every few seconds would ask for curves again
     qtbot.addWidget(panel)
-    panel.show()
     refresh(qtbot, panel)
     asked: list[int] = []
     request = panel.loader.request_curves
@@ -175,9 +174,11 @@ def test_many_selected_runs_plot_only_the_first_few_and_say_so(qtbot, tmp_path: 
     items = sum(len(curves_of(p)) for p in (*panel.compare.plots.values(), panel.compare.gpu_plot))
     assert items <= 2 * len(PLOT_NAMES) * MAX_COMPARED
     note = panel.compare.limit_note
-    assert note.isVisible() and note.text() == f"showing {MAX_COMPARED} of 300 selected runs"
+    assert note.isVisibleTo(panel) and note.text() == f"showing {MAX_COMPARED} of 300 selected runs"
+    shown = [r.path for r in panel.selected_runs()[:MAX_COMPARED]]
+    assert panel.tensorboard.line.text() == tensorboard_command(shown), "the command opens the runs shown"
     select(qtbot, panel, [panel.model.runs[0].path])
-    assert not note.isVisible()
+    assert not note.isVisibleTo(panel)
 
 
 def test_the_plots_are_drawn_a_few_runs_per_turn_of_the_event_loop(qtbot, panel, monkeypatch):
