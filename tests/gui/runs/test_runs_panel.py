@@ -316,3 +316,14 @@ def test_a_refresh_of_many_runs_keeps_every_row_while_it_reads(qtbot, tmp_path: 
     shutil.rmtree(panel.model.runs[0].path)  # a run gone is removed, once the whole folder is read
     refresh(qtbot, panel)
     assert removed == [1] and panel.model.rowCount() == 3 * PROGRESS_ROWS - 1
+
+
+def test_a_reader_process_that_died_is_started_again(qtbot, panel: RunsPanel, runs):
+    import signal
+
+    first = panel.loader.reader_pid
+    os.kill(first, signal.SIGKILL)
+    qtbot.waitUntil(lambda: panel.loader._reader.process.poll() is not None, timeout=10_000)
+    refresh(qtbot, panel)
+    assert panel.loader.reader_pid not in (None, first) and panel.model.rowCount() == 4
+    assert panel.loader.problem == ""
