@@ -1,23 +1,32 @@
 """The Runs tab with 300 runs and one 200 MB events file: time until every row is shown, and event-loop stalls.
 
-    QT_QPA_PLATFORM=offscreen python bench/bench_runs_tab.py [--runs 300] [--big-mb 200] [--root DIR]
+    QT_QPA_PLATFORM=offscreen python bench/bench_runs_tab.py [--runs 300] [--big-mb 200] [--root DIR] [--train]
 
 Writes the runs once into DIR (default: a temporary folder; reused when given and already filled), then:
 1. the Runs tab, shown, refreshed for the first time: ms until every row is in the table (target < 3000)
    while a 10 ms QTimer measures the event loop's lateness (target: max < 50 ms);
 2. a second refresh (nothing changed: only stat() calls), the same two numbers;
-3. selecting the 200 MB run: ms until its curves are drawn, and the lateness meanwhile;
+3. selecting the 200 MB run: ms until its curves are drawn (every plot), and the lateness meanwhile; then
+   selecting every run (the first MAX_COMPARED are drawn), the same two numbers;
 4. the baseline, in the same process: the same first scan done on the GUI thread, as the tab did before it
    had a loader thread; the window freezes for all of it.
+With --train, a real `tfdd train` (TRAIN_CONFIG: mirrored on 2 virtual CPUs, a model large enough to keep
+every core busy) trains beside the window throughout, as when a person browses runs while one trains.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -27,10 +36,46 @@ from PySide6.QtCore import QEventLoop, QTimer
 from engine import events as ev
 from engine.history import RunHistory
 from gui.app import create_application
+from gui.runs.compare_plots import MAX_COMPARED, ComparePlots
 from gui.runs.panel import RunsPanel
 from tests.run_fixtures import write_run
 
 BIG_NAME = "20240101-000000-big-mirrored-custom"
+TRAIN_CONFIG = {
+    "name": "bench-beside",
+    "strategy": "mirrored",
+    "virtual_devices": 2,
+    "loop": "custom",
+    "epochs": 1000,
+    "global_batch_size": 256,
+    "data": {"kind": "synthetic", "num_samples": 200_000, "num_features": 64},
+    "model": {"hidden_units": [512, 512]},
+}
+
+
+@contextlib.contextmanager
+def training_beside(folder: Path) -> Iterator[None]:
+    """A real `tfdd train` of TRAIN_CONFIG running until the block ends (stopped with SIGINT, as Ctrl-C)."""
+    config, run_dir = folder / "train.json", folder / "beside-run"
+    config.write_text(json.dumps(TRAIN_CONFIG), encoding="utf-8")
+    command = [sys.executable, "-m", "engine.cli", "train", "--config", str(config), "--run-dir", str(run_dir)]
+    trainer = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        events = run_dir / "events.jsonl"
+        while not (events.is_file() and b'"batch_end"' in events.read_bytes()[-4096:]):
+            if trainer.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the training beside did not start (exit code {trainer.returncode})")
+            time.sleep(0.5)
+        print(f"training beside: pid {trainer.pid}, {run_dir}")
+        yield
+    finally:
+        trainer.send_signal(signal.SIGINT)
+        try:
+            trainer.wait(30)
+        except subprocess.TimeoutExpired:
+            trainer.kill()
+            trainer.wait()
 
 
 def make_runs(root: Path, n: int, big_mb: int) -> None:
@@ -101,6 +146,7 @@ def measured(panel: RunsPanel, action, signal) -> tuple[float, np.ndarray]:
     spin_until(lambda: bool(fired), 120)
     probe.stop()
     signal.disconnect()
+    TICK_CPU.append(float(probe.busy().max()))
     return 1000 * (fired[0] - t0), probe.lateness()
 
 
@@ -114,6 +160,7 @@ def idle_lateness(seconds: float) -> np.ndarray:
     return probe.lateness()
 
 
+TICK_CPU: list[float] = []  # per measurement: the GUI thread's largest CPU ms between two ticks, painting included
 BUSY: list[float] = []  # GUI-thread CPU ms of each update the loader's answers cause
 
 
@@ -131,6 +178,7 @@ def _busy(method):
 
 RunsPanel._on_runs_ready = _busy(RunsPanel._on_runs_ready)  # type: ignore[method-assign]
 RunsPanel._on_curves_ready = _busy(RunsPanel._on_curves_ready)  # type: ignore[method-assign]
+ComparePlots._draw_next = _busy(ComparePlots._draw_next)  # type: ignore[method-assign]
 
 
 def one_round(root: Path, n_runs: int) -> dict[str, tuple[float, np.ndarray]]:
@@ -147,14 +195,18 @@ def one_round(root: Path, n_runs: int) -> dict[str, tuple[float, np.ndarray]]:
     BUSY.clear()
     out = {"first": measured(panel, panel.refresh, panel.runs_loaded)}
     out["first_busy"] = (max(BUSY), np.zeros(1))
+    out["first_tick_cpu"] = (TICK_CPU[-1], np.zeros(1))
     assert panel.proxy.rowCount() == n_runs + 1, panel.proxy.rowCount()
     BUSY.clear()
     out["again"] = measured(panel, panel.refresh, panel.runs_loaded)
     out["again_busy"] = (max(BUSY), np.zeros(1))
+    out["again_tick_cpu"] = (TICK_CPU[-1], np.zeros(1))
     BUSY.clear()
-    out["curves"] = measured(panel, lambda: panel.select_paths([root / BIG_NAME]), panel.curves_shown)
+    out["curves"] = measured(panel, lambda: panel.select_paths([root / BIG_NAME]), panel.compare.drawn)
     out["curves_busy"] = (max(BUSY), np.zeros(1))
+    out["curves_tick_cpu"] = (TICK_CPU[-1], np.zeros(1))
     out["points"] = (float(len(panel.compare.runs[0].curves.global_step)), np.zeros(1))
+    out["all"] = measured(panel, lambda: panel.select_paths([r.path for r in panel.model.runs]), panel.compare.drawn)
     panel.shutdown()
     panel.hide()
     panel.deleteLater()
@@ -167,7 +219,16 @@ def main() -> None:
     parser.add_argument("--big-mb", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--root", type=Path, help="where the runs are written (kept for the next time)")
+    parser.add_argument("--train", action="store_true", help="measure with a real training run beside")
     args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        if args.train:
+            stack.enter_context(training_beside(Path(tempfile.mkdtemp(prefix="tfdd-bench-beside-"))))
+        measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
+    """Write the runs if needed, then the rounds, and print the table."""
     root = args.root or Path(tempfile.mkdtemp(prefix="tfdd-bench-runs-tab-"))
     t0 = time.perf_counter()
     make_runs(root, args.runs, args.big_mb)
@@ -207,12 +268,20 @@ def main() -> None:
         ("first refresh: every row shown", spread("first", "ms")),
         ("first refresh: max lateness (stall)", spread("first", "late")),
         ("first refresh: GUI-thread CPU of the largest table update", spread("first_busy", "ms")),
+        (
+            "first refresh: GUI-thread CPU between two ticks, largest (painting included)",
+            spread("first_tick_cpu", "ms"),
+        ),
         ("second refresh (nothing changed): every row shown", spread("again", "ms")),
         ("second refresh: max lateness", spread("again", "late")),
         ("second refresh: GUI-thread CPU of the largest table update", spread("again_busy", "ms")),
+        ("second refresh: GUI-thread CPU between two ticks, largest", spread("again_tick_cpu", "ms")),
         (f"select the {size} run: curves drawn ({rounds[0]['points'][0]:,.0f} points)", spread("curves", "ms")),
         ("while its curves load and draw: max lateness", spread("curves", "late")),
-        ("the curves' update on the GUI thread, CPU (painting excluded)", spread("curves_busy", "ms")),
+        ("the largest GUI-thread update of the curves, CPU (painting excluded)", spread("curves_busy", "ms")),
+        ("the curves: GUI-thread CPU between two ticks, largest (painting included)", spread("curves_tick_cpu", "ms")),
+        (f"select all {args.runs + 1} runs: the first {MAX_COMPARED} drawn", spread("all", "ms")),
+        ("meanwhile: max lateness", spread("all", "late")),
         (
             "baseline: the same first scan on the GUI thread (the window frozen that long)",
             f"{np.median(baseline):,.0f} ({min(baseline):,.0f}–{max(baseline):,.0f})",
@@ -222,7 +291,8 @@ def main() -> None:
             f"**{med('first', 'late') / np.median(baseline):.2f}**",
         ),
     ]
-    print(f"ms, median (min–max) of {args.rounds} rounds")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"ms, median (min–max) of {args.rounds} rounds; load average at the end {load}")
     print(table(("measure", "ms"), rows))
     app.quit()
     if not args.root:

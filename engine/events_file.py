@@ -1,7 +1,8 @@
 """Reading a run's events.jsonl the way a history needs it: incrementally, in chunks, with a cap.
 
 A run's summary needs few of its events: the first and last times, the run
-starts and the run ends. `EventsDigest` finds those by a byte search per
+starts and the run ends, and the pauses between a run's end (or its last
+event, if it was killed) and its resume, which are not training time. `EventsDigest` finds those by a byte search per
 line, decodes only them, remembers how far it has read, and on the next
 update reads only what was appended (a live run's file grows; the rest was
 read before). A file larger than CAP_BYTES is read at its head and its tail
@@ -9,8 +10,8 @@ only: the summary is the same, and a 200 MB file costs what a 5 MB one does.
 Reads are chunked so another thread (the window's event loop) is never kept
 waiting for the interpreter for long.
 
-`read_batch_points` reads the batch events for plotting: all of them for a
-normal file, evenly thinned to about MAX_POINTS for a huge one.
+`read_batch_points` reads the batch events for plotting, evenly thinned to
+about MAX_POINTS when there are more.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ CHUNK_BYTES = 1 << 20
 CAP_BYTES = 8 << 20  # larger files: the head and the tail only
 HEAD_BYTES = 1 << 20
 TAIL_BYTES = 4 << 20
-MAX_POINTS = 20_000  # batch points read from a huge file for plotting: plots are ~1,400 px wide
+MAX_POINTS = 4_000  # batch points read for plotting: plots are ~1,400 px wide, and each point costs their paint
 _RUN_MARKS = (b'"run_started"', b'"run_finished"', b'"run_failed"')
 
 
@@ -65,7 +66,16 @@ class EventsDigest:
     end: ev.RunFinished | ev.RunFailed | None = None  # the latest end, if it came after the latest start
     bad_lines: int = 0  # lines that were decoded and are not events (a hand edit, a torn line)
     skipped_bytes: int = 0  # the middle of a huge file, not read
+    paused: float = 0.0  # seconds between each resume's start and the event before it
     last_line: bytes = field(default=b"", repr=False)  # decoded only when asked for its time
+    _after_skip: bool = field(default=False, repr=False)  # the event before the next one is in the skipped middle
+
+    @property
+    def active_seconds(self) -> float:
+        """First to last event, less the pauses before resumes (a huge file's unread middle counts as active)."""
+        if self.first_time is None or self.last_time is None:
+            return 0.0
+        return self.last_time - self.first_time - self.paused
 
     def update(self, path: Path) -> bool:
         """Read what was appended since the last update; True when anything changed."""
@@ -90,6 +100,8 @@ class EventsDigest:
                 tail = st.st_size - TAIL_BYTES + len(partial)
                 self.skipped_bytes = tail - self.offset
                 self.offset = tail
+                self._settle_last_time()
+                self._after_skip = True
             for end, line in _lines(f, self.offset, st.st_size):
                 self._take(line)
                 self.offset = end
@@ -109,14 +121,17 @@ class EventsDigest:
         if event is None:
             self.bad_lines += 1
             return
-        self.last_line = b""
-        if self.first_time is None:
-            self.first_time = event.time
-        self.last_time = event.time
         if isinstance(event, ev.RunStarted):
+            self._settle_last_time()  # the time of the event before this start: the pause begins there
+            if self.last_time is not None and not self._after_skip:
+                self.paused += max(0.0, event.time - self.last_time)
             self.started, self.end = event, None
         elif isinstance(event, (ev.RunFinished, ev.RunFailed)):
             self.end = event
+        self.last_line, self._after_skip = b"", False
+        if self.first_time is None:
+            self.first_time = event.time
+        self.last_time = event.time
 
     def _settle_last_time(self) -> None:
         if self.last_line:
@@ -125,6 +140,7 @@ class EventsDigest:
                 self.bad_lines += 1
             else:
                 self.last_time = event.time
+                self._after_skip = False
             self.last_line = b""
 
 
@@ -137,13 +153,13 @@ class BatchPoints:
     loss: list[float]
     accuracy: list[float]
     examples_per_sec: list[float]
-    thinned: int = 1  # one batch event in `thinned` was read (a huge file)
+    thinned: int = 1  # one batch event in `thinned` was read (a long run)
     bad_lines: int = 0
     t0: float | None = None  # the run's first event's time, what `time` counts from
 
 
 def read_batch_points(path: Path) -> BatchPoints:
-    """The batch events of an events file; a file over CAP_BYTES is thinned evenly to about MAX_POINTS."""
+    """The batch events of an events file, thinned evenly to about MAX_POINTS."""
     points: tuple[list, ...] = ([], [], [], [], [])
     bad, t0, n = 0, None, 0
     try:
@@ -151,11 +167,9 @@ def read_batch_points(path: Path) -> BatchPoints:
     except OSError:
         return BatchPoints(*points)
     with open(path, "rb") as f:
-        every = 1
-        if size > CAP_BYTES:
-            sample = f.read(CHUNK_BYTES)
-            estimated = size * max(sample.count(b"\n"), 1) // max(len(sample), 1)
-            every = max(1, -(-estimated // MAX_POINTS))
+        sample = f.read(CHUNK_BYTES)
+        estimated = size * max(sample.count(b"\n"), 1) // max(len(sample), 1)
+        every = max(1, -(-estimated // MAX_POINTS))
         for _, line in _lines(f, 0, size):
             n += 1
             if t0 is not None and (n % every or b'"batch_end"' not in line):

@@ -54,7 +54,7 @@ class RunSummary:
     epochs_planned: int
     epochs_completed: int
     status: RunStatus  # completed, stopped, failed, interrupted, running (locked), unreadable
-    duration: float  # seconds from the first to the last event
+    duration: float  # seconds of training: first to last event, less the pauses before resumes
     final: dict[str, float] = field(default_factory=dict)  # loss, accuracy, val_loss, val_accuracy
     message: str = ""  # why it failed, or why it cannot be read
     num_workers: int = 1  # a local cluster run is resumed with as many workers
@@ -148,7 +148,7 @@ def _summary(
         problems.append(f"{digest.bad_lines} line(s) of events.jsonl are not events and were left out")
     if digest.skipped_bytes:
         problems.append(f"events.jsonl is large: its middle ({digest.skipped_bytes / 2**20:,.0f} MB) was not read")
-    first, latest = digest.first_time, digest.last_time
+    first = digest.first_time
     return RunSummary(
         path=paths.root,
         name=paths.root.name,
@@ -159,7 +159,7 @@ def _summary(
         epochs_planned=config.epochs,
         epochs_completed=len({int(r["epoch"]) for r in metrics.rows}),
         status=status,
-        duration=(latest - first) if first is not None and latest is not None else 0.0,
+        duration=digest.active_seconds,
         final={k: v for k, v in last.items() if k in FINAL_METRICS},
         message=end.message if isinstance(end, ev.RunFailed) else "",
         num_workers=started.num_workers if started else 1,
@@ -207,7 +207,7 @@ def list_runs(root: Path) -> list[RunSummary]:
 
 
 def load_curves(path: Path) -> Curves:
-    """A run's batch series (thinned for a huge events file) and its epoch rows."""
+    """A run's batch series (thinned for a long run) and its epoch rows."""
     paths = RunPaths(path)
     points = read_batch_points(paths.events)
     metrics = read_metrics_table(paths.metrics)
@@ -215,7 +215,7 @@ def load_curves(path: Path) -> Curves:
     if points.bad_lines:
         problems.append(f"{points.bad_lines} line(s) of events.jsonl are not events and were left out")
     if points.thinned > 1:
-        problems.append(f"events.jsonl is large: one batch in {points.thinned} is plotted")
+        problems.append(f"events.jsonl holds many batches: one batch in {points.thinned} is plotted")
     return Curves(
         global_step=points.global_step,
         time=points.time,
@@ -274,7 +274,7 @@ class _Cached:
 class RunHistory:
     """Summaries and curves of the runs directly under `root`, re-reading only what changed.
 
-    Not thread-safe: one thread (the window's history loader) uses it.
+    Not thread-safe: one thread (the Runs tab's reader process, gui.runs.history_process) uses it.
     """
 
     def __init__(self, root: Path) -> None:

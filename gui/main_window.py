@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QGroupBox,
@@ -93,7 +93,8 @@ class MainWindow(QMainWindow):
         `gpu_reader` reads NVML (default: this process's engine.nvml reader); `stall_seconds` is how long a
         run of one trainer may go without step progress (default: derived from its step times, engine.stall)."""
         super().__init__()
-        self.setWindowTitle(self.tr("TensorFlow Distributed Training Dashboard"))
+        # the app's display name alone: Qt appends it to any other title ("X — TF Distributed Dashboard")
+        self.setWindowTitle(QGuiApplication.applicationDisplayName())
         self._grace_seconds = grace_seconds
         self._stall_seconds = stall_seconds
         self._runs_dir = runs_dir

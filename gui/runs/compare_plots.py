@@ -6,6 +6,11 @@ Batch curves are smoothed with the live plots' EMA, per step, so a fit run
 (one point per several steps) and a custom-loop run smooth alike; the raw
 curve stays visible, faint. Downsampling and clipping are set on each
 PlotItem (set on a curve, pyqtgraph's PlotItem.addItem overwrites it), so long runs stay cheap to draw.
+
+Each curve is a pyqtgraph item built on the GUI thread at a few milliseconds
+apiece: the plots show the first MAX_COMPARED selected runs (with a note when
+more are selected) and are drawn RUNS_PER_TURN runs at a time, the event
+loop running between, so the window stays responsive whatever is selected.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
@@ -24,7 +29,7 @@ from engine.history import Curves
 from gui import theme
 from gui.exports import add_export_action
 from gui.keyboard import plain_label
-from gui.live.traces import Ema
+from gui.runs.history_process import smooth_per_step
 from gui.theme import Role, set_role
 
 X_AXES = {
@@ -45,6 +50,8 @@ METRICS = (
 BATCH_METRICS = tuple(m for m, _, _ in METRICS)
 DEFAULT_SMOOTHING = 90  # percent: the past weighs 0.9 per step, about a 10-step window
 RAW_ALPHA = 60
+RUNS_PER_TURN = 4  # runs added to a plot per turn of the event loop (their items cost ~2-10 ms each)
+MAX_COMPARED = 20  # runs drawn at once: more is unreadable, and each costs pyqtgraph items on the GUI thread
 
 
 def colour(index: int) -> QColor:
@@ -66,31 +73,38 @@ def batch_series(curves: Curves, metric: str, x_axis: str, smoothing: float) -> 
 
 
 _SMOOTHED: dict[int, tuple[weakref.ref, dict[tuple[str, float], np.ndarray]]] = {}
-_SMOOTHED_LOCK = threading.Lock()
+_SMOOTHED_LOCK = threading.RLock()  # re-entrant: a weakref callback (_forget) may run while it is held
 
 
 def smoothed(curves: Curves, metric: str, smoothing: float) -> np.ndarray:
     """A batch metric smoothed per step, computed once per run's curves and weight.
 
     Smoothing 50,000 points takes tens of milliseconds, too long for the GUI
-    thread: the history loader calls this for the selected runs first, on its
-    own thread, and the plots then find the result here.
+    thread: the history reader process smooths the selected runs' curves, the
+    loader keeps the results here (keep_smoothed), and the plots find them.
     """
-    key = (metric, round(smoothing, 2))
     with _SMOOTHED_LOCK:
-        ref, done = _SMOOTHED.get(id(curves), (None, {}))
-        if ref is None or ref() is not curves:  # a new object (an id can be reused once one is gone)
-            done = {}
-            key_id = id(curves)
-            _SMOOTHED[key_id] = (weakref.ref(curves, lambda _r: _forget(key_id)), done)
-        found = done.get(key)
-    if found is not None:
-        return found
-    steps = np.diff(np.asarray(curves.global_step, dtype=np.int64), prepend=curves.global_step[:1] or [0])
-    result = Ema(alpha_per_step=1.0 - smoothing).smooth(getattr(curves, metric), np.maximum(steps, 1).tolist())
+        found = _smoothed_of(curves).get((metric, round(smoothing, 2)))
+    if found is None:
+        found = smooth_per_step(curves, metric, smoothing)
+        keep_smoothed(curves, metric, smoothing, found)
+    return found
+
+
+def keep_smoothed(curves: Curves, metric: str, smoothing: float, values: np.ndarray) -> None:
+    """Remember a run's metric smoothed at `smoothing` (computed elsewhere) for `smoothed` to find."""
     with _SMOOTHED_LOCK:
-        done[key] = result
-    return result
+        _smoothed_of(curves)[(metric, round(smoothing, 2))] = values
+
+
+def _smoothed_of(curves: Curves) -> dict[tuple[str, float], np.ndarray]:
+    """The smoothed series kept for this very object (an id can be reused once one is gone); lock held."""
+    ref, done = _SMOOTHED.get(id(curves), (None, {}))
+    if ref is None or ref() is not curves:
+        done = {}
+        key_id = id(curves)
+        _SMOOTHED[key_id] = (weakref.ref(curves, lambda _r: _forget(key_id)), done)
+    return done
 
 
 def _forget(key: int) -> None:
@@ -124,9 +138,15 @@ def gpu_series(curves: Curves, x_axis: str) -> list[tuple[str, np.ndarray, np.nd
 class ComparePlots(QWidget):
     """Three plots over several runs, with the x-axis combo and the smoothing slider."""
 
+    drawn = Signal()
+    """Every plot shows the current runs (plots are drawn one per turn of the event loop)."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.runs: list[ComparedRun] = []
+        self._to_draw: list[str] = []  # the plots (METRICS' keys, "gpu") not yet drawn for the current runs
+        self._next = QTimer(self, singleShot=True, interval=0)
+        self._next.timeout.connect(self._draw_next)
         self.x_axis = QComboBox(objectName="compareXAxisCombo")
         for axis in X_AXES:  # the data is the key, the text the axis's name in the window's language
             self.x_axis.addItem(self.tr(X_AXIS_NAMES.get(axis, X_AXES[axis])), axis)
@@ -144,6 +164,11 @@ class ComparePlots(QWidget):
         self.smoothing_value.setMinimumWidth(32)
         self.hint = QLabel(objectName="compareHint")
         set_role(self.hint, Role.HINT)
+        self.limit_note = QLabel(objectName="compareLimitNote")
+        self.limit_note.setToolTip(
+            self.tr("Only the first selected runs, in the table's order, are drawn; select fewer to see others")
+        )
+        self.limit_note.hide()
         controls = QHBoxLayout()
         for caption, field in ((self.tr("&x-axis:"), self.x_axis), (self.tr("s&moothing:"), self.smoothing)):
             label = QLabel(caption)
@@ -154,6 +179,7 @@ class ComparePlots(QWidget):
             controls.addSpacing(16)
         controls.insertWidget(controls.indexOf(self.smoothing) + 1, self.smoothing_value)
         controls.addWidget(self.hint, 1)
+        controls.addWidget(self.limit_note)
         self.plots = {
             metric: self._new_plot(self.tr(title), self.tr(y_label), f"compare{title}Plot")  # compareLossPlot, …
             for metric, title, y_label in METRICS
@@ -202,16 +228,31 @@ class ComparePlots(QWidget):
         return plot
 
     def set_runs(self, runs: list[ComparedRun]) -> None:
-        self.runs = list(runs)
+        """Draw these runs (at most MAX_COMPARED: the caller picks which)."""
+        self.runs = list(runs[:MAX_COMPARED])
         self.redraw()
+
+    def show_selected(self, selected: int) -> None:
+        """Say how many of the `selected` runs are drawn, when that is not all of them."""
+        limited = selected > len(self.runs)
+        if limited:
+            self.limit_note.setText(
+                self.tr("showing {shown} of %n selected run(s)", "", selected).format(shown=len(self.runs))
+            )
+        self.limit_note.setVisible(limited)
 
     def smoothing_weight(self) -> float:
         return self.smoothing.value() / 100.0
 
+    @property
+    def drawing(self) -> bool:
+        """Some plots do not show the current runs yet."""
+        return bool(self._to_draw)
+
     def redraw(self) -> None:
-        """Rebuild every curve: cheap next to reading the runs, and keeps the legend in step."""
-        x_axis = self.x_axis.currentData()
-        by_epoch = x_axis == "epoch"
+        """Rebuild every curve, one plot per turn of the event loop: a plot's new items and its paint cost the
+        GUI thread tens of milliseconds, and all plots at once stalled the window for their sum."""
+        by_epoch = self.x_axis.currentData() == "epoch"
         self.smoothing.setEnabled(not by_epoch)
         self.smoothing_value.setText(f"{self.smoothing_weight():.2f}")
         if not self.runs:
@@ -220,26 +261,43 @@ class ComparePlots(QWidget):
             self.hint.setText(
                 self.tr("solid: training, dashed: validation") if by_epoch else self.tr("faint: raw, solid: smoothed")
             )
-        for metric, plot in self.plots.items():
-            item = plot.getPlotItem()
-            item.clear()
-            item.setLabel("bottom", self.tr(X_AXES[x_axis]))
-            for run in self.runs:
-                if by_epoch:
+        starts = range(0, max(len(self.runs), 1), RUNS_PER_TURN)
+        self._to_draw = [(plot, start) for plot in (*self.plots, "gpu") for start in starts]
+        self._next.start()
+
+    def _draw_next(self) -> None:
+        """Draw the next few runs into one plot; the rest follow after the event loop has painted them."""
+        if not self._to_draw:
+            return
+        x_axis = self.x_axis.currentData()
+        metric, start = self._to_draw.pop(0)
+        runs = self.runs[start : start + RUNS_PER_TURN]
+        if metric == "gpu":
+            self._plot_gpus(runs, x_axis, first=start == 0)
+        else:
+            item = self.plots[metric].getPlotItem()
+            if start == 0:
+                item.clear()
+                item.setLabel("bottom", self.tr(X_AXES[x_axis]))
+            for run in runs:
+                if x_axis == "epoch":
                     self._plot_epochs(item, run, metric)
                 else:
                     self._plot_batches(item, run, metric, x_axis)
             item.enableAutoRange()
-        self._plot_gpus(x_axis)
+        if self._to_draw:
+            self._next.start()
+        else:
+            self.drawn.emit()
 
-    def _plot_gpus(self, x_axis: str) -> None:
-        """Each run's GPUs (from its gpus.csv), on the step or wall-time axis; shown only when a run has them."""
+    def _plot_gpus(self, runs: list[ComparedRun], x_axis: str, first: bool) -> None:
+        """Runs' GPUs (from their gpus.csv), on the step or wall-time axis; shown only when a run has them."""
         item = self.gpu_plot.getPlotItem()
-        item.clear()
-        item.setLabel("bottom", self.tr(X_AXES["wall time" if x_axis == "epoch" else x_axis]))
-        with_gpus = [run for run in self.runs if run.curves.gpu]
-        self.gpu_plot.setVisible(bool(with_gpus))
-        for run in with_gpus:
+        if first:
+            item.clear()
+            item.setLabel("bottom", self.tr(X_AXES["wall time" if x_axis == "epoch" else x_axis]))
+            self.gpu_plot.setVisible(any(run.curves.gpu for run in self.runs))
+        for run in runs:
             for _gpu, x, busy, memory in gpu_series(run.curves, "step" if x_axis == "step" else "wall time"):
                 item.plot(x, busy, pen=pg.mkPen(run.colour, width=2), connect="finite")
                 item.plot(x, memory, pen=pg.mkPen(run.colour, width=1, style=Qt.PenStyle.DashLine), connect="finite")

@@ -1,47 +1,49 @@
-"""Reading run history off the GUI thread: the Runs tab asks, this thread reads, the answers come back.
+"""Reading run history outside the window: the Runs tab asks, a reader process reads, the answers come back.
 
-engine.history.RunHistory lives on its own QThread. It re-reads only what
-changed and caps what it reads of a huge events file, but a first look at
-hundreds of runs, or one 200 MB events file, still takes a second or more of
-disk and parsing: done on the GUI thread, that froze the window. Here a scan
-runs in short slices (SLICE_S each) between which the thread's event loop
-takes the next request, so a request for curves never waits for a whole
-scan, and the rows found so far are sent every PROGRESS_S, so the table
-fills while the rest is read.
-
-The reading is Python, and Python runs one thread at a time (the GIL): on
-a loaded machine the OS may suspend the reader while it holds the GIL, and
-the window waits until the reader runs again. So the reader works in slices
-of SLICE_S and pauses PAUSE_MS between them, during which the window runs at
-once; a scan takes about twice as long and the window never waits long.
+The reading itself happens in a child process (gui.runs.history_process):
+a Python thread of the window's process that parses holds the interpreter
+lock, and on a machine whose cores are busy training the OS may suspend it
+holding the lock, so the window would wait. Here a QThread of the window
+only passes requests to that process and waits for its answers on a pipe,
+which needs no lock; the answers are compact (summaries, curves already
+thinned and smoothed). A scan is asked for in steps (at most PROGRESS_S or
+PROGRESS_ROWS runs each), between which the thread's event loop takes the
+next request, so a request for curves never waits for a whole scan, and the
+rows found so far are sent after every step, so the table fills while the
+rest is read.
 
 Requests are queued signals into the thread; answers are queued signals
 back, delivered on the GUI thread. Every answer carries the request's
-number, so the panel keeps only the latest. `stop()` ends the thread (the
-window's last word), waiting at most a few seconds.
+number, so the panel keeps only the latest. A reader process that died is
+started again at the next request; the request it failed is answered with
+the reason. `stop()` ends the thread and the process (the window's last
+word), waiting at most a few seconds.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
+import contextlib
+import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from engine.history import RunHistory, RunSummary, sort_runs
-from gui.runs.compare_plots import BATCH_METRICS, smoothed
+from engine.history import Curves, RunSummary, sort_runs
+from engine.messages import msg
+from gui.runs.compare_plots import BATCH_METRICS, keep_smoothed
+from gui.runs.history_process import read_answer
 
-SLICE_S = 0.005  # work done between two looks at the thread's queue
-PAUSE_MS = 5  # then the thread lets go of the interpreter this long (see the module's note on the GIL)
-PROGRESS_S = 0.15  # how often the rows found so far are sent during a scan
-PROGRESS_ROWS = 20  # or after this many new rows: inserting and painting them costs the GUI thread ~1 ms each
+PROGRESS_S = 0.15  # a scan step reads for at most this long, then its rows are sent
+PROGRESS_ROWS = 20  # or this many rows: inserting and painting them costs the GUI thread ~1 ms each
 STOP_WAIT_MS = 5000
+READER_MODULE = "gui.runs.history_process"
 
 
 class _Reader(QObject):
-    """Owns the RunHistory; its slots run on the loader's thread."""
+    """Talks to the reader process; its slots run on the loader's thread."""
 
     runs_read = Signal(int, list, bool)
     """(request, summaries so far, newest first, whether the scan is complete)."""
@@ -50,71 +52,113 @@ class _Reader(QObject):
 
     def __init__(self, root: Path) -> None:
         super().__init__()
-        self.history = RunHistory(root)
-        self._scan: Iterator[RunSummary] | None = None
+        self.root = root
+        self.problem = ""  # why the runs folder cannot be listed, as of the last scan step
+        self.process: subprocess.Popen | None = None
+        self._scanning = False
         self._scan_request = 0
         self._found: list[RunSummary] = []
-        self._last_progress = 0.0
-        self._unsent = 0
+        self._kept: dict[Path, Curves] = {}  # the curves last received: the process sends only changed ones
         self._timer: QTimer | None = None
+
+    def _ask(self, request: tuple) -> object:
+        """The reader process's answer to `request` (the process is started if it is not running); waiting
+        on the pipe leaves the interpreter to the window. Raises OSError when the process cannot answer."""
+        try:
+            if self.process is None or self.process.poll() is not None:
+                self.process = subprocess.Popen(
+                    [sys.executable, "-m", READER_MODULE, str(self.root)],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                )
+                self._kept = {}
+            pickle.dump(request, self.process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            self.process.stdin.flush()
+            return read_answer(self.process.stdout)
+        except (OSError, EOFError, pickle.UnpicklingError) as exc:
+            process = self.process
+            self.close()
+            code = "" if process is None or process.returncode is None else f" (exit code {process.returncode})"
+            raise OSError(f"the history reader process stopped{code}: {exc}") from exc
 
     @Slot(int)
     def scan(self, request: int) -> None:
         """Start a scan (a scan in progress is restarted: the newest request wins)."""
-        self._scan_request = request
-        self._scan = self.history.iter_scan()
-        self._found = []
-        self._last_progress = time.monotonic()
-        self._unsent = 0
+        self._scan_request, self._found = request, []
+        try:
+            self._ask(("scan",))
+        except OSError as exc:
+            self._fail_scan(exc)
+            return
+        self._scanning = True
         if self._timer is None:
             self._timer = QTimer(self)
             self._timer.setSingleShot(True)
-            self._timer.setInterval(PAUSE_MS)
+            self._timer.setInterval(0)
             self._timer.timeout.connect(self._step)
         self._timer.start()
 
     @Slot()
     def _step(self) -> None:
-        """One slice of the scan; then back to the event loop, which may hold a curves request."""
-        if self._scan is None:
+        """One step of the scan; then back to the event loop, which may hold a curves request."""
+        if not self._scanning:
             return
-        deadline = time.monotonic() + SLICE_S
-        done = False
-        new = 0
-        while time.monotonic() < deadline and new < PROGRESS_ROWS:
-            summary = next(self._scan, None)
-            if summary is None:
-                done = True
-                break
-            self._found.append(summary)
-            new += 1
-            time.sleep(0)  # hand the interpreter to the window if it is waiting for it
-        now = time.monotonic()
-        self._unsent += new
-        if done or now - self._last_progress >= PROGRESS_S or self._unsent >= PROGRESS_ROWS:
-            self._last_progress, self._unsent = now, 0
-            self.runs_read.emit(self._scan_request, sort_runs(self._found), done)
-        if done:
-            self._scan = None
-        elif self._timer is not None:
+        try:
+            found, done, self.problem = self._ask(("step", PROGRESS_S, PROGRESS_ROWS))
+        except OSError as exc:
+            self._fail_scan(exc)
+            return
+        self._found += found
+        self._scanning = not done
+        self.runs_read.emit(self._scan_request, sort_runs(self._found), done)
+        if self._scanning and self._timer is not None:
             self._timer.start()
+
+    def _fail_scan(self, exc: OSError) -> None:
+        self._scanning = False
+        self.problem = msg("cannot list {folder}: {reason}", folder=str(self.root), reason=str(exc))
+        self.runs_read.emit(self._scan_request, sort_runs(self._found), True)
 
     @Slot(int, list, float)
     def curves(self, request: int, run_dirs: list, smoothing: float) -> None:
         """The runs' curves, with their batch metrics already smoothed at `smoothing` (the plots' weight)."""
-        loaded = [(path, self.history.curves(path)) for path in run_dirs]
-        for _, curves in loaded:
-            for metric in BATCH_METRICS:
-                smoothed(curves, metric, smoothing)
+        try:
+            answer = self._ask(("curves", run_dirs, smoothing, BATCH_METRICS))
+        except OSError as exc:
+            broken = Curves([], [], [], [], [], [], (f"cannot read the run: {exc}",))
+            self.curves_read.emit(request, [(path, broken) for path in run_dirs])
+            return
+        loaded, kept = [], {}
+        for path, sent, smoothed in answer:
+            curves = kept[path] = self._kept[path] if sent is None else sent
+            for metric, values in smoothed.items():
+                keep_smoothed(curves, metric, smoothing, values)
+            loaded.append((path, curves))
+        self._kept = kept
         self.curves_read.emit(request, loaded)
+
+    def close(self) -> None:
+        """End the reader process: it stops at the end of its input; killed if it does not."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        for pipe in (process.stdin, process.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()
+        try:
+            process.wait(STOP_WAIT_MS / 1000)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
     @Slot()
     def finish(self) -> None:
-        """Stop any scan and the timer here, on this thread (Qt stops a timer only on its own thread), then
-        end the thread's event loop."""
-        self._scan = None
+        """Stop any scan, the timer (Qt stops a timer only on its own thread) and the process, then end the
+        thread's event loop."""
+        self._scanning = False
         if self._timer is not None:
             self._timer.stop()
+        self.close()
         QThread.currentThread().quit()
 
 
@@ -144,14 +188,21 @@ class HistoryLoader(QObject):
         self._scans = self._curve_requests = 0
         self.scanning = False
         self._thread.start()
-        # a panel dropped without shutdown() (its window gone) must not destroy a running QThread: Qt aborts
-        thread = self._thread
-        self.destroyed.connect(lambda *_: _end(thread))
+        # a panel dropped without shutdown() (its window gone) must not destroy a running QThread (Qt aborts),
+        # nor leave the reader process behind
+        thread, reader = self._thread, self._reader
+        self.destroyed.connect(lambda *_: _end(thread, reader))
 
     @property
     def problem(self) -> str:
         """Why the runs folder cannot be listed ('' when it can); read after a scan."""
-        return self._reader.history.problem
+        return self._reader.problem
+
+    @property
+    def reader_pid(self) -> int | None:
+        """The reader process's id (None before the first request)."""
+        process = self._reader.process
+        return None if process is None else process.pid
 
     def request_scan(self) -> None:
         self._scans += 1
@@ -167,7 +218,7 @@ class HistoryLoader(QObject):
         if self._thread.isRunning():
             self._finish.emit()  # the reader stops its timer and ends its thread's loop
             if not self._thread.wait(STOP_WAIT_MS):
-                _end(self._thread)
+                _end(self._thread, self._reader)
 
     def _on_runs(self, request: int, runs: list, done: bool) -> None:
         if request == self._scans:
@@ -179,7 +230,8 @@ class HistoryLoader(QObject):
             self.curves_ready.emit(curves)
 
 
-def _end(thread: QThread) -> None:
+def _end(thread: QThread, reader: _Reader) -> None:
     if shiboken6.isValid(thread) and thread.isRunning():
         thread.quit()
         thread.wait(STOP_WAIT_MS)
+    reader.close()

@@ -73,18 +73,19 @@ class RunsTableModel(QAbstractTableModel):
         self._status_colours = {s: QColor(run_status_tone(s, scheme).foreground) for s in RunStatus}
         self._changed_column(COLUMNS.index("Status"))
 
-    def set_runs(self, runs: list[RunSummary]) -> None:
-        """Show these runs: rows of runs gone are removed, changed ones updated, new ones appended."""
+    def set_runs(self, runs: list[RunSummary], complete: bool = True) -> None:
+        """Show these runs: changed rows are updated, new ones appended, and when `runs` is `complete` (not the
+        rows a scan has found so far) the rows of runs gone are removed."""
         wanted = {r.path: r for r in runs}
         for row in reversed(range(len(self.runs))):
-            if self.runs[row].path not in wanted:
+            if complete and self.runs[row].path not in wanted:
                 self.beginRemoveRows(QModelIndex(), row, row)
                 self._cells.pop(self.runs[row].path, None)
                 del self.runs[row]
                 self.endRemoveRows()
         last = self.columnCount() - 1
         for row, old in enumerate(self.runs):
-            new = wanted.pop(old.path)
+            new = wanted.pop(old.path, old)
             if new != old:
                 self.runs[row] = new
                 self.dataChanged.emit(self.index(row, 0), self.index(row, last))

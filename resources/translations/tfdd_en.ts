@@ -36,6 +36,16 @@
     </message>
 </context>
 <context>
+    <name>ComparePlots</name>
+    <message numerus="yes">
+        <source>showing {shown} of %n selected run(s)</source>
+        <translation>
+            <numerusform>showing {shown} of %n selected run</numerusform>
+            <numerusform>showing {shown} of %n selected runs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DataPreview</name>
     <message numerus="yes">
         <source> · %n files</source>

@@ -1303,6 +1303,10 @@
         <translation>按步的指数移动平均：0 显示原始曲线，值越大越平滑</translation>
     </message>
     <message>
+        <source>Only the first selected runs, in the table&apos;s order, are drawn; select fewer to see others</source>
+        <translation>只绘制按表格顺序排在前面的所选运行；选择更少的运行以查看其他运行</translation>
+    </message>
+    <message>
         <source>&amp;x-axis:</source>
         <translation>横轴(&amp;X)：</translation>
     </message>
@@ -1317,6 +1321,12 @@
     <message>
         <source>% busy (solid), % memory (dashed)</source>
         <translation>% 繁忙（实线），% 显存（虚线）</translation>
+    </message>
+    <message numerus="yes">
+        <source>showing {shown} of %n selected run(s)</source>
+        <translation>
+            <numerusform>显示所选 %n 次运行中的 {shown} 次</numerusform>
+        </translation>
     </message>
     <message>
         <source>solid: training, dashed: validation</source>
@@ -1752,10 +1762,6 @@ no live figures</source>
 </context>
 <context>
     <name>MainWindow</name>
-    <message>
-        <source>TensorFlow Distributed Training Dashboard</source>
-        <translation>TensorFlow 分布式训练仪表板</translation>
-    </message>
     <message>
         <source>Devices</source>
         <translation>设备</translation>

@@ -155,3 +155,43 @@ def test_a_run_whose_parameter_server_died_can_be_resumed(tmp_path):
 
     assert run("lost-ps", "UnavailableError")
     assert not run("diverged", "NonFiniteLoss")
+
+
+def test_duration_counts_the_runs_active_segments_not_the_pauses_between_resumes(tmp_path):
+    """Stopped at 1003 and resumed at 5000; killed (last event 6001.5) and resumed at 9000: the hours
+    between are not the run's duration, also when the resume is read after the first part."""
+    from engine.history import RunHistory
+
+    stopped = ev.RunFinished(status="stopped", epochs_completed=1, run_dir="", time=1003.0)
+    run = write_run(tmp_path, "resumed", stopped, 1, t0=1000.0)
+    history = RunHistory(tmp_path)
+    assert history.summary(run).duration == pytest.approx(3.0)
+    write_run(tmp_path, "resumed", None, 1, t0=5000.0)  # killed: its last event is its epoch's end, 5001.5
+    write_run(
+        tmp_path,
+        "resumed",
+        ev.RunFinished(status="completed", epochs_completed=3, run_dir="", time=9010.0),
+        3,
+        t0=9000.0,
+    )
+    expected = 3.0 + 1.5 + 10.0
+    assert history.summary(run).duration == pytest.approx(expected)
+    assert summarize(run).duration == pytest.approx(expected)
+
+
+def test_a_long_run_is_thinned_for_plotting_whatever_its_files_size(tmp_path, monkeypatch):
+    """Every point reaches pyqtgraph on the GUI thread, where a plot's first paint costs about its points:
+    a run of more batches than MAX_POINTS is thinned evenly, also when its file is under CAP_BYTES."""
+    from engine import events_file
+
+    monkeypatch.setattr(events_file, "MAX_POINTS", 500)
+    run = write_run(tmp_path, "long", None, 1)
+    with open(run / "events.jsonl", "a", encoding="utf-8") as f:
+        for step in range(3, 3000):
+            batch = ev.BatchEnd(
+                epoch=1, step=step, global_step=step, loss=1.0, accuracy=0.5, examples_per_sec=1.0, time=1001.0 + step
+            )
+            f.write(ev.encode(batch) + "\n")
+    assert (run / "events.jsonl").stat().st_size < events_file.CAP_BYTES
+    curves = load_curves(run)
+    assert 250 <= len(curves.global_step) <= 750 and any("one batch in" in p for p in curves.problems)

@@ -211,3 +211,17 @@ def test_the_live_plots_frame_rate_is_in_the_view_menu_and_comes_back(qtbot, mak
 )
 def test_example_configs_load(example: Path):
     assert RunConfig.load(example)
+
+
+def test_the_title_names_the_app_once(qtbot, qapp):
+    """Qt adds " — <display name>" to a window title that does not end with it: the title must not say the
+    app's name twice (it read "TensorFlow Distributed Training Dashboard — TF Distributed Dashboard")."""
+    from gui.app import create_application
+
+    name = create_application([]).applicationDisplayName()
+    window = MainWindow()
+    qtbot.addWidget(window)
+    title = window.windowTitle()
+    shown = title if title.endswith(name) else f"{title} — {name}"
+    assert shown == name
+    window.shutdown()

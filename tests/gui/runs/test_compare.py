@@ -9,11 +9,11 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 
-from engine.history import Curves, load_curves
+from engine.history import Curves, load_curves, tensorboard_command
 from gui.runs.compare_plots import ComparePlots, batch_series, epoch_series
 from gui.runs.panel import RunsPanel
 from tests.gui.history_runs import make_runs, write_run
-from tests.gui.runs.panel_helpers import refresh, select
+from tests.gui.runs.panel_helpers import drawn, refresh, select
 
 PLOT_NAMES = ("compareLossPlot", "compareAccuracyPlot", "compareThroughputPlot")
 
@@ -66,10 +66,11 @@ def test_plot_items_downsample_and_clip(panel):
         assert opts.peakRadio.isChecked()
 
 
-def test_x_axis_by_epoch_shows_train_and_dashed_validation(panel):
+def test_x_axis_by_epoch_shows_train_and_dashed_validation(qtbot, panel):
     panel, runs = panel
     compare = panel.compare
     compare.x_axis.setCurrentText("epoch")
+    drawn(qtbot, compare)
     assert not compare.smoothing.isEnabled()
     loss = compare.plots["loss"]
     lines = curves_of(loss)[2:]  # the done run, second in the table
@@ -82,16 +83,18 @@ def test_x_axis_by_epoch_shows_train_and_dashed_validation(panel):
     assert loss.getPlotItem().getAxis("bottom").labelText == "epoch"
 
 
-def test_x_axis_by_wall_time(panel):
+def test_x_axis_by_wall_time(qtbot, panel):
     panel, runs = panel
     panel.compare.x_axis.setCurrentText("wall time")
+    drawn(qtbot, panel.compare)
     first = solid(panel.compare.plots["accuracy"])[1]
     np.testing.assert_allclose(first.xData, load_curves(runs["done"]).time)
 
 
-def test_smoothing_zero_shows_the_raw_curve_only(panel):
+def test_smoothing_zero_shows_the_raw_curve_only(qtbot, panel):
     panel, runs = panel
     panel.compare.smoothing.setValue(0)
+    drawn(qtbot, panel.compare)
     lines = curves_of(panel.compare.plots["loss"])
     assert len(lines) == 2
     np.testing.assert_allclose(lines[1].yData, load_curves(runs["done"]).loss)
@@ -139,12 +142,59 @@ def test_no_selection_empties_the_plots_and_says_what_to_do(qtbot):
 
 def test_a_refresh_redraws_only_when_a_compared_run_changed(qtbot, panel, monkeypatch):
     panel, runs = panel
-    drawn: list[int] = []
-    monkeypatch.setattr(panel.compare, "set_runs", lambda compared: drawn.append(len(compared)))
+    redrawn: list[int] = []
+    monkeypatch.setattr(panel.compare, "set_runs", lambda compared: redrawn.append(len(compared)))
     with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
         refresh(qtbot, panel)
-    assert drawn == [], "unchanged runs are not drawn again"
+    assert redrawn == [], "unchanged runs are not drawn again"
     write_run(runs["failed"].parent, runs["failed"].name, None, 1, t0=3000.0)  # the run's files grew
     with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
         refresh(qtbot, panel)
-    assert drawn == [2]
+    assert redrawn == [2]
+
+
+def test_many_selected_runs_plot_only_the_first_few_and_say_so(qtbot, tmp_path: Path):
+    """300 selected runs: the plots show the first MAX_COMPARED (pyqtgraph items are built on the GUI thread,
+    and 726 of them froze the window for seconds), the note says how many of how many, and only those runs'
+    curves are read."""
+    from gui.runs.compare_plots import MAX_COMPARED
+
+    root = tmp_path / "runs"
+    for i in range(300):
+        write_run(root, f"2024{i // 28 % 12 + 1:02d}{i % 28 + 1:02d}-120000-run{i}-mirrored-fit", None, 1, t0=1e3 + i)
+    panel = RunsPanel(root)  # not shown: its refreshes every few seconds would ask for curves again
+    qtbot.addWidget(panel)
+    refresh(qtbot, panel)
+    asked: list[int] = []
+    request = panel.loader.request_curves
+    panel.loader.request_curves = lambda paths, smoothing: asked.append(len(paths)) or request(paths, smoothing)
+    select(qtbot, panel, [r.path for r in panel.model.runs])
+    assert len(panel.selected_runs()) == 300
+    assert asked == [MAX_COMPARED] and len(panel.compare.runs) == MAX_COMPARED
+    items = sum(len(curves_of(p)) for p in (*panel.compare.plots.values(), panel.compare.gpu_plot))
+    assert items <= 2 * len(PLOT_NAMES) * MAX_COMPARED
+    note = panel.compare.limit_note
+    assert note.isVisibleTo(panel) and note.text() == f"showing {MAX_COMPARED} of 300 selected runs"
+    shown = [r.path for r in panel.selected_runs()[:MAX_COMPARED]]
+    assert panel.tensorboard.line.text() == tensorboard_command(shown), "the command opens the runs shown"
+    select(qtbot, panel, [panel.model.runs[0].path])
+    assert not note.isVisibleTo(panel)
+
+
+def test_the_plots_are_drawn_a_few_runs_per_turn_of_the_event_loop(qtbot, panel, monkeypatch):
+    """A plot's new items cost the GUI thread milliseconds each: built all at once, the window stalled for
+    the sum. The event loop runs between batches of at most RUNS_PER_TURN runs (raw and smoothed curve each)."""
+    from gui.runs.compare_plots import RUNS_PER_TURN
+
+    panel, _ = panel
+    compare = panel.compare
+    log: list[str] = []
+    plot = pg.PlotItem.plot
+    monkeypatch.setattr(pg.PlotItem, "plot", lambda item, *a, **k: log.append("item") or plot(item, *a, **k))
+    compare._next.timeout.connect(lambda: log.append("turn"))  # after the timer's drawing slot
+    compare.set_runs(compare.runs * 4)  # 8 runs
+    assert log == [] and compare.drawing, "nothing is built before the event loop runs"
+    drawn(qtbot, compare)
+    batches = "".join("." if entry == "item" else "|" for entry in log).split("|")
+    assert max(len(b) for b in batches) <= 2 * RUNS_PER_TURN
+    assert log.count("item") == len(PLOT_NAMES) * 8 * 2

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QThread
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication, QTableView, QTabWidget
+from PySide6.QtWidgets import QTableView, QTabWidget
 
 from engine.config import DataConfig, RunConfig
 from engine.protocol.commands import resume_command
@@ -271,21 +272,58 @@ def test_a_run_another_process_trains_is_running_and_offers_no_resume(qtbot, pan
     assert panel.resume_button.isEnabled()
 
 
-def test_history_is_read_off_the_gui_thread(qtbot, runs, monkeypatch):
+def test_history_is_read_by_another_process(qtbot, runs, monkeypatch):
+    """No parsing in the window's process: a thread of it that parses holds the interpreter lock, and the
+    window waits for it whenever a busy machine suspends that thread."""
     from engine.history import RunHistory
+    from gui.runs.loader import READER_MODULE
 
-    on_gui_thread: set[bool] = set()
-    summary, curves = RunHistory.summary, RunHistory.curves
-
-    def where() -> None:
-        on_gui_thread.add(QThread.currentThread() is QApplication.instance().thread())
-
-    monkeypatch.setattr(RunHistory, "summary", lambda self, d: where() or summary(self, d))
-    monkeypatch.setattr(RunHistory, "curves", lambda self, d: where() or curves(self, d))
+    read_here: list[str] = []
+    monkeypatch.setattr(RunHistory, "summary", lambda self, d: read_here.append("summary"))
+    monkeypatch.setattr(RunHistory, "curves", lambda self, d: read_here.append("curves"))
     panel = RunsPanel(runs["done"].parent)
     qtbot.addWidget(panel)
     refresh(qtbot, panel)
     with qtbot.waitSignal(panel.curves_shown, timeout=20_000):
         panel.select_paths([runs["done"]])
-    assert on_gui_thread == {False}
+    assert read_here == [] and panel.model.rowCount() == 4
+    assert len(panel.compare.runs[0].curves.global_step) == 6
+    pid = panel.loader.reader_pid
+    assert pid is not None and pid != os.getpid()
+    assert READER_MODULE in Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
     panel.shutdown()
+
+
+def test_a_refresh_of_many_runs_keeps_every_row_while_it_reads(qtbot, tmp_path: Path):
+    """Rows arrive a step at a time (PROGRESS_ROWS): a refresh must not remove the rows it has not reached yet
+    (the table emptied and refilled every few seconds, losing the selection, and each time cost the window
+    hundreds of milliseconds)."""
+    from gui.runs.loader import PROGRESS_ROWS
+
+    root = tmp_path / "runs"
+    for i in range(3 * PROGRESS_ROWS):
+        write_run(root, f"202401{i % 28 + 1:02d}-1200{i:02d}-run{i}-mirrored-fit", None, 1, t0=1000.0 + i)
+    panel = RunsPanel(root)
+    qtbot.addWidget(panel)
+    refresh(qtbot, panel)
+    oldest = panel.model.runs[-1].path
+    panel.select_paths([oldest])
+    removed: list[int] = []
+    panel.model.rowsRemoved.connect(lambda _parent, first, last: removed.append(last - first + 1))
+    refresh(qtbot, panel)
+    assert removed == [] and panel.model.rowCount() == 3 * PROGRESS_ROWS
+    assert [r.path for r in panel.selected_runs()] == [oldest]
+    shutil.rmtree(panel.model.runs[0].path)  # a run gone is removed, once the whole folder is read
+    refresh(qtbot, panel)
+    assert removed == [1] and panel.model.rowCount() == 3 * PROGRESS_ROWS - 1
+
+
+def test_a_reader_process_that_died_is_started_again(qtbot, panel: RunsPanel, runs):
+    import signal
+
+    first = panel.loader.reader_pid
+    os.kill(first, signal.SIGKILL)
+    qtbot.waitUntil(lambda: panel.loader._reader.process.poll() is not None, timeout=10_000)
+    refresh(qtbot, panel)
+    assert panel.loader.reader_pid not in (None, first) and panel.model.rowCount() == 4
+    assert panel.loader.problem == ""
