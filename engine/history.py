@@ -84,6 +84,7 @@ class Curves:
     epochs: list[dict[str, float]]  # metrics.csv rows as numbers
     problems: tuple[str, ...] = ()  # what was left out, and why
     gpu: list[GpuSample] = field(default_factory=list)  # gpus.csv, `time` in seconds since the first event
+    thinned: int = 1  # one batch in this many is plotted (a long run's curve; nothing is wrong with it)
 
 
 def is_run_dir(path: Path) -> bool:
@@ -214,8 +215,6 @@ def load_curves(path: Path) -> Curves:
     problems = list(metrics.problems)
     if points.bad_lines:
         problems.append(f"{points.bad_lines} line(s) of events.jsonl are not events and were left out")
-    if points.thinned > 1:
-        problems.append(f"events.jsonl holds many batches: one batch in {points.thinned} is plotted")
     return Curves(
         global_step=points.global_step,
         time=points.time,
@@ -225,6 +224,7 @@ def load_curves(path: Path) -> Curves:
         epochs=metrics.rows,
         problems=tuple(problems),
         gpu=[dataclasses.replace(s, time=s.time - (points.t0 or 0.0)) for s in read_gpu_log(paths.gpu_samples)],
+        thinned=points.thinned,
     )
 
 

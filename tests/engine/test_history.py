@@ -126,7 +126,7 @@ def test_a_huge_events_file_is_read_at_its_head_and_tail_only(tmp_path, monkeypa
     assert summary.strategy == "mirrored" and summary.duration == pytest.approx(4000.0)
     assert any("was not read" in p for p in summary.problems)
     curves = load_curves(run)
-    assert 50 <= len(curves.global_step) <= 250 and any("one batch in" in p for p in curves.problems)
+    assert 50 <= len(curves.global_step) <= 250 and curves.thinned > 1
 
 
 def test_bad_lines_and_cells_are_left_out_and_named(tmp_path):
@@ -194,4 +194,5 @@ def test_a_long_run_is_thinned_for_plotting_whatever_its_files_size(tmp_path, mo
             f.write(ev.encode(batch) + "\n")
     assert (run / "events.jsonl").stat().st_size < events_file.CAP_BYTES
     curves = load_curves(run)
-    assert 250 <= len(curves.global_step) <= 750 and any("one batch in" in p for p in curves.problems)
+    assert 250 <= len(curves.global_step) <= 750 and curves.thinned > 1
+    assert not curves.problems  # a long run is thinned for plotting: nothing is wrong with it
