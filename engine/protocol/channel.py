@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import IO
 
 from engine import events as ev
-from engine.protocol.codes import STOP_LINE, ExitCode
+from engine.protocol.codes import STOP_LINE, TRAINER_STOP_GRACE_S, ExitCode
 
 
 class StopSignal:
@@ -30,13 +30,22 @@ class StopSignal:
     Until training is reached the process may be blocked inside TensorFlow (a
     multi-worker strategy waits for its peers) and has nothing to save, so an
     early request goes to `on_early_stop`, which ends the process at once.
+    After it, a request that training has not honoured within `grace_s` (the
+    user's code blocks: a sleep in build_model, a stalled generator) goes to
+    `on_overdue`, which ends the process itself.
     `exit_code` is what the first request asked the process to exit with.
     """
 
-    def __init__(self, on_early_stop: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, on_early_stop: Callable[[str], None] | None = None, grace_s: float = TRAINER_STOP_GRACE_S
+    ) -> None:
         self._event = threading.Event()
         self._reached = threading.Event()
+        self._honoured = threading.Event()
         self._on_early_stop = on_early_stop
+        self.on_overdue: Callable[[str], None] | None = None
+        self._grace_s = grace_s
+        self._timer: threading.Timer | None = None
         self.reason = ""
         self.exit_code = ExitCode.OK
 
@@ -44,12 +53,29 @@ class StopSignal:
         """From here on a stop is honoured between steps, with a checkpoint."""
         self._reached.set()
 
+    @property
+    def grace_s(self) -> float:
+        return self._grace_s
+
+    def honour(self) -> None:
+        """Training has reached a point where it stops (a checkpoint, then run_finished): not overdue."""
+        self._honoured.set()
+
     def request(self, reason: str = "stop requested", exit_code: ExitCode = ExitCode.OK) -> None:
         if not self._event.is_set():
             self.reason, self.exit_code = reason, exit_code
         self._event.set()
-        if self._on_early_stop and not self._reached.is_set():
-            self._on_early_stop(reason)
+        if not self._reached.is_set():
+            if self._on_early_stop:
+                self._on_early_stop(reason)
+        elif self._timer is None:
+            self._timer = threading.Timer(self._grace_s, self._overdue)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _overdue(self) -> None:
+        if not self._honoured.is_set() and self.on_overdue is not None:
+            self.on_overdue(self.reason)
 
     @property
     def requested(self) -> bool:

@@ -16,7 +16,6 @@ a non-zero exit code (engine.protocol.codes.ExitCode).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from engine import events as ev
@@ -31,6 +30,7 @@ from engine.protocol.channel import (
 )
 from engine.protocol.codes import ExitCode, RunStatus
 from engine.protocol.commands import WAIT_FOR_CONFIG
+from engine.train.ending import exit_now
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def stop_before_training(reason: str) -> None:
         sink(ev.RunFinished(status=RunStatus.STOPPED, epochs_completed=0, run_dir=args.run_dir or args.resume or ""))
-        os._exit(ExitCode.OK)  # blocked in TensorFlow start-up, nothing to save
+        exit_now(ExitCode.OK)  # blocked in TensorFlow start-up, nothing to save
 
     stop = StopSignal(on_early_stop=stop_before_training)
     watch_stdin(stop)
