@@ -100,6 +100,7 @@ class Trainer:
         self.sinks: list[Sink] = [self.run_dir, *sinks]
         self._controller: Any = None  # exists once training is set up
         self._plan: DevicePlan | None = None
+        self._source: Any = None  # the input pipeline, once made: it names a file that fails to read
         self._started = False  # RunStarted sent: the model is built, the steps run
 
     @property
@@ -137,6 +138,8 @@ class Trainer:
                 traceback.print_exc()
             if type(exc).__name__ == "ResourceExhaustedError":
                 return self._fail(self._out_of_memory(exc), type(exc).__name__)
+            if self._source is not None and (unreadable := self._source.unreadable_file(exc)):
+                return self._fail(unreadable.message, "DataError")
             return self._fail(explain(exc), type(exc).__name__)
         finally:
             self.run_dir.close()
@@ -230,7 +233,7 @@ class Trainer:
         self.stop.training_reached()
         replicas = strategy.num_replicas_in_sync
         _check_batch(config, replicas)
-        source = make_source(config, info, shard_policy, workers)
+        source = self._source = make_source(config, info, shard_policy, workers)
         if source.steps_per_epoch < 1:
             raise ConfigError(
                 [Problem("global_batch_size", config.global_batch_size, f"{source.describe()}: not one full batch")]

@@ -828,6 +828,10 @@
         <translation>每个轮次都解码图像：解码后 {mb} MB，超过 {budget} MB 的缓存</translation>
     </message>
     <message>
+        <source>image {path} cannot be decoded ({said}); replace or delete it</source>
+        <translation>无法解码图像 {path}（{said}）；请替换或删除它</translation>
+    </message>
+    <message>
         <source>{source}; {cache}</source>
         <translation>{source}；{cache}</translation>
     </message>

@@ -53,17 +53,23 @@ def data_config(tmp_path: Path, fault: str) -> dict:
     return base_config(global_batch_size=8, data={"kind": "python", "path": str(path), "num_samples": 64})
 
 
-def tfdd_train(tmp_path: Path, config: dict, timeout: float = 300) -> tuple[int, list[str], Path]:
-    """`tfdd train` to its end: exit code, its "error:" lines, the run folder."""
+def tfdd_train(tmp_path: Path, config: dict, command: list[str] | None = None) -> tuple[int, list[str], Path]:
+    """`tfdd train` (or `python COMMAND train`) to its end: exit code, its "error:" lines, the run folder."""
     run_dir = tmp_path / "run"
-    command = [sys.executable, "-m", "engine.cli", "train", "--config", str(write_config(tmp_path, config))]
+    command = [
+        sys.executable,
+        *(command or ["-m", "engine.cli"]),
+        "train",
+        "--config",
+        str(write_config(tmp_path, config)),
+    ]
     proc = subprocess.run(
         [*command, "--run-dir", str(run_dir)],
         cwd=REPO,
         env=env(),
         capture_output=True,
         text=True,
-        timeout=timeout,
+        timeout=300,
     )
     return proc.returncode, [line for line in proc.stderr.splitlines() if line.startswith("error:")], run_dir
 
@@ -164,3 +170,34 @@ def test_a_folder_as_the_model_file_is_named_a_folder(tmp_path):
     )
     assert out.returncode == 2
     assert "is a folder, not a file (a Python file defining the model)" in out.stderr, out.stderr
+
+
+UNCACHED_TRAIN = (
+    "import sys\n"
+    "from engine.train.datasets import images\n"
+    "images.CACHE_BUDGET_BYTES = 0  # decoded each epoch, inside the training step's graph\n"
+    "from engine.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+@pytest.mark.parametrize("cached", [True, False], ids=["decoded-up-front", "decoded-in-training"])
+def test_a_truncated_jpeg_is_named_with_exit_code_2(tmp_path, cached):
+    """Its header reads, so the check before TensorFlow passes it; decoding fails, and the file is named."""
+    import numpy as np
+    from PIL import Image
+
+    from tests.data_factory import write_image_folder
+
+    images = write_image_folder(tmp_path / "images", classes=2, per_class=8, size=(16, 16))
+    broken = images / "class_0" / "truncated.jpg"
+    Image.fromarray((np.random.default_rng(0).random((64, 64, 3)) * 255).astype("uint8")).save(broken)
+    broken.write_bytes(broken.read_bytes()[: broken.stat().st_size // 2])
+    config = base_config(
+        global_batch_size=4,
+        data={"kind": "image_folder", "path": str(images), "image_size": [16, 16]},
+        model={"kind": "cnn", "filters": [4], "hidden_units": [4]},
+    )
+    code, errors, _ = tfdd_train(tmp_path, config, command=None if cached else ["-c", UNCACHED_TRAIN])
+    assert code == 2 and len(errors) == 1, errors
+    assert f"image {broken} cannot be decoded" in errors[0], errors[0]
