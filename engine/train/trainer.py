@@ -418,6 +418,8 @@ class Trainer:
             epoch, step, totals = 0, 0, ()
         else:
             epoch, step, totals = restored.epoch, restored.step, restored.totals
+        if step:
+            _check_batch_unchanged(self.run_dir.events_path, epoch, step, self.config.global_batch_size)
         if self.resume and self.role.is_chief:
             notes = self.run_dir.reconcile(epoch, step)
         if restored is None:
@@ -456,6 +458,22 @@ class Trainer:
             )
         )
         return Outcome(status, exit_at_once=self.config.strategy == Strategy.PARAMETER_SERVER)
+
+
+def _check_batch_unchanged(events: Path, epoch: int, step: int, batch: int) -> None:
+    """A checkpoint within an epoch counts steps of the batch size it was trained with: with another size
+    the position means other examples (or lies past the epoch's end), so such a resume is refused."""
+    from engine.events_file import EventsDigest
+
+    digest = EventsDigest()
+    digest.update(events)
+    before = digest.started.global_batch_size if digest.started else batch
+    if before != batch:
+        raise RunDirError(
+            f"the checkpoint is at step {step} of epoch {epoch + 1}, in steps of global_batch_size {before}, and "
+            f"the run's config.json now says {batch}; nothing was changed: resume with global_batch_size "
+            f"{before} (it can change at an epoch's end), or start a new run"
+        )
 
 
 def _save_model(model: Any, path: Path) -> None:

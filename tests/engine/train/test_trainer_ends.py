@@ -201,3 +201,29 @@ def test_a_truncated_jpeg_is_named_with_exit_code_2(tmp_path, cached):
     code, errors, _ = tfdd_train(tmp_path, config, command=None if cached else ["-c", UNCACHED_TRAIN])
     assert code == 2 and len(errors) == 1, errors
     assert f"image {broken} cannot be decoded" in errors[0], errors[0]
+
+
+def test_a_resume_with_another_global_batch_size_mid_epoch_is_refused(tmp_path):
+    """The checkpoint's step counts batches of the old size: step 400 of 625 is past the end of an epoch of
+    312 batches of 64 (OutOfRangeError); the resume is refused, naming both sizes, and nothing changes."""
+    import json
+
+    run_dir = tmp_path / "run"
+    long = {"epochs": 2, "global_batch_size": 32, "data": {"num_samples": 20000}, "steps_per_execution": 5}
+    config = write_config(tmp_path, base_config(**long))
+    worker = LiveWorker(["--config", str(config), "--run-dir", str(run_dir)])
+    try:
+        worker.wait_for(lambda e: isinstance(e, ev.BatchEnd) and e.step >= 400)
+        worker.stop()
+        assert worker.finish() == 0
+    finally:
+        worker.kill()
+    assert worker.of(ev.CheckpointSaved)[-1].step >= 400
+    stored = json.loads((run_dir / "config.json").read_text())
+    (run_dir / "config.json").write_text(json.dumps({**stored, "global_batch_size": 64}))
+    before = (run_dir / "events.jsonl").read_bytes()
+    again = run_worker(["--resume", str(run_dir)])
+    assert again.returncode == 2, again.stderr[-2000:]
+    message = again.of(ev.RunFailed)[0].message
+    assert "global_batch_size 32" in message and "now says 64" in message, message
+    assert (run_dir / "events.jsonl").read_bytes() == before
