@@ -148,6 +148,7 @@ class Trainer:
 
     def _fail(self, message: str, error_type: str, record: bool = True) -> Outcome:
         """run_failed to every sink; `record=False` keeps it out of the run directory (a refusal)."""
+        self.stop.honour()  # the run has ended: a stop request now has nothing to wait for
         message = capped(message)
         failed = ev.RunFailed(
             message=message,

@@ -7,10 +7,12 @@ imports TensorFlow first and reads its arguments from stdin. It speaks the
 worker protocol (engine.protocol): events only on stdout,
 everything else on stderr; "stop" or EOF on stdin, SIGINT and SIGTERM ask for
 a graceful stop (a checkpoint, then run_finished with status stopped; exit
-code 143 after SIGTERM, else 0);
+code 143 after SIGTERM, else 0; when the user's code keeps training from reaching a point to stop, it
+ends itself after TRAINER_STOP_GRACE_S with run_finished "killed");
 before training has begun it exits at once, and on Linux it dies with its
 parent even while TensorFlow blocks. A run_failed event always comes before
-a non-zero exit code (engine.protocol.codes.ExitCode).
+a non-zero exit code (engine.protocol.codes.ExitCode), and exit code 0 only follows run_finished
+(engine.train.ending).
 """
 
 from __future__ import annotations
