@@ -46,6 +46,7 @@ class StopSignal:
         self.on_overdue: Callable[[str], None] | None = None
         self._grace_s = grace_s
         self._timer: threading.Timer | None = None
+        self._lock = threading.RLock()  # a signal handler may run while the main thread holds it
         self.reason = ""
         self.exit_code = ExitCode.OK
 
@@ -62,16 +63,16 @@ class StopSignal:
         self._honoured.set()
 
     def request(self, reason: str = "stop requested", exit_code: ExitCode = ExitCode.OK) -> None:
-        if not self._event.is_set():
-            self.reason, self.exit_code = reason, exit_code
-        self._event.set()
-        if not self._reached.is_set():
-            if self._on_early_stop:
-                self._on_early_stop(reason)
-        elif self._timer is None:
-            self._timer = threading.Timer(self._grace_s, self._overdue)
-            self._timer.daemon = True
-            self._timer.start()
+        with self._lock:  # a signal's handler and its relay thread may both ask
+            if not self._event.is_set():
+                self.reason, self.exit_code = reason, exit_code
+            self._event.set()
+            if self._reached.is_set() and self._timer is None:
+                self._timer = threading.Timer(self._grace_s, self._overdue)
+                self._timer.daemon = True
+                self._timer.start()
+        if not self._reached.is_set() and self._on_early_stop:
+            self._on_early_stop(reason)
 
     def _overdue(self) -> None:
         if not self._honoured.is_set() and self.on_overdue is not None:
@@ -107,7 +108,7 @@ class EventChannel:
 
     def __init__(self, channel: IO[str]):
         self._channel = channel
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a signal handler may run while the main thread holds it
         self._pending: list[str] = []
         self._wake = threading.Event()
         threading.Thread(target=self._flusher, name="event-flusher", daemon=True).start()
@@ -160,11 +161,34 @@ def handle_stop_signals(stop: StopSignal, ctrl_c_code: ExitCode = ExitCode.INTER
     """SIGINT and SIGTERM become graceful stop requests (SIGTERM exits 143 after its checkpoint).
 
     SIGTERM is how Kubernetes (and so an exported TFJob) and most process
-    managers stop a job; it deserves the same checkpoint as Ctrl-C.
+    managers stop a job; it deserves the same checkpoint as Ctrl-C. Python
+    runs signal handlers in the main thread only, between bytecodes: while it
+    waits inside TensorFlow for a stalled input pipeline it would never run
+    one. So on POSIX the signal's number also goes through a wake-up pipe to a
+    thread of its own, which makes the request at once (a request is made once).
     """
-    signal.signal(signal.SIGINT, lambda *_: stop.request("interrupted (Ctrl-C)", ctrl_c_code))
+    reasons = {signal.SIGINT: ("interrupted (Ctrl-C)", ctrl_c_code)}
     if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, lambda *_: stop.request("terminated (SIGTERM)", ExitCode.TERMINATED))
+        reasons[signal.SIGTERM] = ("terminated (SIGTERM)", ExitCode.TERMINATED)
+
+    def on_signal(signum: int, _frame: object = None) -> None:
+        if signum in reasons:
+            stop.request(*reasons[signum])
+
+    for sig in reasons:
+        signal.signal(sig, on_signal)
+    if os.name != "posix":
+        return
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+    signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+
+    def relay() -> None:
+        while data := os.read(read_fd, 64):
+            for signum in data:
+                on_signal(signum)
+
+    threading.Thread(target=relay, name="stop-signals", daemon=True).start()
 
 
 def die_with_parent() -> None:

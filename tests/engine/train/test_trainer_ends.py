@@ -227,3 +227,30 @@ def test_a_resume_with_another_global_batch_size_mid_epoch_is_refused(tmp_path):
     message = again.of(ev.RunFailed)[0].message
     assert "global_batch_size 32" in message and "now says 64" in message, message
     assert (run_dir / "events.jsonl").read_bytes() == before
+
+
+def test_ctrl_c_while_a_generator_stalls_ends_tfdd_train_as_killed(tmp_path):
+    """The stall is inside a training step (a generator TensorFlow calls): Ctrl-C ends the command all the same."""
+    marker = tmp_path / "stalled"
+    config = write_config(
+        tmp_path,
+        data_config(
+            tmp_path, f"            open({str(marker)!r}, 'w').close()\n            __import__('time').sleep(3600)"
+        ),
+    )
+    run_dir = tmp_path / "run"
+    command = [sys.executable, "-m", "engine.cli", "train", "--config", str(config), "--run-dir", str(run_dir)]
+    proc = subprocess.Popen(command, cwd=REPO, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, "the generator was never reached"
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)  # until now only kill -9 ended it
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err[-2000:]
+    assert "the training step had not returned" in err, err[-2000:]
+    end = read_events(run_dir / "events.jsonl")[-1]
+    assert isinstance(end, ev.RunFinished) and end.status == "killed"
