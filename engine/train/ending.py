@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 
 from engine.protocol.codes import ExitCode
+from engine.train.retire import THREAD_NAME as RETIRER
 
 _os_exit = os._exit  # the real one: the engine's own way out
 
@@ -30,9 +31,10 @@ def exit_now(code: int) -> None:
 
 
 def user_threads_left() -> list[str]:
-    """Names of live non-daemon threads besides the main one: the interpreter would wait for them at exit."""
-    main = threading.main_thread()
-    return [t.name for t in threading.enumerate() if t is not main and not t.daemon and t.is_alive()]
+    """Names of live non-daemon threads the user's code started: the interpreter would wait for them at exit
+    (the engine's own iterator retirer is not one: engine.train.retire)."""
+    ours = (threading.main_thread().name, RETIRER)
+    return [t.name for t in threading.enumerate() if t.name not in ours and not t.daemon and t.is_alive()]
 
 
 @contextlib.contextmanager

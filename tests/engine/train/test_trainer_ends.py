@@ -229,14 +229,33 @@ def test_a_resume_with_another_global_batch_size_mid_epoch_is_refused(tmp_path):
     assert (run_dir / "events.jsonl").read_bytes() == before
 
 
+STALLING_DATA = (
+    "import time\n"
+    "import numpy as np\n"
+    "import tensorflow as tf\n"
+    "calls = []\n"
+    "def examples():\n"
+    "    calls.append(1)\n"
+    "    if len(calls) > 1:\n"
+    "        open(MARKER, 'w').close()\n"
+    "        time.sleep(3600)\n"
+    "    for i in range(64):\n"
+    "        yield np.ones(4, 'float32'), i % 2\n"
+    "def make_dataset(input_context):\n"
+    "    spec = (tf.TensorSpec((4,), tf.float32), tf.TensorSpec((), tf.int64))\n"
+    "    return tf.data.Dataset.from_generator(examples, output_signature=spec)\n"
+)
+
+
 def test_ctrl_c_while_a_generator_stalls_ends_tfdd_train_as_killed(tmp_path):
-    """The stall is inside a training step (a generator TensorFlow calls): Ctrl-C ends the command all the same."""
+    """The stall is inside a training step (a generator TensorFlow calls): Ctrl-C ends the command all the same.
+    The first iterator is the output check's; the training's stalls at its first example, so no batch
+    prefetched before the stall lets the step end."""
     marker = tmp_path / "stalled"
+    path = tmp_path / "my_data.py"
+    path.write_text(STALLING_DATA.replace("MARKER", repr(str(marker))), encoding="utf-8")
     config = write_config(
-        tmp_path,
-        data_config(
-            tmp_path, f"            open({str(marker)!r}, 'w').close()\n            __import__('time').sleep(3600)"
-        ),
+        tmp_path, base_config(global_batch_size=8, data={"kind": "python", "path": str(path), "num_samples": 64})
     )
     run_dir = tmp_path / "run"
     command = [sys.executable, "-m", "engine.cli", "train", "--config", str(config), "--run-dir", str(run_dir)]
