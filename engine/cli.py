@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -22,7 +21,7 @@ from engine import event_lines
 from engine import events as ev
 from engine.arguments import positive_int
 from engine.config import RunConfig
-from engine.problems import ConfigError, DataError, OutputExists, RunDirError, printable
+from engine.problems import ConfigError, DataError, OutputExists, RunDirError, capped, printable
 from engine.protocol.codes import ExitCode, RunStatus
 
 if TYPE_CHECKING:
@@ -72,12 +71,13 @@ class ConsoleProgress:
 def _train(args: argparse.Namespace) -> int:
     from engine.protocol.channel import StopSignal, handle_stop_signals
     from engine.rundir import open_run
+    from engine.train.ending import exit_now
 
     try:
         info = _check_source(args.config) if args.config else None  # before a run directory exists
         config, run_dir, resume = open_run(args.config, args.run_dir, args.resume, args.continue_existing)
     except (DataError, RunDirError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {capped(str(exc))}", file=sys.stderr)
         return ExitCode.CONFIG
     except ConfigError as exc:
         print(f"error: the run config has problems:\n{exc}", file=sys.stderr)
@@ -85,7 +85,7 @@ def _train(args: argparse.Namespace) -> int:
 
     def stop_before_training(reason: str) -> None:
         print(f"stopped before training began ({reason})", file=sys.stderr)
-        os._exit(stop.exit_code)  # blocked in TensorFlow start-up, nothing to save
+        exit_now(stop.exit_code)  # blocked in TensorFlow start-up, nothing to save
 
     stop = StopSignal(on_early_stop=stop_before_training)
     handle_stop_signals(stop)

@@ -79,6 +79,8 @@ def file_problem(field: str, path: str | None, what: str) -> Problem | None:
     """A missing path, or a path that is not a file."""
     if not path:
         return Problem(field, path, msg("give the path of {what}", what=what))
+    if Path(path).expanduser().is_dir():
+        return Problem(field, path, msg("is a folder, not a file ({what})", what=what))
     if not Path(path).expanduser().is_file():
         return Problem(field, path, msg("no such file ({what})", what=what))
     return None

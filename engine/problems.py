@@ -66,6 +66,19 @@ def printable(text: str, limit: int | None = None) -> str:
     return "".join(c if c.isprintable() else _escape(c) for c in text)
 
 
+MAX_MESSAGE_LINES = 8
+MAX_MESSAGE_CHARS = 1500
+
+
+def capped(text: str) -> str:
+    """An error message of a few lines at most, cut with "…" and its full length (a CSV header of a million
+    columns must not make a message of megabytes); a message within bounds is returned as it is."""
+    if len(text) <= MAX_MESSAGE_CHARS and text.count("\n") < MAX_MESSAGE_LINES:
+        return text
+    cut = "\n".join(text[: MAX_MESSAGE_CHARS * 2].splitlines()[:MAX_MESSAGE_LINES])[: MAX_MESSAGE_CHARS - 30]
+    return f"{cut}… ({len(text):,} characters)"
+
+
 def _escape(c: str) -> str:
     if unicodedata.category(c) == "Zs":  # a space of another width: harmless
         return c
@@ -87,8 +100,9 @@ class DataError(ConfigError):
 def failure_message(exc: ConfigError) -> str:
     """What a run_failed event says for `exc`: its one message as a translatable Message where it has one
     (a data error; a config with one problem), else the whole English text."""
-    if isinstance(exc, DataError):
-        return exc.message
+    message = getattr(exc, "message", None)  # a data or model error: one message, the field is in its words
+    if isinstance(message, str):
+        return message
     if len(exc.problems) == 1:
         p = exc.problems[0]
         return msg(

@@ -243,11 +243,12 @@ class TrainingRunner(QThread):
         finished = last.get(ev.RunFinished.type)
         failed = last.get(ev.RunFailed.type)
         run_dir = getattr(finished or failed or last.get(ev.RunStarted.type), "run_dir", "")
-        if killed:
-            self.run_finished.emit(RunStatus.KILLED, run_dir)
-        elif code in (ExitCode.OK, ExitCode.TERMINATED) and isinstance(finished, ev.RunFinished):
-            # 143: stopped by SIGTERM from outside (a process manager), after its checkpoint
+        if isinstance(finished, ev.RunFinished) and (killed or code in (ExitCode.OK, ExitCode.TERMINATED)):
+            # 143: stopped by SIGTERM from outside (a process manager), after its checkpoint; killed: the run
+            # had ended as it said, and something of the user's code kept the process
             self.run_finished.emit(finished.status, run_dir)
+        elif killed:
+            self.run_finished.emit(RunStatus.KILLED, run_dir)
         elif isinstance(failed, ev.RunFailed):
             self.run_failed.emit(event_message(failed.message, failed.message_template), tail)
         elif code < 0:

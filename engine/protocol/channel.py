@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import IO
 
 from engine import events as ev
-from engine.protocol.codes import STOP_LINE, ExitCode
+from engine.protocol.codes import STOP_LINE, TRAINER_STOP_GRACE_S, ExitCode
 
 
 class StopSignal:
@@ -30,13 +30,23 @@ class StopSignal:
     Until training is reached the process may be blocked inside TensorFlow (a
     multi-worker strategy waits for its peers) and has nothing to save, so an
     early request goes to `on_early_stop`, which ends the process at once.
+    After it, a request that training has not honoured within `grace_s` (the
+    user's code blocks: a sleep in build_model, a stalled generator) goes to
+    `on_overdue`, which ends the process itself.
     `exit_code` is what the first request asked the process to exit with.
     """
 
-    def __init__(self, on_early_stop: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, on_early_stop: Callable[[str], None] | None = None, grace_s: float = TRAINER_STOP_GRACE_S
+    ) -> None:
         self._event = threading.Event()
         self._reached = threading.Event()
+        self._honoured = threading.Event()
         self._on_early_stop = on_early_stop
+        self.on_overdue: Callable[[str], None] | None = None
+        self._grace_s = grace_s
+        self._timer: threading.Timer | None = None
+        self._lock = threading.RLock()  # a signal handler may run while the main thread holds it
         self.reason = ""
         self.exit_code = ExitCode.OK
 
@@ -44,12 +54,29 @@ class StopSignal:
         """From here on a stop is honoured between steps, with a checkpoint."""
         self._reached.set()
 
+    @property
+    def grace_s(self) -> float:
+        return self._grace_s
+
+    def honour(self) -> None:
+        """Training has reached a point where it stops (a checkpoint, then run_finished): not overdue."""
+        self._honoured.set()
+
     def request(self, reason: str = "stop requested", exit_code: ExitCode = ExitCode.OK) -> None:
-        if not self._event.is_set():
-            self.reason, self.exit_code = reason, exit_code
-        self._event.set()
-        if self._on_early_stop and not self._reached.is_set():
+        with self._lock:  # a signal's handler and its relay thread may both ask
+            if not self._event.is_set():
+                self.reason, self.exit_code = reason, exit_code
+            self._event.set()
+            if self._reached.is_set() and self._timer is None:
+                self._timer = threading.Timer(self._grace_s, self._overdue)
+                self._timer.daemon = True
+                self._timer.start()
+        if not self._reached.is_set() and self._on_early_stop:
             self._on_early_stop(reason)
+
+    def _overdue(self) -> None:
+        if not self._honoured.is_set() and self.on_overdue is not None:
+            self.on_overdue(self.reason)
 
     @property
     def requested(self) -> bool:
@@ -81,7 +108,7 @@ class EventChannel:
 
     def __init__(self, channel: IO[str]):
         self._channel = channel
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a signal handler may run while the main thread holds it
         self._pending: list[str] = []
         self._wake = threading.Event()
         threading.Thread(target=self._flusher, name="event-flusher", daemon=True).start()
@@ -134,11 +161,34 @@ def handle_stop_signals(stop: StopSignal, ctrl_c_code: ExitCode = ExitCode.INTER
     """SIGINT and SIGTERM become graceful stop requests (SIGTERM exits 143 after its checkpoint).
 
     SIGTERM is how Kubernetes (and so an exported TFJob) and most process
-    managers stop a job; it deserves the same checkpoint as Ctrl-C.
+    managers stop a job; it deserves the same checkpoint as Ctrl-C. Python
+    runs signal handlers in the main thread only, between bytecodes: while it
+    waits inside TensorFlow for a stalled input pipeline it would never run
+    one. So on POSIX the signal's number also goes through a wake-up pipe to a
+    thread of its own, which makes the request at once (a request is made once).
     """
-    signal.signal(signal.SIGINT, lambda *_: stop.request("interrupted (Ctrl-C)", ctrl_c_code))
+    reasons = {signal.SIGINT: ("interrupted (Ctrl-C)", ctrl_c_code)}
     if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, lambda *_: stop.request("terminated (SIGTERM)", ExitCode.TERMINATED))
+        reasons[signal.SIGTERM] = ("terminated (SIGTERM)", ExitCode.TERMINATED)
+
+    def on_signal(signum: int, _frame: object = None) -> None:
+        if signum in reasons:
+            stop.request(*reasons[signum])
+
+    for sig in reasons:
+        signal.signal(sig, on_signal)
+    if os.name != "posix":
+        return
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+    signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+
+    def relay() -> None:
+        while data := os.read(read_fd, 64):
+            for signum in data:
+                on_signal(signum)
+
+    threading.Thread(target=relay, name="stop-signals", daemon=True).start()
 
 
 def die_with_parent() -> None:

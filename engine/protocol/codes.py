@@ -9,6 +9,9 @@ STOP_LINE = "stop"
 
 STOP_GRACE_S = 10.0
 """How long a parent waits after "stop" before it kills a trainer (it checkpoints and saves the model first)."""
+TRAINER_STOP_GRACE_S = STOP_GRACE_S - 2
+"""How long a trainer waits after a stop request for training to reach a point where it can stop (the
+user's code may block it) before it ends itself, saying why: before its parent's kill, which says nothing."""
 CLUSTER_STOP_GRACE_S = 30.0
 """How long a cluster launcher waits for its workers to stop (a collective checkpoint, then the model)."""
 CLUSTER_GRACE_S = CLUSTER_STOP_GRACE_S + 10

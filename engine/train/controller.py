@@ -280,6 +280,7 @@ class Controller:
 
     def _stopped(self) -> RunStatus:
         """Checkpoint where training stands, so a resume repeats no step."""
+        self.stop.honour()
         self._report()
         done = self.step >= self.steps_per_epoch
         if done:

@@ -105,3 +105,30 @@ def make_strategy(
         wait_for_peers(config.strategy, stop, emit)
     with _own_sigterm():
         return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+
+
+def measure_replica_batches(strategy: Any, distributed: Any) -> list[int]:
+    """The batch each replica really receives: the first epoch's own distributed dataset's static
+    per-replica shapes (batches drop their remainder, so TensorFlow knows them), else one batch measured."""
+    features_spec = tf.nest.flatten(distributed.element_spec, expand_composites=False)[0]
+    specs = getattr(features_spec, "_value_specs", None) or (features_spec,)
+    sizes = [spec.shape[0] if spec.shape.rank else None for spec in specs]
+    if sizes and all(isinstance(n, int) for n in sizes):
+        return [int(n) for n in sizes]
+    batch = next(iter(distributed))
+    measured = tf.function(lambda b: strategy.run(lambda x, y: tf.shape(x)[0], args=b))(batch)
+    return [int(v) for v in strategy.experimental_local_results(measured)]
+
+
+def stop_agreement(strategy: Any) -> Callable[[bool], bool]:
+    """Multi-worker: stop only when all agree to (any one asked), or workers would hang
+    waiting for a peer that left the collective. SUM, because ReduceOp has no MAX."""
+
+    @tf.function
+    def any_worker(local: Any) -> Any:
+        return strategy.reduce("SUM", strategy.run(lambda: tf.identity(local)), axis=None)
+
+    def agreed(local: bool) -> bool:
+        return float(any_worker(tf.constant(1.0 if local else 0.0))) > 0
+
+    return agreed

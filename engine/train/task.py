@@ -9,8 +9,6 @@ every task with the same command and the same run config.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,32 +18,24 @@ from engine.config import RunConfig
 from engine.protocol.channel import StopSignal
 from engine.sources import SourceInfo
 from engine.tfconfig import Program, role_from_environment, task_program
+from engine.train.ending import exit_now, user_threads_left
 from engine.train.retire import retiring
 from engine.train.trainer import Outcome, Trainer
 
 Sink = Callable[[ev.Event], None]
 
 
-AUTOGRAPH_MODULE_PREFIX = "__autograph_generated_file"  # AutoGraph's name for a converted function's module
-
-
-def remove_autograph_files() -> None:
-    """AutoGraph writes each converted function to a temporary file (its module, in sys.modules) and removes
-    them at exit through atexit, which os._exit skips: they are removed here instead."""
-    for name, module in list(sys.modules.items()):
-        if name.startswith(AUTOGRAPH_MODULE_PREFIX):
-            with contextlib.suppress(OSError, TypeError):
-                os.remove(getattr(module, "__file__", None))
-
-
 def end_process(code: int, outcome: Outcome) -> int:
-    """`code` for sys.exit, or end the process now: when the outcome says everything is written, or when a
-    finished data iterator is still being destroyed (the run's files are closed by now; engine.train.retire)."""
-    if outcome.exit_at_once or retiring():
-        remove_autograph_files()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
+    """`code` for sys.exit, or end the process now: when the outcome says everything is written, when a
+    finished data iterator is still being destroyed (the run's files are closed by now; engine.train.retire),
+    or when the user's code left threads that are not daemons (the interpreter would wait for them forever)."""
+    threads = user_threads_left()
+    if threads:
+        print(
+            f"ending the process although threads of the user's code still run: {', '.join(threads)}", file=sys.stderr
+        )
+    if outcome.exit_at_once or retiring() or threads:
+        exit_now(code)
     return code
 
 

@@ -11,7 +11,6 @@ checkpoints are never thrown away.
 from __future__ import annotations
 
 import os
-import re
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,9 +22,9 @@ from engine.config import Loop, RunConfig, Strategy, batch_problem
 from engine.kinds import has_validation
 from engine.messages import msg
 from engine.plan import DevicePlan, plan_devices
-from engine.problems import ConfigError, Problem, RunDirError, failure_message
+from engine.problems import ConfigError, Problem, RunDirError, capped, failure_message
 from engine.protocol.channel import StopSignal
-from engine.protocol.codes import PEER_LOST_ERRORS, RunStatus
+from engine.protocol.codes import RunStatus
 from engine.protocol.paths import RunPaths
 from engine.rundir import RunDir
 from engine.safe_files import DiskFull, disk_full_message, is_disk_full
@@ -40,7 +39,10 @@ from engine.sources import (
 )
 from engine.tfconfig import Role, role_from_environment
 from engine.train.controller import Controller, NonFiniteLoss, Schedule
+from engine.train.ending import exit_now, exits_guarded
+from engine.train.failures import explain, oom_device, tensorflow_said, user_exit_message
 from engine.train.steps_policy import steps_per_call
+from engine.train.user_code import running_user_code
 
 Sink = Callable[[ev.Event], None]
 
@@ -98,6 +100,7 @@ class Trainer:
         self.sinks: list[Sink] = [self.run_dir, *sinks]
         self._controller: Any = None  # exists once training is set up
         self._plan: DevicePlan | None = None
+        self._source: Any = None  # the input pipeline, once made: it names a file that fails to read
         self._started = False  # RunStarted sent: the model is built, the steps run
 
     @property
@@ -113,12 +116,16 @@ class Trainer:
         self.emit(ev.Log(level=level, message=message))
 
     def run(self) -> Outcome:
+        self.stop.on_overdue = self._overdue
         try:
-            return self._run()
+            with exits_guarded(lambda message: self._fail(message, "UserExit")):
+                return self._run()
         except KeyboardInterrupt:
             return self._fail("Interrupted before training could stop cleanly.", "KeyboardInterrupt")
         except RunDirError as exc:  # a resume that cannot be trusted: refused, the folder left as it was
             return self._fail(str(exc), "RunDirError", record=False)
+        except SystemExit as exc:  # the user's code, called by TensorFlow or Keras (a layer, a loss)
+            return self._fail(user_exit_message(exc), "UserExit")
         except (ConfigError, NonFiniteLoss) as exc:  # DeviceError, DataError and ModelError are ConfigErrors
             message = failure_message(exc) if isinstance(exc, ConfigError) else str(exc)
             return self._fail(message, type(exc).__name__)
@@ -131,7 +138,9 @@ class Trainer:
                 traceback.print_exc()
             if type(exc).__name__ == "ResourceExhaustedError":
                 return self._fail(self._out_of_memory(exc), type(exc).__name__)
-            return self._fail(_explain(exc), type(exc).__name__)
+            if self._source is not None and (unreadable := self._source.unreadable_file(exc)):
+                return self._fail(unreadable.message, "DataError")
+            return self._fail(explain(exc), type(exc).__name__)
         finally:
             self.run_dir.close()
             if self._scratch:
@@ -139,6 +148,8 @@ class Trainer:
 
     def _fail(self, message: str, error_type: str, record: bool = True) -> Outcome:
         """run_failed to every sink; `record=False` keeps it out of the run directory (a refusal)."""
+        self.stop.honour()  # the run has ended: a stop request now has nothing to wait for
+        message = capped(message)
         failed = ev.RunFailed(
             message=message,
             error_type=error_type,
@@ -153,6 +164,29 @@ class Trainer:
         return Outcome(
             RunStatus.FAILED, message, error_type, exit_at_once=self.config.strategy == Strategy.PARAMETER_SERVER
         )
+
+    def _overdue(self, reason: str) -> None:
+        """A stop training did not reach within its grace period (the user's code blocks it): record the end
+        and why, then end the process; the finished epochs and checkpoints stay."""
+        where = running_user_code()
+        self.log(
+            msg(
+                "Stop requested ({reason}), but {what} had not returned after {seconds:g} s; the process ends "
+                "now. Finished epochs and checkpoints are kept; --resume continues from the last checkpoint.",
+                reason=reason,
+                what=msg("the user's code ({where})", where=where) if where else msg("the training step"),
+                seconds=self.stop.grace_s,
+            ),
+            "warning",
+        )
+        self.run_dir.accept()
+        self.emit(
+            ev.RunFinished(
+                status=RunStatus.KILLED, epochs_completed=self.epochs_completed, run_dir=str(self.run_dir.path)
+            )
+        )
+        self.run_dir.close()
+        exit_now(self.stop.exit_code)
 
     def _run(self) -> Outcome:
         config = self.config
@@ -184,7 +218,7 @@ class Trainer:
         from engine.train.loops import CustomLoop, FitLoop, Session
         from engine.train.models import build_model, build_optimizer, check_output
         from engine.train.ps_loop import PSCustomLoop, PSFitLoop, make_coordinator, quiesced, save_plain_model
-        from engine.train.strategies import make_strategy
+        from engine.train.strategies import make_strategy, measure_replica_batches, stop_agreement
         from engine.train.tensorboard_sink import TensorBoardSink
         from engine.train.tf_runtime import keras, tf
 
@@ -200,7 +234,7 @@ class Trainer:
         self.stop.training_reached()
         replicas = strategy.num_replicas_in_sync
         _check_batch(config, replicas)
-        source = make_source(config, info, shard_policy, workers)
+        source = self._source = make_source(config, info, shard_policy, workers)
         if source.steps_per_epoch < 1:
             raise ConfigError(
                 [Problem("global_batch_size", config.global_batch_size, f"{source.describe()}: not one full batch")]
@@ -256,7 +290,7 @@ class Trainer:
             stop=self.stop,
             checkpoint=save,
             learning_rate=config.learning_rate,
-            stop_agreed=_stop_agreement(strategy) if in_sync else None,
+            stop_agreed=stop_agreement(strategy) if in_sync else None,
         )
         session = Session(
             config=config,
@@ -270,7 +304,7 @@ class Trainer:
         replica_batches = (
             [config.global_batch_size // replicas]  # a coordinator runs no replica of its own to measure
             if ps
-            else _measure_replica_batches(strategy, source.distributed_train(strategy, start_epoch, start_step))
+            else measure_replica_batches(strategy, source.distributed_train(strategy, start_epoch, start_step))
         )
         self.emit(
             ev.RunStarted(
@@ -329,6 +363,8 @@ class Trainer:
                 outputs=outputs,
             )
         )
+        if built.warning:
+            self.log(built.warning, "warning")
         if has_validation(config) and not self.validates:
             self.log(
                 msg(
@@ -350,8 +386,8 @@ class Trainer:
         """Out of memory, in the run's own numbers: the per-replica batch, and what to change."""
         config, plan = self.config, self._plan
         replicas = plan.replicas if plan else 1
-        said = _tensorflow_said(exc)
-        device = _oom_device(said)
+        said = tensorflow_said(exc)
+        device = oom_device(said)
         per_replica = config.global_batch_size // max(replicas, 1)
         memory = "GPU memory" if device.startswith("GPU") else "memory"
         where = f" on {device}" if device else ""
@@ -383,6 +419,8 @@ class Trainer:
             epoch, step, totals = 0, 0, ()
         else:
             epoch, step, totals = restored.epoch, restored.step, restored.totals
+        if step:
+            _check_batch_unchanged(self.run_dir.events_path, epoch, step, self.config.global_batch_size)
         if self.resume and self.role.is_chief:
             notes = self.run_dir.reconcile(epoch, step)
         if restored is None:
@@ -407,6 +445,7 @@ class Trainer:
     def _finish(
         self, status: RunStatus, model: Any, save_model: bool, saver: Callable[[Path], None] | None = None
     ) -> Outcome:
+        self.stop.honour()  # what is left is the engine's own: saving the model
         model_path = ""
         if save_model:
             (saver or (lambda path: _save_model(model, path)))(self.run_dir.model_path)
@@ -420,6 +459,22 @@ class Trainer:
             )
         )
         return Outcome(status, exit_at_once=self.config.strategy == Strategy.PARAMETER_SERVER)
+
+
+def _check_batch_unchanged(events: Path, epoch: int, step: int, batch: int) -> None:
+    """A checkpoint within an epoch counts steps of the batch size it was trained with: with another size
+    the position means other examples (or lies past the epoch's end), so such a resume is refused."""
+    from engine.events_file import EventsDigest
+
+    digest = EventsDigest()
+    digest.update(events)
+    before = digest.started.global_batch_size if digest.started else batch
+    if before != batch:
+        raise RunDirError(
+            f"the checkpoint is at step {step} of epoch {epoch + 1}, in steps of global_batch_size {before}, and "
+            f"the run's config.json now says {batch}; nothing was changed: resume with global_batch_size "
+            f"{before} (it can change at an epoch's end), or start a new run"
+        )
 
 
 def _save_model(model: Any, path: Path) -> None:
@@ -436,65 +491,3 @@ def _check_batch(config: RunConfig, replicas: int) -> None:
     problem = batch_problem(config.global_batch_size, replicas)
     if problem:
         raise ConfigError([problem])
-
-
-def _measure_replica_batches(strategy: Any, distributed: Any) -> list[int]:
-    """The batch each replica really receives: the first epoch's own distributed dataset's static
-    per-replica shapes (batches drop their remainder, so TensorFlow knows them), else one batch measured."""
-    from engine.train.tf_runtime import tf
-
-    features_spec = tf.nest.flatten(distributed.element_spec, expand_composites=False)[0]
-    specs = getattr(features_spec, "_value_specs", None) or (features_spec,)
-    sizes = [spec.shape[0] if spec.shape.rank else None for spec in specs]
-    if sizes and all(isinstance(n, int) for n in sizes):
-        return [int(n) for n in sizes]
-    batch = next(iter(distributed))
-    measured = tf.function(lambda b: strategy.run(lambda x, y: tf.shape(x)[0], args=b))(batch)
-    return [int(v) for v in strategy.experimental_local_results(measured)]
-
-
-def _stop_agreement(strategy: Any) -> Callable[[bool], bool]:
-    """Multi-worker: stop only when all agree to (any one asked), or workers would hang
-    waiting for a peer that left the collective. SUM, because ReduceOp has no MAX."""
-    from engine.train.tf_runtime import tf
-
-    @tf.function
-    def any_worker(local: Any) -> Any:
-        return strategy.reduce("SUM", strategy.run(lambda: tf.identity(local)), axis=None)
-
-    def agreed(local: bool) -> bool:
-        return float(any_worker(tf.constant(1.0 if local else 0.0))) > 0
-
-    return agreed
-
-
-_REMOTE_TASK = re.compile(r"/job:(\w+)/replica:\d+/task:(\d+)")
-
-
-def _tensorflow_said(exc: BaseException) -> str:
-    """The one line of a TensorFlow error that says what went wrong, without its C++ decoration."""
-    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
-    # errors raised inside a tf.function start with "in user code:" and end with the cause
-    text = (lines[-1] if lines[0].startswith("in user code") else lines[0]) if lines else type(exc).__name__
-    text = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", text)
-    return re.sub(r"\s*\[Op:[^\]]*\].*$", "", text).strip()
-
-
-def _oom_device(text: str) -> str:
-    """ "GPU:0" from "... on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc"."""
-    match = re.search(r"device:((?:GPU|CPU):\d+)", text)
-    return match.group(1) if match else ""
-
-
-def _explain(exc: BaseException) -> str:
-    """Turn TensorFlow's errors into what a person can do about them."""
-    name = type(exc).__name__
-    text = _tensorflow_said(exc)
-    if name in PEER_LOST_ERRORS:
-        task = _REMOTE_TASK.search(str(exc))
-        who = f"{task.group(1)} {task.group(2)}" if task else "A task of the cluster"
-        return (
-            f"{who} stopped responding ({text}). Check that every task is running and reachable; finished "
-            "epochs and checkpoints are kept, and --resume continues the run."
-        )
-    return f"{name}: {text}"

@@ -46,7 +46,8 @@ def load_function(path: str, name: str, section: str) -> Callable[..., Any]:
     """Import the file and return its function; a clear ModelError/DataError otherwise."""
     file = Path(path).expanduser()
     if not file.is_file():
-        raise _error(section, f"{path} does not exist; check {section}.path", f"{section}.path")
+        state = "is a folder, not a file" if file.is_dir() else "does not exist"
+        raise _error(section, f"{path} {state}; check {section}.path", f"{section}.path")
     module_name = "tfdd_user_" + hashlib.sha1(str(file.resolve()).encode()).hexdigest()[:12]
     module = sys.modules.get(module_name)
     if module is None:
@@ -55,7 +56,7 @@ def load_function(path: str, name: str, section: str) -> Callable[..., Any]:
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise _error(
                 section,
                 f"{path} raised on import{_where_in(file, exc)}: {type(exc).__name__}: {exc}",
@@ -72,15 +73,33 @@ def load_function(path: str, name: str, section: str) -> Callable[..., Any]:
     return function
 
 
+_running: list[str] = []  # "file:function" of the user functions being called, innermost last
+
+
+def running_user_code() -> str:
+    """The user function being called now ("" when none): what a stop that is overdue waits for."""
+    return _running[-1] if _running else ""
+
+
 def call_user(function: Callable[..., Any], args: tuple, where: str, section: str = "data") -> Any:
-    """Call a user function; an exception becomes one line naming where it was raised."""
+    """Call a user function; an exception, or sys.exit, becomes one line naming where it was raised."""
+    code = getattr(function, "__code__", None)
+    file = Path(code.co_filename) if code else Path(where)
+    _running.append(where)
     try:
         return function(*args)
     except ConfigError:
         raise
+    except SystemExit as exc:  # would end the process with a code that reads as a finished run
+        raise _error(
+            section,
+            f"{where} ended the process with sys.exit({exc.code!r}){_where_in(file, exc)}; "
+            f"it must return instead ({CONTRACTS[section]})",
+            f"{section}.function",
+        ) from None
     except Exception as exc:
-        code = getattr(function, "__code__", None)
-        file = Path(code.co_filename) if code else Path(where)
         raise _error(
             section, f"{where} raised{_where_in(file, exc)}: {type(exc).__name__}: {exc}", f"{section}.function"
         ) from None
+    finally:
+        _running.pop()

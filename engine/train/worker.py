@@ -7,16 +7,17 @@ imports TensorFlow first and reads its arguments from stdin. It speaks the
 worker protocol (engine.protocol): events only on stdout,
 everything else on stderr; "stop" or EOF on stdin, SIGINT and SIGTERM ask for
 a graceful stop (a checkpoint, then run_finished with status stopped; exit
-code 143 after SIGTERM, else 0);
+code 143 after SIGTERM, else 0; when the user's code keeps training from reaching a point to stop, it
+ends itself after TRAINER_STOP_GRACE_S with run_finished "killed");
 before training has begun it exits at once, and on Linux it dies with its
 parent even while TensorFlow blocks. A run_failed event always comes before
-a non-zero exit code (engine.protocol.codes.ExitCode).
+a non-zero exit code (engine.protocol.codes.ExitCode), and exit code 0 only follows run_finished
+(engine.train.ending).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from engine import events as ev
@@ -31,6 +32,7 @@ from engine.protocol.channel import (
 )
 from engine.protocol.codes import ExitCode, RunStatus
 from engine.protocol.commands import WAIT_FOR_CONFIG
+from engine.train.ending import exit_now
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def stop_before_training(reason: str) -> None:
         sink(ev.RunFinished(status=RunStatus.STOPPED, epochs_completed=0, run_dir=args.run_dir or args.resume or ""))
-        os._exit(ExitCode.OK)  # blocked in TensorFlow start-up, nothing to save
+        exit_now(ExitCode.OK)  # blocked in TensorFlow start-up, nothing to save
 
     stop = StopSignal(on_early_stop=stop_before_training)
     watch_stdin(stop)

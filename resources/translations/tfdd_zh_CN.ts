@@ -116,6 +116,10 @@
         <translation>请给出{what}的路径</translation>
     </message>
     <message>
+        <source>is a folder, not a file ({what})</source>
+        <translation>是文件夹，不是文件（{what}）</translation>
+    </message>
+    <message>
         <source>no such file ({what})</source>
         <translation>文件不存在（{what}）</translation>
     </message>
@@ -828,6 +832,10 @@
         <translation>每个轮次都解码图像：解码后 {mb} MB，超过 {budget} MB 的缓存</translation>
     </message>
     <message>
+        <source>image {path} cannot be decoded ({said}); replace or delete it</source>
+        <translation>无法解码图像 {path}（{said}）；请替换或删除它</translation>
+    </message>
+    <message>
         <source>{source}; {cache}</source>
         <translation>{source}；{cache}</translation>
     </message>
@@ -838,6 +846,18 @@
     <message>
         <source>python: {function}(input_context), {examples} examples per epoch{validation}; features {shape}</source>
         <translation>python：{function}(input_context)，每轮次 {examples} 个样本{validation}；特征形状 {shape}</translation>
+    </message>
+    <message>
+        <source>Stop requested ({reason}), but {what} had not returned after {seconds:g} s; the process ends now. Finished epochs and checkpoints are kept; --resume continues from the last checkpoint.</source>
+        <translation>已请求停止（{reason}），但 {what} 在 {seconds:g} 秒后仍未返回；进程现在结束。已完成的轮次和检查点均已保留；--resume 会从最后一个检查点继续。</translation>
+    </message>
+    <message>
+        <source>the user&apos;s code ({where})</source>
+        <translation>用户代码（{where}）</translation>
+    </message>
+    <message>
+        <source>the training step</source>
+        <translation>训练步骤</translation>
     </message>
     <message>
         <source>All {epochs} epochs were already finished; nothing to resume.</source>
@@ -962,6 +982,10 @@
     <message>
         <source>{task} at {address}</source>
         <translation>{task}（{address}）</translation>
+    </message>
+    <message>
+        <source>{where} returned a compiled model: its compile() settings (optimizer {theirs}, loss {loss}) are not used; the run trains with the config&apos;s optimizer ({optimizer}, learning rate {lr:g}) and a loss that follows the labels. Set them in the run config, and return the model uncompiled.</source>
+        <translation>{where} 返回了已编译的模型：其 compile() 设置（优化器 {theirs}，损失 {loss}）不会被使用；本次运行使用配置中的优化器（{optimizer}，学习率 {lr:g}）以及根据标签确定的损失函数。请在运行配置中设置它们，并返回未编译的模型。</translation>
     </message>
 </context>
 <context>

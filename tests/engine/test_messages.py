@@ -56,3 +56,24 @@ def test_a_config_error_with_one_problem_keeps_its_template() -> None:
     assert message == str(one) and isinstance(message, Message)
     two = ConfigError([Problem("a", 1, "x"), Problem("b", 2, "y")])
     assert failure_message(two) == str(two)
+
+
+def test_a_model_error_is_its_message_without_a_field_prefix() -> None:
+    """ "model.path = None: my_model.py:build_model raised ..." named no value: the message names the file."""
+    from engine.problems import failure_message
+    from engine.train.user_code import ModelError
+
+    assert failure_message(ModelError("my_model.py:build_model raised, line 4: ZeroDivisionError")) == (
+        "my_model.py:build_model raised, line 4: ZeroDivisionError"
+    )
+
+
+def test_a_message_of_megabytes_is_cut_to_a_few_lines() -> None:
+    from engine.problems import MAX_MESSAGE_CHARS, MAX_MESSAGE_LINES, capped
+
+    header = ",".join(f"column_{i}" for i in range(1_200_000))
+    cut = capped(f"CSV file a.csv: its header has a column too many: {header}")
+    assert len(cut) <= MAX_MESSAGE_CHARS and cut.startswith("CSV file a.csv: its header") and "characters)" in cut
+    assert capped("\n".join(["line"] * 100)).count("\n") < MAX_MESSAGE_LINES
+    short = msg("must be at most {high}", high=3)
+    assert capped(short) is short  # within bounds: the message and its template as they are

@@ -2,7 +2,8 @@
 
 Modes (first argument): normal, ignore_stop, crash, garbage, fail, terminated
 (stops like normal, then exits 143 as a trainer stopped by SIGTERM does), stall
-(after its third step it makes no progress until asked to stop), and
+(after its third step it makes no progress until asked to stop), linger
+(completes, then does not exit, as a process a thread of the user's code keeps alive), and
 spare (a warm trainer: it prints TensorFlow's start-up chatter, says
 trainer_ready, reads its arguments as one line on stdin, then runs
 normally). With `--delay 0` it prints events as fast as it can (the
@@ -148,6 +149,8 @@ def main() -> int:
         )
         emit(ev.Log(level="info", message=f"epoch {epoch} done"))
     emit(ev.RunFinished(status="completed", epochs_completed=args.epochs, run_dir=args.run_dir))
+    while args.mode == "linger":
+        time.sleep(1)
     return 0
 
 

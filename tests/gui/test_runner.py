@@ -85,6 +85,19 @@ def test_trainer_ignoring_stop_is_killed_after_grace(qtbot, fake_trainer_command
     assert any("killed it" in line for line in rec.logs)
 
 
+def test_a_run_that_reported_its_end_and_was_killed_later_ends_as_it_reported(qtbot, fake_trainer_command):
+    """A process that lingers after run_finished (a thread of the user's code) is killed after Stop, but its
+    run completed: it is not shown as killed."""
+    runner = TrainingRunner(fake_trainer_command("linger", "--steps", "3", "--delay", "0"), grace_seconds=0.5)
+    rec = Recorder(runner)
+    runner.events_ready.connect(
+        lambda batch: runner.request_stop() if any(isinstance(e, ev.RunFinished) for e in batch) else None
+    )
+    run_to_end(qtbot, runner)
+    qtbot.waitUntil(lambda: rec.end is not None)
+    assert rec.end[:2] == ("finished", "completed")
+
+
 def test_crash_reports_failure_with_log_tail(qtbot, fake_trainer_command):
     runner = TrainingRunner(fake_trainer_command("crash"))
     rec = Recorder(runner)

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.config import RunConfig
 from engine.messages import msg
+from engine.problems import DataError
 from engine.sources import SourceInfo, split_sizes, worker_examples
 from engine.train.tf_runtime import tf
 
@@ -151,3 +152,8 @@ class InputSource:
             train=f"{self.n_train:,}",
             validation=f"{self.n_val:,}",
         )
+
+    def unreadable_file(self, exc: BaseException) -> DataError | None:
+        """After `exc` was raised while reading the data: a DataError naming the file that caused it, when
+        this source can find it (None: the error stays as it is)."""
+        return None

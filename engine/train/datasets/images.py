@@ -21,6 +21,7 @@ import numpy as np
 
 from engine.config import RunConfig
 from engine.messages import msg
+from engine.problems import DataError
 from engine.sources import SourceInfo
 from engine.train.datasets.base import InputSource, label_tensor
 from engine.train.tf_runtime import tf
@@ -68,10 +69,30 @@ class ImageFolderSource(InputSource):
         images = np.empty((len(self.paths), *self.input_shape()), np.float32)
         ds = tf.data.Dataset.from_tensor_slices(self.paths).map(self._load, num_parallel_calls=tf.data.AUTOTUNE)
         at = 0
-        for batch in ds.batch(256).prefetch(2):
-            images[at : at + len(batch)] = batch.numpy()
-            at += len(batch)
+        try:
+            for batch in ds.batch(256).prefetch(2):
+                images[at : at + len(batch)] = batch.numpy()
+                at += len(batch)
+        except tf.errors.OpError as exc:
+            raise self.unreadable_file(exc) or exc from None
         return images, self.labels
+
+    def unreadable_file(self, exc: BaseException) -> DataError | None:
+        """The first image TensorFlow cannot decode (a truncated JPEG passes the header check), decoded one
+        by one: run only after decoding failed."""
+        if not isinstance(exc, (tf.errors.InvalidArgumentError, tf.errors.DataLossError)):
+            return None
+        for path in self.paths:
+            try:
+                self._load(tf.constant(path))
+            except tf.errors.OpError as bad:
+                said = bad.message.strip().splitlines()[0] if bad.message.strip() else type(bad).__name__
+                return DataError(
+                    msg("image {path} cannot be decoded ({said}); replace or delete it", path=path, said=said),
+                    "data.path",
+                    self.config.data.path,
+                )
+        return None
 
     def _examples(self, train: bool) -> Any:
         part = slice(0, self.n_train) if train else slice(self.n_train, None)

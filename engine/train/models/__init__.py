@@ -35,6 +35,7 @@ class BuiltModel:
     # only a user's model can break the output contract: the engine's own are (batch, units) logits by
     # construction, and a trial batch through one was 0.05-0.1 s of every warm start
     needs_output_check: bool = False
+    warning: str = ""  # something of the user's model the run does not use, said in the log
 
 
 def build_model(config: RunConfig, input_shape: tuple[int, ...], num_classes: int) -> BuiltModel:
@@ -52,10 +53,11 @@ def build_model(config: RunConfig, input_shape: tuple[int, ...], num_classes: in
         from engine.train.models.applications import build_application
 
         return BuiltModel(build_application(config, input_shape, num_classes), True, config.model.name)
-    from engine.train.models.user import build_user_model
+    from engine.train.models.user import build_user_model, compile_note
 
     model, where = build_user_model(config, input_shape, num_classes)
-    return BuiltModel(model, not ends_in_probabilities(model), where, needs_output_check=True)
+    warning = compile_note(model, where, config)
+    return BuiltModel(model, not ends_in_probabilities(model), where, needs_output_check=True, warning=warning)
 
 
 def output_units(num_classes: int) -> int:

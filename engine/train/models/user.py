@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.config import RunConfig
+from engine.messages import msg
 from engine.train.tf_runtime import keras
 from engine.train.user_code import ModelError, call_user, load_function
 
@@ -36,6 +37,23 @@ def build_user_model(config: RunConfig, input_shape: tuple[int, ...], num_classe
             m.function,
         )
     return model, where
+
+
+def compile_note(model: Any, where: str, config: RunConfig) -> str:
+    """A warning when the user's model comes compiled: the engine compiles it anew (or writes the custom
+    loop), so its own optimizer, loss and metrics are not used; "" when it is not compiled."""
+    if not getattr(model, "_is_compiled", False):
+        return ""
+    return msg(
+        "{where} returned a compiled model: its compile() settings (optimizer {theirs}, loss {loss}) are not "
+        "used; the run trains with the config's optimizer ({optimizer}, learning rate {lr:g}) and a loss that "
+        "follows the labels. Set them in the run config, and return the model uncompiled.",
+        where=where,
+        theirs=type(model.optimizer).__name__,
+        loss=str(model.loss),
+        optimizer=config.optimizer,
+        lr=config.learning_rate,
+    )
 
 
 def _load_saved(path: str, input_shape: tuple[int, ...]) -> Any:
