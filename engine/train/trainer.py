@@ -474,6 +474,9 @@ _REMOTE_TASK = re.compile(r"/job:(\w+)/replica:\d+/task:(\d+)")
 def _tensorflow_said(exc: BaseException) -> str:
     """The one line of a TensorFlow error that says what went wrong, without its C++ decoration."""
     lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    asserted = next((line for line in lines if "assertion failed: [" in line), None)
+    if asserted:  # an in-graph check's message (e.g. a label beyond num_classes): its parts, unbracketed
+        return " ".join(re.findall(r"\[([^\]]*)\]", asserted.partition("assertion failed: ")[2]))
     # errors raised inside a tf.function start with "in user code:" and end with the cause
     text = (lines[-1] if lines[0].startswith("in user code") else lines[0]) if lines else type(exc).__name__
     text = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", text)

@@ -62,8 +62,24 @@ class PythonSource(InputSource):
                 "batches: the engine batches them)",
                 "data.function",
             )
-        binary = self.binary
-        return ds.map(lambda x, y: (tf.cast(x, tf.float32), label_tensor(y, binary)))
+        binary, k = self.binary, self.num_classes
+
+        def example(x: Any, y: Any) -> tuple[Any, Any]:
+            # labels are known only as the run reads them: each is checked in the graph (a label of 6 with
+            # num_classes 2 otherwise trains to a negative loss)
+            is_class = tf.reduce_all((y >= 0) & (y < k) & (tf.cast(y, tf.float64) == tf.round(tf.cast(y, tf.float64))))
+            check = tf.debugging.Assert(
+                is_class,
+                [
+                    f"{where}: label",
+                    y,
+                    f"is not a class id below data.num_classes = {k}; raise num_classes or fix the labels",
+                ],
+            )
+            with tf.control_dependencies([check]):
+                return tf.cast(x, tf.float32), label_tensor(y, binary)
+
+        return ds.map(example)
 
     @property
     def validation_steps(self) -> int | None:
