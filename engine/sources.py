@@ -366,7 +366,8 @@ def _estimate_rows(path: str, rows_read: int, sample_path: str) -> int:
 
 
 def _image_mode_channels(mode: str) -> int:
-    return {"1": 1, "L": 1, "I": 1, "I;16": 1, "F": 1, "LA": 2, "RGBA": 4, "PA": 4}.get(mode, 3)
+    """Channels a Pillow mode decodes to: TensorFlow has no two-channel images, so grayscale+alpha is grayscale."""
+    return {"1": 1, "L": 1, "LA": 1, "La": 1, "I": 1, "I;16": 1, "F": 1, "RGBA": 4, "PA": 4}.get(mode, 3)
 
 
 def _image_folder(data, quick: bool) -> SourceInfo:  # noqa: ANN001

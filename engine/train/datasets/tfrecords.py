@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.train.datasets.base import InputSource, label_tensor
+from engine.train.datasets.images import decode_to_channels
 from engine.train.tf_runtime import tf
 
 
@@ -42,7 +43,7 @@ class TFRecordSource(InputSource):
 
         def parse(record: Any) -> tuple[Any, Any]:
             example = tf.io.parse_single_example(record, spec)
-            image = tf.io.decode_image(example[d.features_key], channels=channels, expand_animations=False)
+            image = decode_to_channels(example[d.features_key], channels)
             image = tf.image.resize(tf.cast(image, tf.float32), [height, width]) / 255.0
             return tf.ensure_shape(image, [height, width, channels]), label_tensor(example[d.labels_key], binary)
 
