@@ -30,7 +30,7 @@ from engine import events as ev
 from engine.config import RunConfig
 from engine.exports.script import export_script, script_problems
 from engine.nvml import Nvml
-from engine.problems import ConfigError
+from engine.problems import ConfigError, RunDirError
 from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
 from engine.protocol.commands import (
     assignment_line,
@@ -433,8 +433,9 @@ class MainWindow(QMainWindow):
                 self._scratch = ScratchDir("tfdd-window-")
             self._config_file = self._scratch.path / f"{run_dir.name}.json"
             config.save(self._config_file)
-        except OSError as exc:
-            self._message(QMessageBox.Icon.Critical, self.tr("Cannot start the run"), str(exc))
+        except (OSError, RunDirError) as exc:  # RunDirError: the runs folder is a file
+            text = translate(exc.args[0]) if isinstance(exc, RunDirError) else str(exc)
+            self._message(QMessageBox.Icon.Critical, self.tr("Cannot start the run"), text)
             return None
         settings.save_last_config(config)
         return run_dir

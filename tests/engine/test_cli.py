@@ -191,3 +191,19 @@ def test_train_checks_tf_config_as_cluster_validate_does_before_anything_starts(
     assert out.returncode == 2, out.stderr[-2000:]
     assert words in out.stderr and "TF_CONFIG" in out.stderr and "Traceback" not in out.stderr
     assert not (tmp_path / "run").exists()  # refused before a run directory was made
+
+
+def test_a_runs_folder_that_is_a_file_is_one_clear_error(tmp_path):
+    config = write_config(tmp_path, base_config())
+    runs = tmp_path / "runs"
+    runs.write_text("not a folder")
+    out = subprocess.run(
+        [sys.executable, "main.py", "train", "--config", str(config)],
+        cwd=REPO,
+        env={**env(), "TFDD_RUNS_DIR": str(runs)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 2, out.stderr[-2000:]
+    assert f"TFDD_RUNS_DIR = {runs} is a file" in out.stderr and "Traceback" not in out.stderr

@@ -134,3 +134,14 @@ def test_the_run_config_handed_to_a_trainer_lives_in_a_swept_scratch_folder(qtbo
     qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
     window.shutdown()
     assert not config_file.parent.exists()
+
+
+def test_a_runs_folder_that_is_a_file_ends_in_a_dialog_naming_it(qtbot, make_window, tmp_path: Path):
+    (tmp_path / "runs").write_text("not a folder")  # make_window's runs folder
+    window = make_window()
+    window.apply_probe(CPU_ONLY)
+    window.start_run()
+    assert window.runner is None
+    assert "is a file, not a folder for runs" in window.last_dialog.text() + window.last_dialog.informativeText()
+    window.last_dialog.close()
+    assert window.controls.start.isEnabled()
