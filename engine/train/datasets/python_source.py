@@ -19,7 +19,7 @@ from engine.config import RunConfig
 from engine.messages import msg
 from engine.problems import DataError
 from engine.sources import SourceInfo
-from engine.train.datasets.base import InputSource, label_tensor
+from engine.train.datasets.base import InputSource, class_label
 from engine.train.tf_runtime import tf
 from engine.train.user_code import call_user, load_function
 
@@ -63,23 +63,7 @@ class PythonSource(InputSource):
                 "data.function",
             )
         binary, k = self.binary, self.num_classes
-
-        def example(x: Any, y: Any) -> tuple[Any, Any]:
-            # labels are known only as the run reads them: each is checked in the graph (a label of 6 with
-            # num_classes 2 otherwise trains to a negative loss)
-            is_class = tf.reduce_all((y >= 0) & (y < k) & (tf.cast(y, tf.float64) == tf.round(tf.cast(y, tf.float64))))
-            check = tf.debugging.Assert(
-                is_class,
-                [
-                    f"{where}: label",
-                    y,
-                    f"is not a class id below data.num_classes = {k}; raise num_classes or fix the labels",
-                ],
-            )
-            with tf.control_dependencies([check]):
-                return tf.cast(x, tf.float32), label_tensor(y, binary)
-
-        return ds.map(example)
+        return ds.map(lambda x, y: (tf.cast(x, tf.float32), class_label(y, binary, k, where)))
 
     @property
     def validation_steps(self) -> int | None:

@@ -130,3 +130,18 @@ def test_python_data_with_labels_beyond_num_classes_fails_naming_the_label(tmp_p
         code != 0
         and f"label {num_classes} is not a class id below data.num_classes = {num_classes}" in line.replace("] [", " ")
     ), line
+
+
+def test_tfrecord_labels_beyond_num_classes_after_the_checked_records_fail_naming_the_label(tmp_path):
+    """The pre-check parses the first FULL_RECORDS records; a bad label after them is caught in the graph."""
+    from engine.sources import FULL_RECORDS
+    from tests.data_factory import encode_example, write_tfrecord
+
+    records = [
+        encode_example({"x": ("float", [1.0, 2.0]), "y": ("int64", [i % 2 if i < FULL_RECORDS else 7])})
+        for i in range(FULL_RECORDS + 64)
+    ]
+    write_tfrecord(tmp_path / "part-0.tfrecord", records)
+    data = {"kind": "tfrecord", "path": str(tmp_path / "*.tfrecord"), "feature_shape": [2], "num_classes": 2}
+    code, line, _ = tfdd_train(tmp_path, base_config(data=data, epochs=1, global_batch_size=64))
+    assert code != 0 and "label 7 is not a class id below data.num_classes = 2" in line, line
