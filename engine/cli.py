@@ -118,13 +118,15 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _check_source(config_path: str) -> SourceInfo:
-    """The data source, read before TensorFlow starts and before a run directory is made: a bad folder or
-    file leaves nothing behind. DataError (one line naming the file) or ConfigError.
+    """The data source (and TF_CONFIG), read before TensorFlow starts and before a run directory is made: a bad
+    folder, file or cluster leaves nothing behind. DataError (one line naming the file) or ConfigError.
     Imported here: NumPy starts BLAS threads on import, and `cluster launch` must still be
     single-threaded when it isolates its network."""
     from engine.sources import check_fits_batch, inspect
+    from engine.tfconfig import role_from_environment
 
     config = RunConfig.load(config_path)
+    role_from_environment(config.strategy)  # a TF_CONFIG that cannot run is refused here, as cluster validate does
     info = inspect(config)
     check_fits_batch(info, config.validation_split, config.global_batch_size)
     return info

@@ -203,6 +203,10 @@ class RunConfig:
             raw = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ConfigError([Problem("(file)", text[:40], msg("not valid JSON: {exc}", exc=exc))]) from None
+        except ValueError as exc:  # an integer of more digits than Python converts (4300)
+            raise ConfigError(
+                [Problem("(file)", text[:40], msg("a number is too long: {exc}", exc=str(exc).split(";")[0]))]
+            ) from None
         except RecursionError:
             raise ConfigError(
                 [
@@ -219,6 +223,8 @@ class RunConfig:
         p = Path(path)
         if not p.exists():
             raise ConfigError([Problem("(file)", str(p), msg("no such config file"))])
+        if not p.is_dir() and not p.is_file():  # a device is read for ever, a FIFO blocks
+            raise ConfigError([Problem("(file)", str(p), msg("not a regular file; a run config is a JSON text file"))])
         try:
             size = p.stat().st_size
             if size > MAX_CONFIG_BYTES:
@@ -257,10 +263,10 @@ class RunConfig:
                 ]
             ) from None
         try:
-            raw = anchor_user_files(json.loads(text), p.parent)
-        except (json.JSONDecodeError, RecursionError):
+            raw = json.loads(text)
+        except (ValueError, RecursionError):  # JSONDecodeError is a ValueError, as is an over-long integer
             return cls.from_json(text, check=check)  # says what is wrong with the JSON
-        return cls.from_dict(raw, check=check)
+        return cls.from_dict(anchor_user_files(raw, p.parent), check=check)
 
     def replace(self, **changes: Any) -> RunConfig:
         return dataclasses.replace(self, **changes)

@@ -33,8 +33,9 @@ from pathlib import Path
 
 from engine import events as ev
 from engine.config import RunConfig
+from engine.messages import msg
 from engine.problems import ConfigError, Problem, RunDirError
-from engine.protocol.paths import RunPaths, runs_root
+from engine.protocol.paths import RUNS_DIR_ENV, RunPaths, runs_root
 from engine.runlock import RunLock
 from engine.safe_files import DiskFull, LineFile, Reserve, atomic_write_bytes, atomic_write_text, set_aside_torn_tail
 
@@ -61,8 +62,18 @@ def write_marker(paths: RunPaths) -> None:
 
 
 def claim_new_dir(root: Path, base: str) -> Path:
-    """Create `root/base`, or base-2, base-3 … if taken, with its marker. mkdir is the claim."""
-    root.mkdir(parents=True, exist_ok=True)
+    """Create `root/base`, or base-2, base-3 … if taken, with its marker. mkdir is the claim.
+
+    RunDirError when `root` (or a folder above it) is a file, naming $TFDD_RUNS_DIR when it says so."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        named = f"{RUNS_DIR_ENV} = {root}" if os.environ.get(RUNS_DIR_ENV) == str(root) else str(root)
+        raise RunDirError(
+            msg(
+                "{root} is a file, not a folder for runs; give a folder (or a path that does not exist yet)", root=named
+            )
+        ) from None
     for n in range(1, 1000):
         candidate = root / (base if n == 1 else f"{base}-{n}")
         try:

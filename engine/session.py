@@ -117,8 +117,8 @@ class RunSession:
         return self.launch.config_file if self.launch is not None else None
 
     def start(self, config: RunConfig, shape: ClusterShape | None = None) -> Launch:
-        """A fresh run of the form's config: one trainer, or a local cluster of `shape`. OSError if the run
-        directory or its config cannot be written."""
+        """A fresh run of the form's config: one trainer, or a local cluster of `shape`. OSError or RunDirError
+        if the run directory or its config cannot be written."""
         run_dir, config_file = self._prepare(config)
         if shape is not None:
             command = self.commands.cluster(config_file, run_dir, shape.workers, ps=shape.ps, evaluator=shape.evaluator)

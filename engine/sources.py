@@ -11,7 +11,6 @@ Image headers are read with Pillow (it reads the header, not the pixels).
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 import zipfile
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.csv_rows import count_rows
 from engine.kinds import FILE_KINDS, IMAGE_EXTENSIONS, matching_files
 from engine.messages import msg
 from engine.problems import DataError, Problem
@@ -316,7 +316,7 @@ def _csv(data, quick: bool) -> SourceInfo:  # noqa: ANN001
     labels: Counter[int] = Counter()
     per_file: list[int] = []
     for path in files:
-        count, file_header = _csv_file(path, data.label, labels, QUICK_CSV_ROWS if quick else None)
+        count, file_header = count_rows(path, data.label, labels, QUICK_CSV_ROWS if quick else None)
         if header is not None and file_header != header:
             raise DataError(
                 msg(
@@ -365,100 +365,9 @@ def _estimate_rows(path: str, rows_read: int, sample_path: str) -> int:
     return max(int(os.path.getsize(path) / (len(sample) / lines)) - 1, 0)
 
 
-def _csv_file(path: str, label: str, labels: Counter[int], limit: int | None) -> tuple[int, list[str]]:
-    """Rows of one CSV file, every value checked (up to `limit` rows); label counts added to `labels`."""
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        reader = csv.reader(f)
-        header = [h.strip() for h in next((r for r in reader if any(c.strip() for c in r)), [])]
-        if not header:
-            raise DataError(msg("CSV file {path} is empty; it needs a header row and at least one data row", path=path))
-        if label not in header:
-            raise DataError(
-                msg(
-                    "CSV file {path} has no column {label!r} for the labels; its columns are: {header}",
-                    path=path,
-                    label=label,
-                    header=", ".join(header),
-                ),
-                "data.label",
-                label,
-            )
-        if len(header) < 2:
-            raise DataError(msg("CSV file {path} has only the label column; it needs feature columns too", path=path))
-        label_col, width, rows = header.index(label), len(header), 0
-        for row in reader:
-            if limit is not None and rows >= limit:
-                break
-            if not any(cell.strip() for cell in row):
-                continue
-            rows += 1
-            line = reader.line_num
-            if len(row) != width:
-                raise DataError(
-                    msg(
-                        "CSV file {path}, line {line}: {n_row} values for {width} columns",
-                        path=path,
-                        line=line,
-                        n_row=len(row),
-                        width=width,
-                    )
-                )
-            try:
-                values = [float(cell) for cell in row]
-            except ValueError:
-                col = next(i for i, c in enumerate(row) if not _is_number(c))
-                raise DataError(
-                    msg(
-                        "CSV file {path}, line {line}: column {header!r} holds text {row!r}; only numbers can "
-                        "train a model: encode that column as numbers or remove it",
-                        path=path,
-                        line=line,
-                        header=header[col],
-                        row=row[col].strip(),
-                    )
-                ) from None
-            bad = next((i for i, v in enumerate(values) if not math.isfinite(v)), None)
-            if bad is not None:
-                raise DataError(
-                    msg(
-                        "CSV file {path}, line {line} (example {rows}): column {header!r} has a missing or "
-                        "infinite value; fill or drop that row",
-                        path=path,
-                        line=line,
-                        rows=rows - 1,
-                        header=header[bad],
-                    )
-                )
-            y = values[label_col]
-            if y < 0 or y != int(y):
-                raise DataError(
-                    msg(
-                        "CSV file {path}, line {line}: label column {label!r} holds {row!r}; labels must be "
-                        "class numbers 0, 1, 2, ... (0/1 for binary): map the classes to numbers",
-                        path=path,
-                        line=line,
-                        label=label,
-                        row=row[label_col].strip(),
-                    ),
-                    "data.label",
-                    label,
-                )
-            labels[int(y)] += 1
-    if rows == 0:
-        raise DataError(msg("CSV file {path} has a header but no data rows", path=path))
-    return rows, header
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _image_mode_channels(mode: str) -> int:
-    return {"1": 1, "L": 1, "I": 1, "I;16": 1, "F": 1, "LA": 2, "RGBA": 4, "PA": 4}.get(mode, 3)
+    """Channels a Pillow mode decodes to: TensorFlow has no two-channel images, so grayscale+alpha is grayscale."""
+    return {"1": 1, "L": 1, "LA": 1, "La": 1, "I": 1, "I;16": 1, "F": 1, "RGBA": 4, "PA": 4}.get(mode, 3)
 
 
 def _image_folder(data, quick: bool) -> SourceInfo:  # noqa: ANN001

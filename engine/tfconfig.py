@@ -565,7 +565,10 @@ def role_from_environment(strategy: str, environ: Mapping[str, str] = os.environ
         return Role()
     try:
         doc = parse_tf_config(raw)
+        problems = errors(validate(doc, strategy))  # the rules of `tfdd cluster validate`, before TensorFlow
     except ClusterError as exc:
+        problems = exc.problems
+    if problems:
         raise ConfigError(
             [
                 Problem(
@@ -577,9 +580,9 @@ def role_from_environment(strategy: str, environ: Mapping[str, str] = os.environ
                         message=p.message,
                     ),
                 )
-                for p in exc.problems
+                for p in problems
             ]
-        ) from None
+        )
     job, index = doc.task_type or "worker", doc.task_index or 0
     cluster = doc.cluster
     if strategy == Strategy.PARAMETER_SERVER:

@@ -30,7 +30,7 @@ from engine import events as ev
 from engine.config import RunConfig
 from engine.exports.script import export_script, script_problems
 from engine.nvml import Nvml
-from engine.problems import ConfigError
+from engine.problems import ConfigError, RunDirError
 from engine.protocol.codes import STOP_GRACE_S, RunStatus
 from engine.protocol.commands import (
     assignment_line,
@@ -408,8 +408,9 @@ class MainWindow(QMainWindow):
         kept as the form's last settings."""
         try:
             launch = prepare()
-        except OSError as exc:
-            self._message(QMessageBox.Icon.Critical, self.tr("Cannot start the run"), str(exc))
+        except (OSError, RunDirError) as exc:  # RunDirError: e.g. the runs folder is a file
+            text = translate(exc.args[0]) if isinstance(exc, RunDirError) else str(exc)
+            self._message(QMessageBox.Icon.Critical, self.tr("Cannot start the run"), text)
             return
         if config is not None:
             settings.save_last_config(config)

@@ -103,6 +103,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     launch.add_argument(
         "--cluster", metavar="FILE", help="start the tasks of this TF_CONFIG file (all on 127.0.0.1) instead"
     )
+    launch.add_argument(
+        "--force", action="store_true", help="start more tasks than this machine's memory and cores hold"
+    )
     source = launch.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", help="RunConfig JSON file (strategy multi_worker_mirrored or parameter_server)")
     source.add_argument(
@@ -241,6 +244,7 @@ class LaunchPlan:
 
 def _launch_plan(args: argparse.Namespace) -> LaunchPlan:
     """A new run, or the run `--resume` names, on the cluster the arguments (or the run) describe."""
+    from engine.cluster.capacity import local_tasks_problem
     from engine.cluster.launcher import launched_cluster, local_cluster_for
     from engine.rundir import claim, new_run_dir
 
@@ -268,6 +272,10 @@ def _launch_plan(args: argparse.Namespace) -> LaunchPlan:
     problems = errors(run_problems(cluster, config))
     if problems:
         raise ClusterError(problems)
+    where = "--cluster" if args.cluster else "--workers"
+    too_many = None if args.force else local_tasks_problem(len(cluster.tasks()), where)
+    if too_many:
+        raise ConfigError([too_many])
     if run_dir is None:
         run_dir = new_run_dir(config)
     lock = claim(run_dir, resume=bool(args.resume), command="tfdd cluster launch")

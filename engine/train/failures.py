@@ -33,6 +33,9 @@ def tensorflow_said(exc: BaseException) -> str:
     lines = [line.strip() for line in _NODE_NOTE.sub("", text).splitlines() if line.strip()]
     if not lines:
         return type(exc).__name__
+    asserted = next((line for line in lines if "assertion failed: [" in line), None)
+    if asserted:  # an in-graph check's message (e.g. a label beyond num_classes): its parts, unbracketed
+        return " ".join(re.findall(r"\[([^\]]*)\]", asserted.partition("assertion failed: ")[2]))
     # decorated: the cause comes last, after the node and its traceback
     said = (_causes(text) or lines)[-1] if _NOT_A_CAUSE.match(lines[0]) else lines[0]
     said = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", said)

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.config import DataConfig, RunConfig
+from engine.csv_rows import header_of
 from engine.kinds import (
     COLOR_MODES,
     DATA_KINDS,
@@ -71,8 +72,7 @@ PREVIEW_DELAY_MS = 250
 def csv_columns(path: str) -> list[str]:
     """The header row of a CSV file (the first of a glob)."""
     files = matching_files(path)
-    with open(files[0] if files else path, newline="", encoding="utf-8-sig") as f:
-        return [c.strip() for c in next(csv.reader(f), [])]
+    return header_of(files[0] if files else path)
 
 
 def npz_keys(path: str) -> list[str]:

@@ -8,12 +8,20 @@
         <translation>不是有效的 JSON：{exc}</translation>
     </message>
     <message>
+        <source>a number is too long: {exc}</source>
+        <translation>数字过长：{exc}</translation>
+    </message>
+    <message>
         <source>nested too deeply to be a run config (a run config is 3 levels deep)</source>
         <translation>嵌套过深，不可能是运行配置（运行配置只有 3 层）</translation>
     </message>
     <message>
         <source>no such config file</source>
         <translation>配置文件不存在</translation>
+    </message>
+    <message>
+        <source>not a regular file; a run config is a JSON text file</source>
+        <translation>不是普通文件；运行配置是 JSON 文本文件</translation>
     </message>
     <message>
         <source>is {size:,.0f} MB; a run config is a few KB: is this the right file?</source>
@@ -356,6 +364,10 @@
         <translation>CSV 文件 {path} 为空；需要一个表头行和至少一行数据</translation>
     </message>
     <message>
+        <source>CSV file {path}, line 1: blank; the header must be the first line: delete the blank lines above it</source>
+        <translation>CSV 文件 {path} 第 1 行：空行；表头必须在第一行：请删除其上方的空行</translation>
+    </message>
+    <message>
         <source>CSV file {path} has no column {label!r} for the labels; its columns are: {header}</source>
         <translation>CSV 文件 {path} 中没有标签列 {label!r}；其列为：{header}</translation>
     </message>
@@ -364,12 +376,20 @@
         <translation>CSV 文件 {path} 只有标签列；还需要特征列</translation>
     </message>
     <message>
+        <source>CSV file {path}, line {line}: a quoted value runs over a line break; each example must be on one line: remove the line break</source>
+        <translation>CSV 文件 {path} 第 {line} 行：带引号的值跨越了换行；每个样本必须在一行内：请删除该换行</translation>
+    </message>
+    <message>
         <source>CSV file {path}, line {line}: {n_row} values for {width} columns</source>
         <translation>CSV 文件 {path} 第 {line} 行：{width} 列却有 {n_row} 个值</translation>
     </message>
     <message>
         <source>CSV file {path}, line {line}: column {header!r} holds text {row!r}; only numbers can train a model: encode that column as numbers or remove it</source>
         <translation>CSV 文件 {path} 第 {line} 行：列 {header!r} 含文本 {row!r}；只有数值能训练模型：请把该列编码为数值或删除它</translation>
+    </message>
+    <message>
+        <source>CSV file {path}, line {line}: column {header!r} holds {row!r}, a number TensorFlow cannot read; write it with the digits 0-9 only, e.g. 1000, -2.5 or 1e-3</source>
+        <translation>CSV 文件 {path} 第 {line} 行：列 {header!r} 含 {row!r}，TensorFlow 无法读取该数字；请只用数字 0-9 书写，例如 1000、-2.5 或 1e-3</translation>
     </message>
     <message>
         <source>CSV file {path}, line {line} (example {rows}): column {header!r} has a missing or infinite value; fill or drop that row</source>
@@ -986,6 +1006,14 @@
     <message>
         <source>{where} returned a compiled model: its compile() settings (optimizer {theirs}, loss {loss}) are not used; the run trains with the config&apos;s optimizer ({optimizer}, learning rate {lr:g}) and a loss that follows the labels. Set them in the run config, and return the model uncompiled.</source>
         <translation>{where} 返回了已编译的模型：其 compile() 设置（优化器 {theirs}，损失 {loss}）不会被使用；本次运行使用配置中的优化器（{optimizer}，学习率 {lr:g}）以及根据标签确定的损失函数。请在运行配置中设置它们，并返回未编译的模型。</translation>
+    </message>
+    <message>
+        <source>{tasks} tasks are too many: this machine holds about {limit} TensorFlow processes ({memory} MB available, about {per_task} MB each; {cores} cores); start fewer, or add --force to start them anyway</source>
+        <translation>{tasks} 个任务过多：本机约可容纳 {limit} 个 TensorFlow 进程（可用内存 {memory} MB，每个约 {per_task} MB；{cores} 个核心）；请减少任务，或加上 --force 仍然启动</translation>
+    </message>
+    <message>
+        <source>{root} is a file, not a folder for runs; give a folder (or a path that does not exist yet)</source>
+        <translation>{root} 是文件，不是存放运行的文件夹；请给出一个文件夹（或尚不存在的路径）</translation>
     </message>
 </context>
 <context>

@@ -164,3 +164,46 @@ def test_escape_sequences_in_a_job_name_do_not_reach_the_terminal(tmp_path):
     out = cli("cluster", "validate", str(path))
     assert "\x1b" not in out.stderr + out.stdout and "\x07" not in out.stderr + out.stdout
     assert "\\x1b[2J" in out.stderr
+
+
+@pytest.mark.parametrize(
+    "strategy, cluster, task, words",
+    [
+        ("multi_worker_mirrored", {"worker": ["127.0.0.1:20001", "127.0.0.1:20002"]}, 5, "task.index"),
+        ("multi_worker_mirrored", {"worker": ["127.0.0.1:0", "127.0.0.1:20002"]}, 1, "port must be 1-65535"),
+        ("parameter_server", {"worker": ["127.0.0.1:20001"], "ps": ["127.0.0.1:20002"]}, 0, "needs a chief"),
+    ],
+    ids=["index-out-of-range", "port-0", "no-chief"],
+)
+def test_train_checks_tf_config_as_cluster_validate_does_before_anything_starts(
+    tmp_path, strategy, cluster, task, words
+):
+    config = write_config(tmp_path, base_config(strategy=strategy))
+    tf_config = json.dumps({"cluster": cluster, "task": {"type": "worker", "index": task}})
+    out = subprocess.run(
+        [sys.executable, "main.py", "train", "--config", str(config), "--run-dir", str(tmp_path / "run")],
+        cwd=REPO,
+        env={**env(), "TF_CONFIG": tf_config},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 2, out.stderr[-2000:]
+    assert words in out.stderr and "TF_CONFIG" in out.stderr and "Traceback" not in out.stderr
+    assert not (tmp_path / "run").exists()  # refused before a run directory was made
+
+
+def test_a_runs_folder_that_is_a_file_is_one_clear_error(tmp_path):
+    config = write_config(tmp_path, base_config())
+    runs = tmp_path / "runs"
+    runs.write_text("not a folder")
+    out = subprocess.run(
+        [sys.executable, "main.py", "train", "--config", str(config)],
+        cwd=REPO,
+        env={**env(), "TFDD_RUNS_DIR": str(runs)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 2, out.stderr[-2000:]
+    assert f"TFDD_RUNS_DIR = {runs} is a file" in out.stderr and "Traceback" not in out.stderr

@@ -190,3 +190,25 @@ def test_an_unknown_keys_huge_value_is_not_echoed_in_full():
     with pytest.raises(ConfigError) as info:
         RunConfig.from_dict({"colour": "x" * 50_000_000, key: 1})
     assert len(str(info.value)) < 1000 and "50,000,000 characters" in str(info.value)
+
+
+def test_a_device_or_fifo_is_refused_before_it_is_read(tmp_path):
+    """/dev/zero would be read until memory runs out and a FIFO blocks for ever: neither is a regular file."""
+    import os
+
+    with pytest.raises(ConfigError, match="not a regular file"):
+        RunConfig.load("/dev/zero")
+    fifo = tmp_path / "run.json"
+    os.mkfifo(fifo)  # no writer: opening it would block
+    with pytest.raises(ConfigError, match="not a regular file"):
+        RunConfig.load(fifo)
+
+
+def test_an_integer_of_thousands_of_digits_is_a_config_problem(tmp_path):
+    text = '{"epochs": ' + "9" * 5000 + "}"
+    with pytest.raises(ConfigError, match="digits"):
+        RunConfig.from_json(text)
+    path = tmp_path / "run.json"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match="digits"):
+        RunConfig.load(path)

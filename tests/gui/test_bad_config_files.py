@@ -31,8 +31,9 @@ def problem_text(window, field: str) -> str:
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
         (b'{"epochs": 1000000000000000000000000000000}', "at most 1,000,000"),
         (b'{"learning_rate": NaN}', "learning_rate"),
+        (b'{"epochs": ' + b"9" * 5000 + b"}", "too long"),
     ],
-    ids=["binary", "deeply-nested", "huge-epochs", "nan"],
+    ids=["binary", "deeply-nested", "huge-epochs", "nan", "5000-digits"],
 )
 def test_a_file_that_is_not_a_usable_config_ends_in_a_dialog_and_the_form_is_untouched(
     qtbot, make_window, tmp_path: Path, content: bytes, words: str
@@ -46,6 +47,20 @@ def test_a_file_that_is_not_a_usable_config_ends_in_a_dialog_and_the_form_is_unt
     assert words in window.last_dialog.detailedText()
     window.last_dialog.close()
     assert window.form.evaluate()[0].epochs == 7 and window.controls.start.isEnabled()
+
+
+def test_a_device_or_fifo_ends_in_a_dialog_without_being_read(qtbot, make_window, tmp_path: Path):
+    """/dev/zero would be read until memory runs out and a FIFO would block the GUI thread for ever."""
+    import os
+
+    window = make_window()
+    window.apply_probe(CPU_ONLY)
+    fifo = tmp_path / "run.json"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        assert not window.open_config(path)
+        assert "not a regular file" in window.last_dialog.detailedText()
+        window.last_dialog.close()
 
 
 def test_values_a_field_cannot_show_are_kept_and_named_not_clamped(qtbot, make_window, tmp_path: Path):
@@ -119,3 +134,14 @@ def test_the_run_config_handed_to_a_trainer_lives_in_a_swept_scratch_folder(qtbo
     qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
     window.shutdown()
     assert not config_file.parent.exists()
+
+
+def test_a_runs_folder_that_is_a_file_ends_in_a_dialog_naming_it(qtbot, make_window, tmp_path: Path):
+    (tmp_path / "runs").write_text("not a folder")  # make_window's runs folder
+    window = make_window()
+    window.apply_probe(CPU_ONLY)
+    window.start_run()
+    assert window.runner is None
+    assert "is a file, not a folder for runs" in window.last_dialog.text() + window.last_dialog.informativeText()
+    window.last_dialog.close()
+    assert window.controls.start.isEnabled()

@@ -35,6 +35,24 @@ def label_tensor(y: Any, binary: bool) -> Any:
     return tf.cast(y, tf.float32)[..., None] if binary else tf.cast(y, tf.int32)
 
 
+def class_label(y: Any, binary: bool, num_classes: int, where: str) -> Any:
+    """`label_tensor(y)` after checking in the graph that every label is a class id below num_classes: labels
+    read only as the run goes (a python source, TFRecords past the pre-check's sample) would otherwise train
+    silently wrong (a label of 6 with num_classes 2 gave a negative loss)."""
+    as_float = tf.reshape(tf.cast(y, tf.float64), [-1])  # one label or a batch of them
+    is_class = (as_float >= 0) & (as_float < num_classes) & (as_float == tf.round(as_float))
+    check = tf.debugging.Assert(
+        tf.reduce_all(is_class),
+        [
+            f"{where}: label",
+            tf.boolean_mask(tf.reshape(y, [-1]), ~is_class)[:1],  # the first that is not a class id
+            f"is not a class id below data.num_classes = {num_classes}; raise num_classes or fix the labels",
+        ],
+    )
+    with tf.control_dependencies([check]):
+        return label_tensor(y, binary)
+
+
 def with_policy(dataset: Any, policy: str) -> Any:
     options = tf.data.Options()
     options.experimental_distribute.auto_shard_policy = POLICIES[policy]

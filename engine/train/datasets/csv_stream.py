@@ -3,17 +3,18 @@
 Lines are read by TensorFlow's TextLineDataset (one file after another, so
 `file` sharding can give each worker its own files), shuffled as lines
 (the shuffle buffer is the only memory that grows with shuffle_buffer) and
-parsed a batch at a time by `tf.io.decode_csv`. engine.sources has already
-read every row once before TensorFlow started, so a text cell or a label
-that is not a class id is reported with its line, not as a TensorFlow error.
+parsed a batch at a time by `tf.io.decode_csv`. engine.csv_rows has already
+read every row once before TensorFlow started, by this reader's rules, so a
+text cell, a line this reader would misread or a label that is not a class
+id is reported with its line, not as a TensorFlow error.
 """
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from engine.config import RunConfig
+from engine.csv_rows import header_of
 from engine.sources import SourceInfo
 from engine.train.datasets.base import InputSource, label_tensor
 from engine.train.tf_runtime import tf
@@ -22,8 +23,7 @@ from engine.train.tf_runtime import tf
 class CsvSource(InputSource):
     def __init__(self, config: RunConfig, info: SourceInfo, shard_policy: str, workers: int):
         super().__init__(config, info, shard_policy, workers)
-        with open(info.files[0], newline="", encoding="utf-8-sig") as f:
-            header = [h.strip() for h in next(r for r in csv.reader(f) if any(c.strip() for c in r))]
+        header = header_of(info.files[0])
         self.columns = len(header)
         self.label_col = header.index(str(config.data.label))
 

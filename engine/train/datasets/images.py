@@ -29,6 +29,17 @@ from engine.train.tf_runtime import tf
 CACHE_BUDGET_BYTES = 512 * 2**20  # decoded images kept in memory up to this size (float32 pixels)
 
 
+def decode_to_channels(data: Any, channels: int) -> Any:
+    """An encoded image (PNG, JPEG, BMP, GIF's first frame) as uint8 pixels of `channels` channels.
+
+    TensorFlow decodes a GIF to RGB only: its grayscale is computed, as Pillow's would be."""
+    decode = lambda n: tf.io.decode_image(data, channels=n, expand_animations=False)  # noqa: E731
+    if channels != 1:
+        return decode(channels)
+    is_gif = tf.strings.substr(data, 0, 3) == b"GIF"
+    return tf.cond(is_gif, lambda: tf.image.rgb_to_grayscale(decode(3)), lambda: decode(1))
+
+
 class ImageFolderSource(InputSource):
     def __init__(self, config: RunConfig, info: SourceInfo, shard_policy: str, workers: int):
         super().__init__(config, info, shard_policy, workers)
@@ -59,8 +70,7 @@ class ImageFolderSource(InputSource):
 
     def _load(self, path: Any) -> Any:
         height, width, channels = self.input_shape()
-        image = tf.io.decode_image(tf.io.read_file(path), channels=channels, expand_animations=False)
-        image = tf.cast(image, tf.float32)
+        image = tf.cast(decode_to_channels(tf.io.read_file(path), channels), tf.float32)
         if self.config.data.image_size is not None:
             image = tf.image.resize(image, [height, width])
         return tf.ensure_shape(image / 255.0, [height, width, channels])

@@ -19,7 +19,7 @@ from engine.config import RunConfig
 from engine.messages import msg
 from engine.problems import DataError
 from engine.sources import SourceInfo
-from engine.train.datasets.base import InputSource, label_tensor
+from engine.train.datasets.base import InputSource, class_label
 from engine.train.tf_runtime import tf
 from engine.train.user_code import call_user, load_function
 
@@ -62,8 +62,8 @@ class PythonSource(InputSource):
                 "batches: the engine batches them)",
                 "data.function",
             )
-        binary = self.binary
-        return ds.map(lambda x, y: (tf.cast(x, tf.float32), label_tensor(y, binary)))
+        binary, k = self.binary, self.num_classes
+        return ds.map(lambda x, y: (tf.cast(x, tf.float32), class_label(y, binary, k, where)))
 
     @property
     def validation_steps(self) -> int | None:

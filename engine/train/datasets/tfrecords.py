@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.train.datasets.base import InputSource, label_tensor
+from engine.train.datasets.base import InputSource, class_label
+from engine.train.datasets.images import decode_to_channels
 from engine.train.tf_runtime import tf
 
 
@@ -33,18 +34,22 @@ class TFRecordSource(InputSource):
         )
         return {d.features_key: feature, d.labels_key: tf.io.FixedLenFeature([], tf.int64)}
 
+    def _where(self) -> str:
+        return f"TFRecord files {self.config.data.path}"
+
     def _decode(self, dataset: Any) -> Any:
         d = self.config.data
         if d.feature_type != "image":
             return dataset
-        spec, binary = self._spec(), self.binary
+        spec, binary, k, where = self._spec(), self.binary, self.num_classes, self._where()
         height, width, channels = d.feature_shape
 
         def parse(record: Any) -> tuple[Any, Any]:
             example = tf.io.parse_single_example(record, spec)
-            image = tf.io.decode_image(example[d.features_key], channels=channels, expand_animations=False)
+            image = decode_to_channels(example[d.features_key], channels)
             image = tf.image.resize(tf.cast(image, tf.float32), [height, width]) / 255.0
-            return tf.ensure_shape(image, [height, width, channels]), label_tensor(example[d.labels_key], binary)
+            label = class_label(example[d.labels_key], binary, k, where)
+            return tf.ensure_shape(image, [height, width, channels]), label
 
         return dataset.map(parse, num_parallel_calls=tf.data.AUTOTUNE)
 
@@ -52,10 +57,10 @@ class TFRecordSource(InputSource):
         d = self.config.data
         if d.feature_type == "image":
             return dataset
-        spec, binary = self._spec(), self.binary
+        spec, binary, k, where = self._spec(), self.binary, self.num_classes, self._where()
 
         def parse(records: Any) -> tuple[Any, Any]:
             examples = tf.io.parse_example(records, spec)
-            return examples[d.features_key], label_tensor(examples[d.labels_key], binary)
+            return examples[d.features_key], class_label(examples[d.labels_key], binary, k, where)
 
         return dataset.map(parse, num_parallel_calls=tf.data.AUTOTUNE)

@@ -230,3 +230,17 @@ def test_export_slurm_writes_a_batch_job(tmp_path, write_run_config, capsys):
     assert "--jobs 'chief=1,worker=2,ps=1' --port-base 23456" in (out / "task.sh").read_text()
     assert main([*args, "--port-base", "80"]) == 2
     assert "port_base" in capsys.readouterr().err
+
+
+def test_launch_refuses_more_tasks_than_the_machine_holds_unless_forced(tmp_path, capsys):
+    """--workers 1000 started TensorFlow processes without limit (134 in 2.3 GB before a probe stopped it)."""
+    from engine.cluster.capacity import local_task_limit
+
+    limit = local_task_limit()
+    assert limit >= 1
+    (tmp_path / "run.json").write_text(json.dumps({"strategy": "multi_worker_mirrored"}))
+    args = ["cluster", "launch", "--workers", str(limit + 1), "--config", str(tmp_path / "run.json")]
+    assert main([*args, "--run-dir", str(tmp_path / "run")]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert f"{limit + 1} tasks" in line and f"holds about {limit}" in line and "--force" in line, line
+    assert not (tmp_path / "run").exists()  # nothing was started, nothing was written

@@ -108,3 +108,40 @@ def test_bad_csv_labels(tmp_path):
     csv.write_text("a,label\n" + "1,0\n" * 70 + "2,yes\n", encoding="utf-8")
     code, line, run_dir = tfdd_train(tmp_path, base_config(data={"kind": "csv", "path": str(csv), "label": "label"}))
     assert code == 2 and "line 72: column 'label' holds text 'yes'" in line and not run_dir.exists()
+
+
+@pytest.mark.parametrize("num_classes, loop", [(2, "custom"), (3, "fit")])
+def test_python_data_with_labels_beyond_num_classes_fails_naming_the_label(tmp_path, num_classes, loop):
+    """Labels 0..6 with num_classes 2 trained to a negative loss and exited 0."""
+    data = tmp_path / "my_data.py"
+    data.write_text(
+        "import numpy as np\nimport tensorflow as tf\n\n\ndef make_dataset(input_context):\n"
+        "    x = np.ones((256, 4), 'float32')\n"
+        "    return tf.data.Dataset.from_tensor_slices((x, np.arange(256) % 7))\n",
+        encoding="utf-8",
+    )
+    config = base_config(
+        loop=loop,
+        epochs=1,
+        data={"kind": "python", "path": str(data), "num_samples": 256, "num_classes": num_classes},
+    )
+    code, line, _ = tfdd_train(tmp_path, config)
+    assert (
+        code != 0
+        and f"label {num_classes} is not a class id below data.num_classes = {num_classes}" in line.replace("] [", " ")
+    ), line
+
+
+def test_tfrecord_labels_beyond_num_classes_after_the_checked_records_fail_naming_the_label(tmp_path):
+    """The pre-check parses the first FULL_RECORDS records; a bad label after them is caught in the graph."""
+    from engine.sources import FULL_RECORDS
+    from tests.data_factory import encode_example, write_tfrecord
+
+    records = [
+        encode_example({"x": ("float", [1.0, 2.0]), "y": ("int64", [i % 2 if i < FULL_RECORDS else 7])})
+        for i in range(FULL_RECORDS + 64)
+    ]
+    write_tfrecord(tmp_path / "part-0.tfrecord", records)
+    data = {"kind": "tfrecord", "path": str(tmp_path / "*.tfrecord"), "feature_shape": [2], "num_classes": 2}
+    code, line, _ = tfdd_train(tmp_path, base_config(data=data, epochs=1, global_batch_size=64))
+    assert code != 0 and "label 7 is not a class id below data.num_classes = 2" in line, line
