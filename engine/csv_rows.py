@@ -13,11 +13,13 @@ digits).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import math
 import re
 import string
 from collections import Counter
+from collections.abc import Iterator
 from typing import IO
 
 from engine.messages import msg
@@ -32,15 +34,44 @@ def file_lines(f: IO[str]) -> enumerate[str]:
     return enumerate((line.rstrip("\n").removesuffix("\r") for line in f), start=1)
 
 
-def open_csv(path: str) -> IO[str]:
-    return open(path, newline="\n", encoding="utf-8-sig")
+@contextlib.contextmanager
+def open_csv(path: str) -> Iterator[IO[str]]:
+    """The file as the reader decodes it, UTF-8; a DataError naming it when it is some other encoding."""
+    try:
+        with open(path, newline="\n", encoding="utf-8-sig") as f:
+            yield f
+    except UnicodeDecodeError as exc:
+        raise DataError(
+            msg(
+                "CSV file {path} is not UTF-8 text (byte {byte} at offset {offset:,}); save it as UTF-8",
+                path=path,
+                byte=f"0x{exc.object[exc.start]:02x}",
+                offset=exc.start,
+            )
+        ) from None
+
+
+def split_line(path: str, line: int, text: str) -> list[str]:
+    """One line's values; a DataError naming file and line where Python's CSV reader cannot split it (a value
+    beyond its field limit, 128 KiB: no number is that long)."""
+    try:
+        return next(csv.reader([text]))
+    except csv.Error as exc:
+        raise DataError(
+            msg(
+                "CSV file {path}, line {line} cannot be read ({exc}); fix or remove that line",
+                path=path,
+                line=line,
+                exc=exc,
+            )
+        ) from None
 
 
 def header_of(path: str) -> list[str]:
     """Line 1's column names (the reader skips line 1 as the header, blank or not)."""
     with open_csv(path) as f:
         first = next(f, "").rstrip("\n").removesuffix("\r")
-    return [h.strip() for h in next(csv.reader([first]))] if first.strip(string.whitespace) else []
+    return [h.strip() for h in split_line(path, 1, first)] if first.strip(string.whitespace) else []
 
 
 def count_rows(path: str, label: str, labels: Counter[int], limit: int | None) -> tuple[int, list[str]]:
@@ -60,7 +91,7 @@ def count_rows(path: str, label: str, labels: Counter[int], limit: int | None) -
                     path=path,
                 )
             )
-        header = [h.strip() for h in next(csv.reader([first]))]
+        header = [h.strip() for h in split_line(path, 1, first)]
         _check_header(path, header, label)
         label_col, rows = header.index(label), 0
         for line_number, line in lines:
@@ -103,7 +134,7 @@ def _row_label(path: str, line: int, text: str, header: list[str], label_col: in
                 line=line,
             )
         )
-    row = next(csv.reader([text]))
+    row = split_line(path, line, text)
     if len(row) != len(header):
         raise DataError(
             msg(

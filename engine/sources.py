@@ -419,7 +419,7 @@ def _image_folder(data, quick: bool) -> SourceInfo:  # noqa: ANN001
                 size, mode = im.size, im.mode
                 if not quick:
                     im.verify()
-        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError) as exc:
             raise DataError(
                 msg("image {path} cannot be read ({exc}); replace or delete it", path=path, exc=exc),
                 "data.path",
@@ -625,7 +625,7 @@ def _check_encoded_image(blob: bytes, shape: tuple[int, ...], where: str, key: s
     try:
         with Image.open(io.BytesIO(blob)) as im:
             mode = im.mode
-    except (UnidentifiedImageError, OSError) as exc:
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError) as exc:
         raise DataError(
             msg("{where}: feature {key!r} is not an encoded image ({exc})", where=where, key=key, exc=exc),
             "data.features_key",

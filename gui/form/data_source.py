@@ -10,7 +10,6 @@ problem in a second, not a failed run after TensorFlow's start-up.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import zipfile
 
@@ -39,7 +38,7 @@ from engine.kinds import (
     validate_data,
 )
 from engine.messages import msg
-from engine.problems import ConfigError, Problem
+from engine.problems import ConfigError, DataError, Problem
 from engine.sources import SourceInfo, inspect, resolve_shard_policy, shard_problem
 from engine.tfrecord_reader import RecordError, parse_example, records
 from gui.form.data_preview import DataPreview
@@ -391,7 +390,9 @@ class DataSourceForm(QWidget):
         if kind in ("csv", "npz", "tfrecord") and path and matching_files(path):
             try:
                 names = {"csv": csv_columns, "npz": npz_keys, "tfrecord": tfrecord_keys}[kind](path)
-            except (OSError, UnicodeDecodeError, csv.Error, zipfile.BadZipFile, RecordError) as exc:
+            except DataError as exc:  # a CSV that is not UTF-8, or a line the CSV reader cannot split
+                self._read_problem = Problem("data.path", path, exc.message)
+            except (OSError, zipfile.BadZipFile, RecordError) as exc:
                 self._read_problem = Problem("data.path", path, msg("cannot read the file: {error}", error=exc))
         wanted = self._wanted
         self._fill(self.label, names, wanted.label, default=names[-1] if names else "")

@@ -396,6 +396,14 @@
         <translation>CSV 文件 {path} 第 {line} 行（样本 {rows}）：列 {header!r} 有缺失值或无穷值；请补全或删除该行</translation>
     </message>
     <message>
+        <source>CSV file {path} is not UTF-8 text (byte {byte} at offset {offset:,}); save it as UTF-8</source>
+        <translation>CSV 文件 {path} 不是 UTF-8 文本（偏移 {offset:,} 处的字节 {byte}）；请另存为 UTF-8</translation>
+    </message>
+    <message>
+        <source>CSV file {path}, line {line} cannot be read ({exc}); fix or remove that line</source>
+        <translation>CSV 文件 {path} 第 {line} 行无法读取（{exc}）；请修正或删除该行</translation>
+    </message>
+    <message>
         <source>CSV file {path}, line {line}: label column {label!r} holds {row!r}; labels must be class numbers 0, 1, 2, ... (0/1 for binary): map the classes to numbers</source>
         <translation>CSV 文件 {path} 第 {line} 行：标签列 {label!r} 的值为 {row!r}；标签必须是类别编号 0, 1, 2, ...（二分类为 0/1）：请把类别映射为数字</translation>
     </message>

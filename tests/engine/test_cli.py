@@ -207,3 +207,39 @@ def test_a_runs_folder_that_is_a_file_is_one_clear_error(tmp_path):
     )
     assert out.returncode == 2, out.stderr[-2000:]
     assert f"TFDD_RUNS_DIR = {runs} is a file" in out.stderr and "Traceback" not in out.stderr
+
+
+def _latin1_csv(folder):
+    path = folder / "latin.csv"
+    path.write_bytes("a,b,label\n1,2,0\n3,\xe9,1\n".encode("latin-1"))
+    return {"kind": "csv", "path": str(path), "label": "label"}, path
+
+
+def _csv_with_a_huge_field(folder):
+    path = folder / "huge.csv"
+    path.write_text("a,b,label\n1," + "2" * 200_000 + ",0\n3,4,1\n", encoding="utf-8")
+    return {"kind": "csv", "path": str(path), "label": "label"}, path
+
+
+def _decompression_bomb(folder):
+    from PIL import Image
+
+    for label in ("a", "b"):
+        (folder / "images" / label).mkdir(parents=True)
+        for i in range(2):
+            Image.new("RGB", (8, 8)).save(folder / "images" / label / f"{i}.png")
+    bomb = folder / "images" / "a" / "bomb.png"
+    Image.new("1", (20_000, 20_000)).save(bomb)  # 400 million pixels in a few kilobytes
+    return {"kind": "image_folder", "path": str(folder / "images")}, bomb
+
+
+@pytest.mark.parametrize("make", [_latin1_csv, _csv_with_a_huge_field, _decompression_bomb])
+def test_a_bad_data_file_exits_2_naming_it(tmp_path, make):
+    """Read before TensorFlow starts: not UTF-8 text, a value beyond the CSV reader's field limit, an image
+    too large to decode safely each end as a data problem naming the file, not an uncaught error."""
+    data, bad = make(tmp_path)
+    config = write_config(tmp_path, {"strategy": "one_device", "global_batch_size": 2, "data": data})
+    out = cli("train", "--config", str(config), "--run-dir", str(tmp_path / "run"), timeout=120)
+    assert out.returncode == 2, out.stderr[-2000:]
+    assert str(bad) in out.stderr and "Traceback" not in out.stderr
+    assert not (tmp_path / "run").exists()

@@ -133,3 +133,12 @@ def test_model_fields_round_trip(qtbot, tmp_path):
     ):
         form.set_config(RunConfig(model=model))
         assert form.evaluate()[0].model == model
+
+
+def test_a_csv_that_is_not_utf8_is_an_inline_problem_naming_it(qtbot, tmp_path):
+    path = tmp_path / "latin.csv"
+    path.write_bytes("a,b,label\n1,2,0\n3,\xe9,1\n".encode("latin-1"))
+    form = make_form(qtbot)
+    form.set_config(RunConfig(data=DataConfig(kind="csv", path=str(path), label="label")))
+    form.show_problems(form.evaluate()[2])
+    assert f"CSV file {path} is not UTF-8 text (byte 0xe9" in problem_text(form, "data.path")
