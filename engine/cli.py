@@ -88,7 +88,7 @@ def _train(args: argparse.Namespace) -> int:
         exit_now(stop.exit_code)  # blocked in TensorFlow start-up, nothing to save
 
     stop = StopSignal(on_early_stop=stop_before_training)
-    handle_stop_signals(stop)
+    handle_stop_signals(stop, main_thread_may_block=True)
     from engine.raw_log import task_raw_log
     from engine.stderr_tee import fold_stderr
 

@@ -16,7 +16,7 @@ import sys
 import time
 
 from pyqtgraph.util.garbage_collector import GarbageCollector
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -56,7 +56,6 @@ def create_application(argv: list[str]) -> QApplication:
     app.setOrganizationName(settings.ORGANIZATION)
     app.setApplicationName(settings.APPLICATION)
     i18n.install(app)  # before any text is made: the window is built in the language it will speak
-    app.setApplicationDisplayName(QCoreApplication.translate("App", "TF Distributed Dashboard"))
     app.setWindowIcon(QIcon(str(resource_path("icons", "app.svg"))))
     theme.manager().apply()
     return app

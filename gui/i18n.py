@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtGui import QGuiApplication
 
 from engine.messages import CONTEXT, Message, from_plain
 from engine.problems import Problem
@@ -100,7 +101,8 @@ def catalogue_paths(language: str) -> list[str]:
 
 
 def install(app: QCoreApplication, language: str | None = None) -> str:
-    """Install the translators for `language` (default: `resolve_language()`); returns the language used.
+    """Install the translators for `language` (default: `resolve_language()`) and name the app in it; returns
+    the language used.
 
     Translators installed by an earlier call are removed first, so tests can switch.
     A catalogue that is missing is skipped: the window then shows those texts in English.
@@ -117,6 +119,8 @@ def install(app: QCoreApplication, language: str | None = None) -> str:
             app.installTranslator(translator)
             _installed.append(translator)
     QLocale.setDefault(QLocale(language))
+    if isinstance(app, QGuiApplication):  # the window's title is the app's name (Qt appends it to any other)
+        app.setApplicationDisplayName(QCoreApplication.translate("App", "TF Distributed Dashboard"))
     return language
 
 

@@ -157,15 +157,18 @@ def watch_stdin(stop: StopSignal) -> None:
     threading.Thread(target=read, name="stop-listener", daemon=True).start()
 
 
-def handle_stop_signals(stop: StopSignal, ctrl_c_code: ExitCode = ExitCode.INTERRUPTED) -> None:
+def handle_stop_signals(
+    stop: StopSignal, ctrl_c_code: ExitCode = ExitCode.INTERRUPTED, *, main_thread_may_block: bool = False
+) -> None:
     """SIGINT and SIGTERM become graceful stop requests (SIGTERM exits 143 after its checkpoint).
 
     SIGTERM is how Kubernetes (and so an exported TFJob) and most process
     managers stop a job; it deserves the same checkpoint as Ctrl-C. Python
-    runs signal handlers in the main thread only, between bytecodes: while it
-    waits inside TensorFlow for a stalled input pipeline it would never run
-    one. So on POSIX the signal's number also goes through a wake-up pipe to a
-    thread of its own, which makes the request at once (a request is made once).
+    runs signal handlers in the main thread only, between bytecodes: a trainer
+    waiting inside TensorFlow for a stalled input pipeline would never run one.
+    So for a trainer (`main_thread_may_block`), on POSIX, the signal's number
+    also goes through a wake-up pipe to a thread of its own, which makes the
+    request at once (a request is made once).
     """
     reasons = {signal.SIGINT: ("interrupted (Ctrl-C)", ctrl_c_code)}
     if hasattr(signal, "SIGTERM"):
@@ -177,7 +180,7 @@ def handle_stop_signals(stop: StopSignal, ctrl_c_code: ExitCode = ExitCode.INTER
 
     for sig in reasons:
         signal.signal(sig, on_signal)
-    if os.name != "posix":
+    if os.name != "posix" or not main_thread_may_block:
         return
     read_fd, write_fd = os.pipe()
     os.set_blocking(write_fd, False)

@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
 
     stop = StopSignal(on_early_stop=stop_before_training)
     watch_stdin(stop)
-    handle_stop_signals(stop, ctrl_c_code=ExitCode.OK)
+    handle_stop_signals(stop, ctrl_c_code=ExitCode.OK, main_thread_may_block=True)
     from engine.rundir import open_run
     from engine.train.task import end_process, run_task
 
