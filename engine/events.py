@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -220,6 +221,8 @@ Event = (
     | RunFinished
     | RunFailed
 )
+Sink = Callable[[Event], None]
+"""Whatever takes a run's events: its run directory, the event channel, a terminal, TensorBoard."""
 EVENT_TYPES: dict[str, type] = {
     cls.type: cls
     for cls in (

@@ -40,7 +40,6 @@ ScalingPoint = ev.ScalingPoint
 POLL_S = 0.2
 
 
-EventCallback = Callable[[ev.Event], None]
 CommandFactory = Callable[[Path, Path], list[str]]  # (config file, run dir) -> command
 PS_PER_COUNT = 1  # parameter servers beside each worker count of a parameter_server study
 
@@ -60,7 +59,7 @@ def measure(
     run_dir: Path,
     should_stop: Callable[[], bool] = lambda: False,
     grace_s: float = STOP_GRACE_S,
-    on_event: EventCallback | None = None,
+    on_event: ev.Sink | None = None,
     command_for: CommandFactory = commands.trainer_command,
 ) -> tuple[float, str]:
     """Train one variant in a fresh trainer; (examples/s after epoch 1, error message).
@@ -108,7 +107,7 @@ def run_study(
     root: Path | None = None,
     on_point: Callable[[ScalingPoint], None] | None = None,
     should_stop: Callable[[], bool] = lambda: False,
-    on_event: EventCallback | None = None,
+    on_event: ev.Sink | None = None,
 ) -> list[ScalingPoint]:
     """Measure each count in turn; a count that fails is reported, the others still run.
 

@@ -17,7 +17,7 @@ and resumed gets a metrics row over the whole epoch, not only its last part.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,7 +77,7 @@ class Checkpointer:
         optimizer: Any,
         directory: Path,
         keep: int,
-        emit: Callable[[ev.Event], None],
+        emit: ev.Sink,
         restore_from: Path | None = None,
     ):
         self._directory = Path(directory)

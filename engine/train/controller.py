@@ -128,7 +128,7 @@ class Controller:
         *,
         schedule: Schedule,
         policy: StepsPerCall,
-        emit: Callable[[ev.Event], None],
+        emit: ev.Sink,
         stop: StopSignal,
         checkpoint: Checkpoint,
         learning_rate: float,

@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import time
 import traceback
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,6 @@ from engine.sources import inspect, resolve_shard_policy, sharding_workers
 from engine.tfconfig import Role
 from engine.train.trainer import Outcome
 
-Sink = Callable[[ev.Event], None]
 POLL_S = 0.5
 NICENESS = 10
 
@@ -46,13 +44,13 @@ NICENESS = 10
 class Evaluator:
     """Validates the checkpoints of `run_dir` until the final one, or until asked to stop."""
 
-    def __init__(self, config: RunConfig, run_dir: Path, sinks: list[Sink], stop: StopSignal, role: Role):
+    def __init__(self, config: RunConfig, run_dir: Path, sinks: list[ev.Sink], stop: StopSignal, role: Role):
         self.config = config
         self.paths = RunPaths(run_dir)
         self.stop = stop
         self.role = role
         self.log = EvaluationLog(run_dir)
-        self.sinks: list[Sink] = [self.log, *sinks]
+        self.sinks: list[ev.Sink] = [self.log, *sinks]
         self.epochs_validated = 0
 
     def emit(self, event: ev.Event) -> None:

@@ -16,7 +16,7 @@ import contextlib
 import os
 import socket
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from engine import events as ev
 from engine.config import Strategy
@@ -48,7 +48,7 @@ def join_timeout_s(environ: Mapping[str, str] = os.environ) -> float:
     return value
 
 
-def wait_for_peers(strategy: str, stop: StopSignal, emit: Callable[[ev.Event], None]) -> None:
+def wait_for_peers(strategy: str, stop: StopSignal, emit: ev.Sink) -> None:
     """Under multi_worker_mirrored in a cluster of two or more: return once every chief and worker task of
     TF_CONFIG answers on its port; NotJoined after the join timeout or on a stop. Elsewhere: return."""
     doc = parse_tf_config(os.environ.get(TF_CONFIG_ENV) or "{}")

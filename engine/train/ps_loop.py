@@ -25,7 +25,6 @@ import os
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +102,7 @@ class InlineValidation:
 class _WorkerSteps:
     """Counts the steps each worker ran and reports them as task_steps events, at most once a second."""
 
-    def __init__(self, workers: int, emit: Callable[[ev.Event], None]):
+    def __init__(self, workers: int, emit: ev.Sink):
         self.steps = {task_id("worker", i): 0 for i in range(workers)}
         self._emit = emit
         self._last = 0.0

@@ -12,7 +12,6 @@ from TF_CONFIG), so exported scripts, Slurm and Kubernetes need one command.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
 from engine import events as ev
 from engine.config import RunConfig
@@ -23,13 +22,11 @@ from engine.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, Role, parse_tf_config
 from engine.train.chief_watch import watch_chief
 from engine.train.trainer import Outcome
 
-Sink = Callable[[ev.Event], None]
-
 
 class Server:
     """Serves one worker or ps task until asked to stop."""
 
-    def __init__(self, config: RunConfig, role: Role, sinks: list[Sink], stop: StopSignal):
+    def __init__(self, config: RunConfig, role: Role, sinks: list[ev.Sink], stop: StopSignal):
         self.config = config
         self.role = role
         self.sinks = sinks

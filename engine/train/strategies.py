@@ -77,7 +77,7 @@ def make_strategy(
     config: RunConfig,
     plan: DevicePlan,
     stop: StopSignal | None = None,
-    emit: Callable[[ev.Event], None] | None = None,
+    emit: ev.Sink | None = None,
 ) -> Any:
     """The strategy; with `stop` and `emit`, a multi_worker_mirrored task first waits for its peers where it
     can be heard and stopped (engine.train.peers)."""

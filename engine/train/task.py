@@ -10,7 +10,6 @@ every task with the same command and the same run config.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from engine import events as ev
@@ -21,8 +20,6 @@ from engine.tfconfig import Program, role_from_environment, task_program
 from engine.train.ending import exit_now, user_threads_left
 from engine.train.retire import retiring
 from engine.train.trainer import Outcome, Trainer
-
-Sink = Callable[[ev.Event], None]
 
 
 def end_process(code: int, outcome: Outcome) -> int:
@@ -42,7 +39,7 @@ def end_process(code: int, outcome: Outcome) -> int:
 def run_task(
     config: RunConfig,
     run_dir: Path,
-    sinks: list[Sink],
+    sinks: list[ev.Sink],
     stop: StopSignal,
     resume: bool = False,
     print_tracebacks: bool = True,

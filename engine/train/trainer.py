@@ -44,8 +44,6 @@ from engine.train.failures import explain, oom_device, tensorflow_said, user_exi
 from engine.train.steps_policy import steps_per_call
 from engine.train.user_code import running_user_code
 
-Sink = Callable[[ev.Event], None]
-
 
 @dataclass(frozen=True)
 class Outcome:
@@ -70,7 +68,7 @@ class Trainer:
         self,
         config: RunConfig,
         run_dir: Path,
-        sinks: list[Sink],
+        sinks: list[ev.Sink],
         stop: StopSignal,
         resume: bool = False,
         print_tracebacks: bool = True,
@@ -97,7 +95,7 @@ class Trainer:
                 self._scratch.cleanup()
             raise
         self.checkpoint_dir = RunPaths(run_dir).checkpoints  # every worker restores the chief's
-        self.sinks: list[Sink] = [self.run_dir, *sinks]
+        self.sinks: list[ev.Sink] = [self.run_dir, *sinks]
         self._controller: Any = None  # exists once training is set up
         self._plan: DevicePlan | None = None
         self._source: Any = None  # the input pipeline, once made: it names a file that fails to read

@@ -25,7 +25,6 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
 
 from engine import events as ev
 from engine.protocol.codes import STOP_LINE, ExitCode
@@ -78,7 +77,7 @@ def _preload() -> None:
         raise RuntimeError("TensorFlow's devices were initialised while preloading; a device plan could not apply")
 
 
-def wait_for_assignment(emit: Callable[[ev.Event], None]) -> list[str]:
+def wait_for_assignment(emit: ev.Sink) -> list[str]:
     """Preload, say ready, and return the run's arguments.
 
     Ends the process when told to go (EOF or "stop": exit 0), and when TensorFlow cannot be
