@@ -539,7 +539,7 @@ TF_CONFIG_ENV = "TF_CONFIG"
 
 
 @dataclass(frozen=True)
-class Role:
+class TaskRole:
     """This process's place in a TF_CONFIG cluster (one worker, the chief, when there is none)."""
 
     num_workers: int = 1  # MWMS: the chief and worker tasks training in sync; PS: the workers running steps
@@ -554,7 +554,7 @@ class Role:
         return int(self.task.rpartition("-")[2]) if self.task else 0
 
 
-def role_from_environment(strategy: str, environ: Mapping[str, str] = os.environ) -> Role:
+def role_from_environment(strategy: str, environ: Mapping[str, str] = os.environ) -> TaskRole:
     """The role TF_CONFIG gives this process under `strategy`; ConfigError when TF_CONFIG is malformed.
 
     Strategies that train in one process ignore TF_CONFIG (validation refuses a
@@ -562,7 +562,7 @@ def role_from_environment(strategy: str, environ: Mapping[str, str] = os.environ
     """
     raw = environ.get(TF_CONFIG_ENV, "").strip()
     if not raw or strategy not in CLUSTER_STRATEGIES:
-        return Role()
+        return TaskRole()
     try:
         doc = parse_tf_config(raw)
         problems = errors(validate(doc, strategy))  # the rules of `tfdd cluster validate`, before TensorFlow
@@ -591,7 +591,7 @@ def role_from_environment(strategy: str, environ: Mapping[str, str] = os.environ
     else:
         workers = sum(len(cluster.addresses(j)) for j in TRAINING_JOBS)
         chief = job == "chief" or (job == "worker" and index == 0 and not cluster.addresses("chief"))
-    return Role(
+    return TaskRole(
         num_workers=max(workers, 1),
         task=task_id(job, index),
         is_chief=chief,

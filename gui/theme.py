@@ -278,7 +278,7 @@ DARK = Theme(
 THEMES = {Choice.LIGHT: LIGHT, Choice.DARK: DARK}
 
 
-class Role(StrEnum):
+class WidgetRole(StrEnum):
     """What a widget is, for the style sheet (resources/style.qss styles `[role="..."]`); see set_role."""
 
     PLAIN = ""
@@ -289,7 +289,7 @@ class Role(StrEnum):
     NOTE = "note"  # a tinted box in either colour scheme
 
 
-def set_role(widget: QWidget, role: Role) -> None:
+def set_role(widget: QWidget, role: WidgetRole) -> None:
     """Style `widget` as `role`. A widget Qt has polished already (shown) is polished again, so a change of
     role (a status turning into a problem) shows at once; one still being built is polished when shown."""
     widget.setProperty("role", role.value)

@@ -34,7 +34,7 @@ from engine.protocol.codes import RunStatus
 from engine.protocol.paths import RunPaths
 from engine.rundir import EvaluationLog
 from engine.sources import inspect, resolve_shard_policy, sharding_workers
-from engine.tfconfig import Role
+from engine.tfconfig import TaskRole
 from engine.train.trainer import Outcome
 
 POLL_S = 0.5
@@ -44,7 +44,7 @@ NICENESS = 10
 class Evaluator:
     """Validates the checkpoints of `run_dir` until the final one, or until asked to stop."""
 
-    def __init__(self, config: RunConfig, run_dir: Path, sinks: list[ev.Sink], stop: StopSignal, role: Role):
+    def __init__(self, config: RunConfig, run_dir: Path, sinks: list[ev.Sink], stop: StopSignal, role: TaskRole):
         self.config = config
         self.paths = RunPaths(run_dir)
         self.stop = stop

@@ -18,7 +18,7 @@ from engine.config import RunConfig
 from engine.plan import plan_devices
 from engine.protocol.channel import StopSignal
 from engine.protocol.codes import ExitCode, RunStatus
-from engine.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, Role, parse_tf_config
+from engine.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, TaskRole, parse_tf_config
 from engine.train.chief_watch import watch_chief
 from engine.train.trainer import Outcome
 
@@ -26,7 +26,7 @@ from engine.train.trainer import Outcome
 class Server:
     """Serves one worker or ps task until asked to stop."""
 
-    def __init__(self, config: RunConfig, role: Role, sinks: list[ev.Sink], stop: StopSignal):
+    def __init__(self, config: RunConfig, role: TaskRole, sinks: list[ev.Sink], stop: StopSignal):
         self.config = config
         self.role = role
         self.sinks = sinks

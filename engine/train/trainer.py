@@ -37,7 +37,7 @@ from engine.sources import (
     shard_problem,
     sharding_workers,
 )
-from engine.tfconfig import Role, role_from_environment
+from engine.tfconfig import TaskRole, role_from_environment
 from engine.train.controller import Controller, NonFiniteLoss, Schedule
 from engine.train.ending import exit_now, exits_guarded
 from engine.train.failures import explain, oom_device, tensorflow_said, user_exit_message
@@ -79,7 +79,7 @@ class Trainer:
         self.stop = stop
         self.resume = resume
         self._source_info = source_info  # the data source, when the caller has read it already
-        self.role: Role = role_from_environment(config.strategy)
+        self.role: TaskRole = role_from_environment(config.strategy)
         # with an evaluator task in the cluster, it validates (evaluation.csv) and training does not wait for it
         self.validates = has_validation(config) and not self.role.has_evaluator
         # a non-chief worker's saves go to a scratch folder (swept by the next worker if this one is killed)

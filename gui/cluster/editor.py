@@ -48,7 +48,7 @@ from gui import theme
 from gui.cluster.task_table import FIRST_PORT, ClusterTable
 from gui.i18n import translate
 from gui.statuses import severity_name, severity_tone
-from gui.theme import Role, set_role
+from gui.theme import WidgetRole, set_role
 
 DEFAULT_CLUSTER = local_cluster(2, [FIRST_PORT, FIRST_PORT + 1])
 EXPORT_TIP = QT_TRANSLATE_NOOP(
@@ -103,14 +103,14 @@ class ClusterEditor(QWidget):
         self.json.setFont(font)
         self.json.textChanged.connect(self._on_json_edited)
         self.json_error = QLabel(objectName="tfConfigJsonError")
-        set_role(self.json_error, Role.PROBLEM)
+        set_role(self.json_error, WidgetRole.PROBLEM)
         self.json_error.setWordWrap(True)
         self.json_error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.problem_list = QListWidget(objectName="clusterProblems")
         self.problem_list.setWordWrap(True)
         self.problem_summary = QLabel(objectName="clusterProblemSummary")
         self.status = QLabel(objectName="clusterEditorStatus")
-        set_role(self.status, Role.HINT)
+        set_role(self.status, WidgetRole.HINT)
         self._build_layout()
         self.set_tf_config(TFConfig(DEFAULT_CLUSTER))
         theme.manager().changed.connect(self._restyle)
@@ -148,7 +148,7 @@ class ClusterEditor(QWidget):
         self.start_button.clicked.connect(self.start_requested)
         buttons.addWidget(self.start_button)
         self.export_button = QPushButton(self.tr("Export for other machines…"), objectName="exportClusterButton")
-        set_role(self.export_button, Role.PRIMARY)
+        set_role(self.export_button, WidgetRole.PRIMARY)
         self.export_button.clicked.connect(self.export_requested)
         buttons.addWidget(self.export_button)
 
@@ -192,7 +192,7 @@ class ClusterEditor(QWidget):
             )
         )
         hint.setWordWrap(True)
-        set_role(hint, Role.HINT)
+        set_role(hint, WidgetRole.HINT)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(top)
         splitter.addWidget(problems)
@@ -365,4 +365,4 @@ class ClusterEditor(QWidget):
 
     def _say(self, text: str, ok: bool = True) -> None:
         self.status.setText(text)
-        set_role(self.status, Role.HINT if ok else Role.PROBLEM)
+        set_role(self.status, WidgetRole.HINT if ok else WidgetRole.PROBLEM)

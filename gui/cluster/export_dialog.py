@@ -39,7 +39,7 @@ from engine.problems import OutputExists, Problem
 from engine.tfconfig import ClusterError, ClusterSpec, errors, local_cluster_like, run_problems
 from gui.i18n import translate
 from gui.keyboard import plain_label
-from gui.theme import Role, set_role
+from gui.theme import WidgetRole, set_role
 
 MACHINES, SLURM = "machines", "slurm"
 TARGETS = {
@@ -111,13 +111,13 @@ class ClusterExportDialog(QDialog):
             slurm.addWidget(widget)
         slurm.addStretch(1)
         self.blockers = QLabel(objectName="exportBlockers")
-        set_role(self.blockers, Role.PROBLEM)
+        set_role(self.blockers, WidgetRole.PROBLEM)
         self.blockers.setWordWrap(True)
         self.folder = QLineEdit(str(default_folder), objectName="exportFolderEdit")
         browse = QPushButton(self.tr("Browse…"))
         browse.clicked.connect(self._browse)
         self.export_button = QPushButton(self.tr("Export"), objectName="exportBundleButton")
-        set_role(self.export_button, Role.PRIMARY)
+        set_role(self.export_button, WidgetRole.PRIMARY)
         self.export_button.clicked.connect(self.export)
         row = QHBoxLayout()
         folder_label = QLabel(self.tr("&Folder:"))
@@ -207,7 +207,7 @@ class ClusterExportDialog(QDialog):
         self.files.addItems([str(path.relative_to(out)) for path in self.written])
         self.files.setVisible(True)
         self.readme.setMarkdown((out / "README.md").read_text(encoding="utf-8"))
-        set_role(self.result, Role.PLAIN)
+        set_role(self.result, WidgetRole.PLAIN)
         what = self.tr("how to submit it") if self.slurm else self.tr("what to copy where")
         self.result.setText(
             self.tr("Wrote %n file(s) to {out}. Next: {what} (README.md):", "", len(self.written)).format(
@@ -229,7 +229,7 @@ class ClusterExportDialog(QDialog):
         return answer == QMessageBox.StandardButton.Yes
 
     def _fail(self, text: str) -> bool:
-        set_role(self.result, Role.PROBLEM)
+        set_role(self.result, WidgetRole.PROBLEM)
         self.result.setText(text)
         return False
 

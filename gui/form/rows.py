@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 from engine.problems import Problem
 from gui.i18n import problem_text, translate
 from gui.keyboard import plain_label
-from gui.theme import Role, set_role
+from gui.theme import WidgetRole, set_role
 
 
 class ProblemLabels:
@@ -66,12 +66,12 @@ class ProblemLabels:
 def hint_label(object_name: str = "") -> QLabel:
     """A wrapped label in the hint style (style.qss: QLabel[role="hint"]): explanations beside fields."""
     label = QLabel(objectName=object_name)
-    set_role(label, Role.HINT)
+    set_role(label, WidgetRole.HINT)
     label.setWordWrap(True)
     return label
 
 
 def _style_problem(label: QLabel) -> None:
-    set_role(label, Role.PROBLEM)
+    set_role(label, WidgetRole.PROBLEM)
     label.setWordWrap(True)
     label.setVisible(False)

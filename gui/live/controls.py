@@ -13,7 +13,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from engine import events as ev
-from gui.theme import Role, set_role
+from gui.theme import WidgetRole, set_role
 
 
 def format_duration(seconds: float) -> str:
@@ -96,7 +96,7 @@ class RunControls(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.start = QPushButton(self.tr("Start"), objectName="startButton")
-        set_role(self.start, Role.PRIMARY)
+        set_role(self.start, WidgetRole.PRIMARY)
         self.stop = QPushButton(self.tr("Stop"), objectName="stopButton")
         self.stop.setEnabled(False)
         self.stop.setToolTip(self.tr("Stop the run: the trainer saves a checkpoint first (Esc)"))
@@ -110,7 +110,7 @@ class RunControls(QWidget):
         self.stop.setAccessibleDescription(self.tr("Asks the trainer to save a checkpoint and stop"))
         self.reason = QLabel(objectName="startBlockedLabel")
         self.reason.setWordWrap(True)
-        set_role(self.reason, Role.PROBLEM)
+        set_role(self.reason, WidgetRole.PROBLEM)
         row = QHBoxLayout()
         row.addWidget(self.start)
         row.addWidget(self.stop)

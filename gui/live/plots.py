@@ -49,7 +49,7 @@ X_LABELS = {
     "step": QT_TRANSLATE_NOOP("LivePlot", "step"),
     "time": QT_TRANSLATE_NOOP("LivePlot", "time since Start (s)"),
 }
-Role = str | tuple[str, int]  # a colour of the theme's plot palette (gui.theme.PlotPalette.colour)
+PaletteColour = str | tuple[str, int]  # a colour of the theme's plot palette (gui.theme.PlotPalette.colour)
 
 pg.setConfigOptions(antialias=False)  # background and foreground: gui.theme, per colour scheme
 
@@ -71,8 +71,10 @@ class LivePlot(pg.PlotWidget):
         super().__init__(parent)
         item = self.getPlotItem()
         self.plain_title = title  # the title without its legend (export file names)
-        self.legend_entries: list[tuple[Role, str, str]] = []  # (colour role, glyph, label), shown in the title
-        self._roles: dict[str, Role] = {}  # key -> its colour in the theme's plot palette
+        self.legend_entries: list[
+            tuple[PaletteColour, str, str]
+        ] = []  # (colour role, glyph, label), shown in the title
+        self._roles: dict[str, PaletteColour] = {}  # key -> its colour in the theme's plot palette
         self.setAccessibleName(title)
         self.setAccessibleDescription(self.tr("Plot of {what} over training steps or time").format(what=y_label))
         item.setTitle(title, size="10pt")
@@ -112,7 +114,7 @@ class LivePlot(pg.PlotWidget):
         label: str,
         glyph: str = "━",
         finite: bool = False,
-        role: Role = "smoothed",
+        role: PaletteColour = "smoothed",
         width: int = 1,
         dashed: bool = False,
         marker: str = "",

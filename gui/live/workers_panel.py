@@ -33,11 +33,11 @@ from gui import theme
 from gui.i18n import translate
 from gui.live.stacks_view import StacksDialog
 from gui.statuses import worker_state_name, worker_state_tone
-from gui.theme import Role, set_role
+from gui.theme import WidgetRole, set_role
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("WorkersPanel", "Task"),
-    QT_TRANSLATE_NOOP("WorkersPanel", "Role"),
+    QT_TRANSLATE_NOOP("WorkersPanel", "WidgetRole"),
     QT_TRANSLATE_NOOP("WorkersPanel", "PID"),
     QT_TRANSLATE_NOOP("WorkersPanel", "State"),
     QT_TRANSLATE_NOOP("WorkersPanel", "Steps"),
@@ -84,9 +84,9 @@ class WorkersPanel(QWidget):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.summary = QLabel(objectName="workersSummary")
-        set_role(self.summary, Role.HINT)
+        set_role(self.summary, WidgetRole.HINT)
         title = QLabel(self.tr("Cluster tasks"))
-        set_role(title, Role.TITLE)
+        set_role(title, WidgetRole.TITLE)
         bar = QHBoxLayout()
         bar.addWidget(title)
         bar.addWidget(self.summary, 1)

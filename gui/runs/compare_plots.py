@@ -30,7 +30,7 @@ from gui import theme
 from gui.exports import add_export_action
 from gui.keyboard import plain_label
 from gui.runs.history_process import smooth_per_step
-from gui.theme import Role, set_role
+from gui.theme import WidgetRole, set_role
 
 X_AXES = {
     "step": QT_TRANSLATE_NOOP("ComparePlots", "step"),
@@ -163,7 +163,7 @@ class ComparePlots(QWidget):
         self.smoothing_value = QLabel()
         self.smoothing_value.setMinimumWidth(32)
         self.hint = QLabel(objectName="compareHint")
-        set_role(self.hint, Role.HINT)
+        set_role(self.hint, WidgetRole.HINT)
         self.limit_note = QLabel(objectName="compareLimitNote")
         self.limit_note.setToolTip(
             self.tr("Only the first selected runs, in the table's order, are drawn; select fewer to see others")

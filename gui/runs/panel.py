@@ -39,7 +39,7 @@ from gui.i18n import problem_text, translate
 from gui.runs.compare_plots import MAX_COMPARED, ComparedRun, ComparePlots, colour
 from gui.runs.loader import HistoryLoader
 from gui.runs.table_model import COLUMNS, SORT_ROLE, RunsTableModel, display_name
-from gui.theme import Role, set_role
+from gui.theme import WidgetRole, set_role
 
 AUTO_REFRESH_MS = 3000
 MAX_NAME_WIDTH = 280
@@ -131,10 +131,10 @@ class RunsPanel(QWidget):
         )
         self.scaling_button.clicked.connect(self.scaling_requested)
         self.count = QLabel(objectName="runsCount")
-        set_role(self.count, Role.HINT)
+        set_role(self.count, WidgetRole.HINT)
         self.count.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status = QLabel(objectName="runsStatus")
-        set_role(self.status, Role.HINT)
+        set_role(self.status, WidgetRole.HINT)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         bar = QHBoxLayout()
         for widget in (self.refresh_button, self.reopen_button, self.resume_button, self.export_button):
@@ -376,4 +376,4 @@ class RunsPanel(QWidget):
 
     def _set_status(self, text: str, ok: bool = True) -> None:
         self.status.setText(text)
-        set_role(self.status, Role.HINT if ok else Role.PROBLEM)
+        set_role(self.status, WidgetRole.HINT if ok else WidgetRole.PROBLEM)

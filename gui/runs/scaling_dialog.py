@@ -43,7 +43,7 @@ from gui import theme
 from gui.exports import add_export_action
 from gui.i18n import problem_text, translate
 from gui.runner import TrainingRunner
-from gui.theme import Role, set_role
+from gui.theme import WidgetRole, set_role
 
 ScalingPoint = ev.ScalingPoint
 StudyCommand = Callable[[Path, list[int], Path], list[str]]  # (config file, counts, study folder) -> command
@@ -181,15 +181,15 @@ class ScalingDialog(QDialog):
 
     def _build(self) -> None:
         self.note = QLabel(objectName="scalingNote", wordWrap=True)
-        set_role(self.note, Role.NOTE)
+        set_role(self.note, WidgetRole.NOTE)
         self.counts = QLineEdit(DEFAULT_COUNTS, objectName="replicaCountsEdit")
         self.counts.setToolTip(self.tr("Replica counts to measure, e.g. 1, 2, 4; each is a fresh trainer process"))
         self.config_label = QLabel(objectName="scalingConfig", wordWrap=True)
-        set_role(self.config_label, Role.HINT)
+        set_role(self.config_label, WidgetRole.HINT)
         self.problems = QLabel(objectName="scalingProblems", wordWrap=True)
-        set_role(self.problems, Role.PROBLEM)
+        set_role(self.problems, WidgetRole.PROBLEM)
         self.start_button = QPushButton(self.tr("Start study"), objectName="startStudyButton")
-        set_role(self.start_button, Role.PRIMARY)
+        set_role(self.start_button, WidgetRole.PRIMARY)
         self.cancel_button = QPushButton(self.tr("Cancel"), objectName="cancelStudyButton")
         self.cancel_button.setToolTip(
             self.tr("Stop the study now: the count in training is stopped and no other starts")
@@ -199,7 +199,7 @@ class ScalingDialog(QDialog):
         self.progress.setValue(0)
         self.progress.setFormat(self.tr("no study yet"))
         self.verdict = QLabel(objectName="scalingVerdict", wordWrap=True)
-        set_role(self.verdict, Role.TITLE)
+        set_role(self.verdict, WidgetRole.TITLE)
         self.throughput_plot = _bar_plot(self.tr("Throughput"), self.tr("examples / s"), "scalingThroughputPlot")
         self.efficiency_plot = _bar_plot(
             self.tr("Scaling efficiency"), self.tr("% of linear scaling"), "scalingEfficiencyPlot"
@@ -212,7 +212,7 @@ class ScalingDialog(QDialog):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setMaximumHeight(150)
         self.folder = QLabel(objectName="scalingFolder", wordWrap=True)
-        set_role(self.folder, Role.HINT)
+        set_role(self.folder, WidgetRole.HINT)
         self.folder.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)

@@ -14,7 +14,7 @@ from engine.tfconfig import (
     ClusterError,
     ClusterSpec,
     Program,
-    Role,
+    TaskRole,
     TFConfig,
     cluster_shape,
     errors,
@@ -160,7 +160,7 @@ def test_roles_from_tf_config():
         "multi_worker_mirrored", {"TF_CONFIG": json.dumps({"cluster": W2, "task": {"type": "worker", "index": 0}})}
     )
     assert (mwms.is_chief, mwms.num_workers, mwms.has_evaluator) == (True, 2, False)
-    assert role_from_environment("mirrored", env) == Role()  # one process: TF_CONFIG is not its business
+    assert role_from_environment("mirrored", env) == TaskRole()  # one process: TF_CONFIG is not its business
 
 
 def test_a_local_parameter_server_cluster_has_every_role_on_its_own_port():
