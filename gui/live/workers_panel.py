@@ -37,7 +37,7 @@ from gui.theme import WidgetRole, set_role
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("WorkersPanel", "Task"),
-    QT_TRANSLATE_NOOP("WorkersPanel", "WidgetRole"),
+    QT_TRANSLATE_NOOP("WorkersPanel", "Role"),
     QT_TRANSLATE_NOOP("WorkersPanel", "PID"),
     QT_TRANSLATE_NOOP("WorkersPanel", "State"),
     QT_TRANSLATE_NOOP("WorkersPanel", "Steps"),

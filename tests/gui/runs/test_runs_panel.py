@@ -323,7 +323,8 @@ def test_a_reader_process_that_died_is_started_again(qtbot, panel: RunsPanel, ru
 
     first = panel.loader.reader_pid
     os.kill(first, signal.SIGKILL)
-    qtbot.waitUntil(lambda: panel.loader._reader.process.poll() is not None, timeout=10_000)
+    # dead, or already found dead (and closed) by the tab's periodic refresh
+    qtbot.waitUntil(lambda: (p := panel.loader._reader.process) is None or p.poll() is not None, timeout=10_000)
     refresh(qtbot, panel)
     assert panel.loader.reader_pid not in (None, first) and panel.model.rowCount() == 4
     assert panel.loader.problem == ""
