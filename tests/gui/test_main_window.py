@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from engine.config import RunConfig
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
+from tests.gui.stacks_shown import assert_stacks_show
 
 OBJECT_NAMES = [
     "deviceList",
@@ -100,12 +101,7 @@ def test_a_run_without_step_progress_is_shown_stalled_with_its_python_stacks(qtb
     qtbot.waitUntil(lambda: "stalled" in window.status_labels["state"].text(), timeout=30_000)
     assert "[trainer] trainer: no step for 1 s" in window.log.shown_text()
     assert "Python stacks" in window.statusBar().currentMessage()
-    dialog = window.show_trainer_stacks()
-    qtbot.waitUntil(lambda: dialog.ready, timeout=60_000)
-    if "may not attach" in dialog.text():
-        pytest.skip(f"py-spy cannot attach here (ptrace): {dialog.text()}")
-    assert "hold_here_until_stopped" in dialog.text(), dialog.text()
-    dialog.close()
+    assert_stacks_show(qtbot, window.show_trainer_stacks(), "hold_here_until_stopped")
     window.stop_run()
     qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
     assert "stopped" in window.status_labels["state"].text()

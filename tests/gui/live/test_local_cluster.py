@@ -22,6 +22,7 @@ from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.form.run_form import RunForm
 from gui.live.workers_panel import MESSAGE, ROLE, STEPS
 from gui.main_window import MainWindow
+from tests.gui.stacks_shown import assert_stacks_show
 
 FAKE_CLUSTER = Path(__file__).parents[1] / "fake_cluster.py"
 CPU_ONLY = ProbeResult(tensorflow="2.21.0", devices=(DeviceInfo("CPU:0", "CPU", "Xeon", 24000, 2),))
@@ -141,12 +142,9 @@ def test_a_stalled_worker_is_shown_with_its_python_stacks(qtbot, cluster_window)
     qtbot.waitUntil(lambda: window.workers.stalled() == ["worker-1"], timeout=30_000)
     assert window.workers.summary.text() == "1 stalled · 1 training"
     assert "[worker-1] worker-1: no step for 42 s (its steps took 0.3 s)" in window.log.shown_text()
-    dialog = window.workers.show_stacks("worker-1")  # the row's context menu: Show Python stacks
-    qtbot.waitUntil(lambda: dialog.ready, timeout=60_000)
-    if "may not attach" in dialog.text():
-        pytest.skip(f"py-spy cannot attach here (ptrace): {dialog.text()}")
-    assert "held_in_the_fake_cluster" in dialog.text(), dialog.text()
-    dialog.close()
+    assert_stacks_show(
+        qtbot, window.workers.show_stacks("worker-1"), "held_in_the_fake_cluster"
+    )  # the row's context menu
     window.stop_run()
     qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
     assert window.workers.stalled() == []
