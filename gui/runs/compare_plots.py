@@ -51,6 +51,9 @@ BATCH_METRICS = tuple(m for m, _, _ in METRICS)
 DEFAULT_SMOOTHING = 90  # percent: the past weighs 0.9 per step, about a 10-step window
 RAW_ALPHA = 60
 RUNS_PER_TURN = 4  # runs added to a plot per turn of the event loop (their items cost ~2-10 ms each)
+# between one plot's new curves and the next's, so each plot's first paint (15-20 ms of axes and text) comes in
+# a turn of its own; drawn back to back, several plots were painted in one pass (BENCHMARKS.md, Runs tab)
+PLOT_SPACING_MS = 40
 MAX_COMPARED = 20  # runs drawn at once: more is unreadable, and each costs pyqtgraph items on the GUI thread
 
 
@@ -145,7 +148,7 @@ class ComparePlots(QWidget):
         super().__init__(parent)
         self.runs: list[ComparedRun] = []
         self._to_draw: list[str] = []  # the plots (METRICS' keys, "gpu") not yet drawn for the current runs
-        self._next = QTimer(self, singleShot=True, interval=0)
+        self._next = QTimer(self, singleShot=True, interval=PLOT_SPACING_MS)
         self._next.timeout.connect(self._draw_next)
         self.x_axis = QComboBox(objectName="compareXAxisCombo")
         for axis in X_AXES:  # the data is the key, the text the axis's name in the window's language
@@ -250,8 +253,9 @@ class ComparePlots(QWidget):
         return bool(self._to_draw)
 
     def redraw(self) -> None:
-        """Rebuild every curve, one plot per turn of the event loop: a plot's new items and its paint cost the
-        GUI thread tens of milliseconds, and all plots at once stalled the window for their sum."""
+        """Rebuild every curve, one plot per turn of the event loop, PLOT_SPACING_MS apart: a plot's new items
+        and its paint cost the GUI thread tens of milliseconds, and all plots at once stalled the window for
+        their sum."""
         by_epoch = self.x_axis.currentData() == "epoch"
         self.smoothing.setEnabled(not by_epoch)
         self.smoothing_value.setText(f"{self.smoothing_weight():.2f}")
