@@ -72,6 +72,23 @@ class EpochEnd:
 
 
 @dataclass(frozen=True, kw_only=True)
+class StepAnatomy:
+    """Where the time of the steps since the previous anatomy went, in milliseconds per step: the four parts
+    add up to `step_ms` (engine.train measures them; engine.anatomy says what they mean)."""
+
+    type: ClassVar[str] = "step_anatomy"
+    epoch: int  # 1-based
+    global_step: int  # the last step these figures cover: where the window plots them
+    steps: int  # how many steps they cover
+    step_ms: float  # measured wall time per step
+    input_ms: float  # waiting for the next batch
+    compute_ms: float  # forward, backward and the optimizer
+    sync_ms: float  # all-reduce across replicas and workers, or parameter-server round trips
+    rest_ms: float  # the host: Python, callbacks, events, checkpoints
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
 class CheckpointSaved:
     type: ClassVar[str] = "checkpoint_saved"
     path: str
@@ -210,6 +227,7 @@ Event = (
     RunStarted
     | BatchEnd
     | EpochEnd
+    | StepAnatomy
     | CheckpointSaved
     | Log
     | WorkerState
@@ -229,6 +247,7 @@ EVENT_TYPES: dict[str, type] = {
         RunStarted,
         BatchEnd,
         EpochEnd,
+        StepAnatomy,
         CheckpointSaved,
         Log,
         WorkerState,

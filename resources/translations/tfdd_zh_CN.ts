@@ -1023,6 +1023,26 @@
         <source>{root} is a file, not a folder for runs; give a folder (or a path that does not exist yet)</source>
         <translation>{root} 是文件，不是存放运行的文件夹；请给出一个文件夹（或尚不存在的路径）</translation>
     </message>
+    <message>
+        <source>input-bound: {percent} % of each step waits for data</source>
+        <translation>受输入限制：每步 {percent} % 的时间在等待数据</translation>
+    </message>
+    <message>
+        <source>synchronisation-bound: {percent} % of each step synchronises replicas</source>
+        <translation>受同步限制：每步 {percent} % 的时间在同步副本</translation>
+    </message>
+    <message>
+        <source>host-bound: {percent} % of each step is Python, callbacks and events</source>
+        <translation>受主机限制：每步 {percent} % 的时间花在 Python、回调和事件上</translation>
+    </message>
+    <message>
+        <source>compute-bound: {percent} % of each step computes</source>
+        <translation>受计算限制：每步 {percent} % 的时间在计算</translation>
+    </message>
+    <message>
+        <source>step {step_ms:.1f} ms: input {input} %, compute {compute} %, sync {sync} %, rest {rest} % ({verdict})</source>
+        <translation>每步 {step_ms:.1f} 毫秒：输入 {input} %，计算 {compute} %，同步 {sync} %，其余 {rest} %（{verdict}）</translation>
+    </message>
 </context>
 <context>
     <name>App</name>

@@ -25,6 +25,9 @@ SAMPLES = [
     ev.EpochEnd(
         epoch=1, loss=0.4, accuracy=0.8, seconds=1.5, examples_per_sec=1000.0, val_loss=0.45, val_accuracy=0.79
     ),
+    ev.StepAnatomy(
+        epoch=1, global_step=40, steps=20, step_ms=4.0, input_ms=1.0, compute_ms=2.0, sync_ms=0.5, rest_ms=0.5
+    ),
     ev.CheckpointSaved(path="/tmp/r/checkpoints/ckpt-1", epoch=1, step=0),
     ev.Log(level="info", message="hello"),
     ev.Log(level="info", message="from a worker", source="worker-1"),
