@@ -5,6 +5,7 @@ tfdd train --resume RUN_DIR
 tfdd devices [--json]
 tfdd export-script --config run.json --out train.py
 tfdd scaling --config run.json --replicas 1 2 4 [--events]
+tfdd sweep --config base.json --space space.json [--out DIR] | --resume SWEEP_DIR
 tfdd model-summary --config run.json [--replicas N] [--json]
 tfdd cluster {validate,export,launch} ...
 """
@@ -291,6 +292,9 @@ def build_parser() -> argparse.ArgumentParser:
     from engine.cluster import cli as cluster_cli
 
     cluster_cli.register(commands)
+    from engine.tools import sweep_cli
+
+    sweep_cli.register(commands)
     return parser
 
 

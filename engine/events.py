@@ -180,6 +180,22 @@ class ScalingPoint:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SweepTrial:
+    """One trial of a hyper-parameter sweep changed state (engine.tools.sweep)."""
+
+    type: ClassVar[str] = "sweep_trial"
+    number: int  # the study's trial number
+    state: str  # engine.sweep.TrialStatus: running, completed, pruned, failed, interrupted
+    params: dict  # config field -> value
+    value: float | None = None  # the objective: its final value, or (running, pruned) its latest
+    epoch: int = 0  # epochs reported so far (a pruned trial: where it stopped)
+    devices: str = ""  # where it trains: "GPU:0, GPU:1" or "CPU"
+    run_dir: str = ""
+    message: str = ""  # why it failed
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
 class TrainerReady:
     """A warm trainer (worker --wait-for-config) has imported TensorFlow, touched no device, and waits
     for its run; sent once, before any run exists."""
@@ -235,6 +251,7 @@ Event = (
     | TaskSteps
     | TaskStalled
     | ScalingPoint
+    | SweepTrial
     | TrainerReady
     | RunFinished
     | RunFailed
@@ -255,6 +272,7 @@ EVENT_TYPES: dict[str, type] = {
         TaskSteps,
         TaskStalled,
         ScalingPoint,
+        SweepTrial,
         TrainerReady,
         RunFinished,
         RunFailed,

@@ -29,6 +29,7 @@ SAMPLES = [
         epoch=1, global_step=40, steps=20, step_ms=4.0, input_ms=1.0, compute_ms=2.0, sync_ms=0.5, rest_ms=0.5
     ),
     ev.CheckpointSaved(path="/tmp/r/checkpoints/ckpt-1", epoch=1, step=0),
+    ev.SweepTrial(number=3, state="pruned", params={"learning_rate": 0.1}, value=0.9, epoch=2, devices="CPU"),
     ev.Log(level="info", message="hello"),
     ev.Log(level="info", message="from a worker", source="worker-1"),
     ev.WorkerState(worker="worker-1", state="failed", pid=42, message="exit code -9", log_path="/tmp/w1.log"),

@@ -1,0 +1,331 @@
+"""Run a hyper-parameter sweep: Optuna samples and prunes, every trial is an ordinary trainer process.
+
+Optuna is used for what it does well and keeps for us: the samplers (grid, random, TPE), the pruners
+(median, successive halving) and an SQLite study in the sweep's folder that outlives the process. Each trial
+is a fresh `train` process on its slot's devices writing an ordinary run directory; the sweep reads its
+epoch_end events, reports the objective to Optuna, and asks a trial that Optuna prunes to stop (it
+checkpoints, like any stopped run).
+
+A sweep stopped, killed or cut by a reboot continues with `resume`: finished trials stay as they are; a
+trial that was training is marked failed as interrupted and the same parameters are queued again, to
+continue its run directory from its last checkpoint, so every parameter set finishes exactly once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import optuna
+from optuna.trial import TrialState
+
+from engine import events as ev
+from engine.config import RunConfig
+from engine.messages import msg
+from engine.problems import ConfigError, Problem
+from engine.protocol import commands
+from engine.protocol.client import WorkerProcess
+from engine.protocol.codes import STOP_GRACE_S, ExitCode
+from engine.protocol.paths import RunPaths
+from engine.runlock import RunLock
+from engine.sweep import SweepPaths, TrialStatus
+from engine.sweep.slots import Slot, plan_slots
+from engine.sweep.space import Parameter, SweepSpace, apply, parse_space
+
+POLL_S = 0.1
+CONTINUES = "continues"  # user attribute of a trial queued again for an interrupted one: that one's number
+RUN_DIR = "run_dir"  # user attribute: the trial's run directory
+ERROR = "error"  # user attribute: why a trial failed
+
+optuna.logging.set_verbosity(optuna.logging.WARNING)  # the sweep reports trials itself, once each
+
+
+def study_for(space: SweepSpace, paths: SweepPaths) -> optuna.Study:
+    """The sweep's study in its folder, created or loaded, with the space's sampler and pruner."""
+    if space.method in ("grid", "random"):  # a grid's points are queued when it starts (queue_grid)
+        sampler: optuna.samplers.BaseSampler = optuna.samplers.RandomSampler(seed=space.seed)
+    else:
+        sampler = optuna.samplers.TPESampler(seed=space.seed)
+    if space.pruner == "median":
+        # no pruning before a quarter of the budget (at most 5 trials) has finished to compare with
+        pruner: optuna.pruners.BasePruner = optuna.pruners.MedianPruner(
+            n_startup_trials=min(5, max(1, space.trials // 4))
+        )
+    elif space.pruner == "halving":
+        pruner = optuna.pruners.SuccessiveHalvingPruner()
+    else:
+        pruner = optuna.pruners.NopPruner()
+    return optuna.create_study(
+        storage=f"sqlite:///{paths.study}",
+        study_name="sweep",
+        direction="maximize" if space.maximise else "minimize",
+        sampler=sampler,
+        pruner=pruner,
+        load_if_exists=True,
+    )
+
+
+def queue_grid(study: optuna.Study, space: SweepSpace) -> None:
+    """Every point of a grid space, queued in order. Optuna's GridSampler calls `Study.stop` when its grid is
+    exhausted, which only works inside `Study.optimize`; the sweep asks and tells trials itself."""
+    names = [p.name for p in space.parameters]
+    for values in itertools.product(*(p.grid() for p in space.parameters)):
+        study.enqueue_trial({n: _to_optuna(v) for n, v in zip(names, values, strict=True)})
+
+
+def _to_optuna(value: Any) -> Any:
+    """Optuna's categorical values are scalars: a list such as hidden units travels as its JSON text."""
+    return json.dumps(list(value)) if isinstance(value, tuple | list) else value
+
+
+def config_values(params: dict[str, Any]) -> dict[str, Any]:
+    """A trial's parameters as the config holds them (a list such as hidden units is kept as its JSON text)."""
+    return {k: json.loads(v) if isinstance(v, str) and v.startswith("[") else v for k, v in params.items()}
+
+
+def _suggest(trial: optuna.Trial, p: Parameter) -> Any:
+    """The trial's value of `p`, as the config takes it."""
+    if p.distribution == "choice":
+        value = trial.suggest_categorical(p.name, [_to_optuna(v) for v in p.values])
+        return json.loads(value) if any(isinstance(v, tuple) for v in p.values) else value
+    if p.distribution == "int":
+        return trial.suggest_int(p.name, int(p.values[0]), int(p.values[1]))
+    return trial.suggest_float(p.name, float(p.values[0]), float(p.values[1]), log=p.distribution == "log_uniform")
+
+
+def objective_of(event: ev.EpochEnd, objective: str) -> float | None:
+    """The objective's value at the end of an epoch (None when the run gives no such figure)."""
+    return {
+        "val_loss": event.val_loss,
+        "val_accuracy": event.val_accuracy,
+        "loss": event.loss,
+        "accuracy": event.accuracy,
+    }[objective]
+
+
+@dataclass
+class _Running:
+    """A trial training on a slot."""
+
+    trial: optuna.Trial
+    slot: Slot
+    params: dict[str, Any]
+    run_dir: Path
+    worker: WorkerProcess
+    started: float = field(default_factory=time.monotonic)
+    value: float | None = None
+    epoch: int = 0
+    pruned: bool = False
+    error: str = ""
+    stop_asked: float | None = None
+
+
+class Sweep:
+    """One sweep in its folder: start trials on free slots, follow them, report, prune, record."""
+
+    def __init__(
+        self,
+        paths: SweepPaths,
+        base: RunConfig,
+        space: SweepSpace,
+        slots: Sequence[Slot],
+        on_event: ev.Sink = lambda e: None,
+        should_stop: Callable[[], bool] = lambda: False,
+    ):
+        self.paths, self.base, self.space, self.slots = paths, base, space, list(slots)
+        self.on_event, self.should_stop = on_event, should_stop
+        self.study = study_for(space, paths)
+        self.running: list[_Running] = []
+        self.stopping = False
+
+    def run(self) -> list[optuna.trial.FrozenTrial]:
+        """Train trials until the budget is spent or a stop is asked; the study's trials at the end."""
+        self._queue_interrupted()
+        began = time.monotonic()
+        while True:
+            if not self.stopping and self.should_stop():
+                self.stopping = True
+                for r in self.running:
+                    self._ask_stop(r)
+            if not self.stopping:
+                self._fill_slots(began)
+            if not self.running:
+                break
+            for r in list(self.running):
+                self._follow(r)
+        return self.study.get_trials(deepcopy=False)
+
+    # ---- budget and slots ----------------------------------------------------------
+
+    def budget(self) -> int:
+        """Trials to finish: the space's count, at most the grid's points."""
+        return min(self.space.trials, self.space.grid_size()) if self.space.method == "grid" else self.space.trials
+
+    def finished_count(self) -> int:
+        """Trials finished for good: interrupted ones that were queued again do not count."""
+        trials = self.study.get_trials(deepcopy=False)
+        continued = {t.user_attrs[CONTINUES] for t in trials if CONTINUES in t.user_attrs}
+        return sum(1 for t in trials if t.state.is_finished() and t.number not in continued)
+
+    def _fill_slots(self, began: float) -> None:
+        over_time = self.space.time_budget_s is not None and time.monotonic() - began > self.space.time_budget_s
+        busy = {r.slot.index for r in self.running}
+        for slot in self.slots:
+            if over_time or self.finished_count() + len(self.running) >= self.budget():
+                return
+            if slot.index not in busy:
+                self._start(slot)
+
+    def _queue_interrupted(self) -> None:
+        """Trials left training by a previous sweep process: failed as interrupted, their parameters queued."""
+        for t in self.study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+            self.study.tell(t.number, state=TrialState.FAIL)
+            self.study.enqueue_trial(t.params, user_attrs={CONTINUES: t.number, RUN_DIR: t.user_attrs.get(RUN_DIR, "")})
+            self._emit(
+                t.number, TrialStatus.INTERRUPTED, config_values(t.params), run_dir=t.user_attrs.get(RUN_DIR, "")
+            )
+
+    # ---- one trial -----------------------------------------------------------------
+
+    def _start(self, slot: Slot) -> None:
+        trial = self.study.ask()
+        params = {p.name: _suggest(trial, p) for p in self.space.parameters}
+        earlier = trial.user_attrs.get(RUN_DIR, "")
+        resume = bool(earlier) and RunPaths(Path(earlier)).has_checkpoint()
+        run_dir = Path(earlier) if resume else self.paths.trial_dir(trial.number)
+        trial.set_user_attr(RUN_DIR, str(run_dir))
+        trial.set_user_attr("devices", slot.label())
+        try:
+            config = apply(self.base, params).replace(devices=slot.devices, name=f"trial-{trial.number:03d}")
+        except ConfigError as exc:  # the space was checked value by value; a combination may still be refused
+            self._finish_failed(trial, params, str(exc), run_dir)
+            return
+        config_path = self.paths.trial_config(trial.number)
+        config.save(config_path)
+        command = commands.trainer_resume_command(run_dir) if resume else commands.trainer_command(config_path, run_dir)
+        worker = WorkerProcess(command)
+        worker.start()
+        self.running.append(_Running(trial, slot, params, run_dir, worker))
+        self._emit(trial.number, TrialStatus.RUNNING, params, devices=slot.label(), run_dir=str(run_dir))
+
+    def _follow(self, r: _Running) -> None:
+        for out in r.worker.poll(timeout=POLL_S / max(1, len(self.running))):
+            event = out.event
+            if isinstance(event, ev.EpochEnd):
+                self._report(r, event)
+            elif isinstance(event, ev.RunFailed) and not r.error:
+                r.error = event.message
+        if r.stop_asked is not None and time.monotonic() - r.stop_asked > STOP_GRACE_S:
+            r.worker.kill()
+        if not r.worker.alive() and not r.worker.streams_open:
+            r.worker.close()
+            self.running.remove(r)
+            self._finish(r)
+
+    def _report(self, r: _Running, event: ev.EpochEnd) -> None:
+        value = objective_of(event, self.space.objective)
+        r.epoch = event.epoch
+        if value is None:
+            r.error = r.error or msg(
+                "the run gives no {objective}: it has no validation data", objective=self.space.objective
+            )
+            self._ask_stop(r)
+            return
+        r.value = value
+        r.trial.report(value if math.isfinite(value) else math.nan, event.epoch)
+        if r.trial.should_prune() and not r.pruned:
+            r.pruned = True
+            self._ask_stop(r)
+        self._emit(
+            r.trial.number,
+            TrialStatus.RUNNING,
+            r.params,
+            value=value,
+            epoch=r.epoch,
+            devices=r.slot.label(),
+            run_dir=str(r.run_dir),
+        )
+
+    def _ask_stop(self, r: _Running) -> None:
+        if r.stop_asked is None:
+            r.stop_asked = time.monotonic()
+            r.worker.request_stop()
+
+    def _finish(self, r: _Running) -> None:
+        code = r.worker.returncode or 0
+        number, where = r.trial.number, {"devices": r.slot.label(), "run_dir": str(r.run_dir)}
+        if self.stopping and not r.pruned and not r.error:
+            self._emit(number, TrialStatus.INTERRUPTED, r.params, value=r.value, epoch=r.epoch, **where)
+            return  # left running in the study: `resume` continues it
+        if r.pruned:
+            self.study.tell(r.trial, state=TrialState.PRUNED)
+            self._emit(number, TrialStatus.PRUNED, r.params, value=r.value, epoch=r.epoch, **where)
+        elif r.error or code != ExitCode.OK or r.value is None or not math.isfinite(r.value):
+            why = r.error or (f"the trainer {ExitCode.describe(code)}" if code else "the objective is not a number")
+            self._finish_failed(r.trial, r.params, why, r.run_dir, epoch=r.epoch, devices=r.slot.label())
+        else:
+            self.study.tell(r.trial, r.value)
+            self._emit(number, TrialStatus.COMPLETED, r.params, value=r.value, epoch=r.epoch, **where)
+
+    def _finish_failed(self, trial: optuna.Trial, params: dict, why: str, run_dir: Path, **more: Any) -> None:
+        trial.set_user_attr(ERROR, str(why)[:2000])
+        self.study.tell(trial, state=TrialState.FAIL)
+        self._emit(trial.number, TrialStatus.FAILED, params, message=str(why), run_dir=str(run_dir), **more)
+
+    def _emit(self, number: int, state: TrialStatus, params: dict, **fields: Any) -> None:
+        self.on_event(ev.SweepTrial(number=number, state=state, params=params, **fields))
+
+
+def start(
+    sweep_dir: Path,
+    base: RunConfig,
+    space: SweepSpace,
+    physical_gpus: Sequence[str],
+    on_event: ev.Sink = lambda e: None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> list[optuna.trial.FrozenTrial]:
+    """A new sweep in `sweep_dir` (created; refused when it holds another sweep)."""
+    paths = SweepPaths(sweep_dir)
+    if paths.spec.exists():
+        raise ConfigError([Problem("(sweep)", str(sweep_dir), msg("already holds a sweep: continue it with --resume"))])
+    slots = plan_slots(space, base, physical_gpus)
+    sweep_dir.mkdir(parents=True, exist_ok=True)
+    paths.spec.write_text(json.dumps({"base": base.to_dict(), "space": space.raw}, indent=2) + "\n", encoding="utf-8")
+    if space.method == "grid":
+        queue_grid(study_for(space, paths), space)
+    return _run(paths, base, space, slots, on_event, should_stop)
+
+
+def resume(
+    sweep_dir: Path,
+    physical_gpus: Sequence[str],
+    on_event: ev.Sink = lambda e: None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> list[optuna.trial.FrozenTrial]:
+    """Continue the sweep in `sweep_dir` where it was."""
+    paths = SweepPaths(sweep_dir)
+    try:
+        spec = json.loads(paths.spec.read_text(encoding="utf-8"))
+        base = RunConfig.from_dict(spec["base"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError([Problem("(sweep)", str(sweep_dir), msg("is not a sweep folder: {exc}", exc=exc))]) from None
+    space = parse_space(spec.get("space"), base)
+    return _run(paths, base, space, plan_slots(space, base, physical_gpus), on_event, should_stop)
+
+
+def _run(
+    paths: SweepPaths,
+    base: RunConfig,
+    space: SweepSpace,
+    slots: list[Slot],
+    on_event: ev.Sink,
+    should_stop: Callable[[], bool],
+) -> list[optuna.trial.FrozenTrial]:
+    with RunLock.acquire(RunPaths(paths.root), command="tfdd sweep"):  # one sweep process per folder
+        return Sweep(paths, base, space, slots, on_event, should_stop).run()

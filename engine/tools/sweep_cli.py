@@ -1,0 +1,142 @@
+"""`tfdd sweep`: start or continue a hyper-parameter sweep from a terminal, or (--events) for the window."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import optuna
+from optuna.trial import FrozenTrial, TrialState
+
+from engine import events as ev
+from engine.config import RunConfig
+from engine.problems import ConfigError, printable
+from engine.protocol import commands
+from engine.protocol.codes import ExitCode, RunStatus
+from engine.protocol.paths import runs_root
+from engine.sweep import SweepPaths, TrialStatus
+from engine.sweep.space import load_space
+from engine.tools import sweep
+from engine.tools.sweep import config_values as values
+
+IMPORTANCE_METHOD = "fANOVA"  # optuna.importance's default evaluator (FanovaImportanceEvaluator)
+
+
+def register(subcommands: Any) -> None:
+    """Add `sweep` to the `tfdd` command line."""
+    parser = subcommands.add_parser(
+        "sweep", help="search hyper-parameters: many runs of a config, sampled and pruned by Optuna"
+    )
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--config", help="the base RunConfig JSON file (with --space)")
+    source.add_argument("--resume", metavar="SWEEP_DIR", help="continue a stopped or killed sweep where it was")
+    parser.add_argument("--space", help="the search space JSON file: which fields vary, the objective, the budget")
+    parser.add_argument("--out", help="the sweep's folder (default: a new folder under the runs folder)")
+    parser.add_argument(
+        "--events", action="store_true", help='JSON-line events on stdout (sweep_trial); "stop" on stdin stops'
+    )
+    parser.set_defaults(handler=run)
+
+
+def physical_gpus() -> list[str]:
+    """The GPUs TensorFlow sees in this environment (CUDA_VISIBLE_DEVICES applies), from the device probe."""
+    import subprocess
+
+    done = subprocess.run(commands.probe_command(), capture_output=True, text=True, timeout=300, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the device probe failed: {done.stderr.strip()[-500:]}")
+    return [d["name"] for d in json.loads(done.stdout)["devices"] if d.get("type") == "GPU"]
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
+
+    if args.config and not args.space:
+        print("error: --space is required with --config", file=sys.stderr)
+        return ExitCode.CONFIG
+    stop = StopSignal()
+    handle_stop_signals(stop)
+    if args.events:
+        emit: ev.Sink = EventChannel(protect_stdout())
+        watch_stdin(stop)
+    else:
+        emit = _print_trial
+    try:
+        if args.resume:
+            sweep_dir = Path(args.resume)
+            trials = sweep.resume(sweep_dir, physical_gpus(), emit, lambda: stop.requested)
+        else:
+            base = RunConfig.load(args.config)
+            space = load_space(args.space, base)
+            sweep_dir = Path(args.out) if args.out else _new_sweep_dir(base)
+            trials = sweep.start(sweep_dir, base, space, physical_gpus(), emit, lambda: stop.requested)
+    except ConfigError as exc:
+        text = printable(str(exc))
+        if args.events:
+            emit(ev.RunFailed(message=text, error_type="ConfigError"))
+        else:
+            print(f"error: {text}", file=sys.stderr)
+        return ExitCode.CONFIG
+    status = RunStatus.STOPPED if stop.requested else RunStatus.COMPLETED
+    if args.events:
+        emit(ev.RunFinished(status=status, epochs_completed=len(trials), run_dir=str(sweep_dir)))
+    else:
+        print(report(sweep_dir, trials))
+        if stop.requested:
+            print(f"stopped; continue with: tfdd sweep --resume {sweep_dir}")
+    return ExitCode.OK
+
+
+def _new_sweep_dir(base: RunConfig) -> Path:
+    import time
+
+    return runs_root() / f"{time.strftime('%Y%m%d-%H%M%S')}-sweep{'-' + base.name if base.name else ''}"
+
+
+def _print_trial(event: ev.Event) -> None:
+    if not isinstance(event, ev.SweepTrial) or (event.state == TrialStatus.RUNNING and event.epoch):
+        return
+    value = "" if event.value is None else f" {event.value:.4g}"
+    tail = f": {event.message}" if event.message else ""
+    print(f"trial {event.number} {event.state}{value} ({event.devices or 'CPU'}) {event.params}{tail}", file=sys.stderr)
+
+
+def report(sweep_dir: Path, trials: list[FrozenTrial]) -> str:
+    """The trials sorted by the objective, the best trial's parameters and each parameter's importance."""
+    study = optuna.load_study(study_name="sweep", storage=f"sqlite:///{SweepPaths(sweep_dir).study}")
+    maximise = study.direction == optuna.study.StudyDirection.MAXIMIZE
+    order = {TrialState.COMPLETE: 0, TrialState.PRUNED: 1, TrialState.RUNNING: 2, TrialState.FAIL: 3}
+
+    def key(t: FrozenTrial) -> tuple[int, float]:
+        value = t.value if t.value is not None else (t.intermediate_values or {0: float("nan")}).get(t.last_step, 0.0)
+        return order.get(t.state, 4), -value if maximise else value
+
+    lines = [f"sweep {sweep_dir}", "trial  state     objective  epochs  seconds  devices  parameters"]
+    for t in sorted(trials, key=key):
+        value = t.value if t.value is not None else (t.intermediate_values.get(t.last_step) if t.last_step else None)
+        seconds = (t.datetime_complete - t.datetime_start).total_seconds() if t.datetime_complete else 0
+        lines.append(
+            f"{t.number:>5}  {t.state.name.lower():<8}  {'' if value is None else f'{value:.4g}':>9}  "
+            f"{t.last_step or 0:>6}  {seconds:>7.0f}  {t.user_attrs.get('devices', ''):<7}  {values(t.params)}"
+            + (f"  ({t.user_attrs['error'][:80]})" if "error" in t.user_attrs else "")
+        )
+    completed = [t for t in trials if t.state == TrialState.COMPLETE]
+    if completed:
+        best = study.best_trial
+        lines.append(
+            f"best: trial {best.number}, {best.value:.4g}, {values(best.params)} ({best.user_attrs.get('run_dir')})"
+        )
+        lines.append(importance_line(study))
+    return "\n".join(lines)
+
+
+def importance_line(study: optuna.Study) -> str:
+    try:
+        importances = optuna.importance.get_param_importances(study)
+    except (RuntimeError, ValueError) as exc:  # too few completed trials, or no parameter varied
+        return f"importance: not yet ({exc})"
+    parts = ", ".join(f"{name} {share:.0%}" for name, share in importances.items())
+    return f"importance ({IMPORTANCE_METHOD}): {parts}"

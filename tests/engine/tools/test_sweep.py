@@ -1,0 +1,124 @@
+"""Sweeps with real trainers on tiny data: a grid on two slots, pruning, and a sweep killed and resumed."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import optuna
+import pytest
+from optuna.trial import TrialState
+
+from engine.config import RunConfig
+from engine.protocol.paths import RunPaths
+from engine.rundir import read_metrics
+from engine.sweep import SweepPaths, TrialStatus
+from engine.sweep.space import parse_space
+from engine.tools import sweep
+
+pytestmark = pytest.mark.slow
+
+BASE = RunConfig.from_dict(
+    {
+        "strategy": "default",
+        "epochs": 2,
+        "global_batch_size": 32,
+        "validation_split": 0.25,
+        "data": {"kind": "synthetic", "num_samples": 512, "num_features": 8},
+    }
+)
+GRID = {
+    "parameters": {"learning_rate": {"choice": [0.001, 0.01]}, "model.hidden_units": {"choice": [[8], [16]]}},
+    "method": "grid",
+    "trials": 4,
+    "concurrency": 2,
+    "pruner": "none",
+}
+
+
+def completed_params(sweep_dir) -> list[dict]:
+    study = optuna.load_study(study_name="sweep", storage=f"sqlite:///{SweepPaths(sweep_dir).study}")
+    return [t.params for t in study.get_trials(states=(TrialState.COMPLETE,))]
+
+
+def test_a_grid_of_four_on_two_slots_gives_four_runs_and_the_best_trial(tmp_path):
+    events = []
+    trials = sweep.start(tmp_path / "sweep", BASE, parse_space(GRID, BASE), [], on_event=events.append)
+    assert sorted(t.state.name for t in trials) == ["COMPLETE"] * 4
+    points = sorted((p["learning_rate"], p["model.hidden_units"]) for p in completed_params(tmp_path / "sweep"))
+    assert points == [(0.001, "[16]"), (0.001, "[8]"), (0.01, "[16]"), (0.01, "[8]")]
+    final = {}
+    for t in trials:
+        run = RunPaths(Path(t.user_attrs["run_dir"]))
+        rows = read_metrics(run.metrics)
+        assert [r["epoch"] for r in rows] == ["1", "2"]
+        final[t.number] = float(rows[-1]["val_loss"])
+        assert t.value == pytest.approx(final[t.number])
+    best = min(final, key=final.get)
+    study = optuna.load_study(study_name="sweep", storage=f"sqlite:///{SweepPaths(tmp_path / 'sweep').study}")
+    assert study.best_trial.number == best
+    started = [e for e in events if e.state == TrialStatus.RUNNING and not e.epoch]
+    assert len(started) == 4 and {e.devices for e in started} == {"CPU"}
+    running_at_once = max(
+        sum(1 for e in events[: i + 1] if e.state == TrialStatus.RUNNING and not e.epoch)
+        - sum(1 for e in events[: i + 1] if e.state == TrialStatus.COMPLETED)
+        for i in range(len(events))
+    )
+    assert running_at_once == 2
+
+
+def test_a_trial_whose_learning_rate_diverges_is_pruned_at_its_first_epoch(tmp_path):
+    space = parse_space(
+        {
+            "parameters": {"learning_rate": {"choice": [0.01, 0.02, 8.0]}},
+            "method": "grid",
+            "trials": 3,
+            "concurrency": 1,
+            "pruner": "median",
+        },
+        BASE,
+    )
+    trials = sweep.start(tmp_path / "sweep", BASE.replace(epochs=4), space, [])
+    by_rate = {t.params["learning_rate"]: t for t in trials}
+    assert by_rate[0.01].state == by_rate[0.02].state == TrialState.COMPLETE
+    diverged = by_rate[8.0]
+    assert diverged.state == TrialState.PRUNED and diverged.last_step == 1
+    rows = read_metrics(RunPaths(Path(diverged.user_attrs["run_dir"])).metrics)
+    assert len(rows) == 1  # it stopped after its first epoch of four
+
+
+def test_a_sweep_killed_mid_way_continues_with_resume_and_finishes_every_trial_once(tmp_path):
+    base, space, out = tmp_path / "base.json", tmp_path / "space.json", tmp_path / "sweep"
+    BASE.replace(epochs=3).save(base)
+    three = {"learning_rate": {"choice": [0.001, 0.003, 0.01]}}
+    space.write_text(json.dumps({**GRID, "parameters": three, "trials": 3, "concurrency": 1}), encoding="utf-8")
+    command = [sys.executable, "-m", "engine.cli", "sweep", "--config", str(base), "--space", str(space)]
+    process = subprocess.Popen(
+        [*command, "--out", str(out), "--events"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        for line in process.stdout:  # kill it while its second trial trains, once that has a checkpoint
+            event = json.loads(line)
+            if event["type"] == "sweep_trial" and event["number"] == 1 and event["epoch"] >= 2:
+                break
+        process.send_signal(signal.SIGKILL)
+    finally:
+        process.wait(timeout=60)
+    assert len(completed_params(out)) == 1
+    time.sleep(0.5)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "sweep", "--resume", str(out)], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    params = completed_params(out)
+    assert sorted(p["learning_rate"] for p in params) == [0.001, 0.003, 0.01]  # each exactly once
+    study = optuna.load_study(study_name="sweep", storage=f"sqlite:///{SweepPaths(out).study}")
+    continued = [t for t in study.get_trials() if "continues" in t.user_attrs]
+    assert [t.user_attrs["continues"] for t in continued] == [1]
+    assert continued[0].user_attrs["run_dir"].endswith("trial-001")  # resumed from its checkpoint
+    assert {r["epoch"] for r in read_metrics(RunPaths(out / "trial-001").metrics)} == {"1", "2", "3"}
+    assert "trial 1 interrupted" in done.stderr
