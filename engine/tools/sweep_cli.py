@@ -1,4 +1,7 @@
-"""`tfdd sweep`: start or continue a hyper-parameter sweep from a terminal, or (--events) for the window."""
+"""`tfdd sweep`: start or continue a hyper-parameter sweep from a terminal, or (--events) for the window.
+
+Optuna is imported only when a sweep runs: every `tfdd` command builds this parser.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +9,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
-
-import optuna
-from optuna.trial import FrozenTrial, TrialState
+from typing import TYPE_CHECKING, Any
 
 from engine import events as ev
 from engine.config import RunConfig
@@ -19,8 +19,10 @@ from engine.protocol.codes import ExitCode, RunStatus
 from engine.protocol.paths import runs_root
 from engine.sweep import SweepPaths, TrialStatus
 from engine.sweep.space import load_space
-from engine.tools import sweep
-from engine.tools.sweep import config_values as values
+
+if TYPE_CHECKING:
+    import optuna
+    from optuna.trial import FrozenTrial
 
 IMPORTANCE_METHOD = "fANOVA"  # optuna.importance's default evaluator (FanovaImportanceEvaluator)
 
@@ -53,6 +55,7 @@ def physical_gpus() -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from engine.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
+    from engine.tools import sweep
 
     if args.config and not args.space:
         print("error: --space is required with --config", file=sys.stderr)
@@ -106,6 +109,11 @@ def _print_trial(event: ev.Event) -> None:
 
 def report(sweep_dir: Path, trials: list[FrozenTrial]) -> str:
     """The trials sorted by the objective, the best trial's parameters and each parameter's importance."""
+    import optuna
+    from optuna.trial import TrialState
+
+    from engine.tools.sweep import config_values as values
+
     study = optuna.load_study(study_name="sweep", storage=f"sqlite:///{SweepPaths(sweep_dir).study}")
     maximise = study.direction == optuna.study.StudyDirection.MAXIMIZE
     order = {TrialState.COMPLETE: 0, TrialState.PRUNED: 1, TrialState.RUNNING: 2, TrialState.FAIL: 3}
@@ -134,6 +142,8 @@ def report(sweep_dir: Path, trials: list[FrozenTrial]) -> str:
 
 
 def importance_line(study: optuna.Study) -> str:
+    import optuna
+
     try:
         importances = optuna.importance.get_param_importances(study)
     except (RuntimeError, ValueError) as exc:  # too few completed trials, or no parameter varied
