@@ -36,6 +36,7 @@ from engine.protocol.codes import PEER_LOST_ERRORS, RunStatus
 from engine.protocol.paths import RunPaths
 from engine.rundir import read_metrics
 from engine.runlock import Holder, holder
+from engine.sweep import SweepPaths
 
 Stamp = tuple[tuple[int, int] | None, ...]
 FINAL_METRICS = ("loss", "accuracy", "val_loss", "val_accuracy")
@@ -89,6 +90,23 @@ class Curves:
 
 def is_run_dir(path: Path) -> bool:
     return RunPaths(path).looks_like_run()
+
+
+def sweep_trials(folder: Path) -> list[Path]:
+    """The trials' run directories of a sweep's folder (none for any other folder): listed with the runs,
+    named after their sweep."""
+    if not SweepPaths(folder).spec.is_file():
+        return []
+    try:
+        with os.scandir(folder) as entries:
+            return [Path(e.path) for e in entries if _is_dir(e) and is_run_dir(Path(e.path))]
+    except OSError:
+        return []
+
+
+def run_name(path: Path) -> str:
+    """A run's name in the table: its folder's, or "sweep folder/trial-003" for a sweep's trial."""
+    return f"{path.parent.name}/{path.name}" if SweepPaths(path.parent).spec.is_file() else path.name
 
 
 # ---- reading one run ---------------------------------------------------------------------
@@ -152,7 +170,7 @@ def _summary(
     first = digest.first_time
     return RunSummary(
         path=paths.root,
-        name=paths.root.name,
+        name=run_name(paths.root),
         started=first or 0.0,
         strategy=started.strategy if started else config.strategy,
         replicas=started.num_replicas if started else 0,
@@ -173,7 +191,7 @@ def unreadable(path: Path, reason: str) -> RunSummary:
     """The row of a run that cannot be read at all: shown, with the reason, never hiding the others."""
     return RunSummary(
         path=path,
-        name=path.name,
+        name=run_name(path),
         started=0.0,
         strategy="",
         replicas=0,
@@ -203,7 +221,7 @@ def summarize(path: Path) -> RunSummary:
 
 
 def list_runs(root: Path) -> list[RunSummary]:
-    """Every run directory directly under `root`, newest first."""
+    """Every run directory under `root` (and the trials of its sweeps), newest first."""
     return RunHistory(root).scan()
 
 
@@ -272,7 +290,7 @@ class _Cached:
 
 
 class RunHistory:
-    """Summaries and curves of the runs directly under `root`, re-reading only what changed.
+    """Summaries and curves of the runs under `root` (and the trials of its sweeps), re-reading only what changed.
 
     Not thread-safe: one thread (the Runs tab's reader process, gui.runs.history_process) uses it.
     """
@@ -286,7 +304,9 @@ class RunHistory:
         """The run directories under the root (a quick listing: names and the marker's presence)."""
         try:
             with os.scandir(self.root) as entries:
-                found = [Path(e.path) for e in entries if _is_dir(e) and is_run_dir(Path(e.path))]
+                folders = [Path(e.path) for e in entries if _is_dir(e)]
+            found = [f for f in folders if is_run_dir(f)]
+            found += [trial for f in folders if not is_run_dir(f) for trial in sweep_trials(f)]
         except OSError as exc:
             self.problem = (
                 ""
@@ -301,7 +321,7 @@ class RunHistory:
         return found
 
     def scan(self) -> list[RunSummary]:
-        """Every run directory directly under the root, newest first."""
+        """Every run directory under the root (and the trials of its sweeps), newest first."""
         return sort_runs(list(self.iter_scan()))
 
     def iter_scan(self, should_continue: Callable[[], bool] = lambda: True) -> Iterator[RunSummary]:

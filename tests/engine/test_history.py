@@ -9,6 +9,7 @@ import pytest
 
 from engine import events as ev
 from engine.history import export_metrics, list_runs, load_curves, summarize, tensorboard_command
+from engine.sweep import SweepPaths
 from tests.run_fixtures import write_run
 
 
@@ -37,6 +38,24 @@ def test_list_runs_newest_first_with_status(root):
     done = runs[3]
     assert (done.strategy, done.replicas, done.loop, done.epochs_planned) == ("mirrored", 2, "fit", 3)
     assert done.final["loss"] == pytest.approx(1 / 3) and done.duration == pytest.approx(10.0)
+
+
+def test_a_sweeps_trials_are_listed_with_the_runs_named_after_their_sweep(root):
+    sweep = root / "20261204-150000-sweep-lr"
+    sweep.mkdir()
+    SweepPaths(sweep).spec.write_text("{}", encoding="utf-8")
+    write_run(
+        sweep,
+        "trial-000",
+        ev.RunFinished(status="completed", epochs_completed=1, run_dir="", time=5010.0),
+        1,
+        t0=5000.0,
+    )
+    write_run(root / "not-a-run", "inside", None, 1, t0=6000.0)  # only a sweep's folder is looked into
+    runs = list_runs(root)
+    assert [r.name for r in runs][:2] == ["20261204-150000-sweep-lr/trial-000", "d-killed"]
+    assert summarize(sweep / "trial-000").name == "20261204-150000-sweep-lr/trial-000"
+    assert len(runs) == 5
 
 
 def test_resumable_needs_a_checkpoint(root):
