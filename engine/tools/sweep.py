@@ -37,6 +37,7 @@ from engine.runlock import RunLock
 from engine.sweep import SweepPaths, TrialStatus
 from engine.sweep.slots import Slot, plan_slots
 from engine.sweep.space import Parameter, SweepSpace, apply, parse_space
+from engine.tools import sweep_hparams
 
 POLL_S = 0.1
 CONTINUES = "continues"  # user attribute of a trial queued again for an interrupted one: that one's number
@@ -263,6 +264,8 @@ class Sweep:
         if self.stopping and not r.pruned and not r.error:
             self._emit(number, TrialStatus.INTERRUPTED, r.params, value=r.value, epoch=r.epoch, **where)
             return  # left running in the study: `resume` continues it
+        if r.run_dir.is_dir():
+            sweep_hparams.write_trial(r.run_dir, r.params)
         if r.pruned:
             self.study.tell(r.trial, state=TrialState.PRUNED)
             self._emit(number, TrialStatus.PRUNED, r.params, value=r.value, epoch=r.epoch, **where)
@@ -299,6 +302,7 @@ def start(
     paths.spec.write_text(json.dumps({"base": base.to_dict(), "space": space.raw}, indent=2) + "\n", encoding="utf-8")
     if space.method == "grid":
         queue_grid(study_for(space, paths), space)
+    sweep_hparams.write_space(sweep_dir, space)
     return _run(paths, base, space, slots, on_event, should_stop)
 
 

@@ -69,6 +69,18 @@ def test_a_grid_of_four_on_two_slots_gives_four_runs_and_the_best_trial(tmp_path
         for i in range(len(events))
     )
     assert running_at_once == 2
+    assert "_hparams_/experiment" in summary_tags(tmp_path / "sweep")  # TensorBoard's HParams dashboard
+    assert "_hparams_/session_start_info" in summary_tags(RunPaths(tmp_path / "sweep" / "trial-000").tensorboard)
+
+
+def summary_tags(folder: Path) -> set[str]:
+    from tensorboard.backend.event_processing.event_file_loader import EventFileLoader
+
+    tags = set()
+    for events in folder.glob("events.out.tfevents.*"):
+        for event in EventFileLoader(str(events)).Load():
+            tags |= {v.tag for v in event.summary.value}
+    return tags
 
 
 def test_a_trial_whose_learning_rate_diverges_is_pruned_at_its_first_epoch(tmp_path):
