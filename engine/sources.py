@@ -305,7 +305,8 @@ def _npz(data, quick: bool) -> SourceInfo:  # noqa: ANN001
         )
     y, k = labels_to_classes(y, source, "data.labels_key")
     counts = np.bincount(y, minlength=k)
-    return SourceInfo("npz", len(y), (shape[1],), k, tuple(map(str, range(k))), tuple(int(c) for c in counts))
+    names = tuple(map(str, range(k)))
+    return SourceInfo("npz", len(y), (shape[1],), k, names, tuple(int(c) for c in counts), files=(path,))
 
 
 def _csv(data, quick: bool) -> SourceInfo:  # noqa: ANN001
