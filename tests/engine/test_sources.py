@@ -7,9 +7,9 @@ import pytest
 from PIL import Image
 
 from engine.config import DataConfig, ModelConfig, RunConfig, validate
+from engine.data_kinds.image_folder import QUICK_IMAGES_PER_CLASS
 from engine.problems import DataError
 from engine.sources import (
-    QUICK_IMAGES_PER_CLASS,
     check_fits_batch,
     inspect,
     resolve_shard_policy,
