@@ -7,7 +7,7 @@ pyproject.toml keep it so):
     engine.tools, engine.cluster   the scaling study; local clusters (launcher, `cluster` commands)
     engine.train                   the trainer process; `engine.train.tf_runtime` is the one module
                                    that imports TensorFlow
-    the seam                       config, events, problems, plan, protocol, rundir, history,
-                                   tfconfig, resources, nvml, exports: TensorFlow-free modules that
+    the seam                       config, data_kinds, model_kinds, events, problems, plan, protocol,
+                                   rundir, history, tfconfig, resources, nvml, exports: TensorFlow-free modules that
                                    describe runs and their files; all the window may import
 """

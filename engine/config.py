@@ -16,19 +16,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from engine.kinds import anchor_user_files, validate_data, validate_model
+from engine.data_kinds import data_kind, validate_data
+from engine.data_kinds.base import DataConfig
 from engine.messages import msg
+from engine.model_kinds import model_kind, validate_model
+from engine.model_kinds.base import ModelConfig
+from engine.plan import Strategy, replica_count
 from engine.problems import ConfigError, Problem
-
-
-class Strategy(StrEnum):
-    """The `strategy` key: which tf.distribute strategy trains the run."""
-
-    DEFAULT = "default"
-    ONE_DEVICE = "one_device"
-    MIRRORED = "mirrored"
-    MULTI_WORKER_MIRRORED = "multi_worker_mirrored"
-    PARAMETER_SERVER = "parameter_server"
+from engine.user_code import anchor_user_files
 
 
 class Loop(StrEnum):
@@ -69,67 +64,6 @@ NAME_FORBIDDEN = '/\\:*?"<>|'  # path separators and what Windows refuses in a f
 # one per ps task (TensorFlow's tutorial; a small model stays whole); fixed: every variable in as many shards as
 # there are ps tasks; none: each variable whole on one ps task (round robin).
 VARIABLE_PARTITIONERS = ("min_size", "fixed", "none")
-
-
-@dataclass(frozen=True, kw_only=True)
-class DataConfig:
-    """Where the examples come from (README "Your data" has one section per kind).
-
-    synthetic: the tutorial's data (random normal features, labels from a
-    random linear rule), deterministic under the run's seed. num_classes=2
-    gives binary labels, more gives multi-class labels.
-    csv: a header row, numeric columns; `label` names the label column;
-    `path` may be a glob of several files. Streamed, never loaded whole.
-    npz: arrays `features_key` (n x f) and `labels_key` (n) in one file.
-    image_folder: `path` has one subfolder per class; `image_size` [h, w]
-    resizes (null: as stored, all alike), `color_mode` auto/rgb/grayscale.
-    tfrecord: `path` is a glob; `features_key` holds `feature_type` float
-    values or an encoded image of `feature_shape`, `labels_key` an int64
-    class id below `num_classes`.
-    python: `function(input_context)` in the file `path` returns examples;
-    `num_samples` examples make an epoch, `num_classes` classes.
-    `shard_policy` says how multi-worker runs split the data.
-    """
-
-    kind: str = "synthetic"
-    num_samples: int = 10000
-    num_features: int = 10
-    num_classes: int = 2
-    path: str | None = None
-    label: str | None = None
-    features_key: str = "x"
-    labels_key: str = "y"
-    image_size: tuple[int, ...] | None = None
-    color_mode: str = "auto"
-    feature_type: str = "float"
-    feature_shape: tuple[int, ...] | None = None
-    function: str = "make_dataset"
-    validation_function: str | None = None
-    shard_policy: str = "auto"
-
-
-@dataclass(frozen=True, kw_only=True)
-class ModelConfig:
-    """Which model trains (README "Your model" has one section per kind).
-
-    mlp: the tutorial's MLP, `hidden_units` Dense layers of `activation`.
-    cnn: a conv block (conv, synchronized batch norm, activation, pooling)
-    per entry of `filters`, then `hidden_units` Dense layers.
-    keras_application: tf_keras.applications.`name`, `weights` null or a
-    local file. python: `function(input_shape, num_classes)` in `path`.
-    saved: the .keras model at `path`, trained further.
-    """
-
-    kind: str = "mlp"
-    hidden_units: tuple[int, ...] = (16, 8)
-    activation: str = "relu"
-    filters: tuple[int, ...] = (32, 64)
-    kernel_size: int = 3
-    batch_norm: bool = True
-    name: str = "MobileNetV2"
-    weights: str | None = None
-    path: str | None = None
-    function: str = "build_model"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -380,14 +314,12 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
     Without `replicas`, the replica count is derived where the config alone
     fixes it (explicit devices, virtual devices, one-device strategies).
     """
-    from engine.plan import replica_count  # plan builds on this module; imported here to avoid a cycle
-
     p: list[Problem] = []
     _choice(p, "strategy", config.strategy, STRATEGIES)
     _choice(p, "loop", config.loop, LOOPS)
     _choice(p, "optimizer", config.optimizer, OPTIMIZERS)
     _choice(p, "mixed_precision", config.mixed_precision, MIXED_PRECISION)
-    if config.model.kind in ("mlp", "cnn"):
+    if (kind := model_kind(config.model.kind)) and "activation" in kind.fields:
         _choice(p, "model.activation", config.model.activation, ACTIVATIONS)
     _choice(p, "variable_partitioner", config.variable_partitioner, VARIABLE_PARTITIONERS)
     p += _name_problems(config.name)
@@ -465,12 +397,11 @@ _OWN_LOWER_CHECK = (
 def _range_problems(config: RunConfig) -> list[Problem]:
     """Every whole number of LIMITS against its range (one problem per field)."""
     p: list[Problem] = []
+    limited = kind.limited if (kind := data_kind(config.data.kind)) else ()  # the data kind's numbers
     for name, (low, high) in LIMITS.items():
         section, _, key = name.rpartition(".")
         value = getattr(getattr(config, section) if section else config, key)
-        if (name == "steps_per_execution" and value == "auto") or (
-            name.startswith("data.") and config.data.kind != "synthetic"
-        ):
+        if (name == "steps_per_execution" and value == "auto") or (section == "data" and key not in limited):
             continue
         numbers = value if isinstance(value, tuple) else (value,)
         if any(not isinstance(v, int) or isinstance(v, bool) or v < low for v in numbers):
@@ -483,6 +414,30 @@ def _range_problems(config: RunConfig) -> list[Problem]:
                 )
             )
     return p
+
+
+def has_validation(config: RunConfig) -> bool:
+    """The run evaluates after every epoch: a validation split, or a python dataset's validation function."""
+    kind = data_kind(config.data.kind)
+    own = kind is not None and "validation_function" in kind.fields and config.data.validation_function is not None
+    return config.validation_split > 0 or own
+
+
+def with_replicas(config: RunConfig, replicas: int) -> RunConfig:
+    """The config run with `replicas` mirrored replicas (the scaling study's variant).
+
+    Replicas are the config's GPUs when it lists enough, else virtual CPU
+    devices; at least two epochs, so throughput is measured past the first.
+    """
+    gpus = [d for d in (config.devices or ()) if d.upper().startswith("GPU")]
+    base = config.replace(
+        strategy=Strategy.MIRRORED.value,
+        epochs=max(config.epochs, 2),
+        name=f"{config.name + '-' if config.name else ''}scaling-{replicas}",
+    )
+    if len(gpus) >= replicas:
+        return base.replace(devices=tuple(gpus[:replicas]), virtual_devices=1)
+    return base.replace(devices=None, virtual_devices=replicas)
 
 
 def _validate_devices(config: RunConfig) -> list[Problem]:

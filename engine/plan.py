@@ -3,7 +3,9 @@
 `plan_devices` is pure (the config and the machine's GPU names in, a plan
 out): the trainer applies its plan to TensorFlow, the window calls the same
 function to show the replica count and the per-replica batch before Start,
-and tests inject fake GPU lists. No TensorFlow here.
+and tests inject fake GPU lists. No TensorFlow here. The plan reads a run
+config's device fields (`DeviceFields`); engine.config builds on the plan
+(its validation counts replicas), so the plan does not import it.
 """
 
 from __future__ import annotations
@@ -11,10 +13,37 @@ from __future__ import annotations
 import platform
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
 
-from engine.config import RunConfig, Strategy
 from engine.messages import msg
 from engine.problems import ConfigError, Problem
+
+
+class Strategy(StrEnum):
+    """The `strategy` key: which tf.distribute strategy trains the run."""
+
+    DEFAULT = "default"
+    ONE_DEVICE = "one_device"
+    MIRRORED = "mirrored"
+    MULTI_WORKER_MIRRORED = "multi_worker_mirrored"
+    PARAMETER_SERVER = "parameter_server"
+
+
+class DeviceFields(Protocol):
+    """The fields of a run config (engine.config.RunConfig) that decide its devices."""
+
+    @property
+    def strategy(self) -> str: ...
+    @property
+    def devices(self) -> tuple[str, ...] | None: ...
+    @property
+    def virtual_devices(self) -> int: ...
+    @property
+    def virtual_gpu_memory_mb(self) -> int: ...
+    @property
+    def memory_growth(self) -> bool: ...
+
 
 MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
 PARAMETER_SERVER = Strategy.PARAMETER_SERVER
@@ -69,7 +98,7 @@ def choose_all_reduce(strategy: str, gpu_count: int, system: str | None = None) 
 
 
 def plan_devices(
-    config: RunConfig, physical_gpus: Sequence[str], system: str | None = None, workers: int = 1
+    config: DeviceFields, physical_gpus: Sequence[str], system: str | None = None, workers: int = 1
 ) -> DevicePlan:
     """Decide devices from the config and the machine's GPU names ("GPU:0", ...); DeviceError if impossible."""
     available = {device_index(g)[1] for g in physical_gpus}
@@ -117,7 +146,7 @@ def plan_devices(
     )
 
 
-def replica_count(config: RunConfig, physical_gpus: Sequence[str] | None, workers: int | None = None) -> int | None:
+def replica_count(config: DeviceFields, physical_gpus: Sequence[str] | None, workers: int | None = None) -> int | None:
     """Replicas in sync, or None while they cannot be known yet.
 
     `physical_gpus` None means the machine's GPUs are not known yet (the
@@ -138,7 +167,7 @@ def replica_count(config: RunConfig, physical_gpus: Sequence[str] | None, worker
         return None
 
 
-def plan_problems(config: RunConfig, physical_gpus: Sequence[str] | None) -> list[Problem]:
+def plan_problems(config: DeviceFields, physical_gpus: Sequence[str] | None) -> list[Problem]:
     """What the plan would refuse on this machine (no problems while its GPUs are unknown)."""
     if physical_gpus is None:
         return []
@@ -149,20 +178,3 @@ def plan_problems(config: RunConfig, physical_gpus: Sequence[str] | None) -> lis
     except (ValueError, TypeError, AttributeError):
         return []  # malformed values: validate() says so
     return []
-
-
-def with_replicas(config: RunConfig, replicas: int) -> RunConfig:
-    """The config run with `replicas` mirrored replicas (the scaling study's variant).
-
-    Replicas are the config's GPUs when it lists enough, else virtual CPU
-    devices; at least two epochs, so throughput is measured past the first.
-    """
-    gpus = [d for d in (config.devices or ()) if d.upper().startswith("GPU")]
-    base = config.replace(
-        strategy=Strategy.MIRRORED.value,
-        epochs=max(config.epochs, 2),
-        name=f"{config.name + '-' if config.name else ''}scaling-{replicas}",
-    )
-    if len(gpus) >= replicas:
-        return base.replace(devices=tuple(gpus[:replicas]), virtual_devices=1)
-    return base.replace(devices=None, virtual_devices=replicas)

@@ -32,6 +32,17 @@ class Problem:
         return f"{printable(self.field, MAX_VALUE_CHARS)} = {short_value(self.value)}: {message}"
 
 
+def positive_ints(value: Any, count: int | None = None) -> bool:
+    """A non-empty list of positive whole numbers (of `count` items when given): layer sizes, a shape."""
+    items = value if isinstance(value, (list, tuple)) else None
+    return (
+        items is not None
+        and len(items) > 0
+        and (count is None or len(items) == count)
+        and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in items)
+    )
+
+
 class ConfigError(ValueError):
     """Raised with every problem of a config, not just the first one."""
 

@@ -1,4 +1,4 @@
-"""User Python files (a model or a dataset), checked without running them.
+"""The user's files (data, weights, models, Python code): found and checked without running them.
 
 The window and the validator may not run user code: it could import
 TensorFlow into the window, take minutes, or have side effects. So they
@@ -9,8 +9,10 @@ top level. Running the file is the trainer's job (engine.train.user_code).
 from __future__ import annotations
 
 import ast
+import glob
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from engine.messages import msg
 from engine.problems import Problem
@@ -70,3 +72,41 @@ def function_problem(section: str, path: str | None, function: str | None) -> Pr
             ),
         )
     return None
+
+
+def file_problem(field: str, path: str | None, what: str) -> Problem | None:
+    """A missing path, or a path that is not a file."""
+    if not path:
+        return Problem(field, path, msg("give the path of {what}", what=what))
+    if Path(path).expanduser().is_dir():
+        return Problem(field, path, msg("is a folder, not a file ({what})", what=what))
+    if not Path(path).expanduser().is_file():
+        return Problem(field, path, msg("no such file ({what})", what=what))
+    return None
+
+
+def matching_files(pattern: str) -> list[str]:
+    """Files a path or glob names, sorted (the order every worker agrees on)."""
+    expanded = str(Path(pattern).expanduser())
+    if glob.has_magic(expanded):
+        return sorted(p for p in glob.glob(expanded, recursive=True) if Path(p).is_file())
+    return [expanded] if Path(expanded).is_file() else []
+
+
+def anchor_user_files(raw: Any, folder: Path) -> Any:
+    """A config file's relative paths (data, a model or weights file, a python model or dataset) that are
+    not found from the working directory are found beside the file: an example or an exported task folder
+    carries its files with its config."""
+    if not isinstance(raw, dict):
+        return raw
+    for section, key in (("data", "path"), ("model", "path"), ("model", "weights")):
+        part = raw.get(section)
+        if not isinstance(part, dict) or not isinstance(part.get(key), str) or not part[key]:
+            continue
+        path = Path(part[key])
+        if path.is_absolute() or path.exists() or matching_files(str(path)):
+            continue
+        beside = folder / path
+        if beside.exists() or matching_files(str(beside)):
+            raw[section] = {**part, key: str(beside)}
+    return raw

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from engine.config import RunConfig
-from engine.kinds import DATA_KINDS, MODEL_KINDS
+from engine.data_kinds import DATA_KINDS
+from engine.model_kinds import MODEL_KINDS
 from engine.resources import resource_path
 from engine.sources import inspect
 

@@ -29,7 +29,9 @@ from typing import Any
 import yaml
 
 from engine.config import RunConfig, Strategy
+from engine.data_kinds import data_kind
 from engine.exports.script import localized, user_files
+from engine.model_kinds import model_kind
 from engine.problems import OutputExists
 from engine.protocol.codes import CLUSTER_GRACE_S, DEFAULT_JOIN_TIMEOUT_S, JOIN_TIMEOUT_ENV
 from engine.protocol.commands import CLI_MODULE
@@ -197,12 +199,12 @@ def _mount_folder(path: str) -> str:
 def shared_paths(run_config: RunConfig) -> list[str]:
     """Data and model files every machine reads from its own disk (the same path on each)."""
     paths = []
-    if run_config.data.kind not in ("synthetic", "python") and run_config.data.path:
+    data, model = data_kind(run_config.data.kind), model_kind(run_config.model.kind)
+    if data and "path" in data.fields and not data.user_code and run_config.data.path:
         paths.append(str(run_config.data.path))
-    if run_config.model.kind == "keras_application" and run_config.model.weights:
-        paths.append(run_config.model.weights)
-    if run_config.model.kind == "saved" and run_config.model.path:
-        paths.append(run_config.model.path)
+    for field in model.shared if model else ():
+        if value := getattr(run_config.model, field):
+            paths.append(value)
     return paths
 
 

@@ -24,6 +24,8 @@ import textwrap
 from pathlib import Path
 
 from engine.config import RunConfig, Strategy
+from engine.data_kinds import data_kind
+from engine.model_kinds import model_kind
 from engine.problems import ConfigError, OutputExists, Problem
 from engine.resources import resource_path
 
@@ -179,9 +181,10 @@ _UNSAFE_IN_NAME = re.compile(r"[^-._a-zA-Z0-9]")
 def _user_sources(config: RunConfig) -> dict[str, Path]:
     """The user's Python files a run imports, by the config section naming them (a python model, dataset)."""
     sources = {}
-    if config.model.kind == "python" and config.model.path:
+    model, data = model_kind(config.model.kind), data_kind(config.data.kind)
+    if model and model.user_code and config.model.path:
         sources["model"] = Path(config.model.path).expanduser()
-    if config.data.kind == "python" and config.data.path:
+    if data and data.user_code and config.data.path:
         sources["data"] = Path(config.data.path).expanduser()
     return sources
 
@@ -207,7 +210,7 @@ def user_files(config: RunConfig) -> dict[str, Path]:
 
 def localized(config: RunConfig) -> RunConfig:
     """The config naming the user's Python files by their exported names: found beside the config file that
-    holds it (engine.kinds.anchor_user_files), wherever it is copied."""
+    holds it (engine.user_code.anchor_user_files), wherever it is copied."""
     names = _export_names(config)
     if "model" in names:
         config = config.replace(model=dataclasses.replace(config.model, path=names["model"]))

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.config import RunConfig, Strategy
-from engine.kinds import has_validation
+from engine.config import RunConfig, Strategy, has_validation
 from engine.messages import msg
 from engine.tfconfig.addresses import host_problem, is_loopback, parse_address
 from engine.tfconfig.spec import (

@@ -5,7 +5,7 @@ start-up) with the same global batch and data, so every count trains the
 same number of steps (strong scaling). Replicas are GPUs when the config
 lists enough GPUs, else virtual CPU devices, which share the same cores and
 so show the cost of distribution rather than a speed-up
-(engine.plan.with_replicas). The throughput of a count is the mean
+(engine.config.with_replicas). The throughput of a count is the mean
 examples/s of the epochs after the first (the first holds tracing and
 start-up). Speed-up is relative to the smallest count measured (normally
 1), and efficiency = speed-up / (replicas / that count).
@@ -28,8 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine import events as ev
-from engine.config import RunConfig, Strategy
-from engine.plan import with_replicas
+from engine.config import RunConfig, Strategy, with_replicas
 from engine.problems import ConfigError
 from engine.protocol import commands
 from engine.protocol.client import WorkerProcess

@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import events as ev
-from engine.config import RunConfig
-from engine.kinds import has_validation
+from engine.config import RunConfig, has_validation
 from engine.problems import ConfigError
 from engine.protocol.channel import StopSignal
 from engine.protocol.codes import RunStatus

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import events as ev
-from engine.config import Loop, RunConfig, Strategy, batch_problem
-from engine.kinds import has_validation
+from engine.config import Loop, RunConfig, Strategy, batch_problem, has_validation
 from engine.messages import msg
 from engine.plan import DevicePlan, plan_devices
 from engine.problems import ConfigError, Problem, RunDirError, capped, failure_message

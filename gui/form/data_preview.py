@@ -94,9 +94,9 @@ class DataPreview(QWidget):
             return
         later = self.tr("known when the run starts")
         count = later if info.examples is None else f"{info.examples:,}"
-        approx = "≈ " if info.sampled and info.kind == "csv" else ""
+        approx = "≈ " if info.examples_estimated else ""
         shape = later if info.input_shape is None else "×".join(map(str, info.input_shape))
-        several = info.kind in ("csv", "tfrecord") and len(info.files) > 1
+        several = len(info.file_examples) > 1  # a source of several files, each of its own examples
         files = self.tr(" · %n files", "", len(info.files)) if several else ""
         self.summary.setText(
             self.tr("Preview: {approx}{count} examples · input {shape} · {classes} classes{files}").format(
@@ -105,9 +105,9 @@ class DataPreview(QWidget):
             + "".join(f"\n{translate(note)}" for note in info.notes)
         )
         self.classes.setText(
-            self.tr("Classes: {classes}").format(classes=class_summary(info)) if info.kind != "python" else ""
+            self.tr("Classes: {classes}").format(classes=class_summary(info)) if info.classes_known else ""
         )
-        self.classes.setVisible(info.kind != "python")
+        self.classes.setVisible(info.classes_known)
         for i, path in enumerate(info.thumbnails()):
             label = Thumbnail(thumbnail(path), path)
             self.strip_layout.addWidget(label, i // 6, i % 6)

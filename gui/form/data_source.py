@@ -11,7 +11,6 @@ problem in a second, not a failed run after TensorFlow's start-up.
 from __future__ import annotations
 
 import dataclasses
-import zipfile
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -26,65 +25,51 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import DataConfig, RunConfig
-from engine.csv_rows import header_of
-from engine.kinds import (
-    COLOR_MODES,
-    DATA_KINDS,
-    SHARD_HINTS,
-    SHARD_POLICIES,
-    TFRECORD_FEATURE_TYPES,
-    matching_files,
-    validate_data,
-)
+from engine.config import RunConfig
+from engine.data_kinds import DATA_KINDS, data_kind, validate_data
+from engine.data_kinds.base import SHARD_HINTS, SHARD_POLICIES, DataConfig, names_in
+from engine.data_kinds.image_folder import COLOR_MODES
+from engine.data_kinds.tfrecord import TFRECORD_FEATURE_TYPES
 from engine.messages import msg
 from engine.problems import ConfigError, DataError, Problem
 from engine.sources import SourceInfo, inspect, resolve_shard_policy, shard_problem
-from engine.tfrecord_reader import RecordError, parse_example, records
 from gui.form.data_preview import DataPreview
 from gui.form.number_fields import KeptValues, limited_spin
 from gui.form.rows import ProblemLabels, hint_label
 from gui.i18n import translate
 
-FILE_FILTERS = {
-    "csv": QT_TRANSLATE_NOOP("DataSourceForm", "CSV files (*.csv);;All files (*)"),
-    "npz": QT_TRANSLATE_NOOP("DataSourceForm", "NumPy archives (*.npz);;All files (*)"),
-    "tfrecord": QT_TRANSLATE_NOOP("DataSourceForm", "TFRecord files (*.tfrecord *.tfrecords *.tfr);;All files (*)"),
-    "python": QT_TRANSLATE_NOOP("DataSourceForm", "Python files (*.py)"),
-}
-KIND_HINTS = {
-    "synthetic": QT_TRANSLATE_NOOP("DataSourceForm", "the tutorial's random data"),
-    "csv": QT_TRANSLATE_NOOP(
-        "DataSourceForm", "numeric columns and a label column; streamed, so it may be larger than memory"
+# Every field a data kind may read, in the form's order: (label, tooltip). A kind shows the rows of its fields
+# (engine.data_kinds.<kind>.KIND.fields).
+ROWS: dict[str, tuple[str, str]] = {
+    "path": (QT_TRANSLATE_NOOP("DataSourceForm", "Path"), ""),
+    "num_samples": (QT_TRANSLATE_NOOP("DataSourceForm", "Samples"), ""),
+    "num_features": (QT_TRANSLATE_NOOP("DataSourceForm", "Features"), ""),
+    "num_classes": (QT_TRANSLATE_NOOP("DataSourceForm", "Classes"), ""),
+    "label": (QT_TRANSLATE_NOOP("DataSourceForm", "Label column"), ""),
+    "features_key": (QT_TRANSLATE_NOOP("DataSourceForm", "Features key"), ""),
+    "labels_key": (QT_TRANSLATE_NOOP("DataSourceForm", "Labels key"), ""),
+    "feature_type": (
+        QT_TRANSLATE_NOOP("DataSourceForm", "Feature type"),
+        QT_TRANSLATE_NOOP("DataSourceForm", "float: a list of numbers; image: an encoded PNG/JPEG"),
     ),
-    "npz": QT_TRANSLATE_NOOP("DataSourceForm", "NumPy arrays of features and labels, read into memory"),
-    "image_folder": QT_TRANSLATE_NOOP("DataSourceForm", "one subfolder of images per class (PNG, JPEG, BMP, GIF)"),
-    "tfrecord": QT_TRANSLATE_NOOP("DataSourceForm", "tf.train.Example records: features and an int64 label"),
-    "python": QT_TRANSLATE_NOOP(
-        "DataSourceForm", "make_dataset(input_context) in your file returns (features, label) examples"
+    "feature_shape": (QT_TRANSLATE_NOOP("DataSourceForm", "Feature shape"), ""),
+    "image_size": (
+        QT_TRANSLATE_NOOP("DataSourceForm", "Image size"),
+        QT_TRANSLATE_NOOP("DataSourceForm", "height, width to resize every image to; empty keeps the stored size"),
     ),
+    "color_mode": (
+        QT_TRANSLATE_NOOP("DataSourceForm", "Colour"),
+        QT_TRANSLATE_NOOP("DataSourceForm", "auto: the images' own channels; rgb or grayscale converts them all"),
+    ),
+    "function": (
+        QT_TRANSLATE_NOOP("DataSourceForm", "Function"),
+        QT_TRANSLATE_NOOP(
+            "DataSourceForm", "make_dataset(input_context) -> tf.data.Dataset of (features, label) examples"
+        ),
+    ),
+    "validation_function": (QT_TRANSLATE_NOOP("DataSourceForm", "Validation function"), ""),
 }
-PATH_KINDS = ("csv", "npz", "image_folder", "tfrecord", "python")
 PREVIEW_DELAY_MS = 250
-
-
-def csv_columns(path: str) -> list[str]:
-    """The header row of a CSV file (the first of a glob)."""
-    files = matching_files(path)
-    return header_of(files[0] if files else path)
-
-
-def npz_keys(path: str) -> list[str]:
-    """Array names in an .npz file, read from the zip directory without loading arrays."""
-    with zipfile.ZipFile(path) as z:
-        return [n[:-4] if n.endswith(".npy") else n for n in z.namelist()]
-
-
-def tfrecord_keys(path: str) -> list[str]:
-    """Feature names of the first record of the first file."""
-    files = matching_files(path)
-    first = next(records(files[0], 1), None) if files else None
-    return sorted(parse_example(first)) if first else []
 
 
 def parse_ints(text: str, field: str, example: str) -> tuple[tuple[int, ...] | None, Problem | None]:
@@ -109,20 +94,41 @@ class DataSourceForm(QWidget):
         self.kind = QComboBox(objectName="dataKindCombo")
         self.kind.addItems(DATA_KINDS)
         self.kind_hint = hint_label("dataKindHint")
+        self.kept = KeptValues()  # values these fields cannot show: kept, named as problems
+        self._make_fields()
+        self.shard_policy = QComboBox(objectName="shardPolicyCombo")
+        self.shard_policy.addItems(SHARD_POLICIES)
+        for i, policy in enumerate(SHARD_POLICIES):
+            self.shard_policy.setItemData(i, translate(SHARD_HINTS[policy]), Qt.ItemDataRole.ToolTipRole)
+        self.shard_hint = hint_label("shardHint")
+        self.preview = DataPreview()
+        self._form = self._lay_out(problems)
+
+        self._read_problem: Problem | None = None
+        self._preview_problem: Problem | None = None
+        self.info: SourceInfo | None = None
+        self._preview_key: object = None
+        self._base = RunConfig()
+        self._workers = 1
+        self._preview_timer = QTimer(self, singleShot=True, interval=PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self.refresh_preview)
+        self._connect()
+        self.set_data(DataConfig())
+
+    def _make_fields(self) -> None:
         self.samples = limited_spin("data.num_samples", "samplesSpin")
         self.features = limited_spin("data.num_features", "featuresSpin")
         self.classes = limited_spin("data.num_classes", "classesSpin")
-        self.kept = KeptValues()  # values these fields cannot show: kept, named as problems
         self.path = QLineEdit(objectName="dataPathEdit")
         self.path.setPlaceholderText(self.tr("choose a file…"))
         browse = QPushButton(self.tr("Browse…"), objectName="dataBrowseButton")
         browse.clicked.connect(self._browse)
-        path_row = QWidget()
-        row = QHBoxLayout(path_row)
+        self._path_row = QWidget()
+        row = QHBoxLayout(self._path_row)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.path, 1)
         row.addWidget(browse)
-        path_row.setFocusProxy(self.path)  # the row's label (its buddy) and the tab order lead to the path
+        self._path_row.setFocusProxy(self.path)  # the row's label (its buddy) and the tab order lead to the path
         self.label = QComboBox(objectName="labelColumnCombo")
         self.features_key = QComboBox(objectName="featuresKeyCombo", editable=True)
         self.labels_key = QComboBox(objectName="labelsKeyCombo", editable=True)
@@ -134,82 +140,38 @@ class DataSourceForm(QWidget):
         self.color_mode.addItems(COLOR_MODES)
         self.function = QLineEdit(objectName="dataFunctionEdit")
         self.validation_function = QLineEdit(objectName="validationFunctionEdit", placeholderText=self.tr("none"))
-        self.shard_policy = QComboBox(objectName="shardPolicyCombo")
-        self.shard_policy.addItems(SHARD_POLICIES)
-        for i, policy in enumerate(SHARD_POLICIES):
-            self.shard_policy.setItemData(i, translate(SHARD_HINTS[policy]), Qt.ItemDataRole.ToolTipRole)
-        self.shard_hint = hint_label("shardHint")
-        self.preview = DataPreview()
 
+    def _field_widgets(self) -> dict[str, QWidget]:
+        """The widget of each field of ROWS."""
+        return {
+            "path": self._path_row,
+            "num_samples": self.samples,
+            "num_features": self.features,
+            "num_classes": self.classes,
+            "label": self.label,
+            "features_key": self.features_key,
+            "labels_key": self.labels_key,
+            "feature_type": self.feature_type,
+            "feature_shape": self.feature_shape,
+            "image_size": self.image_size,
+            "color_mode": self.color_mode,
+            "function": self.function,
+            "validation_function": self.validation_function,
+        }
+
+    def _lay_out(self, problems: ProblemLabels) -> QFormLayout:
+        """The kind, a row per field of ROWS (shown for the kinds that read it), the shard policy, the preview."""
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
         add = problems.add_row
         add(form, self.tr("Source"), self.kind, "data.kind")
         form.addRow("", self.kind_hint)
-        path_box = add(form, self.tr("Path"), path_row, "data.path")
-        self._rows: dict[str, tuple[QWidget, tuple[str, ...]]] = {
-            "samples": (add(form, self.tr("Samples"), self.samples, "data.num_samples"), ("synthetic", "python")),
-            "features": (add(form, self.tr("Features"), self.features, "data.num_features"), ("synthetic",)),
-            "classes": (
-                add(form, self.tr("Classes"), self.classes, "data.num_classes"),
-                ("synthetic", "tfrecord", "python"),
-            ),
-            "path": (path_box, PATH_KINDS),
-            "label": (add(form, self.tr("Label column"), self.label, "data.label"), ("csv",)),
-            "features_key": (
-                add(form, self.tr("Features key"), self.features_key, "data.features_key"),
-                ("npz", "tfrecord"),
-            ),
-            "labels_key": (add(form, self.tr("Labels key"), self.labels_key, "data.labels_key"), ("npz", "tfrecord")),
-            "feature_type": (
-                add(
-                    form,
-                    self.tr("Feature type"),
-                    self.feature_type,
-                    "data.feature_type",
-                    tooltip=self.tr("float: a list of numbers; image: an encoded PNG/JPEG"),
-                ),
-                ("tfrecord",),
-            ),
-            "feature_shape": (
-                add(form, self.tr("Feature shape"), self.feature_shape, "data.feature_shape"),
-                ("tfrecord",),
-            ),
-            "image_size": (
-                add(
-                    form,
-                    self.tr("Image size"),
-                    self.image_size,
-                    "data.image_size",
-                    tooltip=self.tr("height, width to resize every image to; empty keeps the stored size"),
-                ),
-                ("image_folder",),
-            ),
-            "color_mode": (
-                add(
-                    form,
-                    self.tr("Colour"),
-                    self.color_mode,
-                    "data.color_mode",
-                    tooltip=self.tr("auto: the images' own channels; rgb or grayscale converts them all"),
-                ),
-                ("image_folder",),
-            ),
-            "function": (
-                add(
-                    form,
-                    self.tr("Function"),
-                    self.function,
-                    "data.function",
-                    tooltip=self.tr("make_dataset(input_context) -> tf.data.Dataset of (features, label) examples"),
-                ),
-                ("python",),
-            ),
-            "validation_function": (
-                add(form, self.tr("Validation function"), self.validation_function, "data.validation_function"),
-                ("python",),
-            ),
-        }
+        widgets = self._field_widgets()
+        self._rows: dict[str, QWidget] = {}
+        for field, (label, tooltip) in ROWS.items():
+            self._rows[field] = add(
+                form, self.tr(label), widgets[field], f"data.{field}", tooltip=self.tr(tooltip) if tooltip else ""
+            )
         add(
             form,
             self.tr("Shard policy"),
@@ -218,20 +180,13 @@ class DataSourceForm(QWidget):
             tooltip=self.tr("How multi-worker runs split data"),
         )
         form.addRow("", self.shard_hint)
-        self._form = form
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.addLayout(form)
         column.addWidget(self.preview)
+        return form
 
-        self._read_problem: Problem | None = None
-        self._preview_problem: Problem | None = None
-        self.info: SourceInfo | None = None
-        self._preview_key: object = None
-        self._base = RunConfig()
-        self._workers = 1
-        self._preview_timer = QTimer(self, singleShot=True, interval=PREVIEW_DELAY_MS)
-        self._preview_timer.timeout.connect(self.refresh_preview)
+    def _connect(self) -> None:
         self.kind.currentTextChanged.connect(self._on_kind)
         self.path.editingFinished.connect(self._read_file)
         for field, spin in self._numbers().items():
@@ -248,7 +203,6 @@ class DataSourceForm(QWidget):
             combo.currentTextChanged.connect(self._edited)
         for edit in (self.feature_shape, self.image_size, self.function, self.validation_function):
             edit.textChanged.connect(self._edited)
-        self.set_data(DataConfig())
 
     # ---- config <-> widgets ------------------------------------------------
     def set_data(self, data: DataConfig, base: RunConfig | None = None) -> None:
@@ -287,6 +241,7 @@ class DataSourceForm(QWidget):
 
     def data(self, base: DataConfig) -> DataConfig:
         kind = self.kind.currentText()
+        fields = self._kind_fields()
         shape = parse_ints(self.feature_shape.text(), "data.feature_shape", "32, 32, 3")[0]
         size = parse_ints(self.image_size.text(), "data.image_size", "64, 64")[0]
         return dataclasses.replace(
@@ -296,7 +251,7 @@ class DataSourceForm(QWidget):
             num_features=self.kept.value("data.num_features", self.features),
             num_classes=self.kept.value("data.num_classes", self.classes),
             path=self.path.text().strip() or None,
-            label=(self.label.currentText() or None) if kind == "csv" else base.label,
+            label=(self.label.currentText() or None) if "label" in fields else base.label,
             features_key=self.features_key.currentText().strip() or base.features_key,
             labels_key=self.labels_key.currentText().strip() or base.labels_key,
             feature_type=self.feature_type.currentText(),
@@ -308,21 +263,21 @@ class DataSourceForm(QWidget):
             shard_policy=self.shard_policy.currentText(),
         )
 
+    def _kind_fields(self) -> tuple[str, ...]:
+        kind = data_kind(self.kind.currentText())
+        return kind.fields if kind else ()
+
     def _numbers(self) -> dict[str, QSpinBox]:
         return {"data.num_samples": self.samples, "data.num_features": self.features, "data.num_classes": self.classes}
 
     def problems(self) -> list[Problem]:
         """Problems only the form sees (an unreadable header, a number list, the preview's finding, a value a
         field cannot show); the rest come from validate()."""
-        kind = self.kind.currentText()
+        fields = self._kind_fields()
         found = [self._read_problem, self._preview_problem]
         found.append(parse_ints(self.feature_shape.text(), "data.feature_shape", "32, 32, 3")[1])
         found.append(parse_ints(self.image_size.text(), "data.image_size", "64, 64")[1])
-        found += [
-            p
-            for p in self.kept.problems()
-            if kind == "synthetic" or (kind, p.field) == ("tfrecord", "data.num_classes")
-        ]
+        found += [p for p in self.kept.problems() if p.field.removeprefix("data.") in fields]  # the shown ones
         return [p for p in found if p]
 
     def shard_problems(self, workers: int, validation_split: float) -> list[Problem]:
@@ -347,31 +302,34 @@ class DataSourceForm(QWidget):
         self._preview_timer.start()
         self.changed.emit()
 
-    def _show_rows(self, kind: str) -> None:
-        self.kind_hint.setText(self.tr(KIND_HINTS[kind]) if kind in KIND_HINTS else "")
-        for box, kinds in self._rows.values():
-            self._form.setRowVisible(box, kind in kinds)
-        samples_label = self._form.labelForField(self._rows["samples"][0])
-        if samples_label is not None:
-            samples_label.setText(self.tr("Examples per epoch") if kind == "python" else self.tr("Samples"))
-        self.path.setPlaceholderText(
-            self.tr("choose a folder…") if kind == "image_folder" else self.tr("choose a file (or a glob)…")
-        )
+    def _show_rows(self, name: str) -> None:
+        kind = data_kind(name)
+        self.kind_hint.setText(translate(kind.hint) if kind else "")
+        for field, box in self._rows.items():
+            self._form.setRowVisible(box, kind is not None and field in kind.fields)
+            label = self._form.labelForField(box)
+            if label is not None:
+                own = kind.labels.get(field) if kind else None
+                label.setText(translate(own) if own else self.tr(ROWS[field][0]))
+        folder = kind is not None and kind.folder
+        self.path.setPlaceholderText(self.tr("choose a folder…") if folder else self.tr("choose a file (or a glob)…"))
 
     def _on_kind(self, kind: str) -> None:
         self._show_rows(kind)
         self._read_file()
 
     def _browse(self) -> None:
-        kind = self.kind.currentText()
-        if kind == "image_folder":
+        kind = data_kind(self.kind.currentText())
+        if kind is None:
+            return
+        if kind.folder:
             path = QFileDialog.getExistingDirectory(self, self.tr("Choose an image folder"), self.path.text())
         else:
             path, _ = QFileDialog.getOpenFileName(
                 self,
-                self.tr("Choose a {kind} file").format(kind=kind),
+                self.tr("Choose a {kind} file").format(kind=kind.name),
                 self.path.text(),
-                self.tr(FILE_FILTERS[kind]) if kind in FILE_FILTERS else "",
+                translate(kind.file_filter) if kind.file_filter else "",
             )
         if path:
             self.path.setText(path)
@@ -384,16 +342,13 @@ class DataSourceForm(QWidget):
 
     def _fill_names(self) -> None:
         """Fill the column/key choices from the file, keeping the wanted choice if it is there."""
-        kind, path = self.kind.currentText(), self.path.text().strip()
+        kind, path = data_kind(self.kind.currentText()), self.path.text().strip()
         self._read_problem = None
         names: list[str] = []
-        if kind in ("csv", "npz", "tfrecord") and path and matching_files(path):
-            try:
-                names = {"csv": csv_columns, "npz": npz_keys, "tfrecord": tfrecord_keys}[kind](path)
-            except DataError as exc:  # a CSV that is not UTF-8, or a line the CSV reader cannot split
-                self._read_problem = Problem("data.path", path, exc.message)
-            except (OSError, zipfile.BadZipFile, RecordError) as exc:
-                self._read_problem = Problem("data.path", path, msg("cannot read the file: {error}", error=exc))
+        try:
+            names = names_in(kind, path) if kind else []
+        except DataError as exc:  # unreadable, a CSV that is not UTF-8, a line the CSV reader cannot split
+            self._read_problem = Problem("data.path", path, exc.message)
         wanted = self._wanted
         self._fill(self.label, names, wanted.label, default=names[-1] if names else "")
         self._fill(self.features_key, names, wanted.features_key, default=names[0] if names else "")

@@ -3,9 +3,9 @@
 mlp and cnn are built by the engine from a few sizes; keras_application
 names an architecture of tf_keras.applications (weights: none, or a local
 file); python points at the user's file and function; saved at a .keras
-file. The form checks what it can without running anything (engine.kinds:
-the file exists, the function is defined); the summary builds the model in
-a child process (gui.form.model_summary).
+file. The form checks what it can without running anything (each kind's
+module in engine.model_kinds: the file exists, the function is defined); the
+summary builds the model in a child process (gui.form.model_summary).
 """
 
 from __future__ import annotations
@@ -27,24 +27,32 @@ from PySide6.QtWidgets import (
 )
 
 from engine.config import ACTIVATIONS, ModelConfig
-from engine.kinds import KERAS_APPLICATIONS, MODEL_KINDS
 from engine.messages import msg
+from engine.model_kinds import MODEL_KINDS, model_kind
+from engine.model_kinds.keras_application import KERAS_APPLICATIONS
 from engine.problems import Problem
 from gui.form.model_summary import ModelSummary
 from gui.form.rows import ProblemLabels, hint_label
+from gui.i18n import translate
 
-KIND_HINTS = {
-    "mlp": QT_TRANSLATE_NOOP("ModelForm", "Dense layers (the tutorial's model); images are flattened"),
-    "cnn": QT_TRANSLATE_NOOP(
-        "ModelForm", "conv blocks with synchronized batch norm, pooling and a Dense head; for images"
+# Every field a model kind may read, in the form's order: (label, tooltip). A kind shows the rows of its fields
+# (engine.model_kinds.<kind>.KIND.fields).
+ROWS: dict[str, tuple[str, str]] = {
+    "filters": (
+        QT_TRANSLATE_NOOP("ModelForm", "Conv filters"),
+        QT_TRANSLATE_NOOP("ModelForm", "Filters of each conv block"),
     ),
-    "keras_application": QT_TRANSLATE_NOOP(
-        "ModelForm", "an architecture of tf_keras.applications, random or local weights (never downloaded)"
+    "kernel_size": (QT_TRANSLATE_NOOP("ModelForm", "Kernel size"), ""),
+    "batch_norm": (QT_TRANSLATE_NOOP("ModelForm", "Normalisation"), ""),
+    "hidden_units": (
+        QT_TRANSLATE_NOOP("ModelForm", "Hidden layers"),
+        QT_TRANSLATE_NOOP("ModelForm", "Units of each Dense layer, comma-separated"),
     ),
-    "python": QT_TRANSLATE_NOOP(
-        "ModelForm", "build_model(input_shape, num_classes) in your file returns an uncompiled tf_keras model"
-    ),
-    "saved": QT_TRANSLATE_NOOP("ModelForm", "a .keras model (e.g. an earlier run's model.keras), trained further"),
+    "activation": (QT_TRANSLATE_NOOP("ModelForm", "Activation"), ""),
+    "name": (QT_TRANSLATE_NOOP("ModelForm", "Architecture"), ""),
+    "weights": (QT_TRANSLATE_NOOP("ModelForm", "Weights file"), ""),
+    "path": (QT_TRANSLATE_NOOP("ModelForm", "Model file"), ""),
+    "function": (QT_TRANSLATE_NOOP("ModelForm", "Function"), ""),
 }
 
 
@@ -102,44 +110,24 @@ class ModelForm(QWidget):
         add = problems.add_row
         add(form, self.tr("Kind"), self.kind, "model.kind")
         form.addRow("", self.kind_hint)
-        self._rows: dict[str, tuple[QWidget, tuple[str, ...]]] = {
-            "filters": (
-                add(
-                    form,
-                    self.tr("Conv filters"),
-                    self.filters,
-                    "model.filters",
-                    tooltip=self.tr("Filters of each conv block"),
-                ),
-                ("cnn",),
-            ),
-            "kernel": (add(form, self.tr("Kernel size"), self.kernel, "model.kernel_size"), ("cnn",)),
-            "batch_norm": (add(form, self.tr("Normalisation"), self.batch_norm, "model.batch_norm"), ("cnn",)),
-            "hidden": (
-                add(
-                    form,
-                    self.tr("Hidden layers"),
-                    self.hidden,
-                    "model.hidden_units",
-                    tooltip=self.tr("Units of each Dense layer, comma-separated"),
-                ),
-                ("mlp", "cnn"),
-            ),
-            "activation": (add(form, self.tr("Activation"), self.activation, "model.activation"), ("mlp", "cnn")),
-            "name": (add(form, self.tr("Architecture"), self.app_name, "model.name"), ("keras_application",)),
-            "weights": (
-                add(form, self.tr("Weights file"), _path_row(self.weights, self._browse_weights), "model.weights"),
-                ("keras_application",),
-            ),
-            "path": (
-                add(form, self.tr("Model file"), _path_row(self.path, self._browse_path), "model.path"),
-                ("python", "saved"),
-            ),
-            "function": (
-                add(form, self.tr("Function"), self.function, "model.function", tooltip=self.tr(KIND_HINTS["python"])),
-                ("python",),
-            ),
+        widgets: dict[str, QWidget] = {
+            "filters": self.filters,
+            "kernel_size": self.kernel,
+            "batch_norm": self.batch_norm,
+            "hidden_units": self.hidden,
+            "activation": self.activation,
+            "name": self.app_name,
+            "weights": _path_row(self.weights, self._browse_weights),
+            "path": _path_row(self.path, self._browse_path),
+            "function": self.function,
         }
+        user_function = model_kind("python")
+        self._rows: dict[str, QWidget] = {}
+        for field, (label, tooltip) in ROWS.items():
+            tip = self.tr(tooltip) if tooltip else ""
+            if field == "function" and user_function is not None:  # what the function must do
+                tip = translate(user_function.hint)
+            self._rows[field] = add(form, self.tr(label), widgets[field], f"model.{field}", tooltip=tip)
         self._form = form
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
@@ -174,10 +162,11 @@ class ModelForm(QWidget):
     def model(self, base: ModelConfig) -> tuple[ModelConfig, list[Problem]]:
         """The model section and the problems only the form sees (sizes that are not numbers)."""
         kind = self.kind.currentText()
+        fields = found.fields if (found := model_kind(kind)) else ()
         hidden, hidden_problem = parse_units(self.hidden.text(), "model.hidden_units", "16, 8")
         filters, filters_problem = parse_units(self.filters.text(), "model.filters", "32, 64")
-        problems = [hidden_problem] if kind in ("mlp", "cnn") and hidden_problem else []
-        problems += [filters_problem] if kind == "cnn" and filters_problem else []
+        problems = [hidden_problem] if "hidden_units" in fields and hidden_problem else []
+        problems += [filters_problem] if "filters" in fields and filters_problem else []
         model = dataclasses.replace(
             base,
             kind=kind,
@@ -193,14 +182,15 @@ class ModelForm(QWidget):
         )
         return model, problems
 
-    def _show_rows(self, kind: str) -> None:
-        self.kind_hint.setText(self.tr(KIND_HINTS[kind]) if kind in KIND_HINTS else "")
-        for box, kinds in self._rows.values():
-            self._form.setRowVisible(box, kind in kinds)
+    def _show_rows(self, name: str) -> None:
+        kind = model_kind(name)
+        self.kind_hint.setText(translate(kind.hint) if kind else "")
+        for field, box in self._rows.items():
+            self._form.setRowVisible(box, kind is not None and field in kind.fields)
 
     def _browse_path(self) -> None:
-        kind = self.kind.currentText()
-        filters = self.tr("Python files (*.py)") if kind == "python" else self.tr("Keras models (*.keras)")
+        kind = model_kind(self.kind.currentText())
+        filters = translate(kind.file_filter) if kind and kind.file_filter else ""
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose the model file"), self.path.text(), filters)
         if path:
             self.path.setText(path)

@@ -36,8 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import events as ev
-from engine.config import RunConfig, Strategy, validate
-from engine.plan import with_replicas
+from engine.config import RunConfig, Strategy, validate, with_replicas
 from engine.protocol.commands import scaling_command
 from gui import theme
 from gui.exports import add_export_action

@@ -148,6 +148,10 @@
         <translation>必须是正整数，例如 3</translation>
     </message>
     <message>
+        <source>conv blocks with synchronized batch norm, pooling and a Dense head; for images</source>
+        <translation>带同步批归一化和池化的卷积块，加一个 Dense 输出头；用于图像</translation>
+    </message>
+    <message>
         <source>not an architecture of tf_keras.applications{hint}</source>
         <translation>不是 tf_keras.applications 中的架构{hint}</translation>
     </message>
@@ -156,8 +160,16 @@
         <translation>本机上保存的权重文件（.h5）</translation>
     </message>
     <message>
+        <source>an architecture of tf_keras.applications, random or local weights (never downloaded)</source>
+        <translation>tf_keras.applications 中的架构，随机或本地权重（从不下载）</translation>
+    </message>
+    <message>
         <source>a Python file defining the model</source>
         <translation>定义模型的 Python 文件</translation>
+    </message>
+    <message>
+        <source>build_model(input_shape, num_classes) in your file returns an uncompiled tf_keras model</source>
+        <translation>你的文件中的 build_model(input_shape, num_classes) 返回一个未编译的 tf_keras 模型</translation>
     </message>
     <message>
         <source>a .keras model file, e.g. an earlier run&apos;s model.keras</source>
@@ -166,6 +178,14 @@
     <message>
         <source>must be a .keras file (tf-keras&apos;s model.save format)</source>
         <translation>必须是 .keras 文件（tf-keras 的 model.save 格式）</translation>
+    </message>
+    <message>
+        <source>a .keras model (e.g. an earlier run&apos;s model.keras), trained further</source>
+        <translation>一个 .keras 模型（例如之前某次运行的 model.keras），在其基础上继续训练</translation>
+    </message>
+    <message>
+        <source>Keras models (*.keras)</source>
+        <translation>Keras 模型 (*.keras)</translation>
     </message>
     <message>
         <source>must be one of: {data_kinds}</source>
@@ -190,6 +210,10 @@
     <message>
         <source>examples</source>
         <translation>样本数</translation>
+    </message>
+    <message>
+        <source>the tutorial&apos;s random data</source>
+        <translation>教程中的随机数据</translation>
     </message>
     <message>
         <source>examples per epoch (the run&apos;s steps are this / batch)</source>
@@ -250,6 +274,18 @@
     <message>
         <source>a python dataset shards itself with input_context (input_pipeline_id, num_input_pipelines); leave auto</source>
         <translation>python 数据集通过 input_context（input_pipeline_id、num_input_pipelines）自行分片；请保持 auto</translation>
+    </message>
+    <message>
+        <source>make_dataset(input_context) in your file returns (features, label) examples</source>
+        <translation>你的文件中的 make_dataset(input_context) 返回 (特征, 标签) 样本</translation>
+    </message>
+    <message>
+        <source>Examples per epoch</source>
+        <translation>每轮次样本数</translation>
+    </message>
+    <message>
+        <source>Python files (*.py)</source>
+        <translation>Python 文件 (*.py)</translation>
     </message>
     <message>
         <source>[height, width] in pixels, or null for as stored</source>
@@ -336,6 +372,14 @@
         <translation>无法读取 {source}（{exc}）；请用 numpy.savez 保存</translation>
     </message>
     <message>
+        <source>NumPy arrays of features and labels, read into memory</source>
+        <translation>特征和标签的 NumPy 数组，读入内存</translation>
+    </message>
+    <message>
+        <source>NumPy archives (*.npz);;All files (*)</source>
+        <translation>NumPy 归档 (*.npz);;所有文件 (*)</translation>
+    </message>
+    <message>
         <source>{source}: features are {dtype}, not numbers</source>
         <translation>{source}：特征类型为 {dtype}，不是数值</translation>
     </message>
@@ -358,6 +402,14 @@
     <message>
         <source>classes from the first {rows:,} rows; rows estimated from the file size</source>
         <translation>类别来自前 {rows:,} 行；行数按文件大小估算</translation>
+    </message>
+    <message>
+        <source>numeric columns and a label column; streamed, so it may be larger than memory</source>
+        <translation>数值列加一个标签列；流式读取，可以大于内存</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv);;All files (*)</source>
+        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
     </message>
     <message>
         <source>CSV file {path} is empty; it needs a header row and at least one data row</source>
@@ -440,6 +492,10 @@
         <translation>图像文件夹 {path} 混有 {a} 通道（{fa}）和 {b} 通道（{fb}）的图像；请把 data.color_mode 设为 &quot;rgb&quot; 或 &quot;grayscale&quot; 统一转换</translation>
     </message>
     <message>
+        <source>one subfolder of images per class (PNG, JPEG, BMP, GIF)</source>
+        <translation>每个类别一个图像子文件夹（PNG、JPEG、BMP、GIF）</translation>
+    </message>
+    <message>
         <source>headers of {checked:,} of {files:,} images checked</source>
         <translation>已检查 {files:,} 张图像中 {checked:,} 张的文件头</translation>
     </message>
@@ -498,6 +554,14 @@
     <message>
         <source>{where}: image mode {mode} cannot become {shape} channels</source>
         <translation>{where}：图像模式 {mode} 无法转换为 {shape} 个通道</translation>
+    </message>
+    <message>
+        <source>tf.train.Example records: features and an int64 label</source>
+        <translation>tf.train.Example 记录：特征和一个 int64 标签</translation>
+    </message>
+    <message>
+        <source>TFRecord files (*.tfrecord *.tfrecords *.tfr);;All files (*)</source>
+        <translation>TFRecord 文件 (*.tfrecord *.tfrecords *.tfr);;所有文件 (*)</translation>
     </message>
     <message>
         <source>a function name, e.g. {example}</source>
@@ -1043,6 +1107,10 @@
         <source>step {step_ms:.1f} ms: input {input} %, compute {compute} %, sync {sync} %, rest {rest} % ({verdict})</source>
         <translation>每步 {step_ms:.1f} 毫秒：输入 {input} %，计算 {compute} %，同步 {sync} %，其余 {rest} %（{verdict}）</translation>
     </message>
+    <message>
+        <source>Dense layers (the tutorial&apos;s model); images are flattened</source>
+        <translation>Dense 层（教程中的模型）；图像会被展平</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
@@ -1449,46 +1517,6 @@
 <context>
     <name>DataSourceForm</name>
     <message>
-        <source>CSV files (*.csv);;All files (*)</source>
-        <translation>CSV 文件 (*.csv);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>NumPy archives (*.npz);;All files (*)</source>
-        <translation>NumPy 归档 (*.npz);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>TFRecord files (*.tfrecord *.tfrecords *.tfr);;All files (*)</source>
-        <translation>TFRecord 文件 (*.tfrecord *.tfrecords *.tfr);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Python files (*.py)</source>
-        <translation>Python 文件 (*.py)</translation>
-    </message>
-    <message>
-        <source>the tutorial&apos;s random data</source>
-        <translation>教程中的随机数据</translation>
-    </message>
-    <message>
-        <source>numeric columns and a label column; streamed, so it may be larger than memory</source>
-        <translation>数值列加一个标签列；流式读取，可以大于内存</translation>
-    </message>
-    <message>
-        <source>NumPy arrays of features and labels, read into memory</source>
-        <translation>特征和标签的 NumPy 数组，读入内存</translation>
-    </message>
-    <message>
-        <source>one subfolder of images per class (PNG, JPEG, BMP, GIF)</source>
-        <translation>每个类别一个图像子文件夹（PNG、JPEG、BMP、GIF）</translation>
-    </message>
-    <message>
-        <source>tf.train.Example records: features and an int64 label</source>
-        <translation>tf.train.Example 记录：特征和一个 int64 标签</translation>
-    </message>
-    <message>
-        <source>make_dataset(input_context) in your file returns (features, label) examples</source>
-        <translation>你的文件中的 make_dataset(input_context) 返回 (特征, 标签) 样本</translation>
-    </message>
-    <message>
         <source>choose a file…</source>
         <translation>选择文件…</translation>
     </message>
@@ -1593,10 +1621,6 @@
         <translation>
             <numerusform> → {resolved}（%n 个工作器）</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Examples per epoch</source>
-        <translation>每轮次样本数</translation>
     </message>
     <message>
         <source>choose a folder…</source>
@@ -2100,26 +2124,6 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
 <context>
     <name>ModelForm</name>
     <message>
-        <source>Dense layers (the tutorial&apos;s model); images are flattened</source>
-        <translation>Dense 层（教程中的模型）；图像会被展平</translation>
-    </message>
-    <message>
-        <source>conv blocks with synchronized batch norm, pooling and a Dense head; for images</source>
-        <translation>带同步批归一化和池化的卷积块，加一个 Dense 输出头；用于图像</translation>
-    </message>
-    <message>
-        <source>an architecture of tf_keras.applications, random or local weights (never downloaded)</source>
-        <translation>tf_keras.applications 中的架构，随机或本地权重（从不下载）</translation>
-    </message>
-    <message>
-        <source>build_model(input_shape, num_classes) in your file returns an uncompiled tf_keras model</source>
-        <translation>你的文件中的 build_model(input_shape, num_classes) 返回一个未编译的 tf_keras 模型</translation>
-    </message>
-    <message>
-        <source>a .keras model (e.g. an earlier run&apos;s model.keras), trained further</source>
-        <translation>一个 .keras 模型（例如之前某次运行的 model.keras），在其基础上继续训练</translation>
-    </message>
-    <message>
         <source>synchronized batch norm</source>
         <translation>同步批归一化</translation>
     </message>
@@ -2178,14 +2182,6 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>Function</source>
         <translation>函数</translation>
-    </message>
-    <message>
-        <source>Python files (*.py)</source>
-        <translation>Python 文件 (*.py)</translation>
-    </message>
-    <message>
-        <source>Keras models (*.keras)</source>
-        <translation>Keras 模型 (*.keras)</translation>
     </message>
     <message>
         <source>Choose the model file</source>

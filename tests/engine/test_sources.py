@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from PIL import Image
 
 from engine.config import DataConfig, ModelConfig, RunConfig, validate
+from engine.data_kinds.image_folder import QUICK_IMAGES_PER_CLASS
 from engine.problems import DataError
-from engine.sources import QUICK_IMAGES_PER_CLASS, inspect, resolve_shard_policy, shard_problem, worker_examples
+from engine.sources import (
+    check_fits_batch,
+    inspect,
+    resolve_shard_policy,
+    shard_problem,
+    worker_examples,
+)
 from tests.data_factory import encode_example, write_float_tfrecords, write_image_folder, write_tfrecord
 
 
@@ -140,6 +148,17 @@ def test_tfrecord_label_above_num_classes(tmp_path):
 def test_a_file_that_is_not_a_tfrecord(tmp_path):
     (tmp_path / "a.tfrecord").write_text("hello, world", encoding="utf-8")
     assert "a.tfrecord" in str(refused(tfrecord_config(tmp_path / "a.tfrecord")))
+
+
+# ---- NPZ files ----------------------------------------------------------------------------------------
+
+
+def test_an_npz_file_smaller_than_one_batch_is_named(tmp_path):
+    np.savez(tmp_path / "small.npz", x=np.zeros((4, 3)), y=np.array([0, 1, 0, 1]))
+    info = inspect(RunConfig(data=DataConfig(kind="npz", path=str(tmp_path / "small.npz"))))
+    with pytest.raises(DataError) as error:
+        check_fits_batch(info, 0.0, 8)
+    assert f"npz {tmp_path / 'small.npz'}: 4 training examples are fewer than one global batch of 8" in str(error.value)
 
 
 # ---- sharding ---------------------------------------------------------------------------------------------

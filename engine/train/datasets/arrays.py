@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from engine.config import DataConfig, RunConfig
-from engine.sources import SourceInfo, labels_to_classes
+from engine.data_kinds.labels import labels_to_classes
+from engine.sources import SourceInfo
 from engine.train.datasets.base import InputSource
 from engine.train.tf_runtime import tf
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.config import RunConfig
-from engine.plan import with_replicas as variant
+from engine.config import with_replicas as variant
 from engine.tools.scaling import format_table, run_study
 
 

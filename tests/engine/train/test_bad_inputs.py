@@ -134,7 +134,7 @@ def test_python_data_with_labels_beyond_num_classes_fails_naming_the_label(tmp_p
 
 def test_tfrecord_labels_beyond_num_classes_after_the_checked_records_fail_naming_the_label(tmp_path):
     """The pre-check parses the first FULL_RECORDS records; a bad label after them is caught in the graph."""
-    from engine.sources import FULL_RECORDS
+    from engine.data_kinds.tfrecord import FULL_RECORDS
     from tests.data_factory import encode_example, write_tfrecord
 
     records = [

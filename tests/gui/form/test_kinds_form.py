@@ -142,3 +142,16 @@ def test_a_csv_that_is_not_utf8_is_an_inline_problem_naming_it(qtbot, tmp_path):
     form.set_config(RunConfig(data=DataConfig(kind="csv", path=str(path), label="label")))
     form.show_problems(form.evaluate()[2])
     assert f"CSV file {path} is not UTF-8 text (byte 0xe9" in problem_text(form, "data.path")
+
+
+def test_a_python_source_names_a_number_its_field_cannot_show(qtbot, tmp_path):
+    """The field shows its nearest value while the run would use the config's: said under the field, as for
+    every other kind's numbers."""
+    path = tmp_path / "d.py"
+    path.write_text("def make_dataset(input_context):\n    pass\n", encoding="utf-8")
+    form = make_form(qtbot)
+    form.set_config(RunConfig(data=DataConfig(kind="python", path=str(path), num_samples=2_000_000_000)))
+    config, _, problems = form.evaluate()
+    assert config.data.num_samples == 2_000_000_000
+    form.show_problems(problems)
+    assert "the config holds 2000000000, which this field cannot show" in problem_text(form, "data.num_samples")
