@@ -1111,6 +1111,78 @@
         <source>Dense layers (the tutorial&apos;s model); images are flattened</source>
         <translation>Dense 层（教程中的模型）；图像会被展平</translation>
     </message>
+    <message>
+        <source>a sweep&apos;s trials train on this machine: use one of {allowed}</source>
+        <translation>扫描的试验在本机上训练：请使用以下之一：{allowed}</translation>
+    </message>
+    <message>
+        <source>this machine has {n} GPU(s)</source>
+        <translation>本机有 {n} 个 GPU</translation>
+    </message>
+    <message>
+        <source>vary the global batch as a choice of sizes, so each can be checked against the replicas</source>
+        <translation>请以若干候选值（choice）改变全局批大小，以便逐一检查能否被副本数整除</translation>
+    </message>
+    <message>
+        <source>must be null (no limit) or seconds &gt; 0</source>
+        <translation>必须为 null（不限时）或大于 0 的秒数</translation>
+    </message>
+    <message>
+        <source>must name at least one field, e.g. {{&quot;learning_rate&quot;: {{&quot;log_uniform&quot;: [0.0001, 0.1]}}}}</source>
+        <translation>必须至少指定一个字段，例如 {{&quot;learning_rate&quot;: {{&quot;log_uniform&quot;: [0.0001, 0.1]}}}}</translation>
+    </message>
+    <message>
+        <source>is set by the sweep itself, not varied</source>
+        <translation>由扫描自身设置，不能改变</translation>
+    </message>
+    <message>
+        <source>not a field of the run config</source>
+        <translation>不是运行配置中的字段</translation>
+    </message>
+    <message>
+        <source>a choice needs a non-empty list of values</source>
+        <translation>choice 需要一个非空的取值列表</translation>
+    </message>
+    <message>
+        <source>a range is [low, high], two numbers</source>
+        <translation>范围是 [下限, 上限] 两个数</translation>
+    </message>
+    <message>
+        <source>an empty range: low must be below high</source>
+        <translation>空范围：下限必须小于上限</translation>
+    </message>
+    <message>
+        <source>a log-uniform range must be above 0</source>
+        <translation>对数均匀分布的范围必须大于 0</translation>
+    </message>
+    <message>
+        <source>an int range is two whole numbers</source>
+        <translation>整数范围是两个整数</translation>
+    </message>
+    <message>
+        <source>a grid needs choices or int ranges; these are continuous: {names}</source>
+        <translation>网格搜索需要候选值或整数范围；以下参数是连续的：{names}</translation>
+    </message>
+    <message>
+        <source>the grid has {n:,} points; at most {limit:,}</source>
+        <translation>网格有 {n:,} 个点；最多 {limit:,} 个</translation>
+    </message>
+    <message>
+        <source>needs validation data: set validation_split above 0 in the base config, or use loss</source>
+        <translation>需要验证数据：请在基础配置中把 validation_split 设为大于 0，或改用 loss</translation>
+    </message>
+    <message>
+        <source>the run gives no {objective}: it has no validation data</source>
+        <translation>该运行不提供 {objective}：它没有验证数据</translation>
+    </message>
+    <message>
+        <source>already holds a sweep: continue it with --resume</source>
+        <translation>已包含一个扫描：请用 --resume 继续它</translation>
+    </message>
+    <message>
+        <source>is not a sweep folder: {exc}</source>
+        <translation>不是扫描文件夹：{exc}</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
