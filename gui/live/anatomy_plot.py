@@ -1,0 +1,113 @@
+"""The live step anatomy: where each step's time goes (waiting for input, computing, synchronising, the rest),
+stacked in milliseconds per step on the plots' shared x-axis, and the verdict in one line under it.
+
+The chart is a live plot like the others (gui/live/plots.py: same frames, same layer): each part is a series
+whose value is its top in the stack, the area under it filled, the tallest drawn first and the others over
+it. A StepAnatomy covers the steps since the previous one, so it is drawn as a flat stretch over them.
+Anatomies come a few times a second at most, so the chart adds next to nothing to a frame.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from engine import anatomy
+from engine import events as ev
+from gui import theme
+from gui.i18n import translate
+from gui.live.plots import LivePlot
+from gui.theme import WidgetRole, set_role
+
+PART_NAMES = {  # engine.anatomy.PARTS in the window's words
+    "input": QT_TRANSLATE_NOOP("AnatomyPlot", "waiting for input"),
+    "compute": QT_TRANSLATE_NOOP("AnatomyPlot", "computing"),
+    "sync": QT_TRANSLATE_NOOP("AnatomyPlot", "synchronising"),
+    "rest": QT_TRANSLATE_NOOP("AnatomyPlot", "the rest"),
+}
+
+
+def part_name(part: str) -> str:
+    return QCoreApplication.translate("AnatomyPlot", PART_NAMES[part])
+
+
+def part_role(part: anatomy.Part) -> tuple[str, int]:
+    """The part's colour in the theme's plot palette."""
+    return ("anatomy", anatomy.PARTS.index(part))
+
+
+def stacked(event: ev.StepAnatomy) -> dict[anatomy.Part, float]:
+    """Each part's top in the stack, in ms per step: input at the bottom, the rest on top (the step)."""
+    tops, total = {}, 0.0
+    for part in anatomy.PARTS:
+        total += max(0.0, anatomy.part_ms(event, part))
+        tops[part] = total
+    return tops
+
+
+class AnatomyPlot(LivePlot):
+    """The four parts of a step stacked, in ms per step."""
+
+    y_from_zero = True  # a stack stands on zero
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Step anatomy"), self.tr("ms per step"), parent)
+        for part in reversed(anatomy.PARTS):  # the tallest first: each part is drawn over the ones above it
+            self.add_series(part, part_name(part), "■", finite=True, role=part_role(part), width=2)
+        self.legend_entries.reverse()  # listed bottom of the stack first, as PARTS
+        self._render_title()
+        self._fill(theme.current())
+
+    def restyle(self, scheme: theme.Theme) -> None:
+        super().restyle(scheme)
+        self._fill(scheme)
+
+    def _fill(self, scheme: theme.Theme) -> None:
+        """Each band in its part's colour faded towards the background: the line on top stays readable."""
+        for part in anatomy.PARTS:
+            fill = QBrush(theme.faded(scheme.plot.colour(part_role(part)), scheme.plot.background))
+            self.layer.looks[part] = dataclasses.replace(self.layer.looks[part], fill=fill)
+        self.layer.invalidate()
+
+    def add_anatomy(self, event: ev.StepAnatomy, start_s: float, end_s: float) -> None:
+        """A flat stretch of each part's top over the steps `event` covers, from `start_s` to `end_s` seconds
+        since Start on the time axis (not before the previous stretch's end: x never goes back)."""
+        first = float(max(event.global_step - event.steps, 0))
+        step = np.array([first, float(event.global_step)])
+        times = self.traces["input"].time
+        start_s = max(start_s, times.values[-1]) if len(times) else start_s
+        seconds = np.array([start_s, max(start_s, end_s)])
+        for part, top in stacked(event).items():
+            self.extend(part, step, seconds, np.array([top, top]))
+
+
+class AnatomyPanel(QWidget):
+    """The anatomy chart and the verdict of the latest anatomy under it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.plot = AnatomyPlot()
+        self.plot.setObjectName("anatomyPlot")
+        self.verdict = QLabel(objectName="anatomyVerdict")
+        set_role(self.verdict, WidgetRole.HINT)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.verdict)
+        self.latest: ev.StepAnatomy | None = None
+
+    def add(self, event: ev.StepAnatomy, start_s: float, end_s: float) -> None:
+        self.plot.add_anatomy(event, start_s, end_s)
+        self.latest = event
+        self.verdict.setText(translate(anatomy.verdict(event)))
+        self.verdict.setToolTip(translate(anatomy.summary_line(event)))
+
+    def clear(self) -> None:
+        self.latest = None
+        self.verdict.clear()
+        self.verdict.setToolTip("")
