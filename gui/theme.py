@@ -33,6 +33,7 @@ from gui import settings
 
 FADE = 0.55  # how far an area under a line (a stacked chart's band) is mixed towards the background
 
+
 class Choice(StrEnum):
     """The View menu's colour scheme."""
 

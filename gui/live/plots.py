@@ -62,6 +62,17 @@ def x_label(axis: str) -> str:
     return QCoreApplication.translate("LivePlot", X_LABELS[axis])
 
 
+def place_in_pairs(layout: QGridLayout, charts: list[QWidget], first_row: int) -> None:
+    """The charts not hidden two to a row of a two-column grid from `first_row` on, in order; one alone in
+    its row spans it."""
+    shown = [chart for chart in charts if not chart.isHidden()]
+    for chart in charts:
+        layout.removeWidget(chart)
+    for i, chart in enumerate(shown):
+        alone = i % 2 == 0 and i == len(shown) - 1
+        layout.addWidget(chart, first_row + i // 2, i % 2, 1, 2 if alone else 1)
+
+
 def _pen(colour: str, width: int, dashed: bool) -> QPen:
     return pg.mkPen(colour, width=width, style=Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
 
@@ -657,12 +668,7 @@ class TrainingPlots(QWidget):
         and accuracy, the anatomy beside throughput; a chart alone in its row spans it."""
         layout = self.layout()
         assert isinstance(layout, QGridLayout)
-        charts = [self.throughput, *(w for w in (self.anatomy, self.gpus) if not w.isHidden())]
-        for chart in charts:
-            layout.removeWidget(chart)
-        for i, chart in enumerate(charts):
-            alone = i % 2 == 0 and i == len(charts) - 1
-            layout.addWidget(chart, 2 + i // 2, i % 2, 1, 2 if alone else 1)
+        place_in_pairs(layout, [self.throughput, self.anatomy, self.gpus], first_row=2)
 
     def plotted_points(self) -> int:
         """Per-batch loss points the last frame showed (for tests and benchmarks)."""
