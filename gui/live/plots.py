@@ -63,8 +63,8 @@ def x_label(axis: str) -> str:
 
 
 def place_in_pairs(layout: QGridLayout, charts: list[QWidget], first_row: int) -> None:
-    """The charts not hidden two to a row of a two-column grid from `first_row` on, in order; one alone in
-    its row spans it."""
+    """The charts (in `layout` already) not hidden two to a row of a two-column grid from `first_row` on, in
+    order; one alone in its row spans it."""
     shown = [chart for chart in charts if not chart.isHidden()]
     for chart in charts:
         layout.removeWidget(chart)
@@ -455,6 +455,8 @@ class TrainingPlots(QWidget):
         layout.addLayout(bar, 0, 0, 1, 2)
         layout.addWidget(self.loss, 1, 0)
         layout.addWidget(self.accuracy, 1, 1)
+        for chart in (self.throughput, self.anatomy, self.gpus):  # children of this widget; _place_lower places them
+            layout.addWidget(chart, 2, 0)
         self._metric_plots = (self.loss, self.accuracy, self.throughput)
         self._plots: tuple[LivePlot, ...] = (*self._metric_plots, self.anatomy.plot, self.gpus)
         self._emas: dict[LivePlot, Ema] = {}

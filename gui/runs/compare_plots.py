@@ -200,6 +200,8 @@ class ComparePlots(QWidget):
         )
         self.anatomy_plot = AnatomyBars(self.tr("Step anatomy"), "compareAnatomyPlot")
         self.anatomy_plot.setVisible(False)  # until a compared run has an anatomy
+        for chart in (self.plots["examples_per_sec"], self.anatomy_plot, self.gpu_plot):  # children; then placed
+            self.grid.addWidget(chart, 1, 0)
         self._place_lower()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
