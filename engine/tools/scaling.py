@@ -8,7 +8,8 @@ so show the cost of distribution rather than a speed-up
 (engine.plan.with_replicas). The throughput of a count is the mean
 examples/s of the epochs after the first (the first holds tracing and
 start-up), and its step anatomy (where a step's time goes) is theirs too.
-Speed-up is relative to the smallest count measured (normally 1), and efficiency = speed-up / (replicas / that count).
+Speed-up is relative to the smallest count measured (normally 1), and
+efficiency = speed-up / (replicas / that count).
 
 parameter_server is studied by workers instead: a count is that many worker
 processes (with one ps task and the chief), launched as a local cluster
