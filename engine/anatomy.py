@@ -121,8 +121,8 @@ def _share_change(before: int, after: int) -> Message:
 
 
 def scaling_sentence(counts: list[tuple[int, StepAnatomy]], workers: bool = False) -> Message | None:
-    """What happened to a step between the fewest and the most replicas (or workers) measured, e.g. "from 1
-    to 4 replicas the computing time per step fell 3.4×, synchronising grew from 0 to 38 %"; None with fewer
+    """What happened to a step between the fewest and the most replicas (or workers) measured, e.g. "From 1
+    to 4 replicas the computing time per step fell 3.4×, synchronising grew from 0 to 38 %."; None with fewer
     than two counts."""
     if len(counts) < 2:
         return None
@@ -131,14 +131,14 @@ def scaling_sentence(counts: list[tuple[int, StepAnatomy]], workers: bool = Fals
     sync = _share_change(round(100 * shares(first)["sync"]), round(100 * shares(last)["sync"]))
     if workers:
         return msg(
-            "from {low} to {high} workers the computing time per step {compute}, synchronising {sync}",
+            "From {low} to {high} workers the computing time per step {compute}, synchronising {sync}.",
             low=low,
             high=high,
             compute=compute,
             sync=sync,
         )
     return msg(
-        "from {low} to {high} replicas the computing time per step {compute}, synchronising {sync}",
+        "From {low} to {high} replicas the computing time per step {compute}, synchronising {sync}.",
         low=low,
         high=high,
         compute=compute,

@@ -14,7 +14,7 @@ import dataclasses
 import numpy as np
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from engine import anatomy
 from engine import events as ev
@@ -31,8 +31,20 @@ PART_NAMES = {  # engine.anatomy.PARTS in the window's words
 }
 
 
+LEGEND_NAMES = {  # the same, short enough for a legend in a chart's title beside another chart
+    "input": QT_TRANSLATE_NOOP("AnatomyPlot", "input"),
+    "compute": QT_TRANSLATE_NOOP("AnatomyPlot", "compute"),
+    "sync": QT_TRANSLATE_NOOP("AnatomyPlot", "sync"),
+    "rest": QT_TRANSLATE_NOOP("AnatomyPlot", "rest"),
+}
+
+
 def part_name(part: str) -> str:
     return QCoreApplication.translate("AnatomyPlot", PART_NAMES[part])
+
+
+def legend_name(part: str) -> str:
+    return QCoreApplication.translate("AnatomyPlot", LEGEND_NAMES[part])
 
 
 def part_role(part: anatomy.Part) -> tuple[str, int]:
@@ -57,7 +69,7 @@ class AnatomyPlot(LivePlot):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Step anatomy"), self.tr("ms per step"), parent)
         for part in reversed(anatomy.PARTS):  # the tallest first: each part is drawn over the ones above it
-            self.add_series(part, part_name(part), "■", finite=True, role=part_role(part), width=2)
+            self.add_series(part, legend_name(part), "■", finite=True, role=part_role(part), width=2)
         self.legend_entries.reverse()  # listed bottom of the stack first, as PARTS
         self._render_title()
         self._fill(theme.current())
@@ -93,6 +105,7 @@ class AnatomyPanel(QWidget):
         self.plot = AnatomyPlot()
         self.plot.setObjectName("anatomyPlot")
         self.verdict = QLabel(objectName="anatomyVerdict")
+        self.verdict.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # never widens the grid
         set_role(self.verdict, WidgetRole.HINT)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

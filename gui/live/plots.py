@@ -64,7 +64,10 @@ def x_label(axis: str) -> str:
 
 def place_in_pairs(layout: QGridLayout, charts: list[QWidget], first_row: int) -> None:
     """The charts (in `layout` already) not hidden two to a row of a two-column grid from `first_row` on, in
-    order; one alone in its row spans it."""
+    order; one alone in its row spans it. The two columns share the width evenly, whatever the charts' titles
+    (by their size hints, a long legend took a column's room and the grid overflowed the window)."""
+    layout.setColumnStretch(0, 1)
+    layout.setColumnStretch(1, 1)
     shown = [chart for chart in charts if not chart.isHidden()]
     for chart in charts:
         layout.removeWidget(chart)

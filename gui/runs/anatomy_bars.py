@@ -13,7 +13,7 @@ from engine import anatomy
 from engine.events import StepAnatomy
 from gui import theme
 from gui.exports import add_export_action
-from gui.live.anatomy_plot import part_name, part_role, stacked
+from gui.live.anatomy_plot import legend_name, part_role, stacked
 
 BAR_WIDTH = 0.6
 
@@ -77,7 +77,7 @@ class AnatomyBars(pg.PlotWidget):
 
     def _title(self, scheme: theme.PlotPalette) -> None:
         entries = "&nbsp;&nbsp;".join(
-            f"<span style='color:{scheme.colour(part_role(p))}'>■</span>&nbsp;{html.escape(part_name(p))}"
+            f"<span style='color:{scheme.colour(part_role(p))}'>■</span>&nbsp;{html.escape(legend_name(p))}"
             for p in anatomy.PARTS
         )
         self.getPlotItem().setTitle(

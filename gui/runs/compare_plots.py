@@ -200,13 +200,13 @@ class ComparePlots(QWidget):
         )
         self.anatomy_plot = AnatomyBars(self.tr("Step anatomy"), "compareAnatomyPlot")
         self.anatomy_plot.setVisible(False)  # until a compared run has an anatomy
-        for chart in (self.plots["examples_per_sec"], self.anatomy_plot, self.gpu_plot):  # children; then placed
+        for chart in (self.plots["examples_per_sec"], self.anatomy_plot, self.gpu_plot):  # placed when children
             self.grid.addWidget(chart, 1, 0)
-        self._place_lower()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(controls)
         layout.addLayout(self.grid, 1)
+        self._place_lower()
         self.x_axis.currentIndexChanged.connect(self.redraw)
         self.smoothing.valueChanged.connect(self.redraw)
         self.restyle(theme.current())

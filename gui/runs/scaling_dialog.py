@@ -164,7 +164,7 @@ class ScalingDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Scaling study"))
         self.setObjectName("scalingDialog")
-        self.resize(980, 720)
+        self.resize(1180, 720)  # three charts side by side
         self._runs_root = runs_root
         self.command_for = command_for  # the protocol's scaling command; tests inject a fake
         self.config: RunConfig | None = None

@@ -1068,12 +1068,12 @@
         <translation>保持在 {before} %</translation>
     </message>
     <message>
-        <source>from {low} to {high} workers the computing time per step {compute}, synchronising {sync}</source>
-        <translation>从 {low} 个工作器到 {high} 个工作器，每步计算时间{compute}，同步占比{sync}</translation>
+        <source>From {low} to {high} workers the computing time per step {compute}, synchronising {sync}.</source>
+        <translation>从 {low} 个工作器到 {high} 个工作器，每步计算时间{compute}，同步占比{sync}。</translation>
     </message>
     <message>
-        <source>from {low} to {high} replicas the computing time per step {compute}, synchronising {sync}</source>
-        <translation>从 {low} 个副本到 {high} 个副本，每步计算时间{compute}，同步占比{sync}</translation>
+        <source>From {low} to {high} replicas the computing time per step {compute}, synchronising {sync}.</source>
+        <translation>从 {low} 个副本到 {high} 个副本，每步计算时间{compute}，同步占比{sync}。</translation>
     </message>
 </context>
 <context>
@@ -1103,6 +1103,22 @@
     </message>
     <message>
         <source>the rest</source>
+        <translation>其余</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <source>rest</source>
         <translation>其余</translation>
     </message>
     <message>

@@ -61,7 +61,9 @@ def test_the_compare_view_stacks_each_selected_runs_anatomy(qtbot, runs):
     refresh(qtbot, panel)
     select(qtbot, panel, [runs["input"], runs["sync"]])
     bars = panel.compare.anatomy_plot
-    assert bars.isVisible()
+    assert bars.isVisible() and panel.compare.plots["examples_per_sec"].isVisible()
+    grid = panel.compare.grid
+    assert grid.getItemPosition(grid.indexOf(bars)) == (1, 1, 1, 1)  # beside throughput
     assert bars.labels == ["four-replicas", "slow-input"]  # the table's order: newest first
     assert bars.bar_tops() == {
         "input": [1.0, 12.0],

@@ -186,7 +186,7 @@ def test_a_study_shows_each_counts_step_anatomy_and_what_happened_to_a_step(qtbo
     plot = dialog.anatomy_plot
     assert plot.labels == ["1", "2", "4"]  # the failed count has no bar
     assert plot.bar_tops() == {"input": [1.0, 1.0], "compute": [9.0, 3.5], "sync": [9.0, 9.0], "rest": [10.0, 10.0]}
-    sentence = "from 1 to 2 replicas the computing time per step fell 3.2×, synchronising grew from 0 to 55 %"
+    sentence = "From 1 to 2 replicas the computing time per step fell 3.2×, synchronising grew from 0 to 55 %."
     assert dialog.anatomy_sentence.text() == sentence and dialog.anatomy_sentence.isVisible()
     i18n.install(qapp, "zh_CN")
     try:
