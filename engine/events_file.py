@@ -17,6 +17,7 @@ about MAX_POINTS when there are more.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,8 +31,9 @@ CAP_BYTES = 8 << 20  # larger files: the head and the tail only
 HEAD_BYTES = 1 << 20
 TAIL_BYTES = 4 << 20
 MAX_POINTS = 4_000  # batch points read for plotting: plots are ~1,400 px wide, and each point costs their paint
-_RUN_MARKS = (b'"run_started"', b'"run_finished"', b'"run_failed"')
-_DECODED_MARKS = (*_RUN_MARKS, b'"step_anatomy"')  # the lines a summary decodes
+# the lines a summary decodes: the run's starts and ends and its step anatomies (one search of a line costs
+# less than one per name)
+_DECODED = re.compile(rb'"(?:run_started|run_finished|run_failed|step_anatomy)"')
 
 
 def _lines(f: BinaryIO, start: int, stop: int) -> Iterator[tuple[int, bytes]]:
@@ -117,7 +119,7 @@ class EventsDigest:
     def _take(self, line: bytes) -> None:
         if not line.strip():
             return
-        if self.first_time is not None and not any(mark in line for mark in _DECODED_MARKS):
+        if self.first_time is not None and _DECODED.search(line) is None:
             self.last_line = line  # a batch event, most likely: only its time may matter, later
             return
         event = _decode(line)
