@@ -189,6 +189,11 @@ class LivePlot(pg.PlotWidget):
     def has_new_data(self) -> bool:
         return bool(self._dirty)
 
+    def lags(self, x_hi: float) -> bool:
+        """True if the shared x-axis has outgrown this plot's range while it had no news (a chart fed a few
+        times an epoch, the step anatomy): a redraw moves it with the others."""
+        return self._x_range is not None and sticky_range(0.0, x_hi, self._x_range, X_HEADROOM) != self._x_range
+
     def set_x_axis(self, axis: str) -> None:
         self.x_axis = axis
         self.getPlotItem().setLabel("bottom", x_label(axis))
@@ -615,7 +620,8 @@ class TrainingPlots(QWidget):
         if not self._showing():
             return
         shown = [p for p in self._plots if not p.isHidden()]
-        self._pending = [p for p in shown if p.has_new_data()]
+        x_hi = self._x_hi()
+        self._pending = [p for p in shown if p.has_new_data() or p.lags(x_hi)]
         if self._pending:
             started = time.perf_counter()
             self._redraw_pending()

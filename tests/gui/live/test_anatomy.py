@@ -4,10 +4,13 @@ x-axis and a verdict in the window's language."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QCoreApplication
 
+from engine import events as ev
 from gui import i18n
 from gui.main_window import MainWindow
+from tests.gui.live.plot_feed import batch, shown_plots
 from tests.gui.test_main_window import CPU_ONLY, wait_idle
 
 
@@ -62,3 +65,24 @@ def test_the_verdict_is_in_chinese(qtbot, make_window, qapp):
         assert window.plots.anatomy.plot.plain_title == QCoreApplication.translate("AnatomyPlot", "Step anatomy")
     finally:
         i18n.install(qapp, "en")
+
+
+def test_the_chart_keeps_the_shared_x_range_between_its_rare_events(qtbot):
+    """Anatomies come a few times an epoch; while batches stretch the other plots' x-axis, the chart's moves
+    with them."""
+    plots = shown_plots(qtbot)
+    anatomy = ev.StepAnatomy(
+        epoch=1, global_step=10, steps=10, step_ms=4, input_ms=1, compute_ms=2, sync_ms=0, rest_ms=1
+    )
+    plots.add_events([batch(s) for s in range(1, 11)] + [anatomy])
+    qtbot.waitUntil(lambda: plots.anatomy.plot.plotted_points("input") == 2)
+    plots.add_events([batch(s) for s in range(11, 1001)])
+    qtbot.waitUntil(lambda: plots.loss.plotted_points("batch") == 1000)
+    loss, chart = (p.getPlotItem().getViewBox() for p in (plots.loss, plots.anatomy.plot))
+    qtbot.waitUntil(lambda: loss.viewRange()[0][1] > 1000)  # the loss plot's x-axis stepped on
+
+    def same_x_range() -> bool:  # pyqtgraph pads each view by its own width: a pixel or so apart
+        (lo, hi), theirs = chart.viewRange()[0], loss.viewRange()[0]
+        return (lo, hi) == pytest.approx(theirs, abs=(hi - lo) / 100)
+
+    qtbot.waitUntil(same_x_range)
