@@ -120,6 +120,12 @@ def _share_change(before: int, after: int) -> Message:
     return msg("stayed at {before} %", before=before)
 
 
+def study_sentence(points: list[ev.ScalingPoint], workers: bool = False) -> Message | None:
+    """`scaling_sentence` of a scaling study's counts that were measured and report an anatomy."""
+    measured = [(p.replicas, a) for p in points if not p.error and (a := from_plain(p.anatomy))]
+    return scaling_sentence(measured, workers)
+
+
 def scaling_sentence(counts: list[tuple[int, StepAnatomy]], workers: bool = False) -> Message | None:
     """What happened to a step between the fewest and the most replicas (or workers) measured, e.g. "From 1
     to 4 replicas the computing time per step fell 3.4×, synchronising grew from 0 to 38 %."; None with fewer

@@ -31,7 +31,6 @@ from pathlib import Path
 from engine import anatomy
 from engine import events as ev
 from engine.config import RunConfig, Strategy
-from engine.messages import Message
 from engine.plan import with_replicas
 from engine.problems import ConfigError
 from engine.protocol import commands
@@ -202,13 +201,6 @@ def serve(config_path: str, replica_counts: list[int], out_dir: str | None) -> i
     return ExitCode.OK
 
 
-def anatomy_sentence(points: list[ScalingPoint], workers: bool = False) -> Message | None:
-    """What happened to a step from the fewest to the most counts measured (engine.anatomy.scaling_sentence);
-    None without two counts that report an anatomy."""
-    measured = [(p.replicas, a) for p in points if not p.error and (a := anatomy.from_plain(p.anatomy))]
-    return anatomy.scaling_sentence(measured, workers)
-
-
 def format_table(points: list[ScalingPoint]) -> str:
     """The study as a table for a terminal, and what happened to a step under it."""
     lines = ["replicas  examples/s  speed-up  efficiency", "--------  ----------  --------  ----------"]
@@ -217,5 +209,5 @@ def format_table(points: list[ScalingPoint]) -> str:
             lines.append(f"{p.replicas:>8}  failed: {p.error}")
         else:
             lines.append(f"{p.replicas:>8}  {p.examples_per_sec:>10,.0f}  {p.speedup:>7.2f}x  {p.efficiency:>9.0%}")
-    sentence = anatomy_sentence(points)
+    sentence = anatomy.study_sentence(points)
     return "\n".join([*lines, *([sentence] if sentence else [])])

@@ -41,7 +41,6 @@ from engine import events as ev
 from engine.config import RunConfig, Strategy, validate
 from engine.plan import with_replicas
 from engine.protocol.commands import scaling_command
-from engine.tools.scaling import anatomy_sentence
 from gui import theme
 from gui.exports import add_export_action
 from gui.i18n import problem_text, translate
@@ -426,7 +425,7 @@ class ScalingDialog(QDialog):
             [str(p.replicas) for p in points], [None if p.error else anatomy.from_plain(p.anatomy) for p in points]
         )
         workers = self.config is not None and self.config.strategy == Strategy.PARAMETER_SERVER
-        sentence = anatomy_sentence(points, workers)
+        sentence = anatomy.study_sentence(points, workers)
         self.anatomy_sentence.setText(translate(sentence) if sentence else "")
         self.anatomy_sentence.setVisible(sentence is not None)
 

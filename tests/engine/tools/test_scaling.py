@@ -94,5 +94,5 @@ def test_each_count_reports_the_anatomy_of_its_steps_after_the_first_epoch(tmp_p
     assert (one.epoch, one.steps, one.compute_ms, one.sync_ms) == (2, 3, 8.0, 0.0)
     assert (four.compute_ms, four.sync_ms, four.step_ms) == (2.0, 6.0, 10.0)
     sentence = "From 1 to 4 replicas the computing time per step fell 4.0×, synchronising grew from 0 to 60 %."
-    assert scaling.anatomy_sentence(points) == sentence
+    assert anatomy.study_sentence(points) == sentence
     assert format_table(points).endswith(sentence)
