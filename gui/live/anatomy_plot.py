@@ -85,16 +85,21 @@ class AnatomyPlot(LivePlot):
             self.layer.looks[part] = dataclasses.replace(self.layer.looks[part], fill=fill)
         self.layer.invalidate()
 
-    def add_anatomy(self, event: ev.StepAnatomy, start_s: float, end_s: float) -> None:
+    def add_anatomy(self, event: ev.StepAnatomy, start_s: float, end_s: float) -> bool:
         """A flat stretch of each part's top over the steps `event` covers, from `start_s` to `end_s` seconds
-        since Start on the time axis (not before the previous stretch's end: x never goes back)."""
-        first = float(max(event.global_step - event.steps, 0))
+        since Start on the time axis, never before the previous stretch's end: x never goes back. False, and
+        nothing drawn, for an anatomy that ends where a drawn one does or before (another report of the same
+        steps)."""
+        drawn = self.traces["input"]
+        if len(drawn) and event.global_step <= drawn.step.values[-1]:
+            return False
+        first = max(float(event.global_step - event.steps), drawn.step.values[-1] if len(drawn) else 0.0, 0.0)
+        start_s = max(start_s, drawn.time.values[-1]) if len(drawn) else start_s
         step = np.array([first, float(event.global_step)])
-        times = self.traces["input"].time
-        start_s = max(start_s, times.values[-1]) if len(times) else start_s
         seconds = np.array([start_s, max(start_s, end_s)])
         for part, top in stacked(event).items():
             self.extend(part, step, seconds, np.array([top, top]))
+        return True
 
 
 class AnatomyPanel(QWidget):
@@ -112,15 +117,13 @@ class AnatomyPanel(QWidget):
         layout.setSpacing(2)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.verdict)
-        self.latest: ev.StepAnatomy | None = None
 
     def add(self, event: ev.StepAnatomy, start_s: float, end_s: float) -> None:
-        self.plot.add_anatomy(event, start_s, end_s)
-        self.latest = event
-        self.verdict.setText(translate(anatomy.verdict(event)))
-        self.verdict.setToolTip(translate(anatomy.summary_line(event)))
+        """The anatomy drawn and its verdict shown, unless its steps were drawn already."""
+        if self.plot.add_anatomy(event, start_s, end_s):
+            self.verdict.setText(translate(anatomy.verdict(event)))
+            self.verdict.setToolTip(translate(anatomy.summary_line(event)))
 
     def clear(self) -> None:
-        self.latest = None
         self.verdict.clear()
         self.verdict.setToolTip("")

@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication
 from engine import events as ev
 from gui import i18n
 from gui.main_window import MainWindow
-from tests.gui.live.plot_feed import batch, shown_plots
+from tests.gui.live.plot_feed import T0, batch, shown_plots
 from tests.gui.test_main_window import CPU_ONLY, wait_idle
 
 
@@ -86,3 +86,20 @@ def test_the_chart_keeps_the_shared_x_range_between_its_rare_events(qtbot):
         return (lo, hi) == pytest.approx(theirs, abs=(hi - lo) / 100)
 
     qtbot.waitUntil(same_x_range)
+
+
+def test_an_anatomy_of_steps_already_drawn_is_left_out(qtbot):
+    """Two reports of the same steps (e.g. from two workers) draw one stretch, and x never goes back."""
+    plots = shown_plots(qtbot)
+
+    def anatomy(at: int, steps: int, input_ms: float) -> ev.StepAnatomy:
+        return ev.StepAnatomy(
+            epoch=1, global_step=at, steps=steps, step_ms=input_ms + 1, input_ms=input_ms, compute_ms=1,
+            sync_ms=0, rest_ms=0, time=T0 + at / 10,
+        )  # fmt: skip
+
+    plots.add_events([batch(s) for s in range(1, 21)] + [anatomy(10, 10, 5), anatomy(10, 10, 7), anatomy(20, 15, 3)])
+    chart = plots.anatomy.plot.traces["input"]
+    assert chart.step.values.tolist() == [0.0, 10.0, 10.0, 20.0]
+    assert chart.y.values.tolist() == [5.0, 5.0, 3.0, 3.0]
+    assert plots.anatomy.verdict.text().startswith("input-bound: 75 %")
