@@ -6,14 +6,17 @@ the figures into words, so the window, `tfdd train` and the Runs tab say the sam
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable, Iterable
+from typing import Any, Literal
 
+from engine import events as ev
 from engine.events import StepAnatomy
 from engine.messages import Message, msg
 
 Part = Literal["input", "compute", "sync", "rest"]
 PARTS: tuple[Part, ...] = ("input", "compute", "sync", "rest")
 """The parts of a step, in the order they are stacked and listed."""
+SAME_WITHIN = 0.05  # a time per step that changed by less than this share "stayed about the same"
 
 
 def part_ms(anatomy: StepAnatomy, part: Part) -> float:
@@ -62,4 +65,88 @@ def summary_line(anatomy: StepAnatomy) -> Message:
         sync=round(100 * parts["sync"]),
         rest=round(100 * parts["rest"]),
         verdict=verdict(anatomy),
+    )
+
+
+def combine(anatomies: Iterable[StepAnatomy]) -> StepAnatomy | None:
+    """The anatomy of all the steps `anatomies` cover: each figure their mean weighted by steps, placed at
+    the latest of them (None when they cover no step)."""
+    covering = [a for a in anatomies if a.steps > 0]
+    if not covering:
+        return None
+    steps = sum(a.steps for a in covering)
+    latest = max(covering, key=lambda a: a.global_step)
+
+    def mean(figure: Callable[[StepAnatomy], float]) -> float:
+        return sum(figure(a) * a.steps for a in covering) / steps
+
+    return StepAnatomy(
+        epoch=latest.epoch,
+        global_step=latest.global_step,
+        steps=steps,
+        step_ms=mean(lambda a: a.step_ms),
+        **{f"{p}_ms": mean(lambda a, p=p: part_ms(a, p)) for p in PARTS},
+        time=latest.time,
+    )
+
+
+def from_plain(data: dict[str, Any] | None) -> StepAnatomy | None:
+    """The anatomy an event carries as data (events.to_dict of a StepAnatomy, e.g. a scaling point's); None
+    when there is none or it is not one."""
+    if not data:
+        return None
+    try:
+        anatomy = ev.from_dict({**data, "type": StepAnatomy.type})
+    except (ev.EventDecodeError, TypeError):
+        return None
+    return anatomy if isinstance(anatomy, StepAnatomy) else None
+
+
+def _change(before: float, after: float) -> Message:
+    """How a time per step changed, as a factor: "fell 3.4×", "rose 1.5×" or "stayed about the same"."""
+    if before <= 0 or after <= 0 or max(before, after) / min(before, after) < 1 + SAME_WITHIN:
+        return msg("stayed about the same")
+    if after < before:
+        return msg("fell {factor:.1f}×", factor=before / after)
+    return msg("rose {factor:.1f}×", factor=after / before)
+
+
+def _share_change(before: int, after: int) -> Message:
+    """How a part's share (whole percent) changed: "grew from 0 to 38 %", "fell from …" or "stayed at …"."""
+    if after > before:
+        return msg("grew from {before} to {after} %", before=before, after=after)
+    if after < before:
+        return msg("fell from {before} to {after} %", before=before, after=after)
+    return msg("stayed at {before} %", before=before)
+
+
+def study_sentence(points: list[ev.ScalingPoint], workers: bool = False) -> Message | None:
+    """`scaling_sentence` of a scaling study's counts that were measured and report an anatomy."""
+    measured = [(p.replicas, a) for p in points if not p.error and (a := from_plain(p.anatomy))]
+    return scaling_sentence(measured, workers)
+
+
+def scaling_sentence(counts: list[tuple[int, StepAnatomy]], workers: bool = False) -> Message | None:
+    """What happened to a step between the fewest and the most replicas (or workers) measured, e.g. "From 1
+    to 4 replicas the computing time per step fell 3.4×, synchronising grew from 0 to 38 %."; None with fewer
+    than two counts."""
+    if len(counts) < 2:
+        return None
+    (low, first), (high, last) = min(counts, key=lambda c: c[0]), max(counts, key=lambda c: c[0])
+    compute = _change(first.compute_ms, last.compute_ms)
+    sync = _share_change(round(100 * shares(first)["sync"]), round(100 * shares(last)["sync"]))
+    if workers:
+        return msg(
+            "From {low} to {high} workers the computing time per step {compute}, synchronising {sync}.",
+            low=low,
+            high=high,
+            compute=compute,
+            sync=sync,
+        )
+    return msg(
+        "From {low} to {high} replicas the computing time per step {compute}, synchronising {sync}.",
+        low=low,
+        high=high,
+        compute=compute,
+        sync=sync,
     )

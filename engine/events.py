@@ -176,6 +176,7 @@ class ScalingPoint:
     efficiency: float  # speedup / (replicas / that count)
     run_dir: str
     error: str = ""
+    anatomy: dict[str, Any] | None = None  # its steps' StepAnatomy as to_dict gives it (engine.anatomy.from_plain)
     time: float = field(default_factory=_now)
 
 

@@ -1,7 +1,7 @@
 """Reading a run's events.jsonl the way a history needs it: incrementally, in chunks, with a cap.
 
 A run's summary needs few of its events: the first and last times, the run
-starts and the run ends, and the pauses between a run's end (or its last
+starts and the run ends, its step anatomies (a few per epoch), and the pauses between a run's end (or its last
 event, if it was killed) and its resume, which are not training time. `EventsDigest` finds those by a byte search per
 line, decodes only them, remembers how far it has read, and on the next
 update reads only what was appended (a live run's file grows; the rest was
@@ -17,11 +17,13 @@ about MAX_POINTS when there are more.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from engine import anatomy
 from engine import events as ev
 
 CHUNK_BYTES = 1 << 20
@@ -29,7 +31,9 @@ CAP_BYTES = 8 << 20  # larger files: the head and the tail only
 HEAD_BYTES = 1 << 20
 TAIL_BYTES = 4 << 20
 MAX_POINTS = 4_000  # batch points read for plotting: plots are ~1,400 px wide, and each point costs their paint
-_RUN_MARKS = (b'"run_started"', b'"run_finished"', b'"run_failed"')
+# the lines a summary decodes: the run's starts and ends and its step anatomies (one search of a line costs
+# less than one per name)
+_DECODED = re.compile(rb'"(?:run_started|run_finished|run_failed|step_anatomy)"')
 
 
 def _lines(f: BinaryIO, start: int, stop: int) -> Iterator[tuple[int, bytes]]:
@@ -67,6 +71,7 @@ class EventsDigest:
     bad_lines: int = 0  # lines that were decoded and are not events (a hand edit, a torn line)
     skipped_bytes: int = 0  # the middle of a huge file, not read
     paused: float = 0.0  # seconds between each resume's start and the event before it
+    anatomy: ev.StepAnatomy | None = None  # the steps' anatomy over the whole run (engine.anatomy.combine)
     last_line: bytes = field(default=b"", repr=False)  # decoded only when asked for its time
     _after_skip: bool = field(default=False, repr=False)  # the event before the next one is in the skipped middle
 
@@ -114,7 +119,7 @@ class EventsDigest:
     def _take(self, line: bytes) -> None:
         if not line.strip():
             return
-        if self.first_time is not None and not any(mark in line for mark in _RUN_MARKS):
+        if self.first_time is not None and _DECODED.search(line) is None:
             self.last_line = line  # a batch event, most likely: only its time may matter, later
             return
         event = _decode(line)
@@ -128,6 +133,8 @@ class EventsDigest:
             self.started, self.end = event, None
         elif isinstance(event, (ev.RunFinished, ev.RunFailed)):
             self.end = event
+        elif isinstance(event, ev.StepAnatomy):
+            self.anatomy = anatomy.combine([event] if self.anatomy is None else [self.anatomy, event])
         self.last_line, self._after_skip = b"", False
         if self.first_time is None:
             self.first_time = event.time

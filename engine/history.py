@@ -62,6 +62,7 @@ class RunSummary:
     holder: Holder | None = None  # who trains it now (status running)
     problems: tuple[str, ...] = ()  # what could not be read, e.g. "2 lines of events.jsonl are not events"
     error_type: str = ""  # what a failed run failed with
+    anatomy: ev.StepAnatomy | None = None  # where its steps' time went, over the whole run (engine.anatomy)
 
     @property
     def resumable(self) -> bool:
@@ -184,6 +185,7 @@ def _summary(
         num_workers=started.num_workers if started else 1,
         problems=tuple(problems),
         error_type=end.error_type if isinstance(end, ev.RunFailed) else "",
+        anatomy=digest.anatomy,
     )
 
 

@@ -133,7 +133,8 @@ class MainWindow(QMainWindow):
         self.cluster.export_requested.connect(self.export_cluster)
         self.cluster.start_requested.connect(self.start_cluster_here)
         self.workers.worker_chosen.connect(lambda worker: self.log.filter.setText(source_tag(worker)))
-        for plot in (self.plots.loss, self.plots.accuracy, self.plots.throughput, self.plots.gpus):
+        plots = self.plots
+        for plot in (plots.loss, plots.accuracy, plots.throughput, plots.anatomy.plot, plots.gpus):
             add_export_action(plot)
         self.gpu_monitor = GpuMonitor(gpu_reader, parent=self)
         self.gpu_recorder = GpuRecorder()

@@ -31,6 +31,8 @@ from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 from engine.resources import resource_path
 from gui import settings
 
+FADE = 0.55  # how far an area under a line (a stacked chart's band) is mixed towards the background
+
 
 class Choice(StrEnum):
     """The View menu's colour scheme."""
@@ -109,6 +111,7 @@ class PlotPalette:
     failed: str
     gpus: tuple[str, ...]  # per GPU, in order
     runs: tuple[str, ...]  # one per compared run
+    anatomy: tuple[str, ...]  # a step's parts, in engine.anatomy.PARTS' order: input, compute, sync, rest
 
     def colour(self, role: str | tuple[str, int]) -> str:
         """The colour of a role: a field's name ("smoothed"), or (sequence, index) for ("gpus", 3)."""
@@ -123,6 +126,7 @@ class PlotPalette:
         for skip in ("background", "foreground", "grid", "legend_background", "legend_border"):
             named.pop(skip)
         named |= {f"gpu{i}": c for i, c in enumerate(self.gpus)} | {f"run{i}": c for i, c in enumerate(self.runs)}
+        named |= {f"anatomy{i}": c for i, c in enumerate(self.anatomy)}
         return named
 
 
@@ -203,6 +207,7 @@ LIGHT = Theme(
             "#6f6f6f",
             "#8f8f16",
         ),
+        anatomy=("#d95f02", "#2166ac", "#7b3294", "#6f6f6f"),
     ),
 )
 
@@ -272,6 +277,7 @@ DARK = Theme(
             "#b0b7c3",
             "#d8d86a",
         ),
+        anatomy=("#ff9a4d", "#7fb3ff", "#c39bd3", "#b0b7c3"),
     ),
 )
 
@@ -357,6 +363,12 @@ def style_sheet(theme: Theme) -> str:
     if not path.is_file():
         return ""
     return Template(path.read_text(encoding="utf-8")).substitute(asdict(theme.ui))
+
+
+def faded(colour: str, background: str, amount: float = FADE) -> QColor:
+    """`colour` mixed with `background`, `amount` of the way to it, opaque: an area under its own line."""
+    a, b = QColor(colour), QColor(background)
+    return QColor.fromRgbF(*(x + amount * (y - x) for x, y in zip(a.getRgbF()[:3], b.getRgbF()[:3], strict=True)))
 
 
 def style_plot(widget: pg.PlotWidget, theme: Theme) -> None:

@@ -12,7 +12,16 @@ from engine.config import RunConfig
 from engine.rundir import RunDir
 
 
-def write_run(root: Path, name: str, ending: ev.Event | None, epochs: int = 2, t0: float = 1000.0) -> Path:
+def write_run(
+    root: Path,
+    name: str,
+    ending: ev.Event | None,
+    epochs: int = 2,
+    t0: float = 1000.0,
+    anatomy: tuple[float, float, float, float] | None = None,
+) -> Path:
+    """A run of `epochs` epochs of 2 steps; with `anatomy` (input, compute, sync and rest ms per step), each
+    epoch's steps report that step anatomy before the epoch's end."""
     # writing again into a run (it "went on") is what a resume does
     run = RunDir(root / name, validation=True, resume=(root / name / "config.json").is_file())
     RunConfig(epochs=3, loop="fit").save(run.config_path)
@@ -42,6 +51,13 @@ def write_run(root: Path, name: str, ending: ev.Event | None, epochs: int = 2, t
                     accuracy=0.5,
                     examples_per_sec=100.0,
                     time=t0 + epoch + step / 10,
+                )
+            )
+        if anatomy is not None:
+            parts = dict(zip(("input_ms", "compute_ms", "sync_ms", "rest_ms"), anatomy, strict=True))
+            run(
+                ev.StepAnatomy(
+                    epoch=epoch, global_step=2 * epoch, steps=2, step_ms=sum(anatomy), time=t0 + epoch + 0.4, **parts
                 )
             )
         run(

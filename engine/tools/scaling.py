@@ -7,8 +7,9 @@ lists enough GPUs, else virtual CPU devices, which share the same cores and
 so show the cost of distribution rather than a speed-up
 (engine.config.with_replicas). The throughput of a count is the mean
 examples/s of the epochs after the first (the first holds tracing and
-start-up). Speed-up is relative to the smallest count measured (normally
-1), and efficiency = speed-up / (replicas / that count).
+start-up), and its step anatomy (where a step's time goes) is theirs too.
+Speed-up is relative to the smallest count measured (normally 1), and
+efficiency = speed-up / (replicas / that count).
 
 parameter_server is studied by workers instead: a count is that many worker
 processes (with one ps task and the chief), launched as a local cluster
@@ -27,6 +28,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from engine import anatomy
 from engine import events as ev
 from engine.config import RunConfig, Strategy, with_replicas
 from engine.problems import ConfigError
@@ -122,11 +124,12 @@ def run_study(
             break
         count_config, command_for = variant(config, replicas)
         run_dir = claim_new_dir(root, f"replicas-{replicas}")  # a study run again never writes into an old run
+        anatomies: list[ev.StepAnatomy] = []
         rate, error = measure(
             count_config,
             run_dir,
             should_stop=should_stop,
-            on_event=on_event,
+            on_event=_collecting(anatomies, on_event),
             command_for=command_for,
             grace_s=CLUSTER_GRACE_S if config.strategy == Strategy.PARAMETER_SERVER else STOP_GRACE_S,
         )
@@ -143,11 +146,30 @@ def run_study(
             efficiency=efficiency,
             run_dir=str(run_dir),
             error=error,
+            anatomy=_steady_anatomy(anatomies),
         )
         points.append(point)
         if on_point:
             on_point(point)
     return points
+
+
+def _collecting(anatomies: list[ev.StepAnatomy], then: ev.Sink | None) -> ev.Sink:
+    """A sink that keeps the step anatomies it sees in `anatomies` and passes every event on to `then`."""
+
+    def sink(event: ev.Event) -> None:
+        if isinstance(event, ev.StepAnatomy):
+            anatomies.append(event)
+        if then is not None:
+            then(event)
+
+    return sink
+
+
+def _steady_anatomy(anatomies: list[ev.StepAnatomy]) -> dict | None:
+    """The anatomy of the steps after the first epoch (as the throughput), else of all, as event data."""
+    steady = anatomy.combine(a for a in anatomies if a.epoch > 1) or anatomy.combine(anatomies)
+    return None if steady is None else ev.to_dict(steady)
 
 
 def serve(config_path: str, replica_counts: list[int], out_dir: str | None) -> int:
@@ -179,10 +201,12 @@ def serve(config_path: str, replica_counts: list[int], out_dir: str | None) -> i
 
 
 def format_table(points: list[ScalingPoint]) -> str:
+    """The study as a table for a terminal, and what happened to a step under it."""
     lines = ["replicas  examples/s  speed-up  efficiency", "--------  ----------  --------  ----------"]
     for p in points:
         if p.error:
             lines.append(f"{p.replicas:>8}  failed: {p.error}")
         else:
             lines.append(f"{p.replicas:>8}  {p.examples_per_sec:>10,.0f}  {p.speedup:>7.2f}x  {p.efficiency:>9.0%}")
-    return "\n".join(lines)
+    sentence = anatomy.study_sentence(points)
+    return "\n".join([*lines, *([sentence] if sentence else [])])

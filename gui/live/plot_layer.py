@@ -39,13 +39,16 @@ Series = tuple[str, np.ndarray, np.ndarray]  # key, x, y in data coordinates
 class Look:
     """How a series is drawn: its pen (cosmetic: width in pixels), and maybe a marker at every point, a
     circle ("o") or a square ("s") `marker_size` pixels wide filled with `brush`. With `gaps`, a NaN breaks the
-    line (a GPU NVML lost for a while); without, it is left out and the line goes on."""
+    line (a GPU NVML lost for a while); without, it is left out and the line goes on. With `fill`, the area
+    between the line and y = 0 is filled with it (a stacked chart: the tallest series first, the others over
+    it)."""
 
     pen: QPen
     marker: str = ""
     marker_size: int = 0
     brush: QBrush | None = None
     gaps: bool = False
+    fill: QBrush | None = None
 
     @property
     def reach(self) -> float:
@@ -242,11 +245,25 @@ def _draw(painter: QPainter, look: Look, x: np.ndarray, y: np.ndarray) -> QRectF
         if not len(run_x):
             continue
         polygon = _polygon(run_x, run_y)
+        if look.fill is not None:
+            touched |= _fill(painter, look, run_x, run_y)
         painter.drawPolyline(polygon)
         if look.marker:
             _mark(painter, look, polygon)
         touched |= _pixels(painter.transform(), look, polygon)
     return touched
+
+
+def _fill(painter: QPainter, look: Look, x: np.ndarray, y: np.ndarray) -> QRectF:
+    """The area between a run of points and y = 0, in `look.fill`; the pixels it touched. The pen is kept."""
+    area = _polygon(np.concatenate([x, x[-1:], x[:1]]), np.concatenate([y, [0.0, 0.0]]))
+    pen = painter.pen()
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(look.fill)
+    painter.drawPolygon(area)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(pen)
+    return _pixels(painter.transform(), look, area)
 
 
 def _mark(painter: QPainter, look: Look, points: QPolygonF) -> None:

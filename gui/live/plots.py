@@ -17,6 +17,7 @@ import math
 import statistics
 import time
 from collections import deque
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
@@ -29,6 +30,9 @@ from engine.nvml import GpuSample
 from gui import theme
 from gui.live.plot_layer import Look, PlotLayer, Series
 from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
+
+if TYPE_CHECKING:
+    from gui.live.anatomy_plot import AnatomyPanel
 
 # Frames a second a user may choose (View ▸ Live plots), the default first; what each costs training is in
 # BENCHMARKS.md (bench_watch_cost.py).
@@ -58,6 +62,20 @@ def x_label(axis: str) -> str:
     return QCoreApplication.translate("LivePlot", X_LABELS[axis])
 
 
+def place_in_pairs(layout: QGridLayout, charts: list[QWidget], first_row: int) -> None:
+    """The charts (in `layout` already) not hidden two to a row of a two-column grid from `first_row` on, in
+    order; one alone in its row spans it. The two columns share the width evenly, whatever the charts' titles
+    (by their size hints, a long legend took a column's room and the grid overflowed the window)."""
+    layout.setColumnStretch(0, 1)
+    layout.setColumnStretch(1, 1)
+    shown = [chart for chart in charts if not chart.isHidden()]
+    for chart in charts:
+        layout.removeWidget(chart)
+    for i, chart in enumerate(shown):
+        alone = i % 2 == 0 and i == len(shown) - 1
+        layout.addWidget(chart, first_row + i // 2, i % 2, 1, 2 if alone else 1)
+
+
 def _pen(colour: str, width: int, dashed: bool) -> QPen:
     return pg.mkPen(colour, width=width, style=Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
 
@@ -66,6 +84,7 @@ class LivePlot(pg.PlotWidget):
     """Named traces drawn as curves, at most a bounded number of points each."""
 
     y_fixed: tuple[float, float] | None = None  # a y range that never changes (percentages)
+    y_from_zero = False  # the y range always holds 0 (a stacked chart stands on it)
 
     def __init__(self, title: str, y_label: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -169,6 +188,11 @@ class LivePlot(pg.PlotWidget):
 
     def has_new_data(self) -> bool:
         return bool(self._dirty)
+
+    def lags(self, x_hi: float) -> bool:
+        """True if the shared x-axis has outgrown this plot's range while it had no news (a chart fed a few
+        times an epoch, the step anatomy): a redraw moves it with the others."""
+        return self._x_range is not None and sticky_range(0.0, x_hi, self._x_range, X_HEADROOM) != self._x_range
 
     def set_x_axis(self, axis: str) -> None:
         self.x_axis = axis
@@ -298,6 +322,8 @@ class LivePlot(pg.PlotWidget):
         if not filled and not x_hi:
             return False
         y_lo = min((t.y_min for t in filled), default=0.0)
+        if self.y_from_zero:
+            y_lo = min(y_lo, 0.0)
         y_hi = max((t.y_max for t in filled), default=1.0)
         x_range = sticky_range(0.0, x_hi, self._x_range, X_HEADROOM)
         y_range = self.y_fixed or sticky_range(y_lo, y_hi, self._y_range, Y_HEADROOM)
@@ -416,6 +442,10 @@ class TrainingPlots(QWidget):
         self.gpus.setObjectName("gpuPlot")
         self.gpus.step_at = self._step_at
         self.gpus.setVisible(False)  # until a GPU sample arrives
+        from gui.live.anatomy_plot import AnatomyPanel  # its plot is a LivePlot of this module
+
+        self.anatomy: AnatomyPanel = AnatomyPanel()
+        self.anatomy.setVisible(False)  # until a step anatomy arrives
         self.x_axis = QComboBox(objectName="xAxisChoice")
         for axis in X_AXES:
             self.x_axis.addItem(x_label(axis), axis)
@@ -433,17 +463,17 @@ class TrainingPlots(QWidget):
         layout.addLayout(bar, 0, 0, 1, 2)
         layout.addWidget(self.loss, 1, 0)
         layout.addWidget(self.accuracy, 1, 1)
-        layout.addWidget(self.throughput, 2, 0)
-        layout.addWidget(self.gpus, 2, 1)
+        for chart in (self.throughput, self.anatomy, self.gpus):  # children of this widget; _place_lower places them
+            layout.addWidget(chart, 2, 0)
         self._metric_plots = (self.loss, self.accuracy, self.throughput)
-        self._plots: tuple[LivePlot, ...] = (*self._metric_plots, self.gpus)
+        self._plots: tuple[LivePlot, ...] = (*self._metric_plots, self.anatomy.plot, self.gpus)
         self._emas: dict[LivePlot, Ema] = {}
         self._last_step = 0.0
         self._origin = time.time()
         self._next_frame_at = 0.0  # perf_counter() before which no frame is drawn (the pace)
         self.frame_times: deque[float] = deque(maxlen=10_000)  # when frames were drawn (perf_counter), for benches
         self.frames_per_second = FRAME_RATES[0]
-        self._place_throughput()
+        self._place_lower()
         # armed by new data, for when the pace allows a frame; precise: a coarse timer may fire 5 % late, and new
         # data then waited 102-106 ms for a frame
         self._timer = QTimer(self, singleShot=True, timerType=Qt.TimerType.PreciseTimer)
@@ -458,6 +488,7 @@ class TrainingPlots(QWidget):
         """Empty every plot for a new run; `origin` (wall-clock seconds) is the time axis's zero."""
         for plot in self._plots:
             plot.clear_data()
+        self.anatomy.clear()
         self._emas = {plot: Ema() for plot in self._metric_plots}
         self._last_step = 0.0
         self._origin = time.time() if origin is None else origin
@@ -478,6 +509,10 @@ class TrainingPlots(QWidget):
                 self._add_epoch(event)
             elif isinstance(event, ev.Evaluation):
                 self._add_evaluation(event)
+            elif isinstance(event, ev.StepAnatomy):
+                self._add_batches(run)  # its steps' times are known from their batches
+                run = []
+                self._add_anatomy(event)
         self._add_batches(run)
         if self.loss.plotted_points("batch") == 0 and self.loss.has_new_data() and self._showing():
             self._draw([self.loss])  # a run's first point at once, not at the next frame
@@ -488,7 +523,7 @@ class TrainingPlots(QWidget):
             self.gpus.add_samples(samples, samples[0].time - self._origin)
             if self.gpus.isHidden():
                 self.gpus.setVisible(True)
-                self._place_throughput()
+                self._place_lower()
             self._schedule_frame()
 
     def _add_batches(self, batches: list[ev.BatchEnd]) -> None:
@@ -522,6 +557,13 @@ class TrainingPlots(QWidget):
         at = (event.global_step, self._time_at(event.global_step))
         self.loss.append("val", *at, event.val_loss)
         self.accuracy.append("val", *at, event.val_accuracy)
+
+    def _add_anatomy(self, event: ev.StepAnatomy) -> None:
+        """Over the steps it covers: from where training was when they began to the event's time."""
+        self.anatomy.add(event, self._time_at(max(event.global_step - event.steps, 0)), event.time - self._origin)
+        if self.anatomy.isHidden():
+            self.anatomy.setVisible(True)
+            self._place_lower()
 
     def _time_at(self, step: float) -> float:
         """The seconds since Start at which training reached `step` (the inverse of _step_at)."""
@@ -578,7 +620,8 @@ class TrainingPlots(QWidget):
         if not self._showing():
             return
         shown = [p for p in self._plots if not p.isHidden()]
-        self._pending = [p for p in shown if p.has_new_data()]
+        x_hi = self._x_hi()
+        self._pending = [p for p in shown if p.has_new_data() or p.lags(x_hi)]
         if self._pending:
             started = time.perf_counter()
             self._redraw_pending()
@@ -631,12 +674,12 @@ class TrainingPlots(QWidget):
         if drawn := [plot for plot in self._plots if plot.has_new_data()]:
             self._draw(drawn)
 
-    def _place_throughput(self) -> None:
-        """Throughput spans the row while there is no GPU chart beside it."""
+    def _place_lower(self) -> None:
+        """Throughput, the step anatomy (once one arrived) and the GPUs (once sampled) two to a row under loss
+        and accuracy, the anatomy beside throughput; a chart alone in its row spans it."""
         layout = self.layout()
         assert isinstance(layout, QGridLayout)
-        layout.removeWidget(self.throughput)
-        layout.addWidget(self.throughput, 2, 0, 1, 1 if self.gpus.isVisibleTo(self) else 2)
+        place_in_pairs(layout, [self.throughput, self.anatomy, self.gpus], first_row=2)
 
     def plotted_points(self) -> int:
         """Per-batch loss points the last frame showed (for tests and benchmarks)."""

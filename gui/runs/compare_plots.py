@@ -25,10 +25,13 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
+from engine.events import StepAnatomy
 from engine.history import Curves
 from gui import theme
 from gui.exports import add_export_action
 from gui.keyboard import plain_label
+from gui.live.plots import place_in_pairs
+from gui.runs.anatomy_bars import AnatomyBars
 from gui.runs.history_process import smooth_per_step
 from gui.theme import WidgetRole, set_role
 
@@ -67,6 +70,7 @@ class ComparedRun:
     label: str
     curves: Curves
     colour: QColor
+    anatomy: StepAnatomy | None = None  # where its steps' time went (the run's summary)
 
 
 def batch_series(curves: Curves, metric: str, x_axis: str, smoothing: float) -> tuple[np.ndarray, ...]:
@@ -188,18 +192,21 @@ class ComparePlots(QWidget):
             for metric, title, y_label in METRICS
         }
         self.legend = self.plots["loss"].getPlotItem().addLegend(offset=(-10, 10), labelTextSize="8pt")
-        grid = QGridLayout()
-        grid.addWidget(self.plots["loss"], 0, 0)
-        grid.addWidget(self.plots["accuracy"], 0, 1)
-        grid.addWidget(self.plots["examples_per_sec"], 1, 0)
+        self.grid = QGridLayout()
+        self.grid.addWidget(self.plots["loss"], 0, 0)
+        self.grid.addWidget(self.plots["accuracy"], 0, 1)
         self.gpu_plot = self._new_plot(
             self.tr("GPU utilisation"), self.tr("% busy (solid), % memory (dashed)"), "compareGpuPlot"
         )
-        grid.addWidget(self.gpu_plot, 1, 1)
+        self.anatomy_plot = AnatomyBars(self.tr("Step anatomy"), "compareAnatomyPlot")
+        self.anatomy_plot.setVisible(False)  # until a compared run has an anatomy
+        for chart in (self.plots["examples_per_sec"], self.anatomy_plot, self.gpu_plot):  # placed when children
+            self.grid.addWidget(chart, 1, 0)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(controls)
-        layout.addLayout(grid, 1)
+        layout.addLayout(self.grid, 1)
+        self._place_lower()
         self.x_axis.currentIndexChanged.connect(self.redraw)
         self.smoothing.valueChanged.connect(self.redraw)
         self.restyle(theme.current())
@@ -266,7 +273,7 @@ class ComparePlots(QWidget):
                 self.tr("solid: training, dashed: validation") if by_epoch else self.tr("faint: raw, solid: smoothed")
             )
         starts = range(0, max(len(self.runs), 1), RUNS_PER_TURN)
-        self._to_draw = [(plot, start) for plot in (*self.plots, "gpu") for start in starts]
+        self._to_draw = [(plot, start) for plot in (*self.plots, "gpu") for start in starts] + [("anatomy", 0)]
         self._next.start()
 
     def _draw_next(self) -> None:
@@ -278,6 +285,8 @@ class ComparePlots(QWidget):
         runs = self.runs[start : start + RUNS_PER_TURN]
         if metric == "gpu":
             self._plot_gpus(runs, x_axis, first=start == 0)
+        elif metric == "anatomy":
+            self._plot_anatomies()
         else:
             item = self.plots[metric].getPlotItem()
             if start == 0:
@@ -300,12 +309,26 @@ class ComparePlots(QWidget):
         if first:
             item.clear()
             item.setLabel("bottom", self.tr(X_AXES["wall time" if x_axis == "epoch" else x_axis]))
-            self.gpu_plot.setVisible(any(run.curves.gpu for run in self.runs))
+            self._show(self.gpu_plot, any(run.curves.gpu for run in self.runs))
         for run in runs:
             for _gpu, x, busy, memory in gpu_series(run.curves, "step" if x_axis == "step" else "wall time"):
                 item.plot(x, busy, pen=pg.mkPen(run.colour, width=2), connect="finite")
                 item.plot(x, memory, pen=pg.mkPen(run.colour, width=1, style=Qt.PenStyle.DashLine), connect="finite")
         item.enableAutoRange()
+
+    def _plot_anatomies(self) -> None:
+        """Each run's step anatomy as a stacked bar; shown only when a run has one."""
+        self._show(self.anatomy_plot, any(run.anatomy for run in self.runs))
+        self.anatomy_plot.show_bars([run.label for run in self.runs], [run.anatomy for run in self.runs])
+
+    def _show(self, plot: QWidget, shown: bool) -> None:
+        if plot.isHidden() == shown:
+            plot.setVisible(shown)
+            self._place_lower()
+
+    def _place_lower(self) -> None:
+        """Throughput, the step anatomies and the GPUs, those shown, two to a row under loss and accuracy."""
+        place_in_pairs(self.grid, [self.plots["examples_per_sec"], self.anatomy_plot, self.gpu_plot], first_row=1)
 
     def _named(self, item: pg.PlotItem, run: ComparedRun) -> str | None:
         """Only the loss plot carries the legend: one entry per run."""

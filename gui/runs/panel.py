@@ -272,7 +272,7 @@ class RunsPanel(QWidget):
         if not same:  # the same runs and the same (cached) curves: the periodic refresh must not redraw
             self._compared = key
             compared = [
-                ComparedRun(self._label(r, runs), c, colour(i))
+                ComparedRun(self._label(r, runs), c, colour(i), r.anatomy)
                 for i, (r, (_, c)) in enumerate(zip(runs, loaded, strict=True))
             ]
             self.model.set_colours({r.path: c.colour for r, c in zip(runs, compared, strict=True)})

@@ -1,8 +1,9 @@
 """The scaling study dialog: did more replicas make training faster?
 
 It runs the run form's config with 1, 2, 4 … replicas (engine.tools.scaling, in
-the background), then charts examples/s and scaling efficiency per replica
-count, with a table and a one-line verdict. Every number is the engine's;
+the background), then charts examples/s, scaling efficiency and the step anatomy
+(where a step's time goes) per replica count, with a table, a one-line verdict
+and a sentence on what happened to a step. Every number is the engine's;
 the dialog only checks the counts up front (engine.config.validate of each
 variant) so a batch that cannot be split is fixed before minutes are spent.
 """
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine import anatomy
 from engine import events as ev
 from engine.config import RunConfig, Strategy, validate, with_replicas
 from engine.protocol.commands import scaling_command
@@ -42,6 +44,7 @@ from gui import theme
 from gui.exports import add_export_action
 from gui.i18n import problem_text, translate
 from gui.runner import TrainingRunner
+from gui.runs.anatomy_bars import AnatomyBars
 from gui.theme import WidgetRole, set_role
 
 ScalingPoint = ev.ScalingPoint
@@ -159,7 +162,7 @@ class ScalingDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Scaling study"))
         self.setObjectName("scalingDialog")
-        self.resize(980, 720)
+        self.resize(1180, 720)  # three charts side by side
         self._runs_root = runs_root
         self.command_for = command_for  # the protocol's scaling command; tests inject a fake
         self.config: RunConfig | None = None
@@ -199,6 +202,9 @@ class ScalingDialog(QDialog):
         self.progress.setFormat(self.tr("no study yet"))
         self.verdict = QLabel(objectName="scalingVerdict", wordWrap=True)
         set_role(self.verdict, WidgetRole.TITLE)
+        self.anatomy_sentence = QLabel(objectName="scalingAnatomySentence", wordWrap=True)
+        self.anatomy_plot = AnatomyBars(self.tr("Step anatomy"), "scalingAnatomyPlot")
+        self.anatomy_plot.getPlotItem().setLabel("bottom", self.tr("replicas"))
         self.throughput_plot = _bar_plot(self.tr("Throughput"), self.tr("examples / s"), "scalingThroughputPlot")
         self.efficiency_plot = _bar_plot(
             self.tr("Scaling efficiency"), self.tr("% of linear scaling"), "scalingEfficiencyPlot"
@@ -224,12 +230,14 @@ class ScalingDialog(QDialog):
         plots = QHBoxLayout()
         plots.addWidget(self.throughput_plot)
         plots.addWidget(self.efficiency_plot)
+        plots.addWidget(self.anatomy_plot)
         layout = QVBoxLayout(self)
         for widget in (self.note, self.config_label):
             layout.addWidget(widget)
         layout.addLayout(row)
         layout.addWidget(self.problems)
         layout.addWidget(self.verdict)
+        layout.addWidget(self.anatomy_sentence)
         layout.addLayout(plots, 1)
         layout.addWidget(self.table)
         layout.addWidget(self.folder)
@@ -406,7 +414,19 @@ class ScalingDialog(QDialog):
         )
         self.efficiency_plot.getPlotItem().addItem(ideal)
         self.efficiency_plot.getPlotItem().setYRange(0, max([110] + [100 * p.efficiency + 10 for p in points]))
+        self._draw_anatomy()
         self._fill_table()
+
+    def _draw_anatomy(self) -> None:
+        """Each count's step anatomy side by side, and what happened to a step from the fewest to the most."""
+        points = self.points
+        self.anatomy_plot.show_bars(
+            [str(p.replicas) for p in points], [None if p.error else anatomy.from_plain(p.anatomy) for p in points]
+        )
+        workers = self.config is not None and self.config.strategy == Strategy.PARAMETER_SERVER
+        sentence = anatomy.study_sentence(points, workers)
+        self.anatomy_sentence.setText(translate(sentence) if sentence else "")
+        self.anatomy_sentence.setVisible(sentence is not None)
 
     def _fill_table(self) -> None:
         self.table.setRowCount(len(self.points))

@@ -9,6 +9,7 @@ visible cell on every paint and for every comparison of a sort.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from pathlib import Path
@@ -17,9 +18,12 @@ from typing import Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from engine import anatomy
 from engine.history import RunSummary
 from engine.protocol.codes import RunStatus
 from gui import theme
+from gui.i18n import translate
+from gui.live.anatomy_plot import part_name
 from gui.live.controls import format_duration
 from gui.statuses import run_status_hint, run_status_name, run_status_tone
 
@@ -37,6 +41,8 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("RunsTableModel", "Val loss"),
     QT_TRANSLATE_NOOP("RunsTableModel", "Val accuracy"),
     QT_TRANSLATE_NOOP("RunsTableModel", "Duration"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Step time"),
+    QT_TRANSLATE_NOOP("RunsTableModel", "Bound by"),
 )
 METRIC_COLUMNS = {"Loss": "loss", "Accuracy": "accuracy", "Val loss": "val_loss", "Val accuracy": "val_accuracy"}
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -143,7 +149,7 @@ class RunsTableModel(QAbstractTableModel):
             return self._status_colours.get(self.status(run)) if column == "Status" else None
         if role == _DECORATION:
             return self._colours.get(run.path) if column == "Run" else None
-        return None if column in ("Run", "Strategy", "Loop", "Status") else _RIGHT  # _ALIGN
+        return None if column in ("Run", "Strategy", "Loop", "Status", "Bound by") else _RIGHT  # _ALIGN
 
     def _cached(self, run: RunSummary) -> tuple[dict[str, str], dict[str, Any]]:
         """(texts, sort keys) of a row, worked out once per summary (Status is not cached: it can change)."""
@@ -176,7 +182,20 @@ class RunsTableModel(QAbstractTableModel):
             "Epochs": f"{run.epochs_completed}/{run.epochs_planned}",
             "Duration": format_duration(run.duration),
         }
+        if column in ("Step time", "Bound by"):
+            return self._anatomy_text(run, column)
         return texts[column]
+
+    def _anatomy_text(self, run: RunSummary, column: str) -> str:
+        """The run's mean step time, or what bound its steps and that part's share ("" before any anatomy)."""
+        if run.anatomy is None:
+            return ""
+        if column == "Step time":
+            return self.tr("{ms:.1f} ms").format(ms=run.anatomy.step_ms)
+        part = anatomy.bound_by(run.anatomy)
+        return self.tr("{part} ({percent} %)").format(
+            part=part_name(part), percent=round(100 * anatomy.shares(run.anatomy)[part])
+        )
 
     def _compute_key(self, run: RunSummary, column: str) -> Any:
         if column in METRIC_COLUMNS:
@@ -190,7 +209,20 @@ class RunsTableModel(QAbstractTableModel):
             "Epochs": run.epochs_completed,
             "Duration": run.duration,
         }
+        if column in ("Step time", "Bound by"):
+            return self._anatomy_key(run, column)
         return keys[column]
+
+    @staticmethod
+    def _anatomy_key(run: RunSummary, column: str) -> float:
+        """Step time in ms; bound by: the part (in engine.anatomy.PARTS' order), its largest share first. Runs
+        without an anatomy sort last."""
+        if run.anatomy is None:
+            return math.inf
+        if column == "Step time":
+            return run.anatomy.step_ms
+        part = anatomy.bound_by(run.anatomy)
+        return anatomy.PARTS.index(part) + 1 - anatomy.shares(run.anatomy)[part]
 
     def _tooltip(self, run: RunSummary, column: str) -> str:
         status = self.status(run)
@@ -199,6 +231,8 @@ class RunsTableModel(QAbstractTableModel):
         if status == RunStatus.FAILED and run.message:
             return self.tr("Failed: {message}").format(message=run.message)
         notes = "".join(f"\n• {p}" for p in run.problems)
+        if column in ("Step time", "Bound by") and run.anatomy is not None:
+            return f"{translate(anatomy.verdict(run.anatomy))}\n{translate(anatomy.summary_line(run.anatomy))}"
         if column == "Status":
             where = self._running_where(run) if status == RunStatus.RUNNING else ""
             text = f"{run_status_name(status)}: {run_status_hint(status)}"

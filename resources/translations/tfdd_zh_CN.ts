@@ -1183,6 +1183,92 @@
         <source>is not a sweep folder: {exc}</source>
         <translation>不是扫描文件夹：{exc}</translation>
     </message>
+    <message>
+        <source>stayed about the same</source>
+        <translation>基本不变</translation>
+    </message>
+    <message>
+        <source>fell {factor:.1f}×</source>
+        <translation>降到原来的 1/{factor:.1f}</translation>
+    </message>
+    <message>
+        <source>rose {factor:.1f}×</source>
+        <translation>增加到原来的 {factor:.1f} 倍</translation>
+    </message>
+    <message>
+        <source>grew from {before} to {after} %</source>
+        <translation>从 {before} % 增加到 {after} %</translation>
+    </message>
+    <message>
+        <source>fell from {before} to {after} %</source>
+        <translation>从 {before} % 降到 {after} %</translation>
+    </message>
+    <message>
+        <source>stayed at {before} %</source>
+        <translation>保持在 {before} %</translation>
+    </message>
+    <message>
+        <source>From {low} to {high} workers the computing time per step {compute}, synchronising {sync}.</source>
+        <translation>从 {low} 个工作器到 {high} 个工作器，每步计算时间{compute}，同步占比{sync}。</translation>
+    </message>
+    <message>
+        <source>From {low} to {high} replicas the computing time per step {compute}, synchronising {sync}.</source>
+        <translation>从 {low} 个副本到 {high} 个副本，每步计算时间{compute}，同步占比{sync}。</translation>
+    </message>
+</context>
+<context>
+    <name>AnatomyBars</name>
+    <message>
+        <source>ms per step</source>
+        <translation>每步毫秒数</translation>
+    </message>
+    <message>
+        <source>{ms:.1f} ms</source>
+        <translation>{ms:.1f} 毫秒</translation>
+    </message>
+</context>
+<context>
+    <name>AnatomyPlot</name>
+    <message>
+        <source>waiting for input</source>
+        <translation>等待输入</translation>
+    </message>
+    <message>
+        <source>computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>synchronising</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <source>the rest</source>
+        <translation>其余</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <source>rest</source>
+        <translation>其余</translation>
+    </message>
+    <message>
+        <source>Step anatomy</source>
+        <translation>步骤剖析</translation>
+    </message>
+    <message>
+        <source>ms per step</source>
+        <translation>每步毫秒数</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
@@ -1541,6 +1627,10 @@
     <message>
         <source>% busy (solid), % memory (dashed)</source>
         <translation>% 繁忙（实线），% 显存（虚线）</translation>
+    </message>
+    <message>
+        <source>Step anatomy</source>
+        <translation>步骤剖析</translation>
     </message>
     <message numerus="yes">
         <source>showing {shown} of %n selected run(s)</source>
@@ -2805,12 +2895,28 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>时长</translation>
     </message>
     <message>
+        <source>Step time</source>
+        <translation>每步用时</translation>
+    </message>
+    <message>
+        <source>Bound by</source>
+        <translation>瓶颈</translation>
+    </message>
+    <message>
         <source>in this window</source>
         <translation>在本窗口中</translation>
     </message>
     <message>
         <source>by {holder}</source>
         <translation>由 {holder}</translation>
+    </message>
+    <message>
+        <source>{ms:.1f} ms</source>
+        <translation>{ms:.1f} 毫秒</translation>
+    </message>
+    <message>
+        <source>{part} ({percent} %)</source>
+        <translation>{part}（{percent} %）</translation>
     </message>
     <message>
         <source>Cannot read {path}: {message}</source>
@@ -2898,6 +3004,14 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>no study yet</source>
         <translation>尚未研究</translation>
+    </message>
+    <message>
+        <source>Step anatomy</source>
+        <translation>步骤剖析</translation>
+    </message>
+    <message>
+        <source>replicas</source>
+        <translation>副本数</translation>
     </message>
     <message>
         <source>Throughput</source>

@@ -1,7 +1,8 @@
 """A stand-in for `tfdd scaling --events` that speaks the worker protocol in milliseconds.
 
 Usage: fake_scaling.py MODE CONFIG --replicas N [N ...] --out DIR (the real command's arguments).
-Modes: normal (1 replica 1000/s, 2 replicas 1500/s, 4 replicas fail: the trainer ran out of memory),
+Modes: normal (1 replica 1000/s, 2 replicas 1500/s, 4 replicas fail: the trainer ran out of memory; each
+count that works reports its step anatomy, ANATOMIES),
 block (starts the first count, then waits for "stop" on stdin, as a long training would).
 """
 
@@ -13,6 +14,15 @@ import sys
 from engine import events as ev
 
 RESULTS = {1: 1000.0, 2: 1500.0}
+ANATOMIES = {1: (1.0, 8.0, 0.0, 1.0), 2: (1.0, 2.5, 5.5, 1.0)}  # input, compute, sync, rest ms per step
+
+
+def anatomy(replicas: int) -> dict | None:
+    if replicas not in ANATOMIES:
+        return None
+    parts = dict(zip(("input_ms", "compute_ms", "sync_ms", "rest_ms"), ANATOMIES[replicas], strict=True))
+    step = ev.StepAnatomy(epoch=2, global_step=16, steps=8, step_ms=sum(ANATOMIES[replicas]), **parts)
+    return ev.to_dict(step)
 
 
 def emit(event: ev.Event) -> None:
@@ -62,6 +72,7 @@ def main() -> int:
                 efficiency=speedup / replicas,
                 run_dir=f"{args.out}/replicas-{replicas}",
                 error=error,
+                anatomy=anatomy(replicas),
             )
         )
     emit(ev.RunFinished(status="completed", epochs_completed=len(args.replicas), run_dir=args.out))

@@ -7,7 +7,8 @@ Modes (first argument): normal, ignore_stop, crash, garbage, fail, terminated
 spare (a warm trainer: it prints TensorFlow's start-up chatter, says
 trainer_ready, reads its arguments as one line on stdin, then runs
 normally). With `--delay 0` it prints events as fast as it can (the
-event-loop stall benchmark).
+event-loop stall benchmark); `--anatomy I,C,S,R` adds a step_anatomy of those ms per step before each
+epoch's end.
 It imports only engine.events (no TensorFlow), so it starts fast.
 """
 
@@ -63,6 +64,9 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=5)
     parser.add_argument("--delay", type=float, default=0.01, help="seconds per step")
     parser.add_argument("--run-dir", default=DEFAULT_RUN_DIR)
+    parser.add_argument(
+        "--anatomy", default="", help="input,compute,sync,rest ms per step: a step_anatomy before each epoch's end"
+    )
     parser.add_argument("--first-step-after", type=float, default=0.0, help="seconds from run_started (tracing)")
     args = parser.parse_args()
     if args.mode == "spare":
@@ -136,6 +140,14 @@ def main() -> int:
             )
             if args.delay:
                 time.sleep(args.delay)
+        if args.anatomy:
+            parts = [float(ms) for ms in args.anatomy.split(",")]
+            emit(
+                ev.StepAnatomy(
+                    epoch=epoch, global_step=global_step, steps=args.steps, step_ms=sum(parts), input_ms=parts[0],
+                    compute_ms=parts[1], sync_ms=parts[2], rest_ms=parts[3],
+                )
+            )  # fmt: skip
         emit(
             ev.EpochEnd(
                 epoch=epoch,

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
+from engine import anatomy
 from engine.config import RunConfig
 from engine.config import with_replicas as variant
+from engine.tools import scaling
 from engine.tools.scaling import format_table, run_study
 
 
@@ -41,8 +46,6 @@ def test_a_failing_count_is_reported_and_the_others_run(tmp_path):
 
 def test_a_study_into_the_same_folder_again_writes_new_runs_and_keeps_the_old(tmp_path, monkeypatch):
     """Run folders are never written into twice: a second study gets replicas-1-2, not replicas-1."""
-    from engine.tools import scaling
-
     used = []
 
     def fake_measure(config, run_dir, **kwargs):
@@ -69,3 +72,27 @@ def test_a_parameter_server_study_counts_workers_each_a_local_cluster(tmp_path):
     assert (
         mirrored.virtual_devices == 4 and trainer_for(tmp_path / "c.json", tmp_path / "run")[2] == "engine.train.worker"
     )
+
+
+def test_each_count_reports_the_anatomy_of_its_steps_after_the_first_epoch(tmp_path, monkeypatch):
+    """Each count's trainer (the GUI tests' fake trainer, a real process speaking the protocol) reports its step
+    anatomy; the point carries the steady one and the table says what happened to a step."""
+    fake = Path(__file__).parents[2] / "gui" / "fake_trainer.py"
+    per_count = {1: "1,8,0,1", 4: "1,2,6,1"}  # compute falls 4×, synchronising grows from 0 to 60 %
+
+    def variant(config, count):
+        def command(config_path, run_dir):
+            extra = ["--epochs", "2", "--steps", "3", "--delay", "0", "--anatomy", per_count[count]]
+            return [sys.executable, str(fake), "normal", "--run-dir", str(run_dir), *extra]
+
+        return config, command
+
+    monkeypatch.setattr(scaling, "variant", variant)
+    points = run_study(RunConfig(), [1, 4], tmp_path)
+    one, four = (anatomy.from_plain(p.anatomy) for p in points)
+    assert one is not None and four is not None
+    assert (one.epoch, one.steps, one.compute_ms, one.sync_ms) == (2, 3, 8.0, 0.0)
+    assert (four.compute_ms, four.sync_ms, four.step_ms) == (2.0, 6.0, 10.0)
+    sentence = "From 1 to 4 replicas the computing time per step fell 4.0×, synchronising grew from 0 to 60 %."
+    assert anatomy.study_sentence(points) == sentence
+    assert format_table(points).endswith(sentence)

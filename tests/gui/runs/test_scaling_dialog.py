@@ -14,6 +14,7 @@ import pytest
 
 from engine.config import DataConfig, RunConfig
 from engine.events import ScalingPoint
+from gui import i18n
 from gui.runs.scaling_dialog import ScalingDialog, count_problems, device_note, parse_counts, verdict
 
 FAKE_STUDY = Path(__file__).parents[1] / "fake_scaling.py"
@@ -175,3 +176,22 @@ def test_cancelling_a_real_study_leaves_no_trainer(qtbot, tmp_path: Path):
     dialog.cancel()
     qtbot.waitUntil(lambda: not dialog.running, timeout=30_000)
     assert dialog.points == [] and not (root / "replicas-2").exists()
+
+
+def test_a_study_shows_each_counts_step_anatomy_and_what_happened_to_a_step(qtbot, qapp, tmp_path: Path):
+    dialog = make_dialog(qtbot, tmp_path, command_for=fake_study())
+    dialog.show()
+    dialog.start()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=10_000)
+    plot = dialog.anatomy_plot
+    assert plot.labels == ["1", "2", "4"]  # the failed count has no bar
+    assert plot.bar_tops() == {"input": [1.0, 1.0], "compute": [9.0, 3.5], "sync": [9.0, 9.0], "rest": [10.0, 10.0]}
+    sentence = "From 1 to 2 replicas the computing time per step fell 3.2×, synchronising grew from 0 to 55 %."
+    assert dialog.anatomy_sentence.text() == sentence and dialog.anatomy_sentence.isVisible()
+    i18n.install(qapp, "zh_CN")
+    try:
+        dialog._draw()
+        chinese = dialog.anatomy_sentence.text()
+        assert "3.2" in chinese and "55" in chinese and "replicas" not in chinese
+    finally:
+        i18n.install(qapp, "en")
