@@ -73,8 +73,8 @@ def fake_run(runs: Path, trainers: list[Trainer], name: str, *args: str) -> Trai
     return trainer
 
 
-def watch_from_runs_tab(qtbot, window: MainWindow, run_dir: Path) -> None:
-    """Select the run in the Runs tab once it shows as training, and click Watch live."""
+def watch_from_runs_tab(qtbot, window: MainWindow, run_dir: Path, double_click: bool = False) -> None:
+    """Select the run in the Runs tab once it shows as training, and click Watch live (or double-click it)."""
     window.tabs.setCurrentWidget(window.runs)
 
     def training() -> bool:
@@ -85,7 +85,12 @@ def watch_from_runs_tab(qtbot, window: MainWindow, run_dir: Path) -> None:
     qtbot.waitUntil(training, timeout=WAIT_MS)
     window.runs.select_paths([run_dir])
     assert window.runs.watch_button.isEnabled(), window.runs.watch_button.toolTip()
-    qtbot.mouseClick(window.runs.watch_button, Qt.MouseButton.LeftButton)
+    if double_click:
+        table = window.runs.table
+        row = table.visualRect(table.selectionModel().selectedRows()[0]).center()
+        qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=row)
+    else:
+        qtbot.mouseClick(window.runs.watch_button, Qt.MouseButton.LeftButton)
     assert window.tabs.currentWidget() is window.live_tab
     assert window.watching.banner.isVisible() and run_dir.name in window.watching.banner.label.text()
 
@@ -176,7 +181,7 @@ def test_a_run_training_on_another_machine_offers_no_stop_and_says_where(qtbot, 
 def test_a_killed_watched_run_is_said_to_be_cut_short(qtbot, make_window, tmp_path, trainers):
     window = make_window()
     watched = fake_run(tmp_path / "runs", trainers, "killed", "--epochs", "1000", "--steps", "100", "--delay", "0.01")
-    watch_from_runs_tab(qtbot, window, watched.run_dir)
+    watch_from_runs_tab(qtbot, window, watched.run_dir, double_click=True)
     qtbot.waitUntil(lambda: window.plots.plotted_points() > 0, timeout=WAIT_MS)
     watched.proc.send_signal(signal.SIGKILL)
     qtbot.waitUntil(lambda: window.watching.follower is None, timeout=10_000)
