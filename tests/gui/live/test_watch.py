@@ -88,6 +88,7 @@ def watch_from_runs_tab(qtbot, window: MainWindow, run_dir: Path, double_click: 
     if double_click:
         table = window.runs.table
         row = table.visualRect(table.selectionModel().selectedRows()[0]).center()
+        qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=row)  # a double-click begins as one
         qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=row)
     else:
         qtbot.mouseClick(window.runs.watch_button, Qt.MouseButton.LeftButton)
