@@ -301,7 +301,7 @@ class MainWindow(QMainWindow):
     def _on_form_changed(self) -> None:
         config, replicas = self._refresh_start()
         self.cluster.set_strategy(config.strategy)
-        if self.runner is None:
+        if self.runner is None and not self.watching.active:  # else the run's own plan stays shown
             self._show_plan(Plan.of(config.strategy, replicas, config.global_batch_size))
             self.workers.setVisible(config.strategy in CLUSTER_STRATEGIES or bool(self.workers.workers()))
 

@@ -187,3 +187,14 @@ def test_a_killed_watched_run_is_said_to_be_cut_short(qtbot, make_window, tmp_pa
     watched.proc.send_signal(signal.SIGKILL)
     qtbot.waitUntil(lambda: window.watching.follower is None, timeout=10_000)
     assert window.controls.progress_bar.text().startswith("run interrupted")
+
+
+def test_the_status_bar_keeps_the_watched_runs_plan_when_the_form_changes(qtbot, make_window, tmp_path, trainers):
+    """The device probe ends, or the user edits the form for the next run: the watched run's replicas stay."""
+    window = make_window()
+    watched = fake_run(tmp_path / "runs", trainers, "plan", "--epochs", "1000", "--steps", "100", "--delay", "0.01")
+    watch_from_runs_tab(qtbot, window, watched.run_dir)
+    qtbot.waitUntil(lambda: window.status_labels["replicas"].text() == "replicas: 2", timeout=WAIT_MS)
+    window.form.epochs.setValue(window.form.epochs.value() + 1)
+    assert window.status_labels["replicas"].text() == "replicas: 2"
+    assert window.status_labels["per_replica"].text() == "per-replica batch: 32"
