@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -18,6 +19,7 @@ from engine import events as ev
 from engine.protocol.paths import RunPaths
 from engine.rundir import read_events
 from engine.runlock import RunLock
+from engine.safe_files import atomic_write_bytes
 from gui.main_window import MainWindow
 from tests.engine.train.worker_process import REPO, base_config, env, write_config
 from tests.gui.runs.panel_helpers import refresh
@@ -198,3 +200,33 @@ def test_the_status_bar_keeps_the_watched_runs_plan_when_the_form_changes(qtbot,
     window.form.epochs.setValue(window.form.epochs.value() + 1)
     assert window.status_labels["replicas"].text() == "replicas: 2"
     assert window.status_labels["per_replica"].text() == "per-replica batch: 32"
+
+
+def batch_lines(steps: range) -> bytes:
+    return b"".join(
+        (
+            ev.encode(ev.BatchEnd(epoch=1, step=i, global_step=i, loss=1.0, accuracy=0.5, examples_per_sec=1.0)) + "\n"
+        ).encode()
+        for i in steps
+    )
+
+
+def test_a_rewritten_events_file_is_shown_anew_and_a_vanished_folder_ends_the_watch(qtbot, make_window, tmp_path):
+    """A resume rewrites events.jsonl without what came after its checkpoint: the plots show the new file, not
+    both. A folder deleted while watched ends the watch, saying so."""
+    window = make_window()
+    paths = RunPaths(tmp_path / "runs" / "resumed")
+    paths.root.mkdir(parents=True)
+    lock = RunLock.acquire(paths, "tfdd train")
+    try:
+        paths.events.write_bytes(batch_lines(range(1, 9)))
+        watch_from_runs_tab(qtbot, window, paths.root)
+        qtbot.waitUntil(lambda: window.plots.plotted_points() == 8)
+        atomic_write_bytes(paths.events, batch_lines(range(1, 4)))
+        qtbot.waitUntil(lambda: any("rewritten" in e.text for e in window.log.entries()))
+        qtbot.waitUntil(lambda: window.plots.plotted_points() == 3)
+        shutil.rmtree(paths.root)  # the lock stays held: it is the folder that is gone
+        qtbot.waitUntil(lambda: window.watching.follower is None, timeout=10_000)
+    finally:
+        lock.release()
+    assert any("is gone" in e.text for e in window.log.entries())
