@@ -31,6 +31,8 @@ class RunFollower(EventRelay):
     before (a resume rewrote it): what was shown is read again from its start."""
     holder_changed = Signal(object)
     """Who trains the run now (engine.runlock.Holder), or None."""
+    cut_short = Signal(str)
+    """Why the run is over when it recorded no end (its folder is gone, its lock let go); run_finished follows."""
 
     def __init__(self, run_dir: Path, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -80,4 +82,5 @@ class RunFollower(EventRelay):
         else:
             said = translate(ending_message(ending, self.run_dir))
             self.log_lines.emit([f"[dashboard] {said}"])
+            self.cut_short.emit(said)
             self.run_finished.emit(RunStatus.INTERRUPTED, str(self.run_dir))

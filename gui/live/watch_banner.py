@@ -35,11 +35,12 @@ class WatchBanner(QFrame):
         self._run_dir: Path | None = None
         self._where = ""
         self._state = ""
+        self.over = False  # the run is over and the note says how
         self.hide()
 
     def watch(self, run_dir: Path) -> None:
         self._run_dir, self._where = run_dir, self.tr("reading its folder")
-        self._state = self.tr("waiting for its first events")
+        self._state, self.over = self.tr("waiting for its first events"), False
         self.button.setText(self.tr("Stop watching"))
         self._show()
         self.show()
@@ -61,7 +62,7 @@ class WatchBanner(QFrame):
 
     def ended(self, text: str) -> None:
         """The run is over; the plots stay until the next run or watch."""
-        self._state = text
+        self._state, self.over = text, True
         self.button.setText(self.tr("Close"))
         self._show()
 

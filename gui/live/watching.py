@@ -63,6 +63,7 @@ class LiveWatch(QObject):
             (follower.gpu_samples, v.plots.add_gpu_samples),
             (follower.origin_found, self._on_origin),
             (follower.holder_changed, self._on_holder),
+            (follower.cut_short, self.banner.ended),
             (follower.run_finished, self._on_finished),
             (follower.run_failed, self._on_failed),
         ):  # what a follower no longer watched had queued never reaches the views
@@ -132,7 +133,8 @@ class LiveWatch(QObject):
             self.views.controls.set_watching(trains_here(held), why)
 
     def _on_finished(self, status: str, run_dir: str) -> None:
-        self.banner.ended(self.tr("run {status}").format(status=run_status_name(status)))
+        if not self.banner.over:  # a run cut short has said why
+            self.banner.ended(self.tr("run {status}").format(status=run_status_name(status)))
         self._ended()
         self.views.on_finished(status, run_dir)
 

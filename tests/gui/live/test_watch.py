@@ -177,8 +177,9 @@ def test_a_run_training_on_another_machine_offers_no_stop_and_says_where(qtbot, 
         assert socket.gethostname() != "gpu-box-7"
     finally:
         lock.release()
-    qtbot.waitUntil(lambda: "interrupted" in window.watching.banner.label.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: "let go of its lock" in window.watching.banner.label.text(), timeout=10_000)
     assert any("let go of its lock" in e.text for e in window.log.entries())
+    assert window.controls.progress_bar.text().startswith("run interrupted")
 
 
 def test_a_killed_watched_run_is_said_to_be_cut_short(qtbot, make_window, tmp_path, trainers):
@@ -230,3 +231,4 @@ def test_a_rewritten_events_file_is_shown_anew_and_a_vanished_folder_ends_the_wa
     finally:
         lock.release()
     assert any("is gone" in e.text for e in window.log.entries())
+    assert "is gone" in window.watching.banner.label.text()
