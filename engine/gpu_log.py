@@ -45,25 +45,25 @@ def read_gpu_log(path: Path) -> list[GpuSample]:
     """The samples of a gpus.csv, oldest first; [] when there is none. A torn last row is skipped."""
     if not path.is_file():
         return []
-    out = []
     with open(path, newline="", encoding="utf-8") as f:
-        for row in csv.DictReader(f):
-            if any(row.get(c) is None for c in COLUMNS[:-1]):
-                continue  # a row torn by a kill mid-write
-            try:
-                out.append(
-                    GpuSample(
-                        row["gpu"],
-                        float(row["time"]),
-                        _int(row["utilisation_percent"]),
-                        _int(row["memory_used_mb"]),
-                        _int(row["memory_total_mb"]),
-                        row.get("error") or "",
-                    )
-                )
-            except (KeyError, TypeError, ValueError):
-                continue
-    return out
+        return [s for row in csv.DictReader(f) if (s := sample_of(row)) is not None]
+
+
+def sample_of(row: dict[str, str | None]) -> GpuSample | None:
+    """One row of a gpus.csv (by COLUMNS) as a sample; None for a row torn by a kill mid-write."""
+    if any(row.get(c) is None for c in COLUMNS[:-1]):
+        return None
+    try:
+        return GpuSample(
+            str(row["gpu"]),
+            float(row["time"] or ""),
+            _int(row["utilisation_percent"]),
+            _int(row["memory_used_mb"]),
+            _int(row["memory_total_mb"]),
+            row.get("error") or "",
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _int(text: str | None) -> int | None:

@@ -53,6 +53,9 @@ EVALUATION_COLUMNS = [
     "checkpoint",
 ]
 MARKER_FORMAT = 1
+EVENTS_FLUSH_S = 0.1
+"""Batch events are written at least this often (without fsync): a run is watched from its events.jsonl
+(engine.follow), as often as the window hands a run's events to its plots (gui.runner.EMIT_INTERVAL_S)."""
 
 
 def write_marker(paths: RunPaths) -> None:
@@ -205,6 +208,7 @@ class RunDir:
             self.lock.release()
             raise
         self._events: LineFile | None = None  # opened on the first event: a refused resume changes nothing
+        self._events_written_at = 0.0  # time.monotonic() of the last write to events.jsonl
         self._metrics: LineFile | None = None
 
     # the layout's paths, under the names the trainer uses
@@ -331,7 +335,11 @@ class RunDir:
         if self._events is None:
             self._events = LineFile(self.events_path, self.paths.set_aside)
         batch = isinstance(event, ev.BatchEnd)
-        self._events.append(ev.encode(event), flush=not batch, sync=not batch)
+        now = time.monotonic()
+        flush = not batch or now - self._events_written_at >= EVENTS_FLUSH_S
+        self._events.append(ev.encode(event), flush=flush, sync=not batch)
+        if flush:
+            self._events_written_at = now
         if isinstance(event, ev.EpochEnd):
             self._append_metrics(event)
 

@@ -60,6 +60,7 @@ from gui.live.log_view import LogView
 from gui.live.plots import TrainingPlots
 from gui.live.spare import FirstStepLabel, WarmTrainer
 from gui.live.stacks_view import StacksDialog
+from gui.live.watching import LiveViews, LiveWatch
 from gui.live.workers_panel import WorkersPanel
 from gui.preferences import add_frame_rate_menu, add_language_menu, add_view_menu
 from gui.runner import TrainingRunner, kill_live_processes, source_tag
@@ -119,6 +120,19 @@ class MainWindow(QMainWindow):
         self.export_dialog: ClusterExportDialog | None = None
         self.spare = WarmTrainer(spare_command, settings.load_warm_trainer(), self) if spare_command else None
         self.first_step = FirstStepLabel()
+        self.watching = LiveWatch(
+            LiveViews(
+                self.plots,
+                self.log,
+                self.workers,
+                self.controls,
+                self._on_events,
+                self._on_run_finished,
+                self._on_run_failed,
+                self._on_watch_left,
+            ),
+            self,
+        )
         self._build_layout()
         self._build_menus()
         self._build_status_bar()
@@ -129,6 +143,7 @@ class MainWindow(QMainWindow):
         self.controls.stop.clicked.connect(self.ask_stop)
         self.runs.reopen_requested.connect(self.reopen_config)
         self.runs.resume_requested.connect(self.resume_run)
+        self.runs.watch_requested.connect(self.watch_run)
         self.runs.scaling_requested.connect(self.open_scaling_study)
         self.cluster.export_requested.connect(self.export_cluster)
         self.cluster.start_requested.connect(self.start_cluster_here)
@@ -165,6 +180,7 @@ class MainWindow(QMainWindow):
         top = QWidget()
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 6, 0)
+        top_layout.addWidget(self.watching.banner)
         top_layout.addWidget(self.controls)
         top_layout.addWidget(self.plots, 1)
         right = QSplitter(Qt.Orientation.Vertical)
@@ -286,7 +302,7 @@ class MainWindow(QMainWindow):
     def _on_form_changed(self) -> None:
         config, replicas = self._refresh_start()
         self.cluster.set_strategy(config.strategy)
-        if self.runner is None:
+        if self.runner is None and not self.watching.active:  # else the run's own plan stays shown
             self._show_plan(Plan.of(config.strategy, replicas, config.global_batch_size))
             self.workers.setVisible(config.strategy in CLUSTER_STRATEGIES or bool(self.workers.workers()))
 
@@ -407,6 +423,7 @@ class MainWindow(QMainWindow):
         """Prepare the run with the session (saying why if it cannot be), start its process (a ready warm
         trainer takes a run that allows one) and wire its signals to the views. `config`: a fresh run's,
         kept as the form's last settings."""
+        self.watching.stop()  # one run in the Live tab: a watched one trains on without it
         try:
             launch = prepare()
         except (OSError, RunDirError) as exc:  # RunDirError: e.g. the runs folder is a file
@@ -476,6 +493,19 @@ class MainWindow(QMainWindow):
             self.runner.request_stop()
             self.session.request_stop()
             self.controls.set_stopping()
+            self._show_state()
+        else:
+            self.watching.stop_run()
+
+    def watch_run(self, run_dir: Path) -> None:
+        """Follow a run another process trains in the Live tab (this window's own run is there already)."""
+        self.tabs.setCurrentWidget(self.live_tab)
+        if self.runner is None:
+            self.watching.watch(run_dir)
+
+    def _on_watch_left(self) -> None:
+        if not self.session.active:
+            self.session.ended(IDLE)  # the status bar's state was the watched run's
             self._show_state()
 
     def _on_events(self, events: list[ev.Event]) -> None:
@@ -649,6 +679,7 @@ class MainWindow(QMainWindow):
             self.spare.shutdown()
         if self.scaling_dialog is not None:
             self.scaling_dialog.shutdown()
+        self.watching.stop()
         if self.runner is not None:
             self.runner.request_stop()
             if not self.runner.wait(int((self.runner.grace_seconds + 5) * 1000)):

@@ -82,11 +82,11 @@ def log_line(event: ev.Event, epochs: int = 0) -> str | None:
     return None
 
 
-class TrainingRunner(QThread):
-    """Runs one protocol command to its end; stop is cooperative first, forced after `grace_seconds`."""
+class EventRelay(QThread):
+    """What the Live tab is fed from: a run's events and log lines, handed over in batches at most every
+    EMIT_INTERVAL_S, and how the run ended. TrainingRunner relays a process the window started; a
+    gui.live.follower.RunFollower, a run folder another process writes: the views cannot tell them apart."""
 
-    process_started = Signal(int)
-    """The child process is running; carries its pid."""
     events_ready = Signal(list)
     """A batch of decoded engine events (list of engine.events.Event), in order."""
     log_lines = Signal(list)
@@ -95,6 +95,44 @@ class TrainingRunner(QThread):
     """The run ended cleanly: status ("completed", "stopped" or "killed") and the run dir."""
     run_failed = Signal(str, str)
     """The run failed: a message a person can act on, and the tail of the child's log."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._tail: deque[str] = deque(maxlen=LOG_TAIL_LINES)
+        self._epochs = 0
+
+    def _take_event(self, event: ev.Event, events: list, logs: list, last: dict) -> None:
+        """An event for the next hand-over, its log line (if it has one) with it."""
+        events.append(event)
+        if type(event) is ev.BatchEnd:
+            return  # the common case at thousands a second: nothing more to do
+        if isinstance(event, ev.RunStarted):
+            self._epochs = event.epochs
+        line = log_line(event, self._epochs)
+        if line is not None:
+            logs.append(line)
+        if isinstance(event, (ev.RunStarted, ev.RunFinished, ev.RunFailed)):
+            last[event.type] = event
+
+    def _hand_over(self, events: list, logs: list) -> None:
+        if events:
+            self.events_ready.emit(list(events))
+            events.clear()
+        if logs:
+            self._tail.extend(logs)
+            self.log_lines.emit(list(logs))
+            logs.clear()
+
+    def _log_tail(self) -> str:
+        """The last lines that are not TensorFlow's chatter: what a failure's dialog shows."""
+        return "\n".join(without_chatter(self._tail))
+
+
+class TrainingRunner(EventRelay):
+    """Runs one protocol command to its end; stop is cooperative first, forced after `grace_seconds`."""
+
+    process_started = Signal(int)
+    """The child process is running; carries its pid."""
 
     def __init__(
         self,
@@ -119,8 +157,6 @@ class TrainingRunner(QThread):
         self._stderr_log_path = stderr_log
         self._stderr_log: RawLog | None = None
         self._stop_requested = threading.Event()
-        self._tail: deque[str] = deque(maxlen=LOG_TAIL_LINES)
-        self._epochs = 0
         self.warm_start = warm is not None
         self._stalls = stalls
 
@@ -213,33 +249,18 @@ class TrainingRunner(QThread):
         self._report_end(code if code is not None else -9, last, killed)
 
     def _take_event(self, event: ev.Event, events: list, logs: list, last: dict) -> None:
-        events.append(event)
+        super()._take_event(event, events, logs, last)
         if self._stalls is not None and (resumed := self._stalls.seen(TRAINER_TASK, self._process.pid, event)):
             self._take_event(resumed, events, logs, last)
-        if type(event) is ev.BatchEnd:
-            return  # the common case at thousands a second: nothing more to do
-        if isinstance(event, ev.RunStarted):
-            self._epochs = event.epochs
-        line = log_line(event, self._epochs)
-        if line is not None:
-            logs.append(line)
-        if isinstance(event, (ev.RunStarted, ev.RunFinished, ev.RunFailed)):
-            last[event.type] = event
 
     def _flush(self, events: list, logs: list, raw: list) -> None:
-        if events:
-            self.events_ready.emit(list(events))
-            events.clear()
-        if logs:
-            self._tail.extend(logs)
-            self.log_lines.emit(list(logs))
-            logs.clear()
+        self._hand_over(events, logs)
         if self._stderr_log is not None:  # held lines go out once the run is accepted, new lines or not
             self._stderr_log.write(raw)  # a full disk must not end the run; the view still has the lines
         raw.clear()
 
     def _report_end(self, code: int, last: dict[str, ev.Event], killed: bool) -> None:
-        tail = "\n".join(without_chatter(self._tail))
+        tail = self._log_tail()
         finished = last.get(ev.RunFinished.type)
         failed = last.get(ev.RunFailed.type)
         run_dir = getattr(finished or failed or last.get(ev.RunStarted.type), "run_dir", "")

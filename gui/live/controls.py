@@ -97,9 +97,8 @@ class RunControls(QWidget):
         super().__init__(parent)
         self.start = QPushButton(self.tr("Start"), objectName="startButton")
         set_role(self.start, WidgetRole.PRIMARY)
-        self.stop = QPushButton(self.tr("Stop"), objectName="stopButton")
-        self.stop.setEnabled(False)
-        self.stop.setToolTip(self.tr("Stop the run: the trainer saves a checkpoint first (Esc)"))
+        self.stop = QPushButton(objectName="stopButton")
+        self.set_running(False)
         self.progress_bar = QProgressBar(objectName="progressBar")
         self.progress_bar.setRange(0, self.PROGRESS_SCALE)
         self.progress_bar.setValue(0)
@@ -135,10 +134,17 @@ class RunControls(QWidget):
     def set_running(self, running: bool) -> None:
         self.stop.setEnabled(running)
         self.stop.setText(self.tr("Stop"))
+        self.stop.setToolTip(self.tr("Stop the run: the trainer saves a checkpoint first (Esc)"))
         if running:
             self.progress = RunProgress()
             self.progress_bar.setValue(0)
             self.progress_bar.setFormat(self.tr("starting the trainer…"))
+
+    def set_watching(self, stoppable: bool, why: str) -> None:
+        """A run another process trains: Stop asks it to checkpoint and stop when it trains on this machine;
+        `why` says what Stop does, or where the run trains when it cannot."""
+        self.stop.setEnabled(stoppable)
+        self.stop.setToolTip(why)
 
     def set_stopping(self) -> None:
         self.stop.setEnabled(False)

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from engine.exports.script import export_script
 from engine.history import Curves, RunSummary, export_metrics
 from engine.problems import ConfigError
+from engine.protocol.codes import RunStatus
 from gui import theme
 from gui.exports import TensorBoardCommand, export_run_config, load_run_config, save_as
 from gui.i18n import problem_text, translate
@@ -48,6 +49,14 @@ SIZE_FROM_ROWS = 40  # column widths come from the first rows
 CELL_PADDING = 24
 
 
+def watchable(run: RunSummary | None, active: Path | None) -> bool:
+    """A run the Live tab can follow: it trains (its lock is held), it is this window's own, or it recorded no
+    end (it may train where its lock cannot be seen from here)."""
+    if run is None:
+        return False
+    return run.path == active or run.status in (RunStatus.RUNNING, RunStatus.INTERRUPTED)
+
+
 class RunsPanel(QWidget):
     """Runs table, actions on the selected runs, and their curves compared below."""
 
@@ -55,6 +64,8 @@ class RunsPanel(QWidget):
     """Load this config (an engine RunConfig) into the run form, to run again with changes."""
     resume_requested = Signal(object)
     """Continue the stopped or killed run in this directory (a Path) from its checkpoint."""
+    watch_requested = Signal(object)
+    """Follow the run in this directory (a Path) in the Live tab as it trains."""
     scaling_requested = Signal()
     """Open the scaling study for the run form's config."""
     runs_loaded = Signal()
@@ -103,7 +114,7 @@ class RunsPanel(QWidget):
         header = table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        table.doubleClicked.connect(self.reopen_selected)
+        table.doubleClicked.connect(self._double_clicked)
         return table
 
     def _build_layout(self) -> None:
@@ -113,12 +124,14 @@ class RunsPanel(QWidget):
         self.reopen_button.setToolTip(
             self.tr(
                 "Load the selected run's config into the run form, to run it again with changes "
-                "(double-click does the same)"
+                "(double-click does the same; on a run that is training it watches it live)"
             )
         )
         self.reopen_button.clicked.connect(self.reopen_selected)
         self.resume_button = QPushButton(self.tr("Resume"), objectName="resumeButton")
         self.resume_button.clicked.connect(self.resume_selected)
+        self.watch_button = QPushButton(self.tr("Watch live"), objectName="watchButton")
+        self.watch_button.clicked.connect(self.watch_selected)
         self.export_button = QPushButton(self.tr("Export"), objectName="exportRunsButton")
         menu = QMenu(self.export_button)
         self.export_csv = menu.addAction(self.tr("Metrics as CSV…"), self.export_metrics_dialog)
@@ -137,7 +150,13 @@ class RunsPanel(QWidget):
         set_role(self.status, WidgetRole.HINT)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         bar = QHBoxLayout()
-        for widget in (self.refresh_button, self.reopen_button, self.resume_button, self.export_button):
+        for widget in (
+            self.refresh_button,
+            self.watch_button,
+            self.reopen_button,
+            self.resume_button,
+            self.export_button,
+        ):
             bar.addWidget(widget)
         bar.addWidget(self.status, 1)
         bar.addWidget(self.scaling_button)
@@ -298,6 +317,7 @@ class RunsPanel(QWidget):
         self.export_script.setEnabled(one is not None)
         self.export_csv.setEnabled(bool(runs))
         self.export_button.setEnabled(bool(runs))
+        self._update_watch(one)
         can_resume = one is not None and one.resumable and self._active is None
         self.resume_button.setEnabled(can_resume)
         if can_resume:
@@ -313,7 +333,40 @@ class RunsPanel(QWidget):
         else:
             self.resume_button.setToolTip(self.tr("Select one stopped or interrupted run that left a checkpoint"))
 
+    def _update_watch(self, one: RunSummary | None) -> None:
+        self.watch_button.setEnabled(watchable(one, self._active))
+        if one is not None and one.path == self._active:
+            self.watch_button.setToolTip(self.tr("This window's run: the Live tab shows it"))
+        elif one is not None and one.holder is not None:
+            self.watch_button.setToolTip(
+                self.tr("Follow {name} in the Live tab as it trains ({holder})").format(
+                    name=one.name, holder=one.holder.describe()
+                )
+            )
+        elif watchable(one, self._active):
+            self.watch_button.setToolTip(
+                self.tr(
+                    "Follow this run in the Live tab: it recorded no end and no process this machine can see holds "
+                    "its lock, so it trains on a machine whose lock is not visible here, or it was cut short"
+                )
+            )
+        else:
+            self.watch_button.setToolTip(self.tr("Select one run that is training to follow it in the Live tab"))
+
     # ---- actions ------------------------------------------------------------------
+    def watch_selected(self) -> None:
+        runs = self.selected_runs()
+        if len(runs) == 1 and watchable(runs[0], self._active):
+            self.watch_requested.emit(runs[0].path)
+
+    def _double_clicked(self) -> None:
+        """A run that is training is watched live; any other run's config opens in the form."""
+        runs = self.selected_runs()
+        if len(runs) == 1 and runs[0].status == RunStatus.RUNNING:
+            self.watch_selected()
+        else:
+            self.reopen_selected()
+
     def reopen_selected(self) -> None:
         runs = self.selected_runs()
         if len(runs) != 1:

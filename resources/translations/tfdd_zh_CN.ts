@@ -1215,6 +1215,14 @@
         <source>From {low} to {high} replicas the computing time per step {compute}, synchronising {sync}.</source>
         <translation>从 {low} 个副本到 {high} 个副本，每步计算时间{compute}，同步占比{sync}。</translation>
     </message>
+    <message>
+        <source>The run folder {folder} is gone (deleted, moved or unmounted); stopped watching it.</source>
+        <translation>运行文件夹 {folder} 已不存在（被删除、移动或卸载）；已停止观看。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s process let go of its lock without recording its end: it was killed, or its machine went down. Resume it from its last checkpoint in the Runs tab.</source>
+        <translation>该运行的进程释放了运行锁，却没有记录运行结束：它被强制结束了，或者它所在的机器宕机了。可在“运行记录”页从最后一个检查点继续。</translation>
+    </message>
 </context>
 <context>
     <name>AnatomyBars</name>
@@ -1967,6 +1975,61 @@ no live figures</source>
     </message>
 </context>
 <context>
+    <name>LiveWatch</name>
+    <message>
+        <source>watching the run in {folder} as it writes it</source>
+        <translation>正在观看 {folder} 中的运行，随其写入而更新</translation>
+    </message>
+    <message>
+        <source>reading the run&apos;s folder…</source>
+        <translation>正在读取运行文件夹…</translation>
+    </message>
+    <message>
+        <source>stopped watching {folder}; the run goes on</source>
+        <translation>已停止观看 {folder}；该运行继续进行</translation>
+    </message>
+    <message>
+        <source>the run does not train on this machine (any more); nothing was stopped</source>
+        <translation>该运行（已）不在本机训练；没有停止任何进程</translation>
+    </message>
+    <message>
+        <source>asked pid {pid} to save a checkpoint and stop</source>
+        <translation>已请求 pid {pid} 保存检查点后停止</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>停止中</translation>
+    </message>
+    <message>
+        <source>following it as it grows</source>
+        <translation>随运行增长实时跟随</translation>
+    </message>
+    <message>
+        <source>the run&apos;s events.jsonl was rewritten (a resume): reading it again from its start</source>
+        <translation>该运行的 events.jsonl 被重写（继续运行）：从头重新读取</translation>
+    </message>
+    <message>
+        <source>Ask pid {pid} to save a checkpoint and stop (Esc)</source>
+        <translation>请求 pid {pid} 保存检查点后停止（Esc）</translation>
+    </message>
+    <message>
+        <source>It trains on {host} (pid {pid}): stop it there</source>
+        <translation>它在 {host} 上训练（pid {pid}）：请在那台机器上停止</translation>
+    </message>
+    <message>
+        <source>No process of this machine holds the run&apos;s lock: stop it where it trains</source>
+        <translation>本机没有进程持有该运行的锁：请在它训练的机器上停止</translation>
+    </message>
+    <message>
+        <source>run {status}</source>
+        <translation>运行{status}</translation>
+    </message>
+    <message>
+        <source>run failed</source>
+        <translation>运行失败</translation>
+    </message>
+</context>
+<context>
     <name>LogModel</name>
     <message numerus="yes">
         <source>   [%n raw line(s)]</source>
@@ -2512,6 +2575,13 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
 </context>
 <context>
+    <name>RunFollower</name>
+    <message>
+        <source>a line of events.jsonl that is not an event was left out: {line}</source>
+        <translation>events.jsonl 中有一行不是事件，已略过：{line}</translation>
+    </message>
+</context>
+<context>
     <name>RunForm</name>
     <message>
         <source>No distribution: one replica on the first GPU, else the CPU.</source>
@@ -2752,12 +2822,16 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>在表单中打开</translation>
     </message>
     <message>
-        <source>Load the selected run&apos;s config into the run form, to run it again with changes (double-click does the same)</source>
-        <translation>把所选运行的配置载入运行表单，修改后再次运行（双击效果相同）</translation>
+        <source>Load the selected run&apos;s config into the run form, to run it again with changes (double-click does the same; on a run that is training it watches it live)</source>
+        <translation>把所选运行的配置载入运行表单，修改后再次运行（双击效果相同；双击正在训练的运行则实时观看它）</translation>
     </message>
     <message>
         <source>Resume</source>
         <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Watch live</source>
+        <translation>实时观看</translation>
     </message>
     <message>
         <source>Export</source>
@@ -2814,6 +2888,22 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>Select one stopped or interrupted run that left a checkpoint</source>
         <translation>请选择一个已停止或被中断且留有检查点的运行</translation>
+    </message>
+    <message>
+        <source>This window&apos;s run: the Live tab shows it</source>
+        <translation>这是本窗口的运行：“实时”页正在显示它</translation>
+    </message>
+    <message>
+        <source>Follow {name} in the Live tab as it trains ({holder})</source>
+        <translation>在“实时”页跟随 {name} 的训练（{holder}）</translation>
+    </message>
+    <message>
+        <source>Follow this run in the Live tab: it recorded no end and no process this machine can see holds its lock, so it trains on a machine whose lock is not visible here, or it was cut short</source>
+        <translation>在“实时”页跟随此运行：它没有记录结束，本机也看不到持有其锁的进程，所以它要么在一台本机看不到其锁的机器上训练，要么已被中断</translation>
+    </message>
+    <message>
+        <source>Select one run that is training to follow it in the Live tab</source>
+        <translation>选择一个正在训练的运行，在“实时”页跟随它</translation>
     </message>
     <message>
         <source>Cannot open the config of {name}: {error}</source>
@@ -3350,6 +3440,51 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>warm trainer: importing TensorFlow…</source>
         <translation>预热训练器：正在导入 TensorFlow…</translation>
+    </message>
+</context>
+<context>
+    <name>WatchBanner</name>
+    <message>
+        <source>Stop watching</source>
+        <translation>停止观看</translation>
+    </message>
+    <message>
+        <source>Leave the run to train on; the Live tab is free for this window&apos;s runs</source>
+        <translation>让该运行继续训练；“实时”页留给本窗口的运行</translation>
+    </message>
+    <message>
+        <source>reading its folder</source>
+        <translation>读取其文件夹</translation>
+    </message>
+    <message>
+        <source>waiting for its first events</source>
+        <translation>等待它的第一个事件</translation>
+    </message>
+    <message>
+        <source>on this machine</source>
+        <translation>在本机</translation>
+    </message>
+    <message>
+        <source>on {host}</source>
+        <translation>在 {host} 上</translation>
+    </message>
+    <message>
+        <source>pid {pid} {where}, {command}</source>
+        <translation>pid {pid}，{where}，{command}</translation>
+    </message>
+    <message>
+        <source>no lock this machine can see: it may train on another machine</source>
+        <translation>本机看不到它的锁：它可能在另一台机器上训练</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Watching {name} ({where}) · {state}
+{folder}</source>
+        <translation>正在观看 {name}（{where}）· {state}
+{folder}</translation>
     </message>
 </context>
 <context>

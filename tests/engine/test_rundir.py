@@ -135,3 +135,18 @@ def test_a_full_disk_leaves_no_torn_line_and_names_the_disk(tmp_path, monkeypatc
     run.close()
     assert (tmp_path / "r" / "events.jsonl").read_bytes().endswith(b"\n")
     assert [e.message for e in read_events(tmp_path / "r")] == ["fine"]
+
+
+def test_batch_events_reach_the_file_while_the_run_goes(tmp_path):
+    """A run is watched from its events.jsonl (engine.follow): batch events are written at least every
+    EVENTS_FLUSH_S, not held until 64 KB of them have gathered."""
+    from engine.rundir import EVENTS_FLUSH_S
+
+    run = RunDir(tmp_path / "r", validation=False)
+    try:
+        batches(run, 1, 1)
+        time.sleep(EVENTS_FLUSH_S * 1.5)
+        batches(run, 1, 1)
+        assert len(read_events(tmp_path / "r")) == 2
+    finally:
+        run.close()

@@ -124,6 +124,22 @@ def test_reopen_emits_the_runs_config(qtbot, panel: RunsPanel, runs):
     assert signal.args[0] == RunConfig(epochs=3, loop="fit")
 
 
+def test_watch_live_is_offered_for_a_run_that_may_still_train(qtbot, panel: RunsPanel, runs):
+    """A run with no end recorded may train where its lock cannot be seen; a finished one is not watched, and
+    a double-click on it opens its config, as before."""
+    panel.select_paths([runs["killed"]])
+    assert panel.watch_button.isEnabled()
+    with qtbot.waitSignal(panel.watch_requested) as signal:
+        qtbot.mouseClick(panel.watch_button, Qt.MouseButton.LeftButton)
+    assert signal.args[0] == runs["killed"]
+    panel.select_paths([runs["done"]])
+    assert not panel.watch_button.isEnabled() and "training" in panel.watch_button.toolTip()
+    row = panel.table.visualRect(panel.table.selectionModel().selectedRows()[0]).center()
+    with qtbot.waitSignal(panel.reopen_requested):
+        qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=row)
+        qtbot.mouseDClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=row)
+
+
 def test_the_window_has_live_and_runs_tabs(make_window):
     window = make_window()
     tabs = window.findChild(QTabWidget, "mainTabs")
