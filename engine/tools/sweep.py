@@ -36,7 +36,7 @@ from engine.protocol.paths import RunPaths
 from engine.runlock import RunLock
 from engine.sweep import SweepPaths, TrialStatus
 from engine.sweep.slots import Slot, plan_slots
-from engine.sweep.space import Parameter, SweepSpace, apply, parse_space
+from engine.sweep.space import Parameter, SweepSpace, apply, load_sweep
 
 POLL_S = 0.1
 CONTINUES = "continues"  # user attribute of a trial queued again for an interrupted one: that one's number
@@ -385,12 +385,7 @@ def resume(
 ) -> list[optuna.trial.FrozenTrial]:
     """Continue the sweep in `sweep_dir` where it was."""
     paths = SweepPaths(sweep_dir)
-    try:
-        spec = json.loads(paths.spec.read_text(encoding="utf-8"))
-        base = RunConfig.from_dict(spec["base"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError([Problem("(sweep)", str(sweep_dir), msg("is not a sweep folder: {exc}", exc=exc))]) from None
-    space = parse_space(spec.get("space"), base)
+    base, space = load_sweep(paths)
     return _run(paths, base, space, plan_slots(space, base, physical_gpus), on_event, should_stop)
 
 
