@@ -34,6 +34,7 @@ class TrialRow:
     message: str = ""
     seconds: float = 0.0
     curve: dict[int, float] = field(default_factory=dict)  # epoch -> objective
+    curve_read: bool = False  # its curve was read from its run directory (fill_curve)
 
     @property
     def finite_value(self) -> float | None:
@@ -46,9 +47,6 @@ class Trials:
     def __init__(self, maximise: bool) -> None:
         self.maximise = maximise
         self.rows: dict[int, TrialRow] = {}
-
-    def clear(self) -> None:
-        self.rows.clear()
 
     def update(self, event: ev.SweepTrial) -> TrialRow:
         row = self.rows.get(event.number)
@@ -84,8 +82,9 @@ class Trials:
     def fill_curve(self, row: TrialRow, objective: str) -> None:
         """A trial the sweep reported only at its end (a resumed sweep's earlier trials): its objective per
         epoch from the metrics in its run directory."""
-        if not row.run_dir or len(row.curve) >= row.epoch:
+        if row.curve_read or not row.run_dir or len(row.curve) >= row.epoch:
             return
+        row.curve_read = True
         for values in load_curves(Path(row.run_dir)).epochs:
             if objective in values and "epoch" in values:
                 row.curve[int(values["epoch"])] = values[objective]

@@ -7,10 +7,11 @@ It runs the sweep process (`tfdd sweep --events`) and shows what its events say;
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelectionModel, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -73,13 +74,16 @@ class SweepView(QDialog):
         space: SweepSpace,
         parent: QWidget | None = None,
         grace_seconds: float = SWEEP_STOP_GRACE_S,
+        resume_command_for: Callable[[Path], list[str]] = sweep_resume_command,
     ) -> None:
+        """`resume_command_for` continues the sweep (Continue): the protocol's command; tests inject a fake."""
         super().__init__(parent)
         self.setObjectName("sweepView")
         self.setWindowTitle(self.tr("Sweep: {folder}").format(folder=sweep_dir.name))
         self.resize(1200, 860)
         self.sweep_dir, self.base, self.space = sweep_dir, base, space
         self.grace_seconds = grace_seconds
+        self.resume_command_for = resume_command_for
         self.trials = Trials(space.maximise)
         self.summary: ev.SweepSummary | None = None
         self.selected: set[int] = set()
@@ -188,12 +192,10 @@ class SweepView(QDialog):
         runner.start()
 
     def resume(self) -> None:
-        """Continue the sweep in its folder; it says again the trials it holds, so the rows start afresh."""
+        """Continue the sweep in its folder (it says again the trials it holds; their rows are updated)."""
         if self.running:
             return
-        self.trials.clear()
-        self.summary = None
-        self.start(sweep_resume_command(self.sweep_dir))
+        self.start(self.resume_command_for(self.sweep_dir))
 
     def stop(self) -> None:
         if self.runner is not None:
@@ -362,8 +364,12 @@ class SweepView(QDialog):
                     font.setBold(True)
                     item.setFont(font)
                 self.table.setItem(index, column, item)
+        selection = self.table.selectionModel()
+        selection.clearSelection()
+        for index, row in enumerate(rows):
             if row.number in keep:
-                self.table.selectRow(index)
+                rows_flag = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+                selection.select(self.table.model().index(index, 0), rows_flag)
         self.table.blockSignals(False)
 
     def _draw(self) -> None:

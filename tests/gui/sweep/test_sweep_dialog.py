@@ -3,12 +3,18 @@ real tiny sweep started from the window whose view fills in and whose best confi
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from engine.config import DataConfig, RunConfig
-from engine.sweep.space import DISTRIBUTIONS, METHODS, PRUNERS
+from engine.sweep.space import DISTRIBUTIONS, METHODS, PRUNERS, parse_space
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.sweep.setup_dialog import SweepDialog
+from gui.sweep.view import SweepView
+
+FAKE_SWEEP = Path(__file__).parents[1] / "fake_sweep.py"
 
 BASE = RunConfig(strategy="mirrored", epochs=2, global_batch_size=64, data=DataConfig(num_samples=256))
 
@@ -100,7 +106,7 @@ def test_a_real_sweep_started_from_the_window_fills_its_view_and_its_best_config
     assert problem_lines(dialog) == [] and "2 trial(s) at once, 2 in all" in dialog.plan.text()
     view = dialog.start()
     assert view is not None and not dialog.isVisible()
-    qtbot.waitUntil(lambda: any(r.state == "running" for r in view.trials.rows.values()), timeout=120_000)
+    qtbot.waitUntil(lambda: any(r.state == "running" for r in view.trials.rows.values()), timeout=300_000)
     qtbot.waitUntil(lambda: not view.running, timeout=600_000)
     assert view.ended == "completed", view.problems.text()
     rows = view.trials.sorted()
@@ -118,3 +124,31 @@ def test_a_real_sweep_started_from_the_window_fills_its_view_and_its_best_config
     assert not view.continue_button.isEnabled()
     view.best_button.click()
     assert window.form.evaluate()[0].learning_rate == rows[0].params["learning_rate"]
+
+
+def test_the_view_shows_trials_live_marks_the_pruned_one_and_stops_and_continues_the_sweep(qtbot, tmp_path):
+    base = BASE.replace(validation_split=0.25)
+    space = parse_space({"parameters": {"learning_rate": {"log_uniform": [0.001, 10.0]}}, "trials": 2}, base)
+    view = SweepView(
+        tmp_path,
+        base,
+        space,
+        resume_command_for=lambda folder: [sys.executable, str(FAKE_SWEEP), "resume", str(folder)],
+    )
+    qtbot.addWidget(view)
+    view.start([sys.executable, str(FAKE_SWEEP), "start", str(tmp_path)])
+    qtbot.waitUntil(lambda: view.summary is not None, timeout=30_000)
+    states = [view.table.item(row, 1).text() for row in range(view.table.rowCount())]
+    assert states == ["pruned at epoch 1", "training (epoch 1)"]  # the pruned trial has a final value
+    assert view.stop_button.isEnabled() and not view.continue_button.isEnabled()
+    assert "not yet" in view.importance.text() and not view.best_button.isEnabled()
+    view.stop_button.click()
+    qtbot.waitUntil(lambda: not view.running, timeout=30_000)
+    assert view.trials.rows[0].state == "interrupted" and view.continue_button.isEnabled()
+    assert view.progress.text() == "sweep stopped: 1 of 2 trials finished"
+    view.continue_button.click()
+    qtbot.waitUntil(lambda: not view.running, timeout=30_000)
+    assert sorted(view.trials.rows) == [1, 2]  # trial 2 continued trial 0's folder: one row for it
+    assert view.trials.rows[2].curve == {1: 0.8, 2: 0.5}  # its objective before and after the stop
+    assert [view.table.item(row, 0).text() for row in range(view.table.rowCount())] == ["2", "1"]
+    assert view.best_config().learning_rate == 0.01 and not view.continue_button.isEnabled()
