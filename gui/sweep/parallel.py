@@ -121,14 +121,14 @@ class ParallelCoordinates(pg.PlotWidget):
             item.addItem(line)
             self.lines[row.number] = line
         item.setXRange(-0.4, len(parameters) + 0.4, padding=0)
-        item.setYRange(-0.12, 1.14, padding=0)
+        item.setYRange(-0.08, 1.2, padding=0)
 
     def _axis(self, x: float, name: str, ticks: list[tuple[float, str]]) -> None:
         colours = theme.current().plot
         item = self.getPlotItem()
         item.addItem(pg.PlotDataItem([x, x], [0.0, 1.0], pen=pg.mkPen(colours.foreground, width=1)))
-        title = pg.TextItem(name, anchor=(0.5, 1.0), color=colours.foreground)
-        title.setPos(x, 1.12)
+        title = pg.TextItem(name, anchor=(0.5, 0.0), color=colours.foreground)
+        title.setPos(x, 1.2)
         item.addItem(title)
         for y, text in ticks:
             label = pg.TextItem(text, anchor=(0.0, 0.5), color=colours.foreground)

@@ -93,6 +93,7 @@ class SweepDialog(QDialog):
         self.method = _combo(METHODS, names.METHODS, "methodCombo")
         self.method.setCurrentIndex(METHODS.index("tpe"))
         self.pruner = _combo(PRUNERS, names.PRUNERS, "prunerCombo")
+        self.pruner.setCurrentIndex(PRUNERS.index("median"))
         self.trials = _spin(1, MAX_TRIALS, 16, "trialsSpin")
         self.minutes = _spin(0, 7 * 24 * 60, 0, "minutesSpin", self.tr("no limit"))
         self.minutes.setSuffix(self.tr(" min"))
@@ -116,8 +117,8 @@ class SweepDialog(QDialog):
         settings_box = QGroupBox(self.tr("How"))
         settings_box.setLayout(settings)
         self.plan = QLabel(objectName="sweepPlan", wordWrap=True)
-        plan_box = QGroupBox(self.tr("Plan"))
-        QVBoxLayout(plan_box).addWidget(self.plan)
+        self.plan_box = QGroupBox(self.tr("Plan"))
+        QVBoxLayout(self.plan_box).addWidget(self.plan)
         self.problems = QLabel(objectName="sweepSetupProblems", wordWrap=True)
         set_role(self.problems, WidgetRole.PROBLEM)
         self.start_button = QPushButton(self.tr("Start sweep"), objectName="startSweepButton")
@@ -134,8 +135,9 @@ class SweepDialog(QDialog):
         layout.addWidget(self.config_label)
         layout.addWidget(space_box)
         layout.addWidget(settings_box)
-        layout.addWidget(plan_box)
+        layout.addWidget(self.plan_box)
         layout.addWidget(self.problems)
+        layout.addStretch(1)
         layout.addLayout(row)
         layout.addWidget(buttons)
 
@@ -193,6 +195,7 @@ class SweepDialog(QDialog):
         self.problems.setText("\n".join(problem_text(p) for p in problems))
         self.problems.setVisible(bool(problems))
         self.plan.setText(self.plan_text() if not problems else "")
+        self.plan_box.setVisible(not problems)
         self.start_button.setEnabled(self.base is not None and not problems)
         return problems
 

@@ -19,7 +19,8 @@ from engine.sweep.space import DISTRIBUTIONS
 from gui.sweep import names
 from gui.theme import WidgetRole, set_role
 
-NOT_VARIED = ("name", "devices", "strategy", "virtual_devices", "seed")  # set by the sweep, or not a choice
+# set by the sweep, or how a run is hosted rather than what it learns
+NOT_VARIED = ("name", "devices", "strategy", "virtual_devices", "virtual_gpu_memory_mb", "collective_timeout_s", "seed")
 
 
 def parse_values(text: str) -> list[Any]:
