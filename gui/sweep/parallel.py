@@ -120,7 +120,7 @@ class ParallelCoordinates(pg.PlotWidget):
             )
             item.addItem(line)
             self.lines[row.number] = line
-        item.setXRange(-0.4, len(parameters) + 0.4, padding=0)
+        item.setXRange(-0.4, len(parameters) + 0.7, padding=0)  # room for the objective's name
         item.setYRange(-0.08, 1.2, padding=0)
 
     def _axis(self, x: float, name: str, ticks: list[tuple[float, str]]) -> None:

@@ -152,3 +152,10 @@ def test_the_view_shows_trials_live_marks_the_pruned_one_and_stops_and_continues
     assert view.trials.rows[2].curve == {1: 0.8, 2: 0.5}  # its objective before and after the stop
     assert [view.table.item(row, 0).text() for row in range(view.table.rowCount())] == ["2", "1"]
     assert view.best_config().learning_rate == 0.01 and not view.continue_button.isEnabled()
+
+
+def test_continuing_a_folder_that_holds_no_sweep_says_so_and_opens_no_view(dialog, tmp_path):
+    dialog.set_config(BASE, [])
+    assert dialog.open_sweep(tmp_path) is None
+    assert problem_lines(dialog)[0].startswith(f"(sweep) = '{tmp_path}': is not a sweep folder")
+    assert dialog.views == []
