@@ -95,8 +95,12 @@ class SweepView(QDialog):
         self.stop_button.clicked.connect(self.stop)
         self.continue_button.clicked.connect(self.resume)
         self.best_button.clicked.connect(self.use_best)
-        theme.manager().changed.connect(lambda _theme: self._draw())
+        theme.manager().changed.connect(self._restyle)  # a bound slot: disconnected when the view goes
         self._refresh()
+
+    def _restyle(self, _theme: theme.Theme) -> None:
+        self._fill_table()
+        self._draw()
 
     def _build(self) -> None:
         self.header = QLabel(objectName="sweepHeader", wordWrap=True)

@@ -7,9 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
+import shiboken6
+from PySide6.QtGui import QColor
 
 from engine.config import DataConfig, RunConfig
 from engine.sweep.space import DISTRIBUTIONS, METHODS, PRUNERS, parse_space
+from gui import theme
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.sweep.setup_dialog import SweepDialog
 from gui.sweep.view import SweepView
@@ -159,3 +162,20 @@ def test_continuing_a_folder_that_holds_no_sweep_says_so_and_opens_no_view(dialo
     assert dialog.open_sweep(tmp_path) is None
     assert problem_lines(dialog)[0].startswith(f"(sweep) = '{tmp_path}': is not a sweep folder")
     assert dialog.views == []
+
+
+def test_the_view_follows_a_change_of_theme_and_a_closed_view_is_left_alone(qtbot, tmp_path):
+    base = BASE.replace(validation_split=0.25)
+    space = parse_space({"parameters": {"learning_rate": {"log_uniform": [0.001, 10.0]}}, "trials": 2}, base)
+    view = SweepView(tmp_path, base, space)
+    view.start([sys.executable, str(FAKE_SWEEP), "resume", str(tmp_path)])
+    qtbot.waitUntil(lambda: not view.running, timeout=30_000)
+    manager = theme.manager()
+    try:
+        manager.set_choice(theme.Choice.DARK)
+        assert view.parallel.backgroundBrush().color() == QColor(theme.DARK.plot.background)
+        view.deleteLater()
+        qtbot.waitUntil(lambda: not shiboken6.isValid(view), timeout=5_000)
+        manager.set_choice(theme.Choice.LIGHT)  # no slot of the deleted view is called
+    finally:
+        manager.set_choice(theme.Choice.LIGHT)
