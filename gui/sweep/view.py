@@ -354,7 +354,7 @@ class SweepView(QDialog):
                 self._state_text(row),
                 "" if value is None else f"{value:.4g}",
                 str(row.epoch),
-                format_duration(row.seconds),
+                format_duration(row.seconds) if row.seconds else "",
                 row.devices,
             ] + [value_text(row.params.get(p.name, "")) for p in self.space.parameters]
             for column, text in enumerate(cells):
@@ -396,6 +396,7 @@ class SweepView(QDialog):
                 epochs = sorted(row.curve)
                 item.plot(epochs, [row.curve[e] for e in epochs], pen=pg.mkPen(colours.batch, width=1))
         objective, other = self.space.objective, COUNTERPART[self.space.objective]
+        item.legend.setVisible(bool(self.selected))  # it names only the selected trials' curves
         for row in (r for r in rows if r.number in self.selected and r.run_dir):
             epochs = load_curves(Path(row.run_dir)).epochs
             for column in (objective, other):
