@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QApplication
@@ -12,8 +13,8 @@ from engine.sweep.space import parse_space
 from gui import i18n
 from gui.sweep.view import SweepView
 from tests.gui.english_words import english_texts
-from tests.gui.sweep.test_sweep_dialog import FAKE_SWEEP
 
+FAKE_SWEEP = Path(__file__).parents[1] / "fake_sweep.py"
 # the config's own field names (the space's JSON keys, the same in every language) and the library's name
 NAMES = {"optimizer", "epochs", "optuna"}
 BASE = RunConfig(strategy="default", epochs=2, validation_split=0.25, data=DataConfig(num_samples=256))
