@@ -193,6 +193,25 @@ class SweepTrial:
     devices: str = ""  # where it trains: "GPU:0, GPU:1" or "CPU"
     run_dir: str = ""
     message: str = ""  # why it failed
+    seconds: float = 0.0  # how long it has trained (a finished trial: how long it took)
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SweepSummary:
+    """A sweep after a trial finished (and when it starts or resumes): its best trial and how much each
+    parameter mattered, so a watcher needs no optimisation library of its own (engine.tools.sweep)."""
+
+    type: ClassVar[str] = "sweep_summary"
+    finished: int  # trials finished for good (completed, pruned, failed)
+    budget: int  # trials the sweep will finish
+    best_number: int | None = None  # none until a trial completes
+    best_value: float | None = None
+    best_params: dict = field(default_factory=dict)
+    best_run_dir: str = ""
+    importance: dict = field(default_factory=dict)  # parameter -> its importance, the shares summing to 1
+    importance_method: str = ""  # the estimator, e.g. "PED-ANOVA"
+    importance_note: str = ""  # why there is no importance yet
     time: float = field(default_factory=_now)
 
 
@@ -253,6 +272,7 @@ Event = (
     | TaskStalled
     | ScalingPoint
     | SweepTrial
+    | SweepSummary
     | TrainerReady
     | RunFinished
     | RunFailed
@@ -274,6 +294,7 @@ EVENT_TYPES: dict[str, type] = {
         TaskStalled,
         ScalingPoint,
         SweepTrial,
+        SweepSummary,
         TrainerReady,
         RunFinished,
         RunFailed,

@@ -67,6 +67,7 @@ from gui.runner import TrainingRunner, kill_live_processes, source_tag
 from gui.runs.panel import RunsPanel
 from gui.runs.scaling_dialog import ScalingDialog
 from gui.statuses import run_status_name, worker_state_name
+from gui.sweep.setup_dialog import SweepDialog
 
 SPARE_DELAY_MS = 500  # the warm trainer starts once the window is drawn: it never delays the window
 
@@ -117,6 +118,7 @@ class MainWindow(QMainWindow):
         self.runs = RunsPanel(self._runs_root())
         self.cluster = ClusterEditor()
         self.scaling_dialog: ScalingDialog | None = None
+        self.sweep_dialog: SweepDialog | None = None
         self.export_dialog: ClusterExportDialog | None = None
         self.spare = WarmTrainer(spare_command, settings.load_warm_trainer(), self) if spare_command else None
         self.first_step = FirstStepLabel()
@@ -221,6 +223,7 @@ class MainWindow(QMainWindow):
         run_menu.addSeparator()
         for text, slot in (
             (self.tr("&Scaling study…"), self.open_scaling_study),
+            (self.tr("S&weep…"), self.open_sweep),
             (self.tr("&Export form as script…"), self.export_form_script),
             (self.tr("Export &cluster for other machines…"), self.export_cluster),
         ):
@@ -603,6 +606,16 @@ class MainWindow(QMainWindow):
         self.scaling_dialog.show()
         self.scaling_dialog.activateWindow()
 
+    def open_sweep(self) -> SweepDialog:
+        """The Sweep dialog for the form's config, on the GPUs the device probe found."""
+        if self.sweep_dialog is None:
+            self.sweep_dialog = SweepDialog(self._runs_root(), parent=self)
+            self.sweep_dialog.config_chosen.connect(self.reopen_config)
+        self.sweep_dialog.set_config(self.form.evaluate()[0], [d.name for d in self.devices.gpus])
+        self.sweep_dialog.show()
+        self.sweep_dialog.activateWindow()
+        return self.sweep_dialog
+
     def export_cluster(self) -> ClusterExportDialog:
         """The Cluster tab's cluster with the form's config, as a bundle for other machines."""
         cluster = self.cluster.cluster()
@@ -680,6 +693,8 @@ class MainWindow(QMainWindow):
         if self.scaling_dialog is not None:
             self.scaling_dialog.shutdown()
         self.watching.stop()
+        if self.sweep_dialog is not None:
+            self.sweep_dialog.shutdown()
         if self.runner is not None:
             self.runner.request_stop()
             if not self.runner.wait(int((self.runner.grace_seconds + 5) * 1000)):

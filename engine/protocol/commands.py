@@ -122,6 +122,18 @@ def scaling_command(config_path: Path | str, replicas: list[int], out_dir: Path 
     )
 
 
+def sweep_command(config_path: Path | str, space_path: Path | str, out_dir: Path | str) -> list[str]:
+    """A hyper-parameter sweep whose trials arrive as events (sweep_trial, sweep_summary); "stop" stops it."""
+    return cli_command(
+        "sweep", "--config", str(config_path), "--space", str(space_path), "--out", str(out_dir), "--events"
+    )
+
+
+def sweep_resume_command(sweep_dir: Path | str) -> list[str]:
+    """A stopped or killed sweep continued where it was, with events."""
+    return cli_command("sweep", "--resume", str(sweep_dir), "--events")
+
+
 def probe_command() -> list[str]:
     """The devices TensorFlow sees, as one JSON document on stdout."""
     return [python(), "-m", CLI_MODULE, "devices", "--json"]

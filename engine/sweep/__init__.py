@@ -6,6 +6,7 @@ the window reads and checks sweeps with this package.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -42,3 +43,8 @@ class SweepPaths:
 
     def trial_config(self, number: int) -> Path:
         return self.root / f"trial-{number:03d}.json"
+
+
+def new_sweep_dir(root: Path, name: str = "") -> Path:
+    """A new sweep's folder under the runs folder `root`: when it started, and the base config's name."""
+    return root / f"{time.strftime('%Y%m%d-%H%M%S')}-sweep{'-' + name if name else ''}"

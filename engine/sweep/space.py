@@ -26,6 +26,7 @@ from typing import Any, Literal
 from engine.config import RunConfig
 from engine.messages import msg
 from engine.problems import ConfigError, Problem
+from engine.sweep import SweepPaths
 
 Distribution = Literal["choice", "uniform", "log_uniform", "int"]
 DISTRIBUTIONS: tuple[Distribution, ...] = ("choice", "uniform", "log_uniform", "int")
@@ -108,6 +109,16 @@ def load_space(path: str | Path, base: RunConfig) -> SweepSpace:
     except ValueError as exc:
         raise ConfigError([Problem("(space)", str(p), msg("not valid JSON: {exc}", exc=exc))]) from None
     return parse_space(raw, base)
+
+
+def load_sweep(paths: SweepPaths) -> tuple[RunConfig, SweepSpace]:
+    """The base config and the space a sweep started with (its spec); ConfigError when it is no sweep."""
+    try:
+        spec = json.loads(paths.spec.read_text(encoding="utf-8"))
+        base = RunConfig.from_dict(spec["base"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError([Problem("(sweep)", str(paths.root), msg("is not a sweep folder: {exc}", exc=exc))]) from None
+    return base, parse_space(spec.get("space"), base)
 
 
 def parse_space(raw: Any, base: RunConfig) -> SweepSpace:

@@ -36,13 +36,20 @@ from engine.protocol.paths import RunPaths
 from engine.runlock import RunLock
 from engine.sweep import SweepPaths, TrialStatus
 from engine.sweep.slots import Slot, plan_slots
-from engine.sweep.space import Parameter, SweepSpace, apply, parse_space
+from engine.sweep.space import Parameter, SweepSpace, apply, load_sweep
 from engine.tools import sweep_hparams
 
 POLL_S = 0.1
 CONTINUES = "continues"  # user attribute of a trial queued again for an interrupted one: that one's number
 RUN_DIR = "run_dir"  # user attribute: the trial's run directory
 ERROR = "error"  # user attribute: why a trial failed
+DEVICES = "devices"  # user attribute: where the trial trains, Slot.label()
+IMPORTANCE_METHOD = "PED-ANOVA"  # Optuna's PedAnovaImportanceEvaluator; its fANOVA would need scikit-learn
+FINISHED_STATUS = {
+    TrialState.COMPLETE: TrialStatus.COMPLETED,
+    TrialState.PRUNED: TrialStatus.PRUNED,
+    TrialState.FAIL: TrialStatus.FAILED,
+}
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)  # the sweep reports trials itself, once each
 
@@ -100,6 +107,21 @@ def _suggest(trial: optuna.Trial, p: Parameter) -> Any:
     return trial.suggest_float(p.name, float(p.values[0]), float(p.values[1]), log=p.distribution == "log_uniform")
 
 
+def importances(study: optuna.Study) -> tuple[dict[str, float], str]:
+    """How much each parameter decides whether a trial is among the best (shares summing to 1), most
+    important first; or ({}, why not yet)."""
+    completed = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    if len(completed) < 2:
+        return {}, msg("comes once two trials have completed")
+    try:
+        found = optuna.importance.get_param_importances(
+            study, evaluator=optuna.importance.PedAnovaImportanceEvaluator()
+        )
+    except (RuntimeError, ValueError) as exc:  # e.g. every completed trial has the same parameters
+        return {}, str(exc)
+    return {name: float(share) for name, share in found.items()}, ""
+
+
 def objective_of(event: ev.EpochEnd, objective: str) -> float | None:
     """The objective's value at the end of an epoch (None when the run gives no such figure)."""
     return {
@@ -147,6 +169,7 @@ class Sweep:
 
     def run(self) -> list[optuna.trial.FrozenTrial]:
         """Train trials until the budget is spent or a stop is asked; the study's trials at the end."""
+        self._replay()
         self._queue_interrupted()
         began = time.monotonic()
         while True:
@@ -168,11 +191,14 @@ class Sweep:
         """Trials to finish: the space's count, at most the grid's points."""
         return min(self.space.trials, self.space.grid_size()) if self.space.method == "grid" else self.space.trials
 
-    def finished_count(self) -> int:
+    def finished_trials(self) -> list[optuna.trial.FrozenTrial]:
         """Trials finished for good: interrupted ones that were queued again do not count."""
         trials = self.study.get_trials(deepcopy=False)
         continued = {t.user_attrs[CONTINUES] for t in trials if CONTINUES in t.user_attrs}
-        return sum(1 for t in trials if t.state.is_finished() and t.number not in continued)
+        return [t for t in trials if t.state.is_finished() and t.number not in continued]
+
+    def finished_count(self) -> int:
+        return len(self.finished_trials())
 
     def _fill_slots(self, began: float) -> None:
         over_time = self.space.time_budget_s is not None and time.monotonic() - began > self.space.time_budget_s
@@ -201,11 +227,12 @@ class Sweep:
         resume = bool(earlier) and RunPaths(Path(earlier)).has_checkpoint()
         run_dir = Path(earlier) if resume else self.paths.trial_dir(trial.number)
         trial.set_user_attr(RUN_DIR, str(run_dir))
-        trial.set_user_attr("devices", slot.label())
+        trial.set_user_attr(DEVICES, slot.label())
         try:
             config = apply(self.base, params).replace(devices=slot.devices, name=f"trial-{trial.number:03d}")
         except ConfigError as exc:  # the space was checked value by value; a combination may still be refused
             self._finish_failed(trial, params, str(exc), run_dir)
+            self._summarise()
             return
         config_path = self.paths.trial_config(trial.number)
         config.save(config_path)
@@ -251,6 +278,7 @@ class Sweep:
             epoch=r.epoch,
             devices=r.slot.label(),
             run_dir=str(r.run_dir),
+            seconds=time.monotonic() - r.started,
         )
 
     def _ask_stop(self, r: _Running) -> None:
@@ -260,7 +288,8 @@ class Sweep:
 
     def _finish(self, r: _Running) -> None:
         code = r.worker.returncode or 0
-        number, where = r.trial.number, {"devices": r.slot.label(), "run_dir": str(r.run_dir)}
+        number = r.trial.number
+        where = {"devices": r.slot.label(), "run_dir": str(r.run_dir), "seconds": time.monotonic() - r.started}
         if self.stopping and not r.pruned and not r.error:
             self._emit(number, TrialStatus.INTERRUPTED, r.params, value=r.value, epoch=r.epoch, **where)
             return  # left running in the study: `resume` continues it
@@ -271,15 +300,61 @@ class Sweep:
             self._emit(number, TrialStatus.PRUNED, r.params, value=r.value, epoch=r.epoch, **where)
         elif r.error or code != ExitCode.OK or r.value is None or not math.isfinite(r.value):
             why = r.error or (f"the trainer {ExitCode.describe(code)}" if code else "the objective is not a number")
-            self._finish_failed(r.trial, r.params, why, r.run_dir, epoch=r.epoch, devices=r.slot.label())
+            del where["run_dir"]
+            self._finish_failed(r.trial, r.params, why, r.run_dir, epoch=r.epoch, **where)
         else:
             self.study.tell(r.trial, r.value)
             self._emit(number, TrialStatus.COMPLETED, r.params, value=r.value, epoch=r.epoch, **where)
+        self._summarise()
 
     def _finish_failed(self, trial: optuna.Trial, params: dict, why: str, run_dir: Path, **more: Any) -> None:
         trial.set_user_attr(ERROR, str(why)[:2000])
         self.study.tell(trial, state=TrialState.FAIL)
         self._emit(trial.number, TrialStatus.FAILED, params, message=str(why), run_dir=str(run_dir), **more)
+
+    def _replay(self) -> None:
+        """What a resumed sweep already holds, said as when it happened: each finished trial, then the summary."""
+        finished = self.finished_trials()
+        for t in finished:
+            seconds = (t.datetime_complete - t.datetime_start).total_seconds() if t.datetime_complete else 0.0
+            self._emit(
+                t.number,
+                FINISHED_STATUS[t.state],
+                config_values(t.params),
+                value=t.value if t.value is not None else t.intermediate_values.get(t.last_step or 0),
+                epoch=t.last_step or 0,
+                devices=t.user_attrs.get(DEVICES, ""),
+                run_dir=t.user_attrs.get(RUN_DIR, ""),
+                message=t.user_attrs.get(ERROR, ""),
+                seconds=seconds,
+            )
+        if finished:
+            self._summarise()
+
+    def _summarise(self) -> None:
+        """The best trial so far and each parameter's importance, for a watcher without Optuna."""
+        finished = self.finished_trials()
+        shares, note = importances(self.study)
+        best: dict[str, Any] = {}
+        if any(t.state == TrialState.COMPLETE for t in finished):
+            trial = self.study.best_trial
+            best = {
+                "best_number": trial.number,
+                "best_value": trial.value,
+                "best_params": config_values(trial.params),
+                "best_run_dir": trial.user_attrs.get(RUN_DIR, ""),
+            }
+        method = IMPORTANCE_METHOD if shares else ""
+        self.on_event(
+            ev.SweepSummary(
+                finished=len(finished),
+                budget=self.budget(),
+                importance=shares,
+                importance_method=method,
+                importance_note=note,
+                **best,
+            )
+        )
 
     def _emit(self, number: int, state: TrialStatus, params: dict, **fields: Any) -> None:
         self.on_event(ev.SweepTrial(number=number, state=state, params=params, **fields))
@@ -314,12 +389,7 @@ def resume(
 ) -> list[optuna.trial.FrozenTrial]:
     """Continue the sweep in `sweep_dir` where it was."""
     paths = SweepPaths(sweep_dir)
-    try:
-        spec = json.loads(paths.spec.read_text(encoding="utf-8"))
-        base = RunConfig.from_dict(spec["base"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError([Problem("(sweep)", str(sweep_dir), msg("is not a sweep folder: {exc}", exc=exc))]) from None
-    space = parse_space(spec.get("space"), base)
+    base, space = load_sweep(paths)
     return _run(paths, base, space, plan_slots(space, base, physical_gpus), on_event, should_stop)
 
 

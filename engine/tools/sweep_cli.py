@@ -17,14 +17,12 @@ from engine.problems import ConfigError, printable
 from engine.protocol import commands
 from engine.protocol.codes import ExitCode, RunStatus
 from engine.protocol.paths import runs_root
-from engine.sweep import SweepPaths, TrialStatus
+from engine.sweep import SweepPaths, TrialStatus, new_sweep_dir
 from engine.sweep.space import load_space
 
 if TYPE_CHECKING:
     import optuna
     from optuna.trial import FrozenTrial
-
-IMPORTANCE_METHOD = "fANOVA"  # optuna.importance's default evaluator (FanovaImportanceEvaluator)
 
 
 def register(subcommands: Any) -> None:
@@ -74,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             base = RunConfig.load(args.config)
             space = load_space(args.space, base)
-            sweep_dir = Path(args.out) if args.out else _new_sweep_dir(base)
+            sweep_dir = Path(args.out) if args.out else new_sweep_dir(runs_root(), base.name)
             trials = sweep.start(sweep_dir, base, space, physical_gpus(), emit, lambda: stop.requested)
     except ConfigError as exc:
         text = printable(str(exc))
@@ -91,12 +89,6 @@ def run(args: argparse.Namespace) -> int:
         if stop.requested:
             print(f"stopped; continue with: tfdd sweep --resume {sweep_dir}")
     return ExitCode.OK
-
-
-def _new_sweep_dir(base: RunConfig) -> Path:
-    import time
-
-    return runs_root() / f"{time.strftime('%Y%m%d-%H%M%S')}-sweep{'-' + base.name if base.name else ''}"
 
 
 def _print_trial(event: ev.Event) -> None:
@@ -142,11 +134,10 @@ def report(sweep_dir: Path, trials: list[FrozenTrial]) -> str:
 
 
 def importance_line(study: optuna.Study) -> str:
-    import optuna
+    from engine.tools.sweep import IMPORTANCE_METHOD, importances
 
-    try:
-        importances = optuna.importance.get_param_importances(study)
-    except (RuntimeError, ValueError) as exc:  # too few completed trials, or no parameter varied
-        return f"importance: not yet ({exc})"
-    parts = ", ".join(f"{name} {share:.0%}" for name, share in importances.items())
+    shares, note = importances(study)
+    if not shares:
+        return f"importance: not yet ({note})"
+    parts = ", ".join(f"{name} {share:.0%}" for name, share in shares.items())
     return f"importance ({IMPORTANCE_METHOD}): {parts}"

@@ -1124,6 +1124,10 @@
         <translation>请以若干候选值（choice）改变全局批大小，以便逐一检查能否被副本数整除</translation>
     </message>
     <message>
+        <source>is not a sweep folder: {exc}</source>
+        <translation>不是扫描文件夹：{exc}</translation>
+    </message>
+    <message>
         <source>must be null (no limit) or seconds &gt; 0</source>
         <translation>必须为 null（不限时）或大于 0 的秒数</translation>
     </message>
@@ -1172,16 +1176,16 @@
         <translation>需要验证数据：请在基础配置中把 validation_split 设为大于 0，或改用 loss</translation>
     </message>
     <message>
+        <source>comes once two trials have completed</source>
+        <translation>两个试验完成后才会给出</translation>
+    </message>
+    <message>
         <source>the run gives no {objective}: it has no validation data</source>
         <translation>该运行不提供 {objective}：它没有验证数据</translation>
     </message>
     <message>
         <source>already holds a sweep: continue it with --resume</source>
         <translation>已包含一个扫描：请用 --resume 继续它</translation>
-    </message>
-    <message>
-        <source>is not a sweep folder: {exc}</source>
-        <translation>不是扫描文件夹：{exc}</translation>
     </message>
     <message>
         <source>stayed about the same</source>
@@ -2206,6 +2210,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>显示训练器的 Python 调用栈(&amp;P)…</translation>
     </message>
     <message>
+        <source>S&amp;weep…</source>
+        <translation>超参数扫描(&amp;W)…</translation>
+    </message>
+    <message>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
@@ -2474,6 +2482,17 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>Out of date: Summarize again. </source>
         <translation>已过期：请重新生成概要。</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelCoordinates</name>
+    <message>
+        <source>{objective} (better at the top)</source>
+        <translation>{objective}（越靠上越好）</translation>
+    </message>
+    <message>
+        <source>trial {number}: {objective} {value:.4g}</source>
+        <translation>试验 {number}：{objective} {value:.4g}</translation>
     </message>
 </context>
 <context>
@@ -3189,6 +3208,29 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
 </context>
 <context>
+    <name>SpaceEditor</name>
+    <message>
+        <source>Vary</source>
+        <translation>改变</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <source>Values (comma-separated)</source>
+        <translation>取值（以逗号分隔）</translation>
+    </message>
+    <message>
+        <source>Add a field</source>
+        <translation>添加字段</translation>
+    </message>
+    <message>
+        <source>A choice lists values, e.g. 32, 64 or adam, sgd or [16, 8], [64, 32]; a range is its low and high end, e.g. 0.0001, 0.1.</source>
+        <translation>选项列出各个取值，例如 32, 64 或 adam, sgd 或 [16, 8], [64, 32]；范围写出下限和上限，例如 0.0001, 0.1。</translation>
+    </message>
+</context>
+<context>
     <name>StacksDialog</name>
     <message>
         <source>Python stacks of {worker} (pid {pid})</source>
@@ -3308,6 +3350,299 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>stalled</source>
         <translation>停滞</translation>
+    </message>
+</context>
+<context>
+    <name>SweepDialog</name>
+    <message>
+        <source>Sweep</source>
+        <translation>超参数扫描</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>No trial starts after this long; the ones training finish</source>
+        <translation>超过这段时间后不再开始新的试验；正在训练的试验会完成</translation>
+    </message>
+    <message>
+        <source>as the devices allow</source>
+        <translation>按设备允许</translation>
+    </message>
+    <message>
+        <source>Trials training at once; on the CPU the default is half the cores, so the machine stays usable</source>
+        <translation>同时训练的试验数；在 CPU 上默认为核心数的一半，使本机仍可使用</translation>
+    </message>
+    <message>
+        <source>Each trial trains on this many GPUs, as its own Mirrored replicas</source>
+        <translation>每个试验在这么多个 GPU 上训练，作为它自己的 Mirrored 副本</translation>
+    </message>
+    <message>
+        <source>Objective:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>Method:</source>
+        <translation>方法：</translation>
+    </message>
+    <message>
+        <source>Trials:</source>
+        <translation>试验数：</translation>
+    </message>
+    <message>
+        <source>Time budget:</source>
+        <translation>时间预算：</translation>
+    </message>
+    <message>
+        <source>Stop trials early:</source>
+        <translation>提前停止试验：</translation>
+    </message>
+    <message>
+        <source>Trials at once:</source>
+        <translation>同时试验数：</translation>
+    </message>
+    <message>
+        <source>GPUs per trial:</source>
+        <translation>每个试验的 GPU 数：</translation>
+    </message>
+    <message>
+        <source>What varies</source>
+        <translation>改变什么</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>如何扫描</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <source>Start sweep</source>
+        <translation>开始扫描</translation>
+    </message>
+    <message>
+        <source>Continue a sweep…</source>
+        <translation>继续一个扫描…</translation>
+    </message>
+    <message>
+        <source>Open a stopped sweep&apos;s folder and continue it where it was</source>
+        <translation>打开已停止的扫描的文件夹，从停下的地方继续</translation>
+    </message>
+    <message>
+        <source>Varies the run form&apos;s config: {strategy}, {epochs} epochs, global batch {batch}, learning rate {lr:g}, model {model}. Each trial is an ordinary run folder.</source>
+        <translation>改变运行表单中的配置：{strategy}，{epochs} 个轮次，全局批次 {batch}，学习率 {lr:g}，模型 {model}。每个试验都是一个普通的运行文件夹。</translation>
+    </message>
+    <message>
+        <source>Slot {n}: {devices}, {replicas} replica(s); per-replica batch {batches}</source>
+        <translation>槽位 {n}：{devices}，{replicas} 个副本；每副本批次 {batches}</translation>
+    </message>
+    <message>
+        <source>{at_once} trial(s) at once, {trials} in all; each trains {epochs} epoch(s).</source>
+        <translation>同时 {at_once} 个试验，共 {trials} 个；每个训练 {epochs} 个轮次。</translation>
+    </message>
+    <message>
+        <source>Cannot create the sweep&apos;s folder: {exc}</source>
+        <translation>无法创建扫描的文件夹：{exc}</translation>
+    </message>
+    <message>
+        <source>A sweep&apos;s folder</source>
+        <translation>扫描的文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>SweepNames</name>
+    <message>
+        <source>TPE (model-based: learns where good trials are)</source>
+        <translation>TPE（基于模型：学习好的试验在哪里）</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>grid (every combination)</source>
+        <translation>网格（所有组合）</translation>
+    </message>
+    <message>
+        <source>median: stop a trial worse than the median at the same epoch</source>
+        <translation>中位数：在同一轮次比中位数差的试验被停止</translation>
+    </message>
+    <message>
+        <source>successive halving: keep the best share at each rung</source>
+        <translation>逐次减半：每一级只保留最好的一部分</translation>
+    </message>
+    <message>
+        <source>none: every trial trains all its epochs</source>
+        <translation>不停止：每个试验训练完所有轮次</translation>
+    </message>
+    <message>
+        <source>validation loss (lower is better)</source>
+        <translation>验证损失（越低越好）</translation>
+    </message>
+    <message>
+        <source>validation accuracy (higher is better)</source>
+        <translation>验证准确率（越高越好）</translation>
+    </message>
+    <message>
+        <source>training loss (lower is better)</source>
+        <translation>训练损失（越低越好）</translation>
+    </message>
+    <message>
+        <source>training accuracy (higher is better)</source>
+        <translation>训练准确率（越高越好）</translation>
+    </message>
+    <message>
+        <source>choice</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>log-uniform range</source>
+        <translation>对数均匀范围</translation>
+    </message>
+    <message>
+        <source>uniform range</source>
+        <translation>均匀范围</translation>
+    </message>
+    <message>
+        <source>whole numbers</source>
+        <translation>整数</translation>
+    </message>
+</context>
+<context>
+    <name>SweepView</name>
+    <message>
+        <source>Trial</source>
+        <translation>试验</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>目标值</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Sweep: {folder}</source>
+        <translation>超参数扫描：{folder}</translation>
+    </message>
+    <message>
+        <source>Trials are run folders in {folder}</source>
+        <translation>试验是 {folder} 中的运行文件夹</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the sweep: training trials checkpoint; Continue resumes it</source>
+        <translation>停止扫描：正在训练的试验会保存检查点；“继续”可恢复它</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Continue the stopped sweep where it was, in the same folder</source>
+        <translation>在同一文件夹中从停下的地方继续已停止的扫描</translation>
+    </message>
+    <message>
+        <source>Use the best trial&apos;s config</source>
+        <translation>使用最佳试验的配置</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>{objective} · {method} · {trials} trials · pruning: {pruner}</source>
+        <translation>{objective} · {method} · {trials} 个试验 · 剪枝：{pruner}</translation>
+    </message>
+    <message>
+        <source>stopping: the training trials save a checkpoint…</source>
+        <translation>正在停止：训练中的试验正在保存检查点…</translation>
+    </message>
+    <message>
+        <source>The sweep stopped: {message}</source>
+        <translation>扫描已停止：{message}</translation>
+    </message>
+    <message>
+        <source>{finished} of {budget} trials finished, {running} training</source>
+        <translation>{budget} 个试验中已完成 {finished} 个，{running} 个正在训练</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>sweep {status}: {finished} of {budget} trials finished</source>
+        <translation>扫描{status}：{budget} 个试验中已完成 {finished} 个</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>Parameter importance: not yet</source>
+        <translation>参数重要性：暂无</translation>
+    </message>
+    <message>
+        <source>Parameter importance ({method}, Optuna):</source>
+        <translation>参数重要性（{method}，Optuna）：</translation>
+    </message>
+    <message>
+        <source>Best trial: none completed yet</source>
+        <translation>最佳试验：尚无完成的试验</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Best trial: {number}&lt;/b&gt;, {objective} {value:.4g}</source>
+        <translation>&lt;b&gt;最佳试验：{number}&lt;/b&gt;，{objective} {value:.4g}</translation>
+    </message>
+    <message>
+        <source>training (epoch {epoch})</source>
+        <translation>训练中（第 {epoch} 轮）</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <source>pruned at epoch {epoch}</source>
+        <translation>在第 {epoch} 轮被剪枝</translation>
+    </message>
+    <message>
+        <source>interrupted at epoch {epoch}</source>
+        <translation>在第 {epoch} 轮被中断</translation>
+    </message>
+    <message>
+        <source>failed: {why}</source>
+        <translation>失败：{why}</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>trial {number}: {column}</source>
+        <translation>试验 {number}：{column}</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,7 @@ import optuna
 import pytest
 from optuna.trial import TrialState
 
+from engine import events as ev
 from engine.config import RunConfig
 from engine.protocol.paths import RunPaths
 from engine.rundir import read_metrics
@@ -46,8 +47,9 @@ def completed_params(sweep_dir) -> list[dict]:
 
 
 def test_a_grid_of_four_on_two_slots_gives_four_runs_and_the_best_trial(tmp_path):
-    events = []
-    trials = sweep.start(tmp_path / "sweep", BASE, parse_space(GRID, BASE), [], on_event=events.append)
+    said = []
+    trials = sweep.start(tmp_path / "sweep", BASE, parse_space(GRID, BASE), [], on_event=said.append)
+    events = [e for e in said if isinstance(e, ev.SweepTrial)]
     assert sorted(t.state.name for t in trials) == ["COMPLETE"] * 4
     points = sorted((p["learning_rate"], p["model.hidden_units"]) for p in completed_params(tmp_path / "sweep"))
     assert points == [(0.001, "[16]"), (0.001, "[8]"), (0.01, "[16]"), (0.01, "[8]")]
@@ -61,6 +63,17 @@ def test_a_grid_of_four_on_two_slots_gives_four_runs_and_the_best_trial(tmp_path
     best = min(final, key=final.get)
     study = optuna.load_study(study_name="sweep", storage=f"sqlite:///{SweepPaths(tmp_path / 'sweep').study}")
     assert study.best_trial.number == best
+    summaries = [e for e in said if isinstance(e, ev.SweepSummary)]
+    assert [s.finished for s in summaries] == [1, 2, 3, 4]  # one after each finished trial
+    assert summaries[0].importance == {} and summaries[0].importance_note
+    last = summaries[-1]
+    assert (last.best_number, last.budget) == (best, 4)
+    assert last.best_value == pytest.approx(final[best])
+    assert last.best_run_dir == str(tmp_path / "sweep" / f"trial-{best:03d}")
+    assert isinstance(last.best_params["model.hidden_units"], list)  # as the config holds it
+    assert last.importance_method == "PED-ANOVA"
+    assert set(last.importance) == {"learning_rate", "model.hidden_units"}
+    assert sum(last.importance.values()) == pytest.approx(1.0)
     started = [e for e in events if e.state == TrialStatus.RUNNING and not e.epoch]
     assert len(started) == 4 and {e.devices for e in started} == {"CPU"}
     running_at_once = max(
@@ -134,3 +147,4 @@ def test_a_sweep_killed_mid_way_continues_with_resume_and_finishes_every_trial_o
     assert continued[0].user_attrs["run_dir"].endswith("trial-001")  # resumed from its checkpoint
     assert {r["epoch"] for r in read_metrics(RunPaths(out / "trial-001").metrics)} == {"1", "2", "3"}
     assert "trial 1 interrupted" in done.stderr
+    assert "trial 0 completed" in done.stderr  # the resumed sweep says first what it already holds
