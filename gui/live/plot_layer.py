@@ -53,6 +53,15 @@ class Look:
         return max(self.pen.widthF(), self.marker_size / 2) + 2
 
 
+def extent_item(width: float = 0.0) -> pg.PlotCurveItem:
+    """An invisible, never painted item whose two points hold a plot's range: added to a PlotItem, its
+    auto-range (and pyqtgraph's "A" button) fits them, so the range moves only when they are set anew. With a
+    `width`, pyqtgraph pads the range around them as for a line that wide (the widest the plot draws)."""
+    extent = pg.PlotCurveItem(pen=pg.mkPen((0, 0, 0, 0), width=width) if width else pg.mkPen(None))
+    extent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+    return extent
+
+
 class PlotLayer(QGraphicsObject):
     """A child of a pyqtgraph ViewBox, covering it, painted from an image of every series and the grid."""
 

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QComboBox, QGraphicsItem, QGridLayout, QHBoxLayout
 from engine import events as ev
 from engine.nvml import GpuSample
 from gui import theme
-from gui.live.plot_layer import Look, PlotLayer, Series
+from gui.live.plot_layer import Look, PlotLayer, Series, extent_item
 from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 
 # Frames a second a user may choose (View ▸ Live plots), the default first; what each costs training is in
@@ -87,8 +87,7 @@ class LivePlot(pg.PlotWidget):
             item.getAxis(axis).setStyle(tickLength=TICK_LENGTH)
             # the axes change only with the range: a frame that repaints near one blits it
             item.getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self._extent = pg.PlotCurveItem(pen=pg.mkPen(None))  # invisible: holds the sticky range
-        self._extent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # never painted
+        self._extent = extent_item()  # holds the sticky range
         item.addItem(self._extent)
         self.traces: dict[str, Trace] = {}
         # every series and the grid

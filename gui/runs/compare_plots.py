@@ -23,12 +23,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QGraphicsItem, QGridLayout, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
 from engine.history import Curves
 from gui import theme
 from gui.exports import add_export_action
 from gui.keyboard import plain_label
+from gui.live.plot_layer import extent_item
 from gui.runs.history_process import smooth_per_step
 from gui.theme import WidgetRole, set_role
 
@@ -54,6 +55,8 @@ RUNS_PER_TURN = 4  # runs added to a plot per turn of the event loop (their item
 # between one plot's new curves and the next's, so each plot's first paint (15-20 ms of axes and text) comes in
 # a turn of its own; drawn back to back, several plots were painted in one pass (BENCHMARKS.md, Runs tab)
 PLOT_SPACING_MS = 40
+# the range's extent reaches as far past the points as a line this wide (pixels), past an epoch marker's reach
+EXTENT_WIDTH = 8
 MAX_COMPARED = 20  # runs drawn at once: more is unreadable, and each costs pyqtgraph items on the GUI thread
 
 
@@ -71,8 +74,13 @@ class ComparedRun:
 
 def batch_series(curves: Curves, metric: str, x_axis: str, smoothing: float) -> tuple[np.ndarray, ...]:
     """(x, raw y, smoothed y) of a batch metric; smoothing is the EMA's weight of the past, per step."""
+    return *raw_series(curves, metric, x_axis), smoothed(curves, metric, smoothing)
+
+
+def raw_series(curves: Curves, metric: str, x_axis: str) -> tuple[np.ndarray, np.ndarray]:
+    """(x, raw y) of a batch metric on the step or wall-time axis."""
     x = np.asarray(curves.global_step if x_axis == "step" else curves.time, dtype=float)
-    return x, np.asarray(getattr(curves, metric), dtype=float), smoothed(curves, metric, smoothing)
+    return x, np.asarray(getattr(curves, metric), dtype=float)
 
 
 _SMOOTHED: dict[int, tuple[weakref.ref, dict[tuple[str, float], np.ndarray]]] = {}
@@ -123,6 +131,20 @@ def epoch_series(curves: Curves, metric: str) -> tuple[np.ndarray, np.ndarray, n
     val = [r.get(f"val_{metric}") for r in rows]
     has_val = bool(rows) and all(v is not None for v in val)
     return x, y, np.array(val, dtype=float) if has_val else None
+
+
+def bounds(series: list[tuple[np.ndarray, ...]]) -> tuple[list[float], list[float]] | None:
+    """([x min, x max], [y min, y max]) over every finite point of these (x, y, more y…) series; None if none."""
+    xs, ys = [], []
+    for x, *values in series:
+        for y in values:
+            finite = np.isfinite(x) & np.isfinite(y)
+            xs.append(x[finite])
+            ys.append(y[finite])
+    x, y = np.concatenate([[], *xs]), np.concatenate([[], *ys])
+    if not len(x):
+        return None
+    return [float(x.min()), float(x.max())], [float(y.min()), float(y.max())]
 
 
 def gpu_series(curves: Curves, x_axis: str) -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
@@ -196,6 +218,9 @@ class ComparePlots(QWidget):
             self.tr("GPU utilisation"), self.tr("% busy (solid), % memory (dashed)"), "compareGpuPlot"
         )
         grid.addWidget(self.gpu_plot, 1, 1)
+        self._extents = {key: extent_item(EXTENT_WIDTH) for key in (*self.plots, "gpu")}  # kept through clear()
+        for key, plot in (*self.plots.items(), ("gpu", self.gpu_plot)):
+            plot.getPlotItem().getViewBox().addItem(self._extents[key])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(controls)
@@ -226,6 +251,8 @@ class ComparePlots(QWidget):
         item.setClipToView(True)
         for axis in ("left", "bottom"):
             item.getAxis(axis).enableAutoSIPrefix(False)
+            # an axis (its texts, its grid across the view) is painted once per range, then copied as pixels
+            item.getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         plot.setMinimumHeight(150)
         add_export_action(plot)
         return plot
@@ -283,6 +310,7 @@ class ComparePlots(QWidget):
             if start == 0:
                 item.clear()
                 item.setLabel("bottom", self.tr(X_AXES[x_axis]))
+                self._hold_range(metric, self._metric_bounds(metric, x_axis))
             for run in runs:
                 if x_axis == "epoch":
                     self._plot_epochs(item, run, metric)
@@ -297,15 +325,28 @@ class ComparePlots(QWidget):
     def _plot_gpus(self, runs: list[ComparedRun], x_axis: str, first: bool) -> None:
         """Runs' GPUs (from their gpus.csv), on the step or wall-time axis; shown only when a run has them."""
         item = self.gpu_plot.getPlotItem()
+        gpu_axis = "step" if x_axis == "step" else "wall time"
         if first:
             item.clear()
-            item.setLabel("bottom", self.tr(X_AXES["wall time" if x_axis == "epoch" else x_axis]))
+            item.setLabel("bottom", self.tr(X_AXES[gpu_axis]))
             self.gpu_plot.setVisible(any(run.curves.gpu for run in self.runs))
+            self._hold_range("gpu", bounds([s[1:] for run in self.runs for s in gpu_series(run.curves, gpu_axis)]))
         for run in runs:
-            for _gpu, x, busy, memory in gpu_series(run.curves, "step" if x_axis == "step" else "wall time"):
+            for _gpu, x, busy, memory in gpu_series(run.curves, gpu_axis):
                 item.plot(x, busy, pen=pg.mkPen(run.colour, width=2), connect="finite")
                 item.plot(x, memory, pen=pg.mkPen(run.colour, width=1, style=Qt.PenStyle.DashLine), connect="finite")
         item.enableAutoRange()
+
+    def _metric_bounds(self, metric: str, x_axis: str) -> tuple[list[float], list[float]] | None:
+        """Where every run's points of `metric` lie (a smoothed curve stays within its raw points)."""
+        if x_axis == "epoch":
+            return bounds([tuple(v for v in epoch_series(run.curves, metric) if v is not None) for run in self.runs])
+        return bounds([raw_series(run.curves, metric, x_axis) for run in self.runs])
+
+    def _hold_range(self, plot: str, extent: tuple[list[float], list[float]] | None) -> None:
+        """Fit the plot's range to every run's points at once (the runs come a few per turn): its axes are
+        laid out once per redraw, not at every turn's paint."""
+        self._extents[plot].setData(*(extent or ([], [])))
 
     def _named(self, item: pg.PlotItem, run: ComparedRun) -> str | None:
         """Only the loss plot carries the legend: one entry per run."""

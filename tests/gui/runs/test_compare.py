@@ -198,3 +198,26 @@ def test_the_plots_are_drawn_a_few_runs_per_turn_of_the_event_loop(qtbot, panel,
     batches = "".join("." if entry == "item" else "|" for entry in log).split("|")
     assert max(len(b) for b in batches) <= 2 * RUNS_PER_TURN
     assert log.count("item") == len(PLOT_NAMES) * 8 * 2
+
+
+@pytest.mark.parametrize("x_axis", ["step", "epoch"])
+def test_a_plot_takes_its_range_from_every_run_at_its_first_turn(qtbot, panel, x_axis):
+    """Drawn a few runs per turn, a plot whose range grew with each turn laid out its axes (tick texts, grid)
+    again at every turn's paint; its range holds every run's data (and its markers) from the first turn on."""
+    panel, runs = panel
+    compare = panel.compare
+    compare.x_axis.setCurrentIndex(compare.x_axis.findData(x_axis))
+    drawn(qtbot, compare)
+    short, long = (next(r for r in compare.runs if r.label.startswith(name)) for name in ("failed", "done"))
+    view = compare.plots["loss"].getPlotItem().getViewBox()
+    bounds: list[list[list[float]]] = []
+    compare._next.timeout.connect(lambda: bounds.append(view.childrenBounds()) if compare._to_draw[:1] else None)
+    compare.set_runs([short] * 4 + [long] * 4)  # the longer run comes in the loss plot's second turn
+    drawn(qtbot, compare)
+    x, loss, _ = (
+        epoch_series(long.curves, "loss") if x_axis == "epoch" else batch_series(long.curves, "loss", x_axis, 0)
+    )
+    (x_lo, x_hi), (y_lo, y_hi) = bounds[0]  # a curve's bounds reach a little past its points (its pen)
+    assert x_lo <= 1 and x_hi == pytest.approx(x.max(), rel=0.05)
+    assert y_lo <= loss.min() and y_hi >= loss.max()
+    assert view.childrenBounds() == bounds[0], "the range did not move after the first turn"
