@@ -2,8 +2,7 @@
 
 A pyqtgraph curve costs the GUI thread milliseconds to build and to add to its view (the view's other items
 hear of it), and pyqtgraph's grid, drawn by the axes across the view, is painted again with every paint of
-the view: a plot of twenty runs, drawn a few runs per turn of the event loop, stalled the window tens of
-milliseconds a turn. Here the lines are drawn into the live plots' image layer (gui/live/plot_layer.py),
+the view. Here the lines are drawn into the live plots' image layer (gui/live/plot_layer.py),
 painted through the scene under pyqtgraph's legend: a turn's runs are drawn into the image and only where
 they fell is repainted; the image is drawn whole when the view changes (zoom, pan, size, colours), with at
 most a min/max pair of points per pixel column of what is in view. The owner holds the range once per
