@@ -238,3 +238,28 @@ def test_a_plot_takes_its_range_from_every_run_at_its_first_turn(qtbot, panel, x
     assert x_lo <= 1 and x_hi == pytest.approx(x.max(), rel=0.05)
     assert y_lo <= loss.min() and y_hi >= loss.max()
     assert view.childrenBounds() == bounds[0], "the range did not move after the first turn"
+
+
+def pixels_of(plot: ComparePlot, colour: QColor) -> int:
+    image = plot.grab().toImage()
+    rgb = colour.rgb()
+    return sum(image.pixel(x, y) == rgb for x in range(image.width()) for y in range(0, image.height(), 2))
+
+
+def test_the_lines_are_pixels_under_the_legend_and_a_legend_click_hides_a_run(qtbot, panel):
+    """The lines are drawn into an image painted through the plot's scene: pyqtgraph's legend stays over it,
+    and clicking a run's entry hides that run's lines, as it hid its curve."""
+    panel, _ = panel
+    panel.resize(1200, 800)
+    panel.show()
+    qtbot.waitExposed(panel)
+    loss = panel.compare.plots["loss"]
+    drawn(qtbot, panel.compare)
+    assert loss.layer.screen is None, "painted through the scene, so the legend is seen"
+    colours = {run.label: run.colour for run in panel.compare.runs}
+    assert all(pixels_of(loss, c) > 20 for c in colours.values())
+    sample, label = loss.getPlotItem().legend.items[0]
+    sample.item.setVisible(False)  # what a click on the entry does
+    assert pixels_of(loss, colours[label.text]) == 0
+    other = next(c for name, c in colours.items() if name != label.text)
+    assert pixels_of(loss, other) > 20
