@@ -283,9 +283,9 @@ class ComparePlots(QWidget):
             plot = self.plots[metric]
             if start == 0:
                 self._start(plot, x_axis, self._metric_bounds(metric, x_axis))
-            curves = [c for run in runs for c in self._lines(run, metric, x_axis)]
-            legend = {run.label: self._solid(run, x_axis == "epoch", "o") for run in runs}
-            plot.add(curves, legend)
+            lines = [(run, self._lines(run, metric, x_axis)) for run in runs]
+            legend = {run.label: self._solid(run, x_axis == "epoch") for run, drawn in lines if drawn}
+            plot.add([line for _run, drawn in lines for line in drawn], legend)
         if self._to_draw:
             self._next.start()
         else:
