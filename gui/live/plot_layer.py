@@ -14,7 +14,9 @@ On screen the image is shown by an opaque widget over the view (ScreenCopy), not
 scene: a strip repainted through the scene cost about 0.07 ms a plot in pyqtgraph's and Qt's scene
 machinery (the view's paint hooks, every item's bounding rectangle asked of Python), a frame of three
 plots 0.51 ms of CPU in all; through the widget a strip is a fill and a copy, and the frame 0.34 ms.
-The layer stays an item of the scene for what renders the scene itself: exports.
+The layer stays an item of the scene for what renders the scene itself: exports. A plot drawn now and then
+rather than streamed (the Runs tab's comparison) goes without the screen copy: its layer is painted through
+the scene, under the plot's other items (a legend).
 
 The plot owns the data; the layer asks it for every series (`everything`) and the grid's values
 (`grid`) when it draws whole, and is handed new pieces (`add`) otherwise.

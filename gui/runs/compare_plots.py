@@ -51,8 +51,8 @@ BATCH_METRICS = tuple(m for m, _, _ in METRICS)
 DEFAULT_SMOOTHING = 90  # percent: the past weighs 0.9 per step, about a 10-step window
 RAW_ALPHA = 60
 RUNS_PER_TURN = 4  # runs added to a plot per turn of the event loop
-# between one plot's new curves and the next's, so each plot's first paint (15-20 ms of axes and text) comes in
-# a turn of its own; drawn back to back, several plots were painted in one pass (BENCHMARKS.md, Runs tab)
+# between one plot's new curves and the next's, so each plot's first paint (its axes laid out, its image drawn)
+# comes in a turn of its own; drawn back to back, several plots were painted in one pass (BENCHMARKS.md, Runs tab)
 PLOT_SPACING_MS = 40
 MAX_COMPARED = 20  # runs drawn at once: more is unreadable, and each costs pyqtgraph items on the GUI thread
 
