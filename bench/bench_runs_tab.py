@@ -7,6 +7,7 @@ Writes the runs once into DIR (default: a temporary folder; reused when given an
    while a 10 ms QTimer measures the event loop's lateness (target: max < 50 ms);
 2. a second refresh (nothing changed: only stat() calls), the same two numbers;
 3. selecting the 200 MB run: ms until its curves are drawn (every plot), and the lateness meanwhile; then
+   moving the smoothing slider (the run's curves smoothed anew, on the GUI thread), the same; then
    selecting every run (the first MAX_COMPARED are drawn), the same two numbers;
 4. the baseline, in the same process: the same first scan done on the GUI thread, as the tab did before it
    had a loader thread; the window freezes for all of it.
@@ -206,7 +207,10 @@ def one_round(root: Path, n_runs: int) -> dict[str, tuple[float, np.ndarray]]:
     out["curves_busy"] = (max(BUSY), np.zeros(1))
     out["curves_tick_cpu"] = (TICK_CPU[-1], np.zeros(1))
     out["points"] = (float(len(panel.compare.runs[0].curves.global_step)), np.zeros(1))
+    out["smooth"] = measured(panel, lambda: panel.compare.smoothing.setValue(50), panel.compare.drawn)
+    out["smooth_tick_cpu"] = (TICK_CPU[-1], np.zeros(1))
     out["all"] = measured(panel, lambda: panel.select_paths([r.path for r in panel.model.runs]), panel.compare.drawn)
+    out["all_tick_cpu"] = (TICK_CPU[-1], np.zeros(1))
     panel.shutdown()
     panel.hide()
     panel.deleteLater()
@@ -280,8 +284,12 @@ def measure(args: argparse.Namespace) -> None:
         ("while its curves load and draw: max lateness", spread("curves", "late")),
         ("the largest GUI-thread update of the curves, CPU (painting excluded)", spread("curves_busy", "ms")),
         ("the curves: GUI-thread CPU between two ticks, largest (painting included)", spread("curves_tick_cpu", "ms")),
+        ("smoothing slider moved (its curves smoothed anew, on the GUI thread): all drawn", spread("smooth", "ms")),
+        ("meanwhile: max lateness", spread("smooth", "late")),
+        ("meanwhile: GUI-thread CPU between two ticks, largest", spread("smooth_tick_cpu", "ms")),
         (f"select all {args.runs + 1} runs: the first {MAX_COMPARED} drawn", spread("all", "ms")),
         ("meanwhile: max lateness", spread("all", "late")),
+        ("meanwhile: GUI-thread CPU between two ticks, largest", spread("all_tick_cpu", "ms")),
         (
             "baseline: the same first scan on the GUI thread (the window frozen that long)",
             f"{np.median(baseline):,.0f} ({min(baseline):,.0f}–{max(baseline):,.0f})",

@@ -14,7 +14,9 @@ On screen the image is shown by an opaque widget over the view (ScreenCopy), not
 scene: a strip repainted through the scene cost about 0.07 ms a plot in pyqtgraph's and Qt's scene
 machinery (the view's paint hooks, every item's bounding rectangle asked of Python), a frame of three
 plots 0.51 ms of CPU in all; through the widget a strip is a fill and a copy, and the frame 0.34 ms.
-The layer stays an item of the scene for what renders the scene itself: exports.
+The layer stays an item of the scene for what renders the scene itself: exports. A plot drawn now and then
+rather than streamed (the Runs tab's comparison) goes without the screen copy: its layer is painted through
+the scene, under the plot's other items (a legend).
 
 The plot owns the data; the layer asks it for every series (`everything`) and the grid's values
 (`grid`) when it draws whole, and is handed new pieces (`add`) otherwise.
@@ -29,10 +31,12 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QImage, QPainter, QPaintEvent, QPen, QPolygonF, QTransform
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPaintEvent, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem, QWidget
 
 Series = tuple[str, np.ndarray, np.ndarray]  # key, x, y in data coordinates
+Grid = tuple[QPen, list[float], list[float]]  # the grid lines' pen, the y values of horizontal lines, the x of vertical
+GRID_ALPHA = 0.25  # the grid lines' opacity: there to read values by, not to compete with the curves
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,31 @@ class Look:
         return max(self.pen.widthF(), self.marker_size / 2) + 2
 
 
+def grid_at_ticks(item: pg.PlotItem, sides: tuple[str, ...]) -> Grid:
+    """Lines across the view at the major ticks of the `sides` ("left" for horizontal lines, "bottom" for
+    vertical ones), in the left axis's colour, GRID_ALPHA opaque: pyqtgraph's own grid, drawn by the axes
+    across the view, is painted again with every paint of the view."""
+    view = item.getViewBox()
+    lines: dict[str, list[float]] = {"left": [], "bottom": []}
+    for side in sides:
+        lo, hi = view.viewRange()[1 if side == "left" else 0]
+        # the length the axis measures itself: its span and a pixel beyond each end
+        levels = item.getAxis(side).tickValues(lo, hi, (view.height() if side == "left" else view.width()) + 2)
+        lines[side] = [float(v) for v in (levels[0][1] if levels else ()) if lo <= v <= hi]
+    colour = QColor(item.getAxis("left").pen().color())
+    colour.setAlphaF(GRID_ALPHA)
+    return pg.mkPen(colour), lines["left"], lines["bottom"]
+
+
+def extent_item(width: float = 0.0) -> pg.PlotCurveItem:
+    """An invisible, never painted item whose two points hold a plot's range: added to a PlotItem, its
+    auto-range (and pyqtgraph's "A" button) fits them, so the range moves only when they are set anew. With a
+    `width`, pyqtgraph pads the range around them as for a line that wide (the widest the plot draws)."""
+    extent = pg.PlotCurveItem(pen=pg.mkPen((0, 0, 0, 0), width=width) if width else pg.mkPen(None))
+    extent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+    return extent
+
+
 class PlotLayer(QGraphicsObject):
     """A child of a pyqtgraph ViewBox, covering it, painted from an image of every series and the grid."""
 
@@ -63,10 +92,12 @@ class PlotLayer(QGraphicsObject):
         self,
         view: pg.ViewBox,
         everything: Callable[[], list[Series]],
-        grid: Callable[[], tuple[QPen, list[float]]],
-        on_paint: Callable[[float], None],
+        grid: Callable[[], Grid],
+        on_paint: Callable[[float], None] | None = None,
     ) -> None:
-        """`on_paint` hears what each paint of the screen copy cost, in the GUI thread's CPU seconds."""
+        """With `on_paint`, the layer is shown by a screen copy (see the module's docstring), and `on_paint`
+        hears what each of its paints cost, in the GUI thread's CPU seconds. Without, it is painted through
+        the scene, under the items above it (a legend): for a plot drawn now and then, not streamed."""
         super().__init__(view)
         self._view = view
         self._everything, self._grid = everything, grid
@@ -77,9 +108,12 @@ class PlotLayer(QGraphicsObject):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # exposedRect: the new strip
         widget = view.getViewWidget()
         assert widget is not None, "a layer is made for a view already in its plot widget"
-        self.screen = ScreenCopy(self, widget, on_paint)
-        _hide_mouse_mode(view)
+        self.screen = None if on_paint is None else ScreenCopy(self, widget, on_paint)
         view.sigResized.connect(self._resized)
+        if self.screen is None:
+            view.sigTransformChanged.connect(lambda _view: self.update())  # the range moved: the image is drawn whole
+            return
+        _hide_mouse_mode(view)
         view.geometryChanged.connect(self.screen.place)  # moved without a new size: the title, an axis
         view.sigTransformChanged.connect(self.screen.update)  # the range moved: the screen copy is drawn whole
 
@@ -88,14 +122,15 @@ class PlotLayer(QGraphicsObject):
 
     def _resized(self) -> None:
         self.prepareGeometryChange()
-        self.screen.place()
+        if self.screen is not None:
+            self.screen.place()
         self.invalidate()
 
     def invalidate(self) -> None:
-        """Draw the image whole at the next paint, and repaint all of it on screen. (Not the item in the
-        scene: under the screen copy it is never seen, and what renders the scene paints it afresh.)"""
+        """Draw the image whole at the next paint, and repaint all of it on screen. (With a screen copy, not
+        the item in the scene: under the copy it is never seen, and what renders the scene paints it afresh.)"""
         self._key = None
-        self.screen.update()
+        (self if self.screen is None else self.screen).update()
 
     def current(self) -> bool:
         """True if the image was drawn and not invalidated since: new pieces may be added to it. (Had the view
@@ -137,7 +172,10 @@ class PlotLayer(QGraphicsObject):
     def _repaint(self, rect: QRectF) -> None:
         """Qt repaints `rect` of this item where it is seen, in the screen copy: the strips of every plot in
         one repaint pass (through each plot's scene they were a pass each, three a frame)."""
-        self.screen.update(rect.translated(self.screen.offset).toAlignedRect().adjusted(-1, -1, 1, 1))
+        if self.screen is None:
+            self.update(rect.adjusted(-1, -1, 1, 1))
+        else:
+            self.screen.update(rect.translated(self.screen.offset).toAlignedRect().adjusted(-1, -1, 1, 1))
 
     def _painter(self) -> QPainter:
         painter = QPainter(self.image)
@@ -156,12 +194,15 @@ class PlotLayer(QGraphicsObject):
             return
         painter = self._painter()
         transform = self._data_transform()
-        pen, values = self._grid()
+        pen, ys, xs = self._grid()
         painter.setPen(pen)
-        width = self._view.rect().width()
-        for value in values:
+        width, height = self._view.rect().width(), self._view.rect().height()
+        for value in ys:
             y = transform.map(QPointF(0.0, value)).y()
             painter.drawLine(QLineF(0.0, y, width, y))
+        for value in xs:
+            x = transform.map(QPointF(value, 0.0)).x()
+            painter.drawLine(QLineF(x, 0.0, x, height))
         painter.setTransform(transform)
         for key, x, y in self._everything():
             _draw(painter, self.looks[key], x, y)

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QComboBox, QGraphicsItem, QGridLayout, QHBoxLayout
 from engine import events as ev
 from engine.nvml import GpuSample
 from gui import theme
-from gui.live.plot_layer import Look, PlotLayer, Series
+from gui.live.plot_layer import Grid, Look, PlotLayer, Series, extent_item, grid_at_ticks
 from gui.live.traces import X_AXES, Ema, Trace, decimate, sticky_range
 
 if TYPE_CHECKING:
@@ -47,7 +47,6 @@ FRAME_COSTS_KEPT = 15  # a plot's latest frames whose cost sets the pace: a seco
 X_HEADROOM = 0.5  # when the run reaches the x-axis's end it grows by half: a few dozen times a run
 Y_HEADROOM = 0.25  # a y range the data leaves moves a quarter of its span beyond it
 JOIN = 1  # the point before a series' new ones, drawn again with them: the line joins on
-GRID_ALPHA = 0.25  # the grid lines' opacity: there to read values by, not to compete with the curves
 TICK_LENGTH = 5  # pixels, outward (pyqtgraph's default, -5, reaches into the view)
 X_LABELS = {
     "step": QT_TRANSLATE_NOOP("LivePlot", "step"),
@@ -106,8 +105,7 @@ class LivePlot(pg.PlotWidget):
             item.getAxis(axis).setStyle(tickLength=TICK_LENGTH)
             # the axes change only with the range: a frame that repaints near one blits it
             item.getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self._extent = pg.PlotCurveItem(pen=pg.mkPen(None))  # invisible: holds the sticky range
-        self._extent.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)  # never painted
+        self._extent = extent_item()  # holds the sticky range
         item.addItem(self._extent)
         self.traces: dict[str, Trace] = {}
         # every series and the grid
@@ -251,17 +249,10 @@ class LivePlot(pg.PlotWidget):
         """Every series as the layer draws it whole (see `shown`)."""
         return [(name, *self.shown(name)) for name in self.layer.looks if len(self.traces[name])]
 
-    def _grid(self) -> tuple[QPen, list[float]]:
-        """Horizontal lines at the left axis's ticks in its colour, GRID_ALPHA opaque, as pyqtgraph's own grid
-        (drawn by the axis across the view, it would be repainted with every frame's strip)."""
-        axis = self.getPlotItem().getAxis("left")
-        view = self.getPlotItem().getViewBox()
-        lo, hi = view.viewRange()[1]
-        # the length the axis measures itself: its span and a pixel beyond each end
-        levels = axis.tickValues(lo, hi, view.height() + 2)
-        colour = QColor(axis.pen().color())
-        colour.setAlphaF(GRID_ALPHA)
-        return pg.mkPen(colour), [float(v) for v in (levels[0][1] if levels else ()) if lo <= v <= hi]
+    def _grid(self) -> Grid:
+        """Horizontal lines at the left axis's ticks (a vertical line would be repainted with every frame's
+        strip)."""
+        return grid_at_ticks(self.getPlotItem(), ("left",))
 
     def _columns(self) -> int:
         """One min/max pair per pixel column is all a frame can show."""

@@ -90,10 +90,7 @@ class Trace:
 
     def window(self, axis: str, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
         """The raw points between x = lo and hi (and one beyond each edge), decimated to min/max pairs."""
-        xs = self.x(axis)
-        i0 = max(int(np.searchsorted(xs, lo, side="left")) - 1, 0)
-        i1 = min(int(np.searchsorted(xs, hi, side="right")) + 1, len(xs))
-        return decimate(xs[i0:i1], self.y.values[i0:i1])
+        return decimate(*in_window(self.x(axis), self.y.values, lo, hi))
 
     def _fold(self) -> None:
         """Extend the envelope by the whole buckets that arrived; halve it when it grows too long."""
@@ -120,6 +117,13 @@ class Trace:
                 column.truncate(0)
                 column.extend(values)
             self._bucket *= 2
+
+
+def in_window(x: np.ndarray, y: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
+    """The points of an ascending `x` between lo and hi, and one beyond each edge (the line leaves the view)."""
+    i0 = max(int(np.searchsorted(x, lo, side="left")) - 1, 0)
+    i1 = min(int(np.searchsorted(x, hi, side="right")) + 1, len(x))
+    return x[i0:i1], y[i0:i1]
 
 
 def decimate(x: np.ndarray, y: np.ndarray, buckets: int = MAX_BUCKETS) -> tuple[np.ndarray, np.ndarray]:

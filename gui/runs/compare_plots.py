@@ -4,13 +4,12 @@ The x-axis is the global step, the epoch (the per-epoch rows of
 metrics.csv, with validation dashed) or wall time since the run started.
 Batch curves are smoothed with the live plots' EMA, per step, so a fit run
 (one point per several steps) and a custom-loop run smooth alike; the raw
-curve stays visible, faint. Downsampling and clipping are set on each
-PlotItem (set on a curve, pyqtgraph's PlotItem.addItem overwrites it), so long runs stay cheap to draw.
+curve stays visible, faint.
 
-Each curve is a pyqtgraph item built on the GUI thread at a few milliseconds
-apiece: the plots show the first MAX_COMPARED selected runs (with a note when
-more are selected) and are drawn RUNS_PER_TURN runs at a time, the event
-loop running between, so the window stays responsive whatever is selected.
+Each plot draws its lines as pixels of one image (gui/runs/compare_plot.py).
+The plots show the first MAX_COMPARED selected runs (with a note when more
+are selected) and are drawn RUNS_PER_TURN runs at a time, one plot per turn
+of the event loop, so the window stays responsive whatever is selected.
 """
 
 from __future__ import annotations
@@ -22,16 +21,17 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
 from engine.events import StepAnatomy
 from engine.history import Curves
 from gui import theme
-from gui.exports import add_export_action
 from gui.keyboard import plain_label
+from gui.live.plot_layer import Look
 from gui.live.plots import place_in_pairs
 from gui.runs.anatomy_bars import AnatomyBars
+from gui.runs.compare_plot import ComparePlot, Curve
 from gui.runs.history_process import smooth_per_step
 from gui.theme import WidgetRole, set_role
 
@@ -53,9 +53,9 @@ METRICS = (
 BATCH_METRICS = tuple(m for m, _, _ in METRICS)
 DEFAULT_SMOOTHING = 90  # percent: the past weighs 0.9 per step, about a 10-step window
 RAW_ALPHA = 60
-RUNS_PER_TURN = 4  # runs added to a plot per turn of the event loop (their items cost ~2-10 ms each)
-# between one plot's new curves and the next's, so each plot's first paint (15-20 ms of axes and text) comes in
-# a turn of its own; drawn back to back, several plots were painted in one pass (BENCHMARKS.md, Runs tab)
+RUNS_PER_TURN = 4  # runs added to a plot per turn of the event loop
+# between one plot's new curves and the next's, so each plot's first paint (its axes laid out, its image drawn)
+# comes in a turn of its own; drawn back to back, several plots were painted in one pass (BENCHMARKS.md, Runs tab)
 PLOT_SPACING_MS = 40
 MAX_COMPARED = 20  # runs drawn at once: more is unreadable, and each costs pyqtgraph items on the GUI thread
 
@@ -75,8 +75,13 @@ class ComparedRun:
 
 def batch_series(curves: Curves, metric: str, x_axis: str, smoothing: float) -> tuple[np.ndarray, ...]:
     """(x, raw y, smoothed y) of a batch metric; smoothing is the EMA's weight of the past, per step."""
+    return *raw_series(curves, metric, x_axis), smoothed(curves, metric, smoothing)
+
+
+def raw_series(curves: Curves, metric: str, x_axis: str) -> tuple[np.ndarray, np.ndarray]:
+    """(x, raw y) of a batch metric on the step or wall-time axis."""
     x = np.asarray(curves.global_step if x_axis == "step" else curves.time, dtype=float)
-    return x, np.asarray(getattr(curves, metric), dtype=float), smoothed(curves, metric, smoothing)
+    return x, np.asarray(getattr(curves, metric), dtype=float)
 
 
 _SMOOTHED: dict[int, tuple[weakref.ref, dict[tuple[str, float], np.ndarray]]] = {}
@@ -127,6 +132,20 @@ def epoch_series(curves: Curves, metric: str) -> tuple[np.ndarray, np.ndarray, n
     val = [r.get(f"val_{metric}") for r in rows]
     has_val = bool(rows) and all(v is not None for v in val)
     return x, y, np.array(val, dtype=float) if has_val else None
+
+
+def bounds(series: list[tuple[np.ndarray, ...]]) -> tuple[list[float], list[float]] | None:
+    """([x min, x max], [y min, y max]) over every finite point of these (x, y, more y…) series; None if none."""
+    xs, ys = [], []
+    for x, *values in series:
+        for y in values:
+            finite = np.isfinite(x) & np.isfinite(y)
+            xs.append(x[finite])
+            ys.append(y[finite])
+    x, y = np.concatenate([[], *xs]), np.concatenate([[], *ys])
+    if not len(x):
+        return None
+    return [float(x.min()), float(x.max())], [float(y.min()), float(y.max())]
 
 
 def gpu_series(curves: Curves, x_axis: str) -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
@@ -188,14 +207,14 @@ class ComparePlots(QWidget):
         controls.addWidget(self.hint, 1)
         controls.addWidget(self.limit_note)
         self.plots = {
-            metric: self._new_plot(self.tr(title), self.tr(y_label), f"compare{title}Plot")  # compareLossPlot, …
-            for metric, title, y_label in METRICS
+            metric: ComparePlot(self.tr(title), self.tr(y_label), f"compare{title}Plot", legend=metric == "loss")
+            for metric, title, y_label in METRICS  # compareLossPlot, …
         }
-        self.legend = self.plots["loss"].getPlotItem().addLegend(offset=(-10, 10), labelTextSize="8pt")
+        self.legend = self.plots["loss"].legend
         self.grid = QGridLayout()
         self.grid.addWidget(self.plots["loss"], 0, 0)
         self.grid.addWidget(self.plots["accuracy"], 0, 1)
-        self.gpu_plot = self._new_plot(
+        self.gpu_plot = ComparePlot(
             self.tr("GPU utilisation"), self.tr("% busy (solid), % memory (dashed)"), "compareGpuPlot"
         )
         self.anatomy_plot = AnatomyBars(self.tr("Step anatomy"), "compareAnatomyPlot")
@@ -218,24 +237,6 @@ class ComparePlots(QWidget):
             theme.style_plot(plot, scheme)
         self.runs = [replace(run, colour=colour(i)) for i, run in enumerate(self.runs)]
         self.redraw()
-
-    @staticmethod
-    def _new_plot(title: str, y_label: str, name: str) -> pg.PlotWidget:
-        plot = pg.PlotWidget()
-        plot.setObjectName(name)
-        plot.setAccessibleName(title)
-        plot.setAccessibleDescription(y_label)
-        item = plot.getPlotItem()
-        item.setTitle(title, size="10pt")
-        item.setLabel("left", y_label)
-        item.showGrid(x=True, y=True, alpha=0.25)
-        item.setDownsampling(auto=True, mode="peak")
-        item.setClipToView(True)
-        for axis in ("left", "bottom"):
-            item.getAxis(axis).enableAutoSIPrefix(False)
-        plot.setMinimumHeight(150)
-        add_export_action(plot)
-        return plot
 
     def set_runs(self, runs: list[ComparedRun]) -> None:
         """Draw these runs (at most MAX_COMPARED: the caller picks which)."""
@@ -288,33 +289,38 @@ class ComparePlots(QWidget):
         elif metric == "anatomy":
             self._plot_anatomies()
         else:
-            item = self.plots[metric].getPlotItem()
+            plot = self.plots[metric]
             if start == 0:
-                item.clear()
-                item.setLabel("bottom", self.tr(X_AXES[x_axis]))
-            for run in runs:
-                if x_axis == "epoch":
-                    self._plot_epochs(item, run, metric)
-                else:
-                    self._plot_batches(item, run, metric, x_axis)
-            item.enableAutoRange()
+                self._start(plot, x_axis, self._metric_bounds(metric, x_axis))
+            lines = [(run, self._lines(run, metric, x_axis)) for run in runs]
+            legend = {run.label: self._solid(run, x_axis == "epoch") for run, drawn in lines if drawn}
+            plot.add([line for _run, drawn in lines for line in drawn], legend)
         if self._to_draw:
             self._next.start()
         else:
             self.drawn.emit()
 
+    def _start(self, plot: ComparePlot, x_axis: str, extent: tuple[list[float], list[float]] | None) -> None:
+        """A plot's first turn: no lines, its x-axis named, its range fit to every run's points at once (the
+        runs come a few per turn: its axes are laid out once per redraw), following them as it did."""
+        plot.clear_lines()
+        plot.getPlotItem().setLabel("bottom", self.tr(X_AXES[x_axis]))
+        plot.hold(extent)
+        plot.getPlotItem().enableAutoRange()
+
     def _plot_gpus(self, runs: list[ComparedRun], x_axis: str, first: bool) -> None:
         """Runs' GPUs (from their gpus.csv), on the step or wall-time axis; shown only when a run has them."""
-        item = self.gpu_plot.getPlotItem()
+        gpu_axis = "step" if x_axis == "step" else "wall time"
         if first:
-            item.clear()
-            item.setLabel("bottom", self.tr(X_AXES["wall time" if x_axis == "epoch" else x_axis]))
             self._show(self.gpu_plot, any(run.curves.gpu for run in self.runs))
+            extent = bounds([s[1:] for run in self.runs for s in gpu_series(run.curves, gpu_axis)])
+            self._start(self.gpu_plot, gpu_axis, extent)
+        curves = []
         for run in runs:
-            for _gpu, x, busy, memory in gpu_series(run.curves, "step" if x_axis == "step" else "wall time"):
-                item.plot(x, busy, pen=pg.mkPen(run.colour, width=2), connect="finite")
-                item.plot(x, memory, pen=pg.mkPen(run.colour, width=1, style=Qt.PenStyle.DashLine), connect="finite")
-        item.enableAutoRange()
+            dashed = Look(pg.mkPen(run.colour, width=1, style=Qt.PenStyle.DashLine), gaps=True)
+            for _gpu, x, busy, memory in gpu_series(run.curves, gpu_axis):
+                curves += [Curve(self._solid(run), x, busy, run.label), Curve(dashed, x, memory, run.label)]
+        self.gpu_plot.add(curves)
 
     def _plot_anatomies(self) -> None:
         """Each run's step anatomy as a stacked bar; shown only when a run has one."""
@@ -330,42 +336,40 @@ class ComparePlots(QWidget):
         """Throughput, the step anatomies and the GPUs, those shown, two to a row under loss and accuracy."""
         place_in_pairs(self.grid, [self.plots["examples_per_sec"], self.anatomy_plot, self.gpu_plot], first_row=1)
 
-    def _named(self, item: pg.PlotItem, run: ComparedRun) -> str | None:
-        """Only the loss plot carries the legend: one entry per run."""
-        return run.label if item is self.plots["loss"].getPlotItem() else None
+    def _metric_bounds(self, metric: str, x_axis: str) -> tuple[list[float], list[float]] | None:
+        """Where every run's points of `metric` lie (a smoothed curve stays within its raw points)."""
+        if x_axis == "epoch":
+            return bounds([tuple(v for v in epoch_series(run.curves, metric) if v is not None) for run in self.runs])
+        return bounds([raw_series(run.curves, metric, x_axis) for run in self.runs])
 
-    def _plot_batches(self, item: pg.PlotItem, run: ComparedRun, metric: str, x_axis: str) -> None:
+    @staticmethod
+    def _solid(run: ComparedRun, marked: bool = False, marker: str = "o") -> Look:
+        """A run's main line, 2 pixels wide in its colour; `marked`, with a `marker` at every point (epochs)."""
+        pen = pg.mkPen(run.colour, width=2)
+        if not marked:
+            return Look(pen, gaps=True)  # a NaN leaves a gap
+        return Look(pen, marker, 6 if marker == "o" else 5, pg.mkBrush(run.colour))
+
+    def _lines(self, run: ComparedRun, metric: str, x_axis: str) -> list[Curve]:
+        """A run's lines of `metric`: faint raw and smoothed batches, or epochs and dashed validation."""
+        if x_axis == "epoch":
+            x, y, val = epoch_series(run.curves, metric)
+            if not len(x):
+                return []
+            lines = [Curve(self._solid(run, True), x, y, run.label)]
+            if val is not None:
+                look = self._solid(run, True, "s")
+                pen = QPen(look.pen)
+                pen.setStyle(Qt.PenStyle.DashLine)
+                lines.append(Curve(replace(look, pen=pen), x, val, run.label))
+            return lines
         if not run.curves.global_step:
-            return
+            return []
         smoothing = self.smoothing_weight()
-        x, raw, smoothed = batch_series(run.curves, metric, x_axis, smoothing)
+        x, raw, smooth = batch_series(run.curves, metric, x_axis, smoothing)
+        lines = [Curve(self._solid(run), x, smooth, run.label)]
         if smoothing > 0:
             faint = QColor(run.colour)
             faint.setAlpha(RAW_ALPHA)
-            item.plot(x, raw, pen=pg.mkPen(faint, width=1), connect="finite")
-        item.plot(x, smoothed, pen=pg.mkPen(run.colour, width=2), name=self._named(item, run), connect="finite")
-
-    def _plot_epochs(self, item: pg.PlotItem, run: ComparedRun, metric: str) -> None:
-        x, y, val = epoch_series(run.curves, metric)
-        if not len(x):
-            return
-        item.plot(
-            x,
-            y,
-            pen=pg.mkPen(run.colour, width=2),
-            symbol="o",
-            symbolSize=6,
-            symbolBrush=run.colour,
-            symbolPen=None,
-            name=self._named(item, run),
-        )
-        if val is not None:
-            item.plot(
-                x,
-                val,
-                pen=pg.mkPen(run.colour, width=2, style=Qt.PenStyle.DashLine),
-                symbol="s",
-                symbolSize=5,
-                symbolBrush=run.colour,
-                symbolPen=None,
-            )
+            lines.insert(0, Curve(Look(pg.mkPen(faint, width=1), gaps=True), x, raw, run.label))
+        return lines

@@ -52,8 +52,8 @@ def test_the_runs_tab_shows_a_past_runs_gpu_figures(qtbot, make_window, tmp_path
     assert compare.gpu_plot.isHidden(), "a run without GPU figures has no GPU chart"
     select(qtbot, window.runs, [runs["done"]])
     assert not compare.gpu_plot.isHidden()
-    busy = compare.gpu_plot.getPlotItem().listDataItems()[0]
-    assert list(busy.getData()[1]) == [50, 51, 52, 53, 54]
+    busy = next(iter(compare.gpu_plot.curves.values()))
+    assert list(busy.y) == [50, 51, 52, 53, 54]
 
 
 def test_a_cpu_run_has_no_gpu_chart(qtbot, make_window, tmp_path):
