@@ -40,7 +40,7 @@ def test_the_sweep_dialog_and_its_problems_are_in_chinese(chinese, make_window, 
     dialog = window.open_sweep()
     assert shown_texts(dialog, qtbot) == []
     dialog.editor.rows["learning_rate"].values.setText("0.1, 0.0001")
-    assert "范围为空" in dialog.problems.text() and shown_texts(dialog, qtbot) == []
+    assert "空范围" in dialog.problems.text() and shown_texts(dialog, qtbot) == []
 
 
 def test_the_sweep_view_is_in_chinese(chinese, qtbot, tmp_path) -> None:
