@@ -366,22 +366,25 @@ class _Group:
             self._spawn(w)
 
     def _spawn(self, w: _Worker, **changes: object) -> None:
-        task = w.task
+        w.process = self._process_for(w.task, Path(w.status.log_path))
+        w.started_at = time.monotonic()
+        w.failed_message = w.failed_error_type = w.finished_status = ""
+        self._set(w, state=STARTING, pid=w.process.start(), exit_code=None, **changes)
+
+    def _process_for(self, task: Task, log_path: Path) -> WorkerProcess:
+        """The task's process on this machine, with its TF_CONFIG (and the run's lock for the chief)."""
         env = dict(os.environ, **{TF_CONFIG_ENV: render(for_task(self.cluster, task.job, task.index))})
         hand_lock = self.lock is not None and task == self.chief
         if hand_lock:
             env.update(self.lock.child_env())
         # its own session: kill() takes anything the task started along
-        w.process = WorkerProcess(
+        return WorkerProcess(
             self._command,
             env=env,
-            stderr_path=Path(w.status.log_path),
+            stderr_path=log_path,
             own_group=True,
             pass_fds=(self.lock.fd,) if hand_lock else (),
         )
-        w.started_at = time.monotonic()
-        w.failed_message = w.failed_error_type = w.finished_status = ""
-        self._set(w, state=STARTING, pid=w.process.start(), exit_code=None, **changes)
 
     # ---- watch ---------------------------------------------------------------------
 
