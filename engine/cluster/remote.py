@@ -129,10 +129,9 @@ def launch_remote_cluster(
     PreflightError or ClusterError before anything starts. The chief's run comes back into `run_dir`.
     `lock`, the run's lock held by the caller, stays here (the chief claims its folder there).
     """
-    config = RunConfig.load(run_config_path)
-    if not resume:
-        preflight(remote, config, ssh)
-        send_tasks(remote, config, ssh)
+    config = RunConfig.load(run_config_path, check=not resume)
+    preflight(remote, config, ssh)
+    send_tasks(remote, config, ssh)  # a resume too: its ports are new (the run goes on in each folder's run/)
     group = _RemoteGroup(remote, ssh, config.strategy, Path(run_dir).resolve(), on_event, on_state, restarts, stall_s)
     group.resume = resume
     try:

@@ -63,11 +63,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _relay(child: subprocess.Popen[bytes], ended: threading.Event) -> None:
-    """stdin's lines to the trainer; at its end, the trainer's stdin ends too (its stop request)."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in sys.stdin.buffer:
+    """stdin to the trainer; at its end, the trainer's stdin ends too (its stop request)."""
+    with contextlib.suppress(OSError, ValueError):  # raw reads: no buffer lock left held at exit
+        while data := os.read(sys.stdin.fileno(), 65536):
             assert child.stdin is not None
-            child.stdin.write(line)
+            child.stdin.write(data)
             child.stdin.flush()
     _end(child, ended)
 

@@ -117,14 +117,15 @@ def _children(pid: int) -> list[str]:
         return []
 
 
-def processes_under(folder: Path) -> list[int]:
-    """Processes whose command line names `folder` (the remote tasks of a test)."""
+def remote_processes(server: SshServer) -> list[int]:
+    """Processes whose command line names a folder of the server's hosts (the tasks there, their ssh here)."""
+    folder = str(server.folder / "remote-")
     found = []
     for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
         try:
             text = cmdline.read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
         except OSError:
             continue
-        if str(folder) in text and int(cmdline.parent.name) != os.getpid():
+        if folder in text:
             found.append(int(cmdline.parent.name))
     return found

@@ -1,0 +1,152 @@
+"""Clusters started over SSH on two hosts (127.0.0.2, 127.0.0.3) of a real OpenSSH server, trained for real.
+
+Each host runs its tasks in its own folder; the chief's run comes back to
+this machine's run directory. Stop, a dropped connection (the server side of
+it killed) and a killed parameter_server worker end as on 127.0.0.1, and no
+remote process outlives the run.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import events as ev
+from engine.cluster.cli import main as cluster_main
+from engine.cluster.launcher import FINISHED, LOST, REJOINED, STOPPED
+from engine.cluster.remote import launch_remote_cluster, remote_cluster
+from engine.cluster.ssh import Ssh
+from engine.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
+from engine.rundir import read_metrics
+from engine.tfconfig import local_cluster
+from tests.engine.cluster.ssh_server import SSHD, SshServer, remote_processes, session_pids
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.timeout(300),
+    pytest.mark.skipif(SSHD is None, reason="OpenSSH's server (sshd, package openssh-server) is missing"),
+]
+
+
+@pytest.fixture(scope="module")
+def ssh_server(tmp_path_factory):
+    server = SshServer.start(tmp_path_factory.mktemp("sshd"))
+    yield server
+    server.stop()
+
+
+def until(condition, what: str, timeout_s: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+def no_remote_process_left(server: SshServer) -> None:
+    until(lambda: not remote_processes(server), "the remote tasks to end", CLUSTER_STOP_GRACE_S + 15)
+
+
+def test_a_two_host_multi_worker_mirrored_run_completes(ssh_server, write_run_config, tmp_path):
+    hosts_file = tmp_path / "hosts.txt"
+    hosts_file.write_text("".join(f"{ssh_server.host(a).row()}\n" for a in ("h2", "h3")))
+    run_dir = tmp_path / tmp_path.name  # its folders' name on the hosts: one per test
+    code = cluster_main(
+        ["cluster", "launch", "--workers", "2", "--config", str(write_run_config()), "--run-dir", str(run_dir),
+         "--hosts", str(hosts_file), "--ssh-config", str(ssh_server.config)]
+    )  # fmt: skip
+    assert code == 0, [p.read_text()[-2000:] for p in (run_dir / "workers").glob("*.log")]
+    assert len(read_metrics(run_dir / "metrics.csv")) == 2  # the chief's run came back here
+    assert (run_dir / "config.json").is_file() and list((run_dir / "checkpoints").glob("ckpt-*.index"))
+    for alias, task in (("h2", "worker-0"), ("h3", "worker-1")):
+        folder = ssh_server.folder / f"remote-{alias}" / run_dir.name / task
+        assert (folder / "tf_config.json").is_file(), f"{task} ran in its own folder on {alias}"
+    assert (ssh_server.folder / "remote-h2" / run_dir.name / "worker-0" / "run" / "metrics.csv").is_file()
+    no_remote_process_left(ssh_server)
+
+
+def launch(server: SshServer, config_path: Path, run_dir: Path, cluster, hosts, **kwargs):
+    ssh = Ssh(str(server.config))
+    remote = remote_cluster(cluster, [server.host(a) for a in hosts], ssh, run_dir.parent.name)  # one per test
+    return launch_remote_cluster(remote, config_path, run_dir, ssh, join_timeout_s=120, **kwargs)
+
+
+def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, tmp_path):
+    states: dict[str, str] = {}
+    stop = []
+
+    def on_event(task, event):
+        if isinstance(event, ev.BatchEnd) and event.global_step >= 3:
+            stop.append(True)
+
+    def on_state(status):
+        states[status.task.id] = status.state
+
+    config = write_run_config(num_samples=100_000, epochs=50)
+    result = launch(
+        ssh_server, config, tmp_path / "run", local_cluster(2), ["h2", "h3"],
+        on_event=on_event, on_state=on_state, should_stop=lambda: bool(stop),
+    )  # fmt: skip
+    assert result.status == RunStatus.STOPPED, result.failure
+    assert states == {"worker-0": STOPPED, "worker-1": STOPPED}
+    assert list((tmp_path / "run" / "checkpoints").glob("ckpt-*.index")), "the chief's checkpoint came back"
+    no_remote_process_left(ssh_server)
+
+
+def test_a_dropped_connection_is_named_within_5_s_and_leaves_no_remote_process(ssh_server, write_run_config, tmp_path):
+    dropped: list[float] = []
+    named: list[float] = []
+
+    def on_event(task, event):
+        if isinstance(event, ev.BatchEnd) and event.global_step >= 3 and not dropped:
+            for pid in session_pids(ssh_server):  # the server's side of every connection: the links drop
+                os.kill(pid, signal.SIGKILL)
+            dropped.append(time.monotonic())
+
+    def on_state(status):
+        if dropped and not named and "connection was lost" in status.message:
+            named.append(time.monotonic())
+
+    config = write_run_config(num_samples=100_000, epochs=50)
+    result = launch(
+        ssh_server, config, tmp_path / "run", local_cluster(2), ["h2", "h3"], on_event=on_event, on_state=on_state
+    )
+    assert result.status == RunStatus.FAILED
+    assert "connection was lost" in result.failure, result.failure
+    assert named and named[0] - dropped[0] < 5.0
+    no_remote_process_left(ssh_server)
+
+
+def test_a_parameter_server_run_goes_on_when_a_worker_host_is_killed(ssh_server, write_run_config, tmp_path):
+    config = write_run_config(strategy="parameter_server", validation_split=0.2, epochs=40, num_samples=8192)
+    states: dict[str, list[str]] = {}
+    killed = []
+
+    def on_event(task, event):
+        if task.job == "chief" and isinstance(event, ev.EpochEnd) and event.epoch == 1 and not killed:
+            [task_there] = [p for p in remote_processes(ssh_server) if _is_remote_task(p, "worker-1")]
+            os.kill(task_there, signal.SIGKILL)  # the task on its host, and with it its trainer
+            killed.append(task_there)
+
+    def on_state(status):
+        states.setdefault(status.task.id, []).append(status.state)
+
+    cluster = local_cluster(2, ps=1, chief=True)
+    result = launch(ssh_server, config, tmp_path / "run", cluster, ["h2", "h3"], on_event=on_event, on_state=on_state)
+    assert killed and result.ok, result.failure
+    assert states["worker-1"][-4:] == [LOST, "starting", REJOINED, FINISHED]
+    assert states["chief-0"][-1] == FINISHED
+    assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 40
+    no_remote_process_left(ssh_server)
+
+
+def _is_remote_task(pid: int, task: str) -> bool:
+    """The remote_task process of `task` on its host (not the ssh client here that started it)."""
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    except OSError:
+        return False
+    return words[0] != "ssh" and "engine.cluster.remote_task" in words and any(w.endswith(task) for w in words)
