@@ -266,6 +266,10 @@ def _launch_plan(args: argparse.Namespace) -> LaunchPlan:
     from engine.rundir import claim, new_run_dir
 
     shape_given = args.workers is not None or args.ps or args.evaluator
+    if args.resume and args.hosts:
+        raise ConfigError(
+            [Problem("--hosts", args.hosts, "a run on other machines cannot be resumed yet; start it again")]
+        )
     if args.cluster and shape_given:
         raise ConfigError([Problem("--cluster", args.cluster, "give either --cluster or --workers/--ps/--evaluator")])
     if args.resume:
@@ -326,7 +330,6 @@ def _run(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, o
         on_event=on_event,
         on_state=on_state,
         should_stop=lambda: stop.requested,
-        resume=plan.resume,
         lock=plan.lock,
         stall_s=args.stall_seconds,
         **_restarts(args),
@@ -335,7 +338,7 @@ def _run(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, o
         if plan.remote is not None:
             assert plan.ssh is not None
             return launch_remote_cluster(plan.remote, plan.config_path, plan.run_dir, plan.ssh, **common)
-        return launch_cluster(plan.cluster, plan.config_path, plan.run_dir, **common)
+        return launch_cluster(plan.cluster, plan.config_path, plan.run_dir, resume=plan.resume, **common)
     except (ClusterError, ConfigError, PreflightError):
         plan.abandon()
         raise

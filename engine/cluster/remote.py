@@ -119,7 +119,6 @@ def launch_remote_cluster(
     on_event: EventCallback | None = None,
     on_state: StateCallback | None = None,
     should_stop: StopCheck | None = None,
-    resume: bool = False,
     lock: RunLock | None = None,
     restarts: int = DEFAULT_RESTARTS,
     stall_s: float | None = None,
@@ -129,11 +128,10 @@ def launch_remote_cluster(
     PreflightError or ClusterError before anything starts. The chief's run comes back into `run_dir`.
     `lock`, the run's lock held by the caller, stays here (the chief claims its folder there).
     """
-    config = RunConfig.load(run_config_path, check=not resume)
+    config = RunConfig.load(run_config_path)
     preflight(remote, config, ssh)
-    send_tasks(remote, config, ssh)  # a resume too: its ports are new (the run goes on in each folder's run/)
+    send_tasks(remote, config, ssh)
     group = _RemoteGroup(remote, ssh, config.strategy, Path(run_dir).resolve(), on_event, on_state, restarts, stall_s)
-    group.resume = resume
     try:
         group.start([])
         return group.watch(join_timeout_s, should_stop or (lambda: False))
@@ -161,7 +159,6 @@ class _RemoteGroup(_Group):
         super().__init__(cluster, strategy, cluster.tasks(), run_dir, on_event, on_state, restarts, None, stall_s)
         self.remote = remote
         self.ssh = ssh
-        self.resume = False
         self._synced = threading.Event()
         self._sync_thread = threading.Thread(target=self._sync, name="run-sync", daemon=True)
 
@@ -171,8 +168,7 @@ class _RemoteGroup(_Group):
 
     def _process_for(self, task: Task, log_path: Path) -> WorkerProcess:
         host, folder = self.remote.hosts[task.id], self.remote.folders[task.id]
-        again = " --resume" if self.resume else ""
-        command = f"{python_words(host)} -m engine.cluster.remote_task --folder {remote_path(folder)}{again}"
+        command = f"{python_words(host)} -m engine.cluster.remote_task --folder {remote_path(folder)}"
         return WorkerProcess(self.ssh.command(host, command), stderr_path=log_path, own_group=True)
 
     def _exited(self, w: _Worker, stopping: bool) -> None:

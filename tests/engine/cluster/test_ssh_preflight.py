@@ -8,9 +8,11 @@ import subprocess
 
 import pytest
 
+from engine.cluster.cli import main as cluster_main
 from engine.cluster.remote import PreflightError, preflight, remote_cluster
 from engine.cluster.ssh import Ssh
 from engine.config import DataConfig, RunConfig
+from engine.protocol.codes import ExitCode
 from engine.tfconfig import local_cluster
 from tests.engine.cluster.ssh_server import SSHD, SshServer
 
@@ -107,3 +109,22 @@ def test_an_unreachable_host_and_a_missing_python_are_named(ssh_server, tmp_path
     lines = check(ssh_server, hosts)
     assert lines[0].startswith("h2: no Python at `/nowhere/python3`"), lines
     assert lines[1].startswith(f"h3:{port}: unreachable") and "refused" in lines[1], lines
+
+
+def test_the_command_line_lists_the_hosts_problems_and_starts_nothing(ssh_server, write_run_config, tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    hosts = f"{ssh_server.host('h2', python='/usr/bin/python3').row()}, {ssh_server.host('h3').row()}"
+    code = cluster_main(
+        ["cluster", "launch", "--workers", "2", "--config", str(write_run_config()), "--run-dir", str(run_dir),
+         "--hosts", hosts, "--ssh-config", str(ssh_server.config)]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == ExitCode.CONFIG
+    assert "nothing was started; the hosts are not ready:\n  h2: the dashboard is not installed" in err, err
+    assert not run_dir.exists()  # no empty run left behind
+    assert not (ssh_server.folder / "remote-h3" / "run").exists()  # nothing copied anywhere
+
+
+def test_a_run_on_other_machines_is_not_resumed_yet(tmp_path, capsys):
+    code = cluster_main(["cluster", "launch", "--resume", str(tmp_path), "--hosts", "h2"])
+    assert code == ExitCode.CONFIG and "cannot be resumed yet" in capsys.readouterr().err
