@@ -19,12 +19,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.messages import msg
 from engine.problems import ConfigError, Problem
 from engine.tfconfig import Task
 
 DEFAULT_PYTHON = "python3"
 DEFAULT_FOLDER = "tfdd-runs"  # relative: in the login's home on the host
 _OPTIONS = ("python", "venv", "folder")
+_OPTION_WORDS = ", ".join(f"{o}=..." for o in _OPTIONS)
 # user@ and a host name, IPv4 address or alias; a [bracketed] IPv6 address; an optional :port
 _TARGET = re.compile(
     r"^(?:(?P<user>[A-Za-z0-9._][A-Za-z0-9._-]*)@)?(?P<host>[A-Za-z0-9_.%-]+|\[[0-9A-Fa-f:.%]+\])(?::(?P<port>\d+))?$"
@@ -59,26 +61,26 @@ def parse_host(row: str, where: str = "host") -> Host:
     """One row; ConfigError naming `where` (e.g. "hosts.txt line 3") and what to write instead."""
     words = row.split()
     if not words:
-        raise ConfigError([Problem(where, row, "empty: write [user@]host[:port]")])
+        raise ConfigError([Problem(where, row, msg("empty: write [user@]host[:port]"))])
     match = _TARGET.match(words[0])
     if match is None or words[0].startswith("-"):
         raise ConfigError(
-            [Problem(where, words[0], "not a host: write [user@]host[:port] (a name, an address or an ssh alias)")]
+            [Problem(where, words[0], msg("not a host: write [user@]host[:port] (a name, an address or an ssh alias)"))]
         )
     port = int(match["port"]) if match["port"] else None
-    problems = [] if port is None or 0 < port < 65536 else [Problem(where, port, "a port is between 1 and 65535")]
+    problems = [] if port is None or 0 < port < 65536 else [Problem(where, port, msg("a port is between 1 and 65535"))]
     host = match["host"].strip("[]")
     options: dict[str, str] = {}
     for word in words[1:]:
         key, sep, value = word.partition("=")
         if not sep or key not in _OPTIONS or not value:
-            problems.append(Problem(where, word, f"not an option: write {', '.join(o + '=...' for o in _OPTIONS)}"))
+            problems.append(Problem(where, word, msg("not an option: write {options}", options=_OPTION_WORDS)))
         elif key in options:
-            problems.append(Problem(where, word, f"{key}= is given twice"))
+            problems.append(Problem(where, word, msg("{key}= is given twice", key=key)))
         else:
             options[key] = value
     if "python" in options and "venv" in options:
-        problems.append(Problem(where, row, "give python= or venv= (the venv's python runs), not both"))
+        problems.append(Problem(where, row, msg("give python= or venv= (the venv's python runs), not both")))
     if problems:
         raise ConfigError(problems)
     target = f"{match['user']}@{host}" if match["user"] else host
@@ -103,7 +105,7 @@ def parse_hosts(text: str) -> list[Host]:
         except ConfigError as exc:
             problems += exc.problems
     if not hosts and not problems:
-        problems.append(Problem("--hosts", text, "no host: write [user@]host[:port], comma separated, or a file"))
+        problems.append(Problem("--hosts", text, msg("no host: write [user@]host[:port], comma separated, or a file")))
     if problems:
         raise ConfigError(problems)
     return hosts
@@ -115,6 +117,12 @@ def hosts_for(tasks: list[Task], hosts: list[Host]) -> list[Host]:
     if len(hosts) > len(tasks):
         unused = ", ".join(h.name for h in hosts[len(tasks) :])
         raise ConfigError(
-            [Problem("--hosts", unused, f"{len(hosts)} hosts for {len(tasks)} tasks: these would run nothing")]
+            [
+                Problem(
+                    "--hosts",
+                    unused,
+                    msg("{hosts} hosts for {tasks} tasks: these would run nothing", hosts=len(hosts), tasks=len(tasks)),
+                )
+            ]
         )
     return [hosts[i % len(hosts)] for i in range(len(tasks))]

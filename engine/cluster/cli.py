@@ -116,7 +116,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "rows '[user@]host[:port] [python=PATH] [venv=DIR] [folder=DIR]', comma separated or one a line in a file",
     )
     launch.add_argument(
-        "--ssh-config", metavar="FILE", help="--hosts: the ssh config file to use instead of ~/.ssh/config"
+        "--ssh-config",
+        metavar="FILE",
+        help="--hosts: the ssh config file to use instead of ~/.ssh/config (default: $TFDD_SSH_CONFIG if set)",
     )
     launch.add_argument(
         "--force", action="store_true", help="start more tasks than this machine's memory and cores hold"
@@ -305,7 +307,7 @@ def _launch_plan(args: argparse.Namespace) -> LaunchPlan:
     if hosts:
         from engine.cluster.remote import remote_cluster
 
-        ssh = Ssh(args.ssh_config)
+        ssh = Ssh.configured(args.ssh_config)
         try:
             remote = remote_cluster(cluster, hosts, ssh, run_dir.name)
         except ConfigError:

@@ -12,6 +12,7 @@ notice a dead host or a dropped link within a few seconds.
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import tarfile
 from collections.abc import Callable
@@ -23,6 +24,8 @@ from engine.hosts import Host
 from engine.protocol.paths import LOCK_NAME, MARKER_NAME, RESERVE_NAME
 
 SSH = "ssh"
+SSH_CONFIG_ENV = "TFDD_SSH_CONFIG"
+"""The ssh config file to use when `--ssh-config` is not given (the window's launches read it too)."""
 SSH_OPTIONS = (
     *("-o", "BatchMode=yes"),
     *("-o", "StrictHostKeyChecking=yes"),
@@ -41,6 +44,11 @@ class Ssh:
     """How to reach hosts: the ssh config file to use (None: the user's own)."""
 
     config: str | None = None
+
+    @classmethod
+    def configured(cls, config: str | None) -> Ssh:
+        """`config` (--ssh-config), else $TFDD_SSH_CONFIG, else the user's own ~/.ssh/config."""
+        return cls(config or os.environ.get(SSH_CONFIG_ENV) or None)
 
     def command(self, host: Host, remote: str) -> list[str]:
         """ssh running the shell command `remote` on `host`, stdin and stdout piped through (no tty)."""
