@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine import events as ev
+from engine.cluster import remote as remote_module
 from engine.cluster.cli import main as cluster_main
 from engine.cluster.launcher import FINISHED, LOST, REJOINED, STOPPED
 from engine.cluster.remote import launch_remote_cluster, remote_cluster
@@ -74,13 +75,19 @@ def launch(server: SshServer, config_path: Path, run_dir: Path, cluster, hosts, 
     return launch_remote_cluster(remote, config_path, run_dir, ssh, join_timeout_s=120, **kwargs)
 
 
-def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, tmp_path):
+def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, tmp_path, monkeypatch):
+    monkeypatch.setattr(remote_module, "SYNC_S", 0.3)
     states: dict[str, str] = {}
     stop = []
+    came_back = tmp_path / "run" / "config.json"  # the chief writes it there first
 
-    def on_event(task, event):
-        if isinstance(event, ev.BatchEnd) and event.global_step >= 3:
-            stop.append(True)
+    def on_event(task, event):  # stop once the chief's run has come back while it trains (or give up waiting)
+        if (
+            isinstance(event, ev.BatchEnd)
+            and event.global_step >= 3
+            and (came_back.is_file() or event.global_step > 500)
+        ):
+            stop.append(came_back.is_file())
 
     def on_state(status):
         states[status.task.id] = status.state
@@ -91,6 +98,7 @@ def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, 
         on_event=on_event, on_state=on_state, should_stop=lambda: bool(stop),
     )  # fmt: skip
     assert result.status == RunStatus.STOPPED, result.failure
+    assert stop[0], "the chief's run came back while it trained"
     assert states == {"worker-0": STOPPED, "worker-1": STOPPED}
     assert list((tmp_path / "run" / "checkpoints").glob("ckpt-*.index")), "the chief's checkpoint came back"
     no_remote_process_left(ssh_server)
