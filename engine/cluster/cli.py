@@ -27,7 +27,7 @@ from engine import event_lines
 from engine import events as ev
 from engine.arguments import count, port, positive_int, positive_seconds
 from engine.cluster.netns import Isolation
-from engine.cluster.ssh import Ssh
+from engine.cluster.ssh import Ssh, add_host_arguments
 from engine.config import STRATEGIES, RunConfig
 from engine.hosts import parse_hosts
 from engine.problems import ConfigError, OutputExists, Problem, RunDirError, printable
@@ -92,7 +92,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="--slurm: CPUs each task asks for (default 0: the whole node, with all its CPUs)",
     )
     launch = actions.add_parser(
-        "launch", help="run a cluster on this machine (127.0.0.1): workers, parameter servers, an evaluator"
+        "launch", help="run a cluster here (127.0.0.1) or over SSH (--hosts): workers, parameter servers, an evaluator"
     )
     launch.add_argument(
         "--workers",
@@ -109,17 +109,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     launch.add_argument(
         "--cluster", metavar="FILE", help="start the tasks of this TF_CONFIG file (all on 127.0.0.1) instead"
     )
-    launch.add_argument(
-        "--hosts",
-        metavar="FILE-or-LIST",
-        help="start the tasks on these machines over SSH, in task order (round again when there are fewer): "
-        "rows '[user@]host[:port] [python=PATH] [venv=DIR] [folder=DIR]', comma separated or one a line in a file",
-    )
-    launch.add_argument(
-        "--ssh-config",
-        metavar="FILE",
-        help="--hosts: the ssh config file to use instead of ~/.ssh/config (default: $TFDD_SSH_CONFIG if set)",
-    )
+    add_host_arguments(launch)
     launch.add_argument(
         "--force", action="store_true", help="start more tasks than this machine's memory and cores hold"
     )

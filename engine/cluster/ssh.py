@@ -11,6 +11,7 @@ notice a dead host or a dropped link within a few seconds.
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import subprocess
@@ -109,6 +110,21 @@ class Ssh:
         return (
             "" if code == 0 else failure(host, code, err) or f"{host.name}: copying {folder} back failed: {_tail(err)}"
         )
+
+
+def add_host_arguments(parser: argparse.ArgumentParser) -> None:
+    """`cluster launch`'s options for starting its tasks on other machines."""
+    parser.add_argument(
+        "--hosts",
+        metavar="FILE-or-LIST",
+        help="start the tasks on these machines over SSH, in task order (round again when there are fewer): "
+        "rows '[user@]host[:port] [python=PATH] [venv=DIR] [folder=DIR]', comma separated or one a line in a file",
+    )
+    parser.add_argument(
+        "--ssh-config",
+        metavar="FILE",
+        help="--hosts: the ssh config file to use instead of ~/.ssh/config (default: $TFDD_SSH_CONFIG if set)",
+    )
 
 
 def _run_files(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
