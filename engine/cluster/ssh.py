@@ -33,7 +33,6 @@ SSH_OPTIONS = (
     *("-o", "ConnectTimeout=10"),
     *("-o", "ServerAliveInterval=1"),
     *("-o", "ServerAliveCountMax=3"),
-    *("-o", "LogLevel=ERROR"),
 )
 SSH_FAILED = 255  # ssh's own exit code: it could not connect, or the connection was lost
 COPY_TIMEOUT_S = 120.0

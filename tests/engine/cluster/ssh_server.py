@@ -110,6 +110,21 @@ def session_pids(server: SshServer) -> list[int]:
     return [int(p) for p in _children(server.process.pid)]
 
 
+def sshd_processes(server: SshServer) -> list[int]:
+    """Every sshd process serving a connection (the server's descendants named sshd): freezing them is a
+    host that stops answering with its connections still open."""
+    found, todo = [], [str(server.process.pid)]
+    while todo:
+        for child in _children(int(todo.pop())):
+            todo.append(child)
+            try:
+                if Path(f"/proc/{child}/comm").read_text().strip().startswith("sshd"):
+                    found.append(int(child))
+            except OSError:
+                continue
+    return found
+
+
 def _children(pid: int) -> list[str]:
     try:
         return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()

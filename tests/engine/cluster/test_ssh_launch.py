@@ -24,7 +24,7 @@ from engine.cluster.ssh import Ssh
 from engine.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
 from engine.rundir import read_metrics
 from engine.tfconfig import local_cluster
-from tests.engine.cluster.ssh_server import SSHD, SshServer, remote_processes, session_pids
+from tests.engine.cluster.ssh_server import SSHD, SshServer, remote_processes, session_pids, sshd_processes
 
 pytestmark = [
     pytest.mark.slow,
@@ -125,6 +125,35 @@ def test_a_dropped_connection_is_named_within_5_s_and_leaves_no_remote_process(s
     assert result.status == RunStatus.FAILED
     assert "connection was lost" in result.failure, result.failure
     assert named and named[0] - dropped[0] < 5.0
+    no_remote_process_left(ssh_server)
+
+
+def test_a_host_that_stops_answering_is_named_within_5_s(ssh_server, write_run_config, tmp_path):
+    frozen: list[int] = []
+    named: list[float] = []
+    when: list[float] = []
+
+    def on_event(task, event):
+        if isinstance(event, ev.BatchEnd) and event.global_step >= 3 and not frozen:
+            frozen.extend(sshd_processes(ssh_server))  # the connections stay open; nothing answers on them
+            for pid in frozen:
+                os.kill(pid, signal.SIGSTOP)
+            when.append(time.monotonic())
+
+    def on_state(status):
+        if when and not named and "connection was lost" in status.message:
+            named.append(time.monotonic())
+
+    config = write_run_config(num_samples=100_000, epochs=50)
+    try:
+        result = launch(
+            ssh_server, config, tmp_path / "run", local_cluster(2), ["h2", "h3"], on_event=on_event, on_state=on_state
+        )
+    finally:
+        for pid in frozen:  # the host comes back: it sees the connections gone and ends its tasks
+            os.kill(pid, signal.SIGCONT)
+    assert result.status == RunStatus.FAILED and "connection was lost" in result.failure, result.failure
+    assert named and named[0] - when[0] < 5.0
     no_remote_process_left(ssh_server)
 
 
