@@ -11,7 +11,8 @@ code under test.
 
 from __future__ import annotations
 
-import os
+import contextlib
+import getpass
 import shutil
 import socket
 import subprocess
@@ -67,7 +68,8 @@ class SshServer:
         python = folder / "python"
         python.write_text(f'#!/bin/sh\nPYTHONPATH={REPO} exec {sys.executable} "$@"\n')
         python.chmod(0o755)
-        Path("/run/sshd").mkdir(exist_ok=True)  # sshd's privilege separation folder (the package's service makes it)
+        with contextlib.suppress(PermissionError):  # sshd's privilege separation folder (its service makes it)
+            Path("/run/sshd").mkdir(exist_ok=True)
         with open(folder / "sshd.log", "ab") as log:
             process = subprocess.Popen([SSHD, "-D", "-e", "-f", str(sshd_config)], stderr=log)
         server = cls(folder, port, process, config, python)
@@ -78,7 +80,7 @@ class SshServer:
     def client_config(folder: Path, port: int, known_hosts: Path) -> str:
         aliases = "".join(f"Host {alias}\n  HostName {address}\n" for alias, address in HOSTS.items())
         return (
-            f"{aliases}Host *\n  Port {port}\n  User {os.environ.get('USER', 'root')}\n"
+            f"{aliases}Host *\n  Port {port}\n  User {getpass.getuser()}\n"
             f"  IdentityFile {folder / 'client_key'}\n  IdentitiesOnly yes\n  UserKnownHostsFile {known_hosts}\n"
             "  GlobalKnownHostsFile /dev/null\n"
         )
