@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import socket
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from engine.cluster.cli import main as cluster_main
-from engine.cluster.remote import PreflightError, preflight, remote_cluster
+from engine.cluster.remote import PreflightError, preflight, remote_cluster, send_tasks
 from engine.cluster.ssh import Ssh
-from engine.config import DataConfig, RunConfig
+from engine.config import DataConfig, ModelConfig, RunConfig
 from engine.protocol.codes import ExitCode
 from engine.tfconfig import local_cluster
 from tests.engine.cluster.ssh_server import SSHD, SshServer
@@ -128,3 +130,19 @@ def test_the_command_line_lists_the_hosts_problems_and_starts_nothing(ssh_server
 def test_a_run_on_other_machines_is_not_resumed_yet(tmp_path, capsys):
     code = cluster_main(["cluster", "launch", "--resume", str(tmp_path), "--hosts", "h2"])
     assert code == ExitCode.CONFIG and "cannot be resumed yet" in capsys.readouterr().err
+
+
+def test_each_task_gets_its_config_tf_config_and_the_users_files_in_its_own_folder(ssh_server, tmp_path):
+    model = tmp_path / "my_model.py"
+    model.write_text("def build_model(input_shape, num_classes): ...\n")
+    config = RunConfig(strategy="multi_worker_mirrored", model=ModelConfig(kind="python", path=str(model)))
+    ssh = Ssh(str(ssh_server.config))
+    remote = remote_cluster(local_cluster(2), [ssh_server.host("h2"), ssh_server.host("h3")], ssh, tmp_path.name)
+    send_tasks(remote, config, ssh)
+    for task in remote.cluster.tasks():
+        folder = Path(remote.folders[task.id])
+        assert (folder / "my_model.py").read_text() == model.read_text()
+        assert json.loads((folder / "config.json").read_text())["model"]["path"] == "my_model.py"  # found beside it
+        tf_config = json.loads((folder / "tf_config.json").read_text())
+        assert tf_config["task"] == {"type": task.job, "index": task.index}
+        assert tf_config["cluster"] == remote.cluster.to_dict()
