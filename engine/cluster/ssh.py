@@ -22,6 +22,7 @@ from pathlib import Path
 
 from engine.exports.bundle import sh_quote
 from engine.hosts import Host
+from engine.problems import ConfigError, Problem
 from engine.protocol.paths import LOCK_NAME, MARKER_NAME, RESERVE_NAME
 
 SSH = "ssh"
@@ -73,7 +74,14 @@ class Ssh:
         """The host name or address ssh connects to (an alias's HostName), for the other hosts' TF_CONFIG."""
         config = ["-F", self.config] if self.config else []
         port = ["-p", str(host.port)] if host.port else []
-        done = subprocess.run([SSH, *config, *port, "-G", host.target], capture_output=True, text=True, timeout=10)
+        try:
+            done = subprocess.run([SSH, *config, *port, "-G", host.target], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise ConfigError(
+                [Problem(SSH, host.name, f"ssh could not run ({exc}): install the OpenSSH client")]
+            ) from None
+        if done.returncode != 0:
+            raise ConfigError([Problem("--ssh-config" if self.config else host.name, self.config, _tail(done.stderr))])
         for line in done.stdout.splitlines():
             key, _, value = line.partition(" ")
             if key == "hostname" and value:

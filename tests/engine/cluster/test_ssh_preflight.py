@@ -146,3 +146,14 @@ def test_each_task_gets_its_config_tf_config_and_the_users_files_in_its_own_fold
         tf_config = json.loads((folder / "tf_config.json").read_text())
         assert tf_config["task"] == {"type": task.job, "index": task.index}
         assert tf_config["cluster"] == remote.cluster.to_dict()
+
+
+def test_a_missing_ssh_config_file_is_named_before_anything_starts(write_run_config, tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    code = cluster_main(
+        ["cluster", "launch", "--workers", "2", "--config", str(write_run_config()), "--run-dir", str(run_dir),
+         "--hosts", "h2, h3", "--ssh-config", str(tmp_path / "nowhere")]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == ExitCode.CONFIG and "--ssh-config" in err and "nowhere" in err, err
+    assert not run_dir.exists()
