@@ -17,10 +17,7 @@ from engine.tfconfig import free_loopback_ports
 from tests.engine.cluster.ssh_server import SSHD, SshServer, remote_processes
 from tests.gui.live.test_local_cluster import CPU_ONLY
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(SSHD is None, reason="OpenSSH's server (sshd, package openssh-server) is missing"),
-]
+pytestmark = pytest.mark.skipif(SSHD is None, reason="OpenSSH's server (sshd, package openssh-server) is missing")
 
 
 @pytest.fixture
@@ -30,6 +27,27 @@ def ssh_server(tmp_path_factory):
     server.stop()
 
 
+def start_on(window, qtbot, machines: list[str], config: RunConfig) -> None:
+    window.apply_probe(CPU_ONLY)
+    window.form.set_config(config)
+    jobs = {"worker": [f"127.0.0.1:{p}" for p in free_loopback_ports(len(machines))]}
+    window.cluster.json.setPlainText(json.dumps({"cluster": jobs}))
+    window.cluster.table.set_machines(machines)
+    assert window.cluster.machines_button.isEnabled(), window.cluster.machines_button.toolTip()
+    qtbot.mouseClick(window.cluster.machines_button, Qt.MouseButton.LeftButton)
+
+
+def test_hosts_that_are_not_ready_are_listed_in_the_log(qtbot, make_window, ssh_server, monkeypatch):
+    monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
+    window = make_window()
+    bare = ssh_server.host("h2", python="/usr/bin/python3").row()
+    start_on(window, qtbot, [bare, ssh_server.host("h3").row()], RunConfig(strategy="multi_worker_mirrored"))
+    qtbot.waitUntil(lambda: window.runner is None, timeout=60_000)
+    assert "h2: the dashboard is not installed for `/usr/bin/python3`" in window.log.shown_text()
+    assert not remote_processes(ssh_server)
+
+
+@pytest.mark.slow
 def test_the_cluster_tab_starts_a_two_host_run_over_ssh(qtbot, make_window, ssh_server, monkeypatch):
     monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
     window = make_window()
