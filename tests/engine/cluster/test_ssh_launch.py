@@ -22,7 +22,7 @@ from engine.cluster.launcher import FINISHED, LOST, REJOINED, STOPPED
 from engine.cluster.remote import launch_remote_cluster, remote_cluster
 from engine.cluster.ssh import Ssh
 from engine.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
-from engine.rundir import read_metrics
+from engine.rundir import read_events, read_metrics
 from engine.tfconfig import local_cluster
 from tests.engine.cluster.ssh_server import SSHD, SshServer, remote_processes, session_pids, sshd_processes
 
@@ -104,7 +104,9 @@ def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, 
     no_remote_process_left(ssh_server)
 
 
-def test_a_dropped_connection_is_named_within_5_s_and_leaves_no_remote_process(ssh_server, write_run_config, tmp_path):
+def test_a_dropped_connection_is_named_within_5_s_and_the_remote_tasks_stop_after_a_checkpoint(
+    ssh_server, write_run_config, tmp_path
+):
     dropped: list[float] = []
     named: list[float] = []
 
@@ -126,6 +128,9 @@ def test_a_dropped_connection_is_named_within_5_s_and_leaves_no_remote_process(s
     assert "connection was lost" in result.failure, result.failure
     assert named and named[0] - dropped[0] < 5.0
     no_remote_process_left(ssh_server)
+    there = read_events(ssh_server.folder / "remote-h2" / tmp_path.name / "worker-0" / "run")  # the chief's run
+    assert isinstance(there[-2], ev.CheckpointSaved) and isinstance(there[-1], ev.RunFinished), there[-2:]
+    assert there[-1].status == RunStatus.STOPPED  # the link dropped: it stopped after its checkpoint
 
 
 def test_a_host_that_stops_answering_is_named_within_5_s(ssh_server, write_run_config, tmp_path):
