@@ -258,10 +258,6 @@ def _launch_plan(args: argparse.Namespace) -> LaunchPlan:
     from engine.rundir import claim, new_run_dir
 
     shape_given = args.workers is not None or args.ps or args.evaluator
-    if args.resume and args.hosts:
-        raise ConfigError(
-            [Problem("--hosts", args.hosts, "a run on other machines cannot be resumed yet; start it again")]
-        )
     if args.cluster and shape_given:
         raise ConfigError([Problem("--cluster", args.cluster, "give either --cluster or --workers/--ps/--evaluator")])
     if args.resume:
@@ -289,7 +285,8 @@ def _launch_plan(args: argparse.Namespace) -> LaunchPlan:
     too_many = None if args.force or args.hosts else local_tasks_problem(len(cluster.tasks()), where)
     if too_many:
         raise ConfigError([too_many])
-    hosts = parse_hosts(args.hosts) if args.hosts else None  # its problems before a run folder exists
+    hosts_text = args.hosts or _launched_hosts(args, run_dir)
+    hosts = parse_hosts(hosts_text) if hosts_text else None  # its problems before a run folder exists
     if run_dir is None:
         run_dir = new_run_dir(config)
     lock = claim(run_dir, resume=bool(args.resume), command="tfdd cluster launch")
@@ -307,6 +304,14 @@ def _launch_plan(args: argparse.Namespace) -> LaunchPlan:
     return plan
 
 
+def _launched_hosts(args: argparse.Namespace, run_dir: Path | None) -> str | None:
+    """--resume of a run started with --hosts: the file of its hosts (the same tasks on the same hosts)."""
+    from engine.cluster.remote import HOSTS_FILE
+
+    saved = run_dir / HOSTS_FILE if args.resume and run_dir is not None else None
+    return str(saved) if saved is not None and saved.is_file() else None
+
+
 def _restarts(args: argparse.Namespace) -> dict[str, int]:
     return {} if args.restarts is None else {"restarts": args.restarts}
 
@@ -322,6 +327,7 @@ def _run(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, o
         on_event=on_event,
         on_state=on_state,
         should_stop=lambda: stop.requested,
+        resume=plan.resume,
         lock=plan.lock,
         stall_s=args.stall_seconds,
         **_restarts(args),
@@ -330,7 +336,7 @@ def _run(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, o
         if plan.remote is not None:
             assert plan.ssh is not None
             return launch_remote_cluster(plan.remote, plan.config_path, plan.run_dir, plan.ssh, **common)
-        return launch_cluster(plan.cluster, plan.config_path, plan.run_dir, resume=plan.resume, **common)
+        return launch_cluster(plan.cluster, plan.config_path, plan.run_dir, **common)
     except (ClusterError, ConfigError, PreflightError):
         plan.abandon()
         raise
@@ -342,7 +348,7 @@ def _launch(args: argparse.Namespace) -> int:
     from engine.cluster.netns import isolate_network
     from engine.protocol.channel import StopSignal, handle_stop_signals
 
-    if args.hosts:  # the tasks are elsewhere; this process must reach them
+    if args.hosts or _launched_hosts(args, Path(args.resume) if args.resume else None):  # tasks elsewhere
         isolation = Isolation(False, reason="the tasks run on other machines (--hosts)")
     else:
         isolation = isolate_network()  # first: before any thread (stdin, BLAS) or socket; the tasks inherit it

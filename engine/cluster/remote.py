@@ -40,9 +40,11 @@ from engine.exports.bundle import shared_paths
 from engine.exports.script import localized, user_files
 from engine.hosts import Host, hosts_for
 from engine.protocol.client import WorkerProcess
+from engine.protocol.paths import RunPaths
 from engine.runlock import RunLock
 from engine.tfconfig import ClusterError, ClusterSpec, Task, errors, for_task, render, run_problems
 
+HOSTS_FILE = "hosts.txt"  # in the run directory here: each task's host, for --resume
 SYNC_S = 10.0  # how often the chief's run folder is copied back while the run goes
 
 
@@ -93,20 +95,42 @@ def preflight(remote: RemoteCluster, config: RunConfig, ssh: Ssh) -> None:
         raise PreflightError(lines)
 
 
-def send_tasks(remote: RemoteCluster, config: RunConfig, ssh: Ssh) -> None:
-    """Each task's config, TF_CONFIG and the user's Python files into its folder, all hosts at once."""
+def send_tasks(remote: RemoteCluster, config: RunConfig, ssh: Ssh, resume_from: Path | None = None) -> None:
+    """Each task's config, TF_CONFIG and the user's Python files into its folder, all hosts at once.
+
+    `resume_from`, this machine's copy of the run: the chief resumes its own run there; every other
+    task gets the run's config and newest checkpoint in its folder's run/, which it restores from.
+    """
     shared = {name: path.read_bytes() for name, path in user_files(config).items()}
     shared[CONFIG_FILE] = (localized(config).to_json() + "\n").encode()
+    chief = remote.cluster.chief()
+    restored = _restore_files(resume_from) if resume_from is not None else {}
 
     def send(task: Task) -> str:
         tf_config = render(for_task(remote.cluster, task.job, task.index)) + "\n"
-        files = {**shared, TF_CONFIG_FILE: tf_config.encode()}
+        files = {**shared, TF_CONFIG_FILE: tf_config.encode(), **({} if task == chief else restored)}
         return ssh.send(remote.hosts[task.id], remote.folders[task.id], files)
 
     with ThreadPoolExecutor(max_workers=8, thread_name_prefix="send") as pool:
         lines = [line for line in pool.map(send, remote.cluster.tasks()) if line]
     if lines:
         raise PreflightError(lines)
+
+
+def _restore_files(run_dir: Path) -> dict[str, bytes]:
+    """What a task that is not the chief needs to resume: the run's config and its newest checkpoint."""
+    paths = RunPaths(run_dir)
+    files = {f"{RUN_FOLDER}/{paths.config.name}": paths.config.read_bytes()}
+    indexes = paths.checkpoint_indexes()
+    for path in paths.checkpoint_files(indexes[-1]) if indexes else []:
+        files[f"{RUN_FOLDER}/{path.parent.name}/{path.name}"] = path.read_bytes()
+    return files
+
+
+def save_hosts(remote: RemoteCluster, run_dir: Path) -> None:
+    """The run's hosts, each task's row in task order, so `--resume` starts the same tasks on the same hosts."""
+    rows = [remote.hosts[t.id].row() for t in remote.cluster.tasks()]
+    (run_dir / HOSTS_FILE).write_text("".join(f"{row}\n" for row in rows), encoding="utf-8")
 
 
 def launch_remote_cluster(
@@ -119,6 +143,7 @@ def launch_remote_cluster(
     on_event: EventCallback | None = None,
     on_state: StateCallback | None = None,
     should_stop: StopCheck | None = None,
+    resume: bool = False,
     lock: RunLock | None = None,
     restarts: int = DEFAULT_RESTARTS,
     stall_s: float | None = None,
@@ -126,12 +151,17 @@ def launch_remote_cluster(
     """Check the hosts, copy the tasks' files, run every task on its host and wait (as launch_cluster).
 
     PreflightError or ClusterError before anything starts. The chief's run comes back into `run_dir`.
+    `resume` continues the run from its newest checkpoint on the same hosts (the chief's run is there).
     `lock`, the run's lock held by the caller, stays here (the chief claims its folder there).
     """
-    config = RunConfig.load(run_config_path)
+    run_dir = Path(run_dir).resolve()
+    config = RunConfig.load(run_config_path, check=not resume)
     preflight(remote, config, ssh)
-    send_tasks(remote, config, ssh)
-    group = _RemoteGroup(remote, ssh, config.strategy, Path(run_dir).resolve(), on_event, on_state, restarts, stall_s)
+    send_tasks(remote, config, ssh, run_dir if resume else None)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    save_hosts(remote, run_dir)
+    group = _RemoteGroup(remote, ssh, config.strategy, run_dir, on_event, on_state, restarts, stall_s)
+    group.resume = resume
     try:
         group.start([])
         return group.watch(join_timeout_s, should_stop or (lambda: False))
@@ -159,6 +189,7 @@ class _RemoteGroup(_Group):
         super().__init__(cluster, strategy, cluster.tasks(), run_dir, on_event, on_state, restarts, None, stall_s)
         self.remote = remote
         self.ssh = ssh
+        self.resume = False
         self._synced = threading.Event()
         self._sync_thread = threading.Thread(target=self._sync, name="run-sync", daemon=True)
 
@@ -168,7 +199,8 @@ class _RemoteGroup(_Group):
 
     def _process_for(self, task: Task, log_path: Path) -> WorkerProcess:
         host, folder = self.remote.hosts[task.id], self.remote.folders[task.id]
-        command = f"{python_words(host)} -m engine.cluster.remote_task --folder {remote_path(folder)}"
+        again = " --resume" if self.resume else ""
+        command = f"{python_words(host)} -m engine.cluster.remote_task --folder {remote_path(folder)}{again}"
         return WorkerProcess(self.ssh.command(host, command), stderr_path=log_path, own_group=True)
 
     def _exited(self, w: _Worker, stopping: bool) -> None:

@@ -35,11 +35,14 @@ RUN_FOLDER = "run"
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.cluster.remote_task")
     parser.add_argument("--folder", required=True, help="the task's folder: config.json, tf_config.json, files")
+    parser.add_argument("--resume", action="store_true", help="continue the run in FOLDER/run")
     args = parser.parse_args(argv)
     folder = Path(args.folder).expanduser()  # it runs in the login's home, where relative data paths start
     env = dict(os.environ, **{TF_CONFIG_ENV: (folder / TF_CONFIG_FILE).read_text(encoding="utf-8").strip()})
     run = folder / RUN_FOLDER
-    command = commands.trainer_command(folder / CONFIG_FILE, run)
+    command = (
+        commands.trainer_resume_command(run) if args.resume else commands.trainer_command(folder / CONFIG_FILE, run)
+    )
     child = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, start_new_session=True)
     ended = threading.Event()  # stdin closed, or a signal: the trainer is asked to stop
     for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):

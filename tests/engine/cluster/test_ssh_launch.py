@@ -20,9 +20,9 @@ from engine.cluster import remote as remote_module
 from engine.cluster.cli import main as cluster_main
 from engine.cluster.launcher import FINISHED, LOST, REJOINED, STOPPED
 from engine.cluster.remote import launch_remote_cluster, remote_cluster
-from engine.cluster.ssh import Ssh
+from engine.cluster.ssh import SSH_CONFIG_ENV, Ssh
 from engine.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
-from engine.rundir import read_events, read_metrics
+from engine.rundir import claim, read_events, read_metrics
 from engine.tfconfig import local_cluster
 from tests.engine.cluster.ssh_server import SSHD, SshServer, remote_processes, session_pids, sshd_processes
 
@@ -101,6 +101,29 @@ def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, 
     assert stop[0], "the chief's run came back while it trained"
     assert states == {"worker-0": STOPPED, "worker-1": STOPPED}
     assert list((tmp_path / "run" / "checkpoints").glob("ckpt-*.index")), "the chief's checkpoint came back"
+    no_remote_process_left(ssh_server)
+
+
+def test_a_stopped_run_resumes_on_the_same_hosts(ssh_server, write_run_config, tmp_path, monkeypatch):
+    monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
+    run_dir = tmp_path / tmp_path.name  # its folders' name on the hosts, as `cluster launch` names them
+    lock = claim(run_dir, resume=False, command="test")  # as `cluster launch` does
+    stop = []
+
+    def on_event(task, event):
+        if isinstance(event, ev.CheckpointSaved) and event.epoch >= 1:
+            stop.append(True)
+
+    try:
+        config = write_run_config(epochs=3, num_samples=4096)
+        first = launch(ssh_server, config, run_dir, local_cluster(2), ["h2", "h3"], on_event=on_event,
+                       should_stop=lambda: bool(stop), lock=lock)  # fmt: skip
+    finally:
+        lock.release()
+    assert first.status == RunStatus.STOPPED, first.failure
+    assert len(read_metrics(run_dir / "metrics.csv")) < 3
+    assert cluster_main(["cluster", "launch", "--resume", str(run_dir)]) == 0  # its hosts from RUN_DIR/hosts.txt
+    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
     no_remote_process_left(ssh_server)
 
 

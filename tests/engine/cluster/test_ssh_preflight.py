@@ -127,11 +127,6 @@ def test_the_command_line_lists_the_hosts_problems_and_starts_nothing(ssh_server
     assert not (ssh_server.folder / "remote-h3" / "run").exists()  # nothing copied anywhere
 
 
-def test_a_run_on_other_machines_is_not_resumed_yet(tmp_path, capsys):
-    code = cluster_main(["cluster", "launch", "--resume", str(tmp_path), "--hosts", "h2"])
-    assert code == ExitCode.CONFIG and "cannot be resumed yet" in capsys.readouterr().err
-
-
 def test_each_task_gets_its_config_tf_config_and_the_users_files_in_its_own_folder(ssh_server, tmp_path):
     model = tmp_path / "my_model.py"
     model.write_text("def build_model(input_shape, num_classes): ...\n")
