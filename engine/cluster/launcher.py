@@ -395,6 +395,7 @@ class _Group:
             self._drain(wait_s=_POLL_S)
             self._report_stalls()
             self._probe_ports()
+            self._each_pass()
             # servers first: when a ps dies, the chief fails a moment later, and the ps is the cause
             for w in sorted(self.workers, key=lambda w: w.program != Program.SERVER):
                 if not w.status.state.done and w.process is not None and not w.alive():
@@ -429,6 +430,9 @@ class _Group:
                 self._stop_stragglers(live, now - self.training_over)
         self.shutdown(FAILURE_GRACE_S)
         return self._result()
+
+    def _each_pass(self) -> None:
+        """Once per pass of watch(), for what a group must do all along (the remote group's heartbeat)."""
 
     def _result(self) -> ClusterResult:
         deciding = [w for w in self.workers if w.program != Program.EVALUATOR]  # the evaluator never blocks

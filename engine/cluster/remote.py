@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +34,7 @@ from engine.cluster.launcher import (
     _Worker,
 )
 from engine.cluster.preflight import HostCheck, check_hosts
-from engine.cluster.remote_task import CONFIG_FILE, RUN_FOLDER, TF_CONFIG_FILE
+from engine.cluster.remote_task import CONFIG_FILE, HEARTBEAT_LINE, HEARTBEAT_S, RUN_FOLDER, TF_CONFIG_FILE
 from engine.cluster.ssh import SSH_FAILED, Ssh, failure, python_words, remote_path
 from engine.config import RunConfig
 from engine.exports.bundle import shared_paths
@@ -190,6 +191,7 @@ class _RemoteGroup(_Group):
         self.remote = remote
         self.ssh = ssh
         self.resume = False
+        self._beat = 0.0
         self._synced = threading.Event()
         self._sync_thread = threading.Thread(target=self._sync, name="run-sync", daemon=True)
 
@@ -202,6 +204,15 @@ class _RemoteGroup(_Group):
         again = " --resume" if self.resume else ""
         command = f"{python_words(host)} -m engine.cluster.remote_task --folder {remote_path(folder)}{again}"
         return WorkerProcess(self.ssh.command(host, command), stderr_path=log_path, own_group=True)
+
+    def _each_pass(self) -> None:
+        """The heartbeat: each task's host hears from this machine every HEARTBEAT_S (remote_task)."""
+        now = time.monotonic()
+        if now - self._beat >= HEARTBEAT_S:
+            self._beat = now
+            for w in self.workers:
+                if w.alive():
+                    w.process.send(HEARTBEAT_LINE.decode())  # type: ignore[union-attr]
 
     def _exited(self, w: _Worker, stopping: bool) -> None:
         code = w.process.returncode if w.process else None

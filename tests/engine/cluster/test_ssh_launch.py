@@ -20,6 +20,7 @@ from engine.cluster import remote as remote_module
 from engine.cluster.cli import main as cluster_main
 from engine.cluster.launcher import FINISHED, LOST, REJOINED, STOPPED
 from engine.cluster.remote import launch_remote_cluster, remote_cluster
+from engine.cluster.remote_task import LINK_TIMEOUT_S
 from engine.cluster.ssh import SSH_CONFIG_ENV, Ssh
 from engine.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
 from engine.rundir import claim, read_events, read_metrics
@@ -183,6 +184,34 @@ def test_a_host_that_stops_answering_is_named_within_5_s(ssh_server, write_run_c
     assert result.status == RunStatus.FAILED and "connection was lost" in result.failure, result.failure
     assert named and named[0] - when[0] < 5.0
     no_remote_process_left(ssh_server)
+
+
+def test_when_this_machine_goes_silent_the_remote_tasks_stop_after_a_checkpoint(ssh_server, write_run_config, tmp_path):
+    frozen: list[int] = []
+
+    def on_event(task, event):  # a closed laptop lid: this machine's ssh clients say nothing more, close nothing
+        if isinstance(event, ev.BatchEnd) and event.global_step >= 3 and not frozen:
+            frozen.extend(p for p in remote_processes(ssh_server) if _cmdline(p).startswith("ssh "))
+            for pid in frozen:
+                os.kill(pid, signal.SIGSTOP)
+            until(lambda: not [p for p in remote_processes(ssh_server) if p not in frozen], "the tasks there to end",
+                  LINK_TIMEOUT_S + CLUSTER_STOP_GRACE_S + 15)  # fmt: skip
+            for pid in frozen:
+                os.kill(pid, signal.SIGCONT)
+
+    config = write_run_config(num_samples=100_000, epochs=50)
+    result = launch(ssh_server, config, tmp_path / "run", local_cluster(2), ["h2", "h3"], on_event=on_event)
+    assert frozen and result.status != RunStatus.COMPLETED
+    there = read_events(ssh_server.folder / "remote-h2" / tmp_path.name / "worker-0" / "run")  # the chief's run
+    assert isinstance(there[-2], ev.CheckpointSaved) and isinstance(there[-1], ev.RunFinished), there[-2:]
+    assert there[-1].status == RunStatus.STOPPED
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def test_a_parameter_server_run_goes_on_when_a_worker_host_is_killed(ssh_server, write_run_config, tmp_path):
