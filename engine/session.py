@@ -19,6 +19,7 @@ from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
 from engine.protocol.commands import (
     cluster_command,
     cluster_file_command,
+    hosts_args,
     resume_args,
     resume_command,
     trainer_args,
@@ -129,14 +130,23 @@ class RunSession:
             launch = Launch(command, run_dir, msg("starting run"), config_file, warm_args=warm)
         return self._begin(launch)
 
-    def start_cluster(self, config: RunConfig, cluster: ClusterSpec, cluster_json: str) -> Launch:
-        """The Cluster tab's tasks as its table says them, with the form's config."""
+    def start_cluster(
+        self, config: RunConfig, cluster: ClusterSpec, cluster_json: str, machines: list[str] | None = None
+    ) -> Launch:
+        """The Cluster tab's tasks as its table says them, with the form's config; `machines` (engine.hosts
+        rows, in task order) start each over SSH on its machine."""
         run_dir, config_file = self._prepare(config)
         cluster_file = RunPaths(run_dir).cluster  # the launcher keeps it there too, for --resume
         cluster_file.write_text(cluster_json, encoding="utf-8")
         tasks = len(cluster.tasks())
         command = self.commands.cluster_file(cluster_file, config_file, run_dir)
-        return self._begin(Launch(command, run_dir, f"starting the Cluster tab's {tasks} tasks", config_file, tasks))
+        what = f"starting the Cluster tab's {tasks} tasks"
+        if machines:
+            hosts_file = config_file.with_suffix(".hosts")
+            hosts_file.write_text("".join(f"{row}\n" for row in machines), encoding="utf-8")
+            command += hosts_args(hosts_file)
+            what += " on " + ", ".join(dict.fromkeys(machines))
+        return self._begin(Launch(command, run_dir, what, config_file, tasks))
 
     def resume(self, run_dir: Path, workers: int) -> Launch:
         """Continue a stopped or killed run from its checkpoint; `workers` as its history knows them."""

@@ -149,6 +149,7 @@ class MainWindow(QMainWindow):
         self.runs.scaling_requested.connect(self.open_scaling_study)
         self.cluster.export_requested.connect(self.export_cluster)
         self.cluster.start_requested.connect(self.start_cluster_here)
+        self.cluster.start_on_machines_requested.connect(self.start_cluster_on_machines)
         self.workers.worker_chosen.connect(lambda worker: self.log.filter.setText(source_tag(worker)))
         plots = self.plots
         for plot in (plots.loss, plots.accuracy, plots.throughput, plots.anatomy.plot, plots.gpus):
@@ -386,8 +387,13 @@ class MainWindow(QMainWindow):
         shape = ClusterShape(*self.form.local_cluster_shape()) if config.strategy in CLUSTER_STRATEGIES else None
         self._launch(lambda: self.session.start(config, shape), config)
 
-    def start_cluster_here(self) -> None:
-        """The Cluster tab's tasks, as its table says them (127.0.0.1, its ports), with the form's config."""
+    def start_cluster_on_machines(self) -> None:
+        """The Cluster tab's tasks, each started over SSH on the machine its row names, with the form's config."""
+        self.start_cluster_here(self.cluster.machine_rows())
+
+    def start_cluster_here(self, machines: list[str] | None = None) -> None:
+        """The Cluster tab's tasks, as its table says them (127.0.0.1, its ports), with the form's config;
+        `machines`: each task's machine to start it on over SSH instead."""
         config, _, problems = self.form.evaluate(workers=self._table_workers())
         if self.runner is not None:
             return
@@ -409,7 +415,7 @@ class MainWindow(QMainWindow):
             )
             return
         self.tabs.setCurrentWidget(self.live_tab)
-        self._launch(lambda: self.session.start_cluster(config, cluster, self.cluster.cluster_json()), config)
+        self._launch(lambda: self.session.start_cluster(config, cluster, self.cluster.cluster_json(), machines), config)
 
     def _table_workers(self) -> int:
         cluster = self.cluster.cluster()

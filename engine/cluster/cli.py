@@ -4,6 +4,7 @@
     cluster export --cluster cluster.json --config run.json --out DIR [--slurm ...]
     cluster launch (--workers N [--ps M] [--evaluator] | --cluster FILE) (--config run.json | --resume RUN_DIR)
                    [--run-dir DIR] [--join-timeout S] [--restarts K] [--events]
+                   [--hosts FILE-or-LIST [--ssh-config FILE]]   (the tasks on other machines, over SSH)
     cluster slurm-tf-config --jobs chief=1,worker=2,ps=1 [--port-base P]   (inside a Slurm job step)
 
 engine/cli.py calls register() and run(); `python -m engine.cluster.cli`
@@ -20,13 +21,15 @@ import argparse
 import dataclasses
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import event_lines
 from engine import events as ev
 from engine.arguments import count, port, positive_int, positive_seconds
 from engine.cluster.netns import Isolation
+from engine.cluster.ssh import Ssh, add_host_arguments
 from engine.config import STRATEGIES, RunConfig
+from engine.hosts import parse_hosts
 from engine.problems import ConfigError, OutputExists, Problem, RunDirError, printable
 from engine.protocol.codes import ExitCode, RunStatus
 from engine.protocol.paths import RunPaths
@@ -43,6 +46,9 @@ from engine.tfconfig import (
     task_program,
     validate,
 )
+
+if TYPE_CHECKING:
+    from engine.cluster.remote import RemoteCluster
 
 JOB_NAMES = {"chief": "chief", "worker": "worker", "ps": "parameter server", "evaluator": "evaluator"}
 LAUNCHER = "launcher"
@@ -86,7 +92,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="--slurm: CPUs each task asks for (default 0: the whole node, with all its CPUs)",
     )
     launch = actions.add_parser(
-        "launch", help="run a cluster on this machine (127.0.0.1): workers, parameter servers, an evaluator"
+        "launch", help="run a cluster here (127.0.0.1) or over SSH (--hosts): workers, parameter servers, an evaluator"
     )
     launch.add_argument(
         "--workers",
@@ -103,6 +109,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     launch.add_argument(
         "--cluster", metavar="FILE", help="start the tasks of this TF_CONFIG file (all on 127.0.0.1) instead"
     )
+    add_host_arguments(launch)
     launch.add_argument(
         "--force", action="store_true", help="start more tasks than this machine's memory and cores hold"
     )
@@ -232,6 +239,8 @@ class LaunchPlan:
     resume: bool
     epochs: int
     lock: RunLock
+    remote: RemoteCluster | None = None  # --hosts: where each task runs
+    ssh: Ssh | None = None
 
     def abandon(self) -> None:
         """Nothing was started: release the run, and leave no empty new run in the history."""
@@ -273,13 +282,34 @@ def _launch_plan(args: argparse.Namespace) -> LaunchPlan:
     if problems:
         raise ClusterError(problems)
     where = "--cluster" if args.cluster else "--workers"
-    too_many = None if args.force else local_tasks_problem(len(cluster.tasks()), where)
+    too_many = None if args.force or args.hosts else local_tasks_problem(len(cluster.tasks()), where)
     if too_many:
         raise ConfigError([too_many])
+    hosts_text = args.hosts or _launched_hosts(args, run_dir)
+    hosts = parse_hosts(hosts_text) if hosts_text else None  # its problems before a run folder exists
     if run_dir is None:
         run_dir = new_run_dir(config)
     lock = claim(run_dir, resume=bool(args.resume), command="tfdd cluster launch")
-    return LaunchPlan(Path(config_path), run_dir, cluster, bool(args.resume), config.epochs, lock)
+    plan = LaunchPlan(Path(config_path), run_dir, cluster, bool(args.resume), config.epochs, lock)
+    if hosts:
+        from engine.cluster.remote import remote_cluster
+
+        ssh = Ssh.configured(args.ssh_config)
+        try:
+            remote = remote_cluster(cluster, hosts, ssh, run_dir.name)
+        except ConfigError:
+            plan.abandon()
+            raise
+        plan = dataclasses.replace(plan, cluster=remote.cluster, remote=remote, ssh=ssh)
+    return plan
+
+
+def _launched_hosts(args: argparse.Namespace, run_dir: Path | None) -> str | None:
+    """--resume of a run started with --hosts: the file of its hosts (the same tasks on the same hosts)."""
+    from engine.cluster.remote import HOSTS_FILE
+
+    saved = run_dir / HOSTS_FILE if args.resume and run_dir is not None else None
+    return str(saved) if saved is not None and saved.is_file() else None
 
 
 def _restarts(args: argparse.Namespace) -> dict[str, int]:
@@ -290,22 +320,24 @@ def _run(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, o
     """Start the plan's cluster and wait for it (a ClusterResult). The run's lock is released at the end; a
     launch refused before anything started (ClusterError, ConfigError) leaves no empty new run behind."""
     from engine.cluster.launcher import launch_cluster
+    from engine.cluster.remote import PreflightError, launch_remote_cluster
 
+    common = dict(
+        join_timeout_s=args.join_timeout,
+        on_event=on_event,
+        on_state=on_state,
+        should_stop=lambda: stop.requested,
+        resume=plan.resume,
+        lock=plan.lock,
+        stall_s=args.stall_seconds,
+        **_restarts(args),
+    )
     try:
-        return launch_cluster(
-            plan.cluster,
-            plan.config_path,
-            plan.run_dir,
-            join_timeout_s=args.join_timeout,
-            on_event=on_event,
-            on_state=on_state,
-            should_stop=lambda: stop.requested,
-            resume=plan.resume,
-            lock=plan.lock,
-            stall_s=args.stall_seconds,
-            **_restarts(args),
-        )
-    except (ClusterError, ConfigError):
+        if plan.remote is not None:
+            assert plan.ssh is not None
+            return launch_remote_cluster(plan.remote, plan.config_path, plan.run_dir, plan.ssh, **common)
+        return launch_cluster(plan.cluster, plan.config_path, plan.run_dir, **common)
+    except (ClusterError, ConfigError, PreflightError):
         plan.abandon()
         raise
     finally:
@@ -316,10 +348,14 @@ def _launch(args: argparse.Namespace) -> int:
     from engine.cluster.netns import isolate_network
     from engine.protocol.channel import StopSignal, handle_stop_signals
 
-    isolation = isolate_network()  # first: before any thread (stdin, BLAS) or socket; the tasks inherit it
+    if args.hosts or _launched_hosts(args, Path(args.resume) if args.resume else None):  # tasks elsewhere
+        isolation = Isolation(False, reason="the tasks run on other machines (--hosts)")
+    else:
+        isolation = isolate_network()  # first: before any thread (stdin, BLAS) or socket; the tasks inherit it
     if args.events:
         return _relay(args, isolation)
     from engine.cluster.launcher import WorkerStatus
+    from engine.cluster.remote import PreflightError
 
     stop = StopSignal()
     handle_stop_signals(stop)  # Ctrl-C (130) and SIGTERM (143) stop every task after its checkpoint
@@ -341,9 +377,15 @@ def _launch(args: argparse.Namespace) -> int:
             print_stall(event)
 
     tasks = ", ".join(f"{len(a)} {JOB_NAMES[job]}{'s' if len(a) > 1 else ''}" for job, a in plan.cluster.jobs)
-    print(f"launching {tasks} on 127.0.0.1; run dir {printable(str(plan.run_dir))}", flush=True)
+    where = ", ".join(dict.fromkeys(h.name for h in plan.remote.hosts.values())) if plan.remote else "127.0.0.1"
+    print(f"launching {tasks} on {where}; run dir {printable(str(plan.run_dir))}", flush=True)
     print(isolation.message(), file=sys.stderr, flush=True)
-    result = _run(plan, args, stop, on_event, on_state)
+    try:
+        result = _run(plan, args, stop, on_event, on_state)
+    except PreflightError as exc:
+        print("error: nothing was started; the hosts are not ready:", file=sys.stderr)
+        print("\n".join(f"  {line}" for line in exc.lines), file=sys.stderr)
+        return ExitCode.CONFIG
     if result.ok:
         print(f"completed: all {len(result.workers)} task(s) done; results in {result.run_dir}")
         return ExitCode.OK
@@ -374,6 +416,7 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     (a failed peer, a join timeout) decides the one final event.
     """
     from engine.cluster.launcher import WorkerStatus
+    from engine.cluster.remote import PreflightError
     from engine.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
 
     emit = EventChannel(protect_stdout())
@@ -424,7 +467,7 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
 
     try:
         result = _run(plan, args, stop, on_event, on_state)
-    except (ClusterError, ConfigError) as exc:
+    except (ClusterError, ConfigError, PreflightError) as exc:
         emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return ExitCode.CONFIG
     if result.status == RunStatus.FAILED:

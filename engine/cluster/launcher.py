@@ -366,22 +366,25 @@ class _Group:
             self._spawn(w)
 
     def _spawn(self, w: _Worker, **changes: object) -> None:
-        task = w.task
+        w.process = self._process_for(w.task, Path(w.status.log_path))
+        w.started_at = time.monotonic()
+        w.failed_message = w.failed_error_type = w.finished_status = ""
+        self._set(w, state=STARTING, pid=w.process.start(), exit_code=None, **changes)
+
+    def _process_for(self, task: Task, log_path: Path) -> WorkerProcess:
+        """The task's process on this machine, with its TF_CONFIG (and the run's lock for the chief)."""
         env = dict(os.environ, **{TF_CONFIG_ENV: render(for_task(self.cluster, task.job, task.index))})
         hand_lock = self.lock is not None and task == self.chief
         if hand_lock:
             env.update(self.lock.child_env())
         # its own session: kill() takes anything the task started along
-        w.process = WorkerProcess(
+        return WorkerProcess(
             self._command,
             env=env,
-            stderr_path=Path(w.status.log_path),
+            stderr_path=log_path,
             own_group=True,
             pass_fds=(self.lock.fd,) if hand_lock else (),
         )
-        w.started_at = time.monotonic()
-        w.failed_message = w.failed_error_type = w.finished_status = ""
-        self._set(w, state=STARTING, pid=w.process.start(), exit_code=None, **changes)
 
     # ---- watch ---------------------------------------------------------------------
 
@@ -392,6 +395,7 @@ class _Group:
             self._drain(wait_s=_POLL_S)
             self._report_stalls()
             self._probe_ports()
+            self._each_pass()
             # servers first: when a ps dies, the chief fails a moment later, and the ps is the cause
             for w in sorted(self.workers, key=lambda w: w.program != Program.SERVER):
                 if not w.status.state.done and w.process is not None and not w.alive():
@@ -426,6 +430,9 @@ class _Group:
                 self._stop_stragglers(live, now - self.training_over)
         self.shutdown(FAILURE_GRACE_S)
         return self._result()
+
+    def _each_pass(self) -> None:
+        """Once per pass of watch(), for what a group must do all along (the remote group's heartbeat)."""
 
     def _result(self) -> ClusterResult:
         deciding = [w for w in self.workers if w.program != Program.EVALUATOR]  # the evaluator never blocks

@@ -99,6 +99,11 @@ def cluster_file_command(cluster_path: Path | str, config_path: Path | str, run_
     return _cluster_launch("--cluster", str(cluster_path), "--config", str(config_path), "--run-dir", str(run_dir))
 
 
+def hosts_args(hosts_path: Path | str) -> list[str]:
+    """What a cluster command adds to start its tasks over SSH on the hosts of a file (engine.hosts rows)."""
+    return ["--hosts", str(hosts_path)]
+
+
 def trainer_resume_command(run_dir: Path | str) -> list[str]:
     """One trainer process continuing `run_dir` (in a cluster, one task of it)."""
     return [python(), "-m", TRAINER_MODULE, *resume_args(run_dir)]

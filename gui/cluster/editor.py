@@ -30,6 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.hosts import parse_host
+from engine.problems import ConfigError
 from engine.tfconfig import (
     JOBS,
     ClusterError,
@@ -59,6 +61,13 @@ START_TIP = QT_TRANSLATE_NOOP(
 )
 
 
+MACHINES_TIP = QT_TRANSLATE_NOOP(
+    "ClusterEditor",
+    "Start each task over SSH on its machine (your keys, ssh config and known hosts apply; every machine is "
+    "checked first), with the run form's config; the Live tab shows each with its role",
+)
+
+
 def _tasks(cluster: ClusterSpec) -> list[Task]:
     """The cluster's tasks; none while an address does not parse (validate() says why)."""
     try:
@@ -74,6 +83,8 @@ class ClusterEditor(QWidget):
     """The user asked to export this cluster for other machines."""
     start_requested = Signal()
     """The user asked to run this cluster's tasks here, on 127.0.0.1, with the run form's config."""
+    start_on_machines_requested = Signal()
+    """The user asked to start each task over SSH on the machine its row names (machine_rows())."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -147,6 +158,9 @@ class ClusterEditor(QWidget):
         self.start_button = QPushButton(self.tr("Start here"), objectName="startClusterButton")
         self.start_button.clicked.connect(self.start_requested)
         buttons.addWidget(self.start_button)
+        self.machines_button = QPushButton(self.tr("Start on these machines"), objectName="startOnMachinesButton")
+        self.machines_button.clicked.connect(self.start_on_machines_requested)
+        buttons.addWidget(self.machines_button)
         self.export_button = QPushButton(self.tr("Export for other machines…"), objectName="exportClusterButton")
         set_role(self.export_button, WidgetRole.PRIMARY)
         self.export_button.clicked.connect(self.export_requested)
@@ -187,7 +201,8 @@ class ClusterEditor(QWidget):
                 "Every role runs: chief, worker, ps (parameter_server) and evaluator. Start here "
                 "runs these tasks on this machine (127.0.0.1, the ports above) with the run "
                 "form's config, each shown in the Live tab with its role; the run form's Start "
-                "does the same on free ports. For other machines, export the cluster (start "
+                "does the same on free ports. Start on these machines starts each task over SSH on "
+                "the machine its row names (the Machine column). Or export the cluster (start "
                 "scripts and a Kubeflow TFJob, or a Slurm job) and start each task there."
             )
         )
@@ -218,6 +233,25 @@ class ClusterEditor(QWidget):
 
     def problems(self) -> list[ClusterProblem]:
         return list(self._problems)
+
+    def machine_rows(self) -> list[str]:
+        """Each task's machine (an engine.hosts row), in the cluster's task order."""
+        return self.table.machines()
+
+    def _machines_blocker(self) -> str:
+        """Why the tasks cannot start on their machines yet ("" when they can)."""
+        rows = self.machine_rows()
+        if not any(rows):
+            return self.tr("Name the machine of each task in the Machine column (user@host or an ssh alias)")
+        tasks = _tasks(self.cluster())
+        for task, row in zip(tasks, rows, strict=False):
+            if not row:
+                return self.tr("{task} has no machine: name one for every task").format(task=task.name)
+            try:
+                parse_host(row)
+            except ConfigError as exc:
+                return f"{task.name}: {translate(exc.problems[0].message)}"
+        return ""
 
     def set_tf_config(self, tf_config: TFConfig) -> None:
         """Show `tf_config` in the table, the task fields and the JSON."""
@@ -362,6 +396,9 @@ class ClusterEditor(QWidget):
         )
         self.start_button.setEnabled(not start_blocker)
         self.start_button.setToolTip(start_blocker or self.tr(START_TIP))
+        machines_blocker = self.tr("Fix the errors first") if n_errors else self._machines_blocker()
+        self.machines_button.setEnabled(not machines_blocker)
+        self.machines_button.setToolTip(machines_blocker or self.tr(MACHINES_TIP))
 
     def _say(self, text: str, ok: bool = True) -> None:
         self.status.setText(text)

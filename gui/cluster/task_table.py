@@ -1,9 +1,11 @@
-"""The cluster's tasks as an editable table: job, host and port per row.
+"""The cluster's tasks as an editable table: job, host and port per row, and the machine each starts on.
 
 Row order is TF_CONFIG order: a task's index is its position among the rows
 of its job, so the table and the JSON say the same thing. Cells hold text,
 not checked values, so a half-typed port stays on screen and
-engine.tfconfig.validate says what is wrong with it.
+engine.tfconfig.validate says what is wrong with it. The Machine column
+names where a task starts over SSH (an engine.hosts row: `user@host`, an ssh
+alias, a port, python= or venv=); empty, it starts on this machine.
 """
 
 from __future__ import annotations
@@ -28,12 +30,18 @@ from gui import theme
 from gui.i18n import translate
 from gui.statuses import severity_name, severity_tone
 
-JOB, HOST, PORT, TASK = range(4)
+JOB, HOST, PORT, TASK, MACHINE = range(5)
 HEADERS = (
     QT_TRANSLATE_NOOP("ClusterTable", "Job"),
     QT_TRANSLATE_NOOP("ClusterTable", "Host"),
     QT_TRANSLATE_NOOP("ClusterTable", "Port"),
     QT_TRANSLATE_NOOP("ClusterTable", "Task"),
+    QT_TRANSLATE_NOOP("ClusterTable", "Machine (SSH)"),
+)
+MACHINE_TIP = QT_TRANSLATE_NOOP(
+    "ClusterTable",
+    "Where this task starts over SSH: [user@]host[:port] or an ssh alias, then python=PATH or venv=DIR and "
+    "folder=DIR if needed; empty: this machine",
 )
 FIRST_PORT = 20001
 _LOCATION = re.compile(r"^cluster\.([^\[\]]+)(?:\[(\d+)\])?$")
@@ -90,6 +98,8 @@ class ClusterTable(QTableWidget):
         self.setItemDelegateForColumn(JOB, _JobDelegate(self))
         header = self.horizontalHeader()
         header.setSectionResizeMode(HOST, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(MACHINE, QHeaderView.ResizeMode.Stretch)
+        self.horizontalHeaderItem(MACHINE).setToolTip(self.tr(MACHINE_TIP))
         for column in (JOB, PORT, TASK):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self._current: tuple[str | None, int | None] = (None, None)
@@ -98,12 +108,13 @@ class ClusterTable(QTableWidget):
 
     # ---- cluster <-> rows ------------------------------------------------------------
     def set_cluster(self, cluster: ClusterSpec) -> None:
-        """Show `cluster`; emits nothing (the caller knows it changed)."""
+        """Show `cluster`; emits nothing (the caller knows it changed). A task keeps its machine."""
+        machines = self._machines_by_task()
         self._loading = True
         self.setRowCount(0)
         for job, addresses in cluster.jobs:
-            for address in addresses:
-                self._append(job, *split_address(address))
+            for index, address in enumerate(addresses):
+                self._append(job, *split_address(address), machines.get((job, index), ""))
         self._loading = False
         self._refresh_tasks()
 
@@ -114,12 +125,32 @@ class ClusterTable(QTableWidget):
             jobs.setdefault(self._text(row, JOB), []).append(join_address(self._text(row, HOST), self._text(row, PORT)))
         return ClusterSpec.from_dict(jobs)
 
+    def machines(self) -> list[str]:
+        """Each task's Machine cell in the cluster's task order (ClusterSpec.tasks(): JOBS order), "" for none."""
+        machines, cluster = self._machines_by_task(), self.cluster()
+        return [machines.get((job, i), "") for job in JOBS for i in range(len(cluster.addresses(job)))]
+
+    def set_machines(self, machines: list[str]) -> None:
+        """Fill the Machine column in row order (a test, or rows pasted at once)."""
+        for row, machine in enumerate(machines[: self.rowCount()]):
+            self.item(row, MACHINE).setText(machine)
+
+    def _machines_by_task(self) -> dict[tuple[str, int], str]:
+        seen: dict[str, int] = {}
+        machines = {}
+        for row in range(self.rowCount()):
+            job = self._text(row, JOB)
+            seen[job] = seen.get(job, -1) + 1
+            machines[(job, seen[job])] = self._text(row, MACHINE)
+        return machines
+
     def add_task(self) -> None:
         """A worker after the last row, on the last row's host and the next port."""
         host = self._text(self.rowCount() - 1, HOST) if self.rowCount() else LOOPBACK_HOST
         ports = [int(p) for row in range(self.rowCount()) if (p := self._text(row, PORT)).isdigit()]
         self._loading = True
-        self._append("worker", host, str(max(ports) + 1 if ports else FIRST_PORT))
+        machine = self._text(self.rowCount() - 1, MACHINE) if self.rowCount() else ""
+        self._append("worker", host, str(max(ports) + 1 if ports else FIRST_PORT), machine)
         self._loading = False
         self._refresh_tasks()
         self.setCurrentCell(self.rowCount() - 1, HOST)
@@ -174,10 +205,10 @@ class ClusterTable(QTableWidget):
         return rows if index is None else rows[int(index) : int(index) + 1]
 
     # ---- rows ------------------------------------------------------------------------
-    def _append(self, job: str, host: str, port: str) -> None:
+    def _append(self, job: str, host: str, port: str, machine: str = "") -> None:
         row = self.rowCount()
         self.insertRow(row)
-        for column, text in ((JOB, job), (HOST, host), (PORT, port), (TASK, "")):
+        for column, text in ((JOB, job), (HOST, host), (PORT, port), (TASK, ""), (MACHINE, machine)):
             item = QTableWidgetItem(text)
             if column == TASK:
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)

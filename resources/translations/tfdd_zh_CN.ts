@@ -1227,6 +1227,38 @@
         <source>The run&apos;s process let go of its lock without recording its end: it was killed, or its machine went down. Resume it from its last checkpoint in the Runs tab.</source>
         <translation>该运行的进程释放了运行锁，却没有记录运行结束：它被强制结束了，或者它所在的机器宕机了。可在“运行记录”页从最后一个检查点继续。</translation>
     </message>
+    <message>
+        <source>empty: write [user@]host[:port]</source>
+        <translation>为空：请写 [user@]host[:port]</translation>
+    </message>
+    <message>
+        <source>not a host: write [user@]host[:port] (a name, an address or an ssh alias)</source>
+        <translation>不是主机：请写 [user@]host[:port]（主机名、地址或 ssh 别名）</translation>
+    </message>
+    <message>
+        <source>a port is between 1 and 65535</source>
+        <translation>端口应在 1 到 65535 之间</translation>
+    </message>
+    <message>
+        <source>not an option: write {options}</source>
+        <translation>不是有效选项：请写 {options}</translation>
+    </message>
+    <message>
+        <source>{key}= is given twice</source>
+        <translation>{key}= 给出了两次</translation>
+    </message>
+    <message>
+        <source>give python= or venv= (the venv&apos;s python runs), not both</source>
+        <translation>请给出 python= 或 venv=（运行该虚拟环境的 python），不要同时给出</translation>
+    </message>
+    <message>
+        <source>no host: write [user@]host[:port], comma separated, or a file</source>
+        <translation>没有主机：请写 [user@]host[:port]，以逗号分隔，或给出一个文件</translation>
+    </message>
+    <message>
+        <source>{hosts} hosts for {tasks} tasks: these would run nothing</source>
+        <translation>{hosts} 台主机对应 {tasks} 个任务：这些主机将不运行任何任务</translation>
+    </message>
 </context>
 <context>
     <name>AnatomyBars</name>
@@ -1300,6 +1332,10 @@
         <translation>用运行表单的配置在本机运行这些任务；实时标签页会显示每个任务及其角色</translation>
     </message>
     <message>
+        <source>Start each task over SSH on its machine (your keys, ssh config and known hosts apply; every machine is checked first), with the run form&apos;s config; the Live tab shows each with its role</source>
+        <translation>通过 SSH 在各任务的机器上启动它（使用你的密钥、ssh 配置和 known_hosts；先检查每台机器），使用运行表单的配置；实时页显示每个任务及其角色</translation>
+    </message>
+    <message>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
@@ -1334,6 +1370,10 @@
     <message>
         <source>Start here</source>
         <translation>在本机启动</translation>
+    </message>
+    <message>
+        <source>Start on these machines</source>
+        <translation>在这些机器上启动</translation>
     </message>
     <message>
         <source>Export for other machines…</source>
@@ -1372,8 +1412,16 @@
         <translation>问题</translation>
     </message>
     <message>
-        <source>Every role runs: chief, worker, ps (parameter_server) and evaluator. Start here runs these tasks on this machine (127.0.0.1, the ports above) with the run form&apos;s config, each shown in the Live tab with its role; the run form&apos;s Start does the same on free ports. For other machines, export the cluster (start scripts and a Kubeflow TFJob, or a Slurm job) and start each task there.</source>
-        <translation>所有角色都能运行：chief、worker、ps（parameter_server）和 evaluator。“在本机启动”用运行表单的配置在本机（127.0.0.1，上面的端口）运行这些任务，每个任务都在实时标签页中显示其角色；运行表单的“开始”会在空闲端口上做同样的事。若要用其他机器，请导出集群（启动脚本和 Kubeflow TFJob，或 Slurm 作业），再在各机器上启动每个任务。</translation>
+        <source>Every role runs: chief, worker, ps (parameter_server) and evaluator. Start here runs these tasks on this machine (127.0.0.1, the ports above) with the run form&apos;s config, each shown in the Live tab with its role; the run form&apos;s Start does the same on free ports. Start on these machines starts each task over SSH on the machine its row names (the Machine column). Or export the cluster (start scripts and a Kubeflow TFJob, or a Slurm job) and start each task there.</source>
+        <translation>所有角色都会运行：chief、worker、ps（parameter_server）和 evaluator。“在本机启动”使用运行表单的配置在本机（127.0.0.1，上面的端口）运行这些任务，每个任务及其角色显示在实时页中；运行表单的“开始”在空闲端口上做同样的事。“在这些机器上启动”通过 SSH 在每行所写的机器（“机器”列）上启动各任务。也可以导出集群（启动脚本和 Kubeflow TFJob，或 Slurm 作业），再在各机器上启动每个任务。</translation>
+    </message>
+    <message>
+        <source>Name the machine of each task in the Machine column (user@host or an ssh alias)</source>
+        <translation>请在“机器”列中为每个任务填写机器（user@host 或 ssh 别名）</translation>
+    </message>
+    <message>
+        <source>{task} has no machine: name one for every task</source>
+        <translation>{task} 没有机器：请为每个任务填写一台</translation>
     </message>
     <message>
         <source>{source} holds no TF_CONFIG: {problem}</source>
@@ -1564,6 +1612,14 @@
     <message>
         <source>Task</source>
         <translation>任务</translation>
+    </message>
+    <message>
+        <source>Machine (SSH)</source>
+        <translation>机器（SSH）</translation>
+    </message>
+    <message>
+        <source>Where this task starts over SSH: [user@]host[:port] or an ssh alias, then python=PATH or venv=DIR and folder=DIR if needed; empty: this machine</source>
+        <translation>此任务通过 SSH 启动的位置：[user@]host[:port] 或 ssh 别名，需要时再加 python=路径 或 venv=目录 以及 folder=目录；留空：本机</translation>
     </message>
     <message>
         <source>  ← this process</source>

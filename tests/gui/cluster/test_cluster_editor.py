@@ -309,3 +309,19 @@ def test_export_as_a_slurm_job_judges_only_the_shape(qtbot, make_window, tmp_pat
     dialog.target.setCurrentIndex(dialog.target.findData("slurm"))
     assert not dialog.export_button.isEnabled() and "at least one ps task" in dialog.blockers.text()
     dialog.close()
+
+
+def test_start_on_these_machines_says_what_is_missing(qtbot):
+    editor = ClusterEditor()
+    qtbot.addWidget(editor)
+    button = editor.machines_button
+    assert not button.isEnabled() and "Machine column" in button.toolTip()
+    editor.table.set_machines(["ana@lab1", "lab2:99999"])
+    assert not button.isEnabled() and button.toolTip() == "worker 1: a port is between 1 and 65535"
+    editor.table.set_machines(["ana@lab1", "lab2:2222 venv=~/tfdd"])
+    assert button.isEnabled()
+    assert editor.machine_rows() == ["ana@lab1", "lab2:2222 venv=~/tfdd"]
+    editor.table.add_task()  # a new task starts on the last row's machine
+    assert editor.machine_rows()[-1] == "lab2:2222 venv=~/tfdd"
+    editor.set_tf_config(editor.tf_config())  # the table rebuilt from its JSON keeps each task's machine
+    assert editor.machine_rows() == ["ana@lab1", "lab2:2222 venv=~/tfdd", "lab2:2222 venv=~/tfdd"]
