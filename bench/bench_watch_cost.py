@@ -41,7 +41,7 @@ from bench_gui_throughput import CONFIG, config_window
 
 from engine.events import BatchEnd
 from gui.app import create_application
-from gui.live.plots import FRAME_RATES
+from gui.live.live_plot import FRAME_RATES
 
 EXAMPLES = 640_000  # 5-7 s of training an epoch here
 TRANSITION_S = 0.3  # after a switch: the last frame of a shown phase, the first of one shown again

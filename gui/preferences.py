@@ -18,7 +18,8 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QMenuBar, QMessageBox, QWidget
 
 from gui import i18n, settings, theme
-from gui.live.plots import FRAME_RATES, TrainingPlots
+from gui.live.live_plot import FRAME_RATES
+from gui.live.plots import TrainingPlots
 
 
 def restart_command() -> list[str]:

@@ -1,7 +1,7 @@
 """The live step anatomy: where each step's time goes (waiting for input, computing, synchronising, the rest),
 stacked in milliseconds per step on the plots' shared x-axis, and the verdict in one line under it.
 
-The chart is a live plot like the others (gui/live/plots.py: same frames, same layer): each part is a series
+The chart is a live plot like the others (gui/live/live_plot.py: same frames, same layer): each part is a series
 whose value is its top in the stack, the area under it filled, the tallest drawn first and the others over
 it. A StepAnatomy covers the steps since the previous one, so it is drawn as a flat stretch over them.
 Anatomies come a few times a second at most, so the chart adds next to nothing to a frame.
@@ -20,7 +20,7 @@ from engine import anatomy
 from engine import events as ev
 from gui import theme
 from gui.i18n import translate
-from gui.live.plots import LivePlot
+from gui.live.live_plot import LivePlot
 from gui.theme import WidgetRole, set_role
 
 PART_NAMES = {  # engine.anatomy.PARTS in the window's words

@@ -28,8 +28,8 @@ from engine.events import StepAnatomy
 from engine.history import Curves
 from gui import theme
 from gui.keyboard import plain_label
+from gui.live.live_plot import place_in_pairs
 from gui.live.plot_layer import Look
-from gui.live.plots import place_in_pairs
 from gui.runs.anatomy_bars import AnatomyBars
 from gui.runs.compare_plot import ComparePlot, Curve
 from gui.runs.history_process import smooth_per_step

@@ -8,7 +8,8 @@ from PySide6.QtCore import QProcess
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from gui import i18n, preferences, settings, theme
-from gui.live.plots import FRAME_RATES, TrainingPlots
+from gui.live.live_plot import FRAME_RATES
+from gui.live.plots import TrainingPlots
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 
 from engine import events as ev
 from engine.nvml import GpuSample
-from gui.live.plots import FRAME_RATES, FRAME_SLACK_MS, PAINT_BUDGET, REDRAW_PERIOD_MS, TrainingPlots
+from gui.live.live_plot import FRAME_RATES, FRAME_SLACK_MS, PAINT_BUDGET, REDRAW_PERIOD_MS
+from gui.live.plots import TrainingPlots
 from gui.live.traces import MAX_BUCKETS
 from tests.gui.live.plot_feed import T0, batch, epoch_end, shown_plots
 
