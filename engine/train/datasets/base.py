@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from engine.config import RunConfig
 from engine.messages import msg
 from engine.problems import DataError
@@ -28,6 +30,14 @@ POLICIES = {
 
 def epoch_seed(seed: int, epoch: int) -> int:
     return (seed * 1_000_003 + epoch) % (2**31 - 1)
+
+
+def epoch_order(n: int, seed: int, epoch: int, shuffle: bool) -> np.ndarray:
+    """Epoch `epoch`'s order of `n` examples held in memory: a permutation of all of them seeded by run seed
+    and epoch (in memory, no buffer bounds the shuffle), or their own order when the run does not shuffle."""
+    if not shuffle:
+        return np.arange(n, dtype=np.int32)
+    return np.random.default_rng(epoch_seed(seed, epoch)).permutation(n).astype(np.int32)
 
 
 def label_tensor(y: Any, binary: bool) -> Any:
@@ -86,6 +96,19 @@ class InputSource:
     def validation_steps(self) -> int | None:
         """Validation batches (the last one possibly short), or None when only reading them all can tell."""
         return -(-self.n_val // self.config.global_batch_size)
+
+    def in_memory(self) -> tuple[Any, Any] | None:
+        """The training examples as (features, labels) tensors on the host when the source holds them in
+        memory and this process trains on all of them; the custom loop then gathers each step's batch from
+        them by `order` (no tf.data pipeline, no iterator per epoch). None: batches come from `train`."""
+        return None
+
+    def order(self, epoch: int) -> np.ndarray:
+        """The indices of epoch `epoch`'s training examples, a whole number of global batches, for a
+        source `in_memory`: step i trains on order[i * global_batch_size : (i + 1) * global_batch_size]."""
+        c = self.config
+        used = self.steps_per_epoch * c.global_batch_size
+        return epoch_order(self.n_train, c.seed, epoch, c.shuffle_buffer > 1)[:used]
 
     def input_shape(self) -> tuple[int, ...]:
         assert self.info.input_shape is not None
