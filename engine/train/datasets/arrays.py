@@ -12,7 +12,7 @@ import numpy as np
 
 from engine.config import DataConfig, RunConfig
 from engine.sources import SourceInfo, labels_to_classes
-from engine.train.datasets.base import InputSource, with_policy
+from engine.train.datasets.base import InputSource
 from engine.train.tf_runtime import tf
 
 
@@ -45,14 +45,11 @@ def read_npz(data: DataConfig) -> tuple[np.ndarray, np.ndarray]:
 class ArraysSource(InputSource):
     """Features and labels in memory; the last `validation_split` share validates.
 
-    Each epoch trains on a permutation of every training example (`order`): the custom loop gathers
-    its batches straight from the tensors, and `train` (fit, a cluster's workers) batches the same
-    indices in tf.data and gathers there, so both loops see the same batches."""
+    Each epoch trains on a permutation of every training example (InputSource.order)."""
 
     def __init__(self, config: RunConfig, info: SourceInfo, shard_policy: str, workers: int, x: Any, y: Any):
         super().__init__(config, info, shard_policy, workers)
         self.x, self.y = x, y
-        self._held: tuple[Any, Any] | None = None
 
     def _labels(self, part: slice) -> np.ndarray:
         return self.y[part].astype(np.float32)[:, None] if self.binary else self.y[part].astype(np.int32)
@@ -61,23 +58,9 @@ class ArraysSource(InputSource):
         part = slice(0, self.n_train) if train else slice(self.n_train, None)
         return tf.data.Dataset.from_tensor_slices((self.x[part], self._labels(part)))
 
-    def _tensors(self) -> tuple[Any, Any]:
-        """The training examples as host tensors, made once."""
-        if self._held is None:
-            part = slice(0, self.n_train)
-            with tf.device("/cpu:0"):
-                self._held = (tf.constant(self.x[part]), tf.constant(self._labels(part)))
-        return self._held
-
-    def in_memory(self) -> tuple[Any, Any] | None:
-        return self._tensors() if self.workers == 1 else None  # workers each read their shard from `train`
-
-    def train(self, epoch: int, skip_steps: int = 0) -> Any:
-        features, labels = self._tensors()
-        indices = tf.data.Dataset.from_tensor_slices(self.order(epoch))
-        ds = indices.batch(self.config.global_batch_size, drop_remainder=True).skip(skip_steps)
-        ds = ds.map(lambda index: (tf.gather(features, index), tf.gather(labels, index)))
-        return with_policy(ds.prefetch(tf.data.AUTOTUNE), self.shard_policy)
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        part = slice(0, self.n_train)
+        return self.x[part], self._labels(part)
 
 
 def arrays_source(config: RunConfig, info: SourceInfo, shard_policy: str, workers: int) -> ArraysSource:
