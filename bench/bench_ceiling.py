@@ -16,7 +16,8 @@ devices are fixed at start-up) runs every case's ceiling and engine back to back
 machine noise hits both alike.
 
 An epoch's time is wall time between epoch ends (epochs 2..N: epoch 1 holds the tracing); engine ÷
-ceiling is the ceiling's epoch time over the engine's (a throughput ratio, median of the rounds). The
+ceiling is the ceiling's epoch time over the engine's (a throughput ratio, median of the rounds), by wall
+time and by the process's CPU time (every thread's; steadier than wall time on a shared machine). The
 MLP runs at two sizes, so each loop's epoch time splits as a + b·steps: a is what an epoch costs beyond
 its steps (set-up, iterators, events), b a step's time in the steady state.
 """
@@ -90,8 +91,8 @@ def load_data(config: Any) -> tuple[np.ndarray, np.ndarray, int]:
     return x, y, source.num_classes
 
 
-def expert_epochs(config: Any) -> list[float]:
-    """The ceiling: seconds of each epoch."""
+def expert_epochs(config: Any) -> list[tuple[float, float]]:
+    """The ceiling: (wall, CPU) seconds of each epoch."""
     from engine.plan import plan_devices
     from engine.train.devices import apply_plan
     from engine.train.models import build_loss_and_metric, build_model, build_optimizer
@@ -131,44 +132,53 @@ def expert_epochs(config: Any) -> list[float]:
             total += strategy.reduce("SUM", strategy.run(replica_step, args=(order, i * batch)), axis=None)
         return total
 
-    seconds = []
+    clocks = [now()]
     for _ in range(config.epochs):
-        t0 = time.perf_counter()
         order = tf.random.shuffle(tf.range(n))
         for first in range(0, steps, STEPS_PER_CALL):
             train_steps(order, tf.constant(first), tf.constant(min(STEPS_PER_CALL, steps - first))).numpy()
-        seconds.append(time.perf_counter() - t0)
-    return seconds
+        clocks.append(now())
+    return between(clocks)
 
 
-def engine_epochs(config: Any) -> list[float]:
-    """The engine: seconds between epoch ends (the first from the run's start)."""
+def now() -> tuple[float, float]:
+    """Wall and this process's CPU clock (every thread's: the input pipeline's too)."""
+    return time.perf_counter(), time.process_time()
+
+
+def between(clocks: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    return [(b[0] - a[0], b[1] - a[1]) for a, b in zip(clocks, clocks[1:], strict=False)]
+
+
+def engine_epochs(config: Any) -> list[tuple[float, float]]:
+    """The engine: (wall, CPU) seconds between epoch ends (the first from the run's start)."""
     from engine import events as ev
     from engine.protocol.channel import StopSignal
     from engine.train.trainer import Trainer
 
-    ends: list[float] = [time.perf_counter()]
+    clocks = [now()]
 
     def sink(event: Any) -> None:
         if isinstance(event, ev.EpochEnd):
-            ends.append(time.perf_counter())
+            clocks.append(now())
 
     with tempfile.TemporaryDirectory() as tmp:
         outcome = Trainer(config, Path(tmp) / "run", [sink], StopSignal()).run()
     assert outcome.status == "completed", outcome.message
-    return [b - a for a, b in zip(ends, ends[1:], strict=False)]
+    return between(clocks)
 
 
 def child(replicas: int, rounds: int, cases: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         images = write_images(Path(tmp))
         configs = {name: case_config(name, replicas, images) for name in cases}
-        out: dict[str, dict[str, list[float]]] = {name: {"ceiling": [], "engine": []} for name in cases}
+        out: dict[str, dict[str, list[list[float]]]] = {name: {"ceiling": [], "engine": []} for name in cases}
         for _ in range(rounds):
             for name, config in configs.items():
                 for loop, run in (("ceiling", expert_epochs), ("engine", engine_epochs)):
-                    out[name][loop].append(statistics.median(run(config)[1:]))
-                    print(name, loop, f"{out[name][loop][-1]:.3f}", file=sys.stderr, flush=True)
+                    epochs = run(config)[1:]
+                    out[name][loop].append([statistics.median(clock) for clock in zip(*epochs, strict=True)])
+                    print(name, loop, out[name][loop][-1], os.getloadavg()[0], file=sys.stderr, flush=True)
     print(json.dumps(out))
 
 
@@ -179,23 +189,27 @@ def steps_of(name: str) -> int:
     return n // overrides.get("global_batch_size", BATCH)
 
 
-def table(replicas: int, out: dict[str, dict[str, list[float]]]) -> None:
+def table(replicas: int, out: dict[str, dict[str, list[list[float]]]]) -> None:
+    """Per case: median epoch seconds, and engine ÷ ceiling by wall and by CPU time (median of the rounds'
+    ratios, each round's in brackets); for the MLP, the a + b·steps split of each loop's wall seconds."""
     print(f"\n### Mirrored, {replicas} replica(s) (logical CPUs), load average {os.getloadavg()[0]:.1f}\n")
-    print("| case | steps/epoch | ceiling s/epoch | engine s/epoch | engine ÷ ceiling (rounds) |")
-    print("|---|---:|---:|---:|---|")
+    print("| case | steps/epoch | ceiling s/epoch | engine s/epoch | engine ÷ ceiling, wall (rounds) | ÷, CPU |")
+    print("|---|---:|---:|---:|---|---:|")
+    wall = {name: {loop: [r[0] for r in rounds] for loop, rounds in loops.items()} for name, loops in out.items()}
     for name, loops in out.items():
-        ratios = [c / e for c, e in zip(loops["ceiling"], loops["engine"], strict=True)]
-        ceiling, engine = statistics.median(loops["ceiling"]), statistics.median(loops["engine"])
+        ratios = [c[0] / e[0] for c, e in zip(loops["ceiling"], loops["engine"], strict=True)]
+        cpu = statistics.median(c[1] / e[1] for c, e in zip(loops["ceiling"], loops["engine"], strict=True))
+        ceiling, engine = statistics.median(wall[name]["ceiling"]), statistics.median(wall[name]["engine"])
         each = ", ".join(f"{r:.2f}" for r in ratios)
         print(
             f"| {name} | {steps_of(name)} | {ceiling:.3f} | {engine:.3f} | "
-            f"**{statistics.median(ratios):.2f}** ({each}) |"
+            f"**{statistics.median(ratios):.2f}** ({each}) | {cpu:.2f} |"
         )
-    if "mlp40k" in out and "mlp400k" in out:
+    if "mlp40k" in wall and "mlp400k" in wall:
         small, large = steps_of("mlp40k"), steps_of("mlp400k")
         fits = {}
         for loop in ("ceiling", "engine"):
-            t_small, t_large = statistics.median(out["mlp40k"][loop]), statistics.median(out["mlp400k"][loop])
+            t_small, t_large = statistics.median(wall["mlp40k"][loop]), statistics.median(wall["mlp400k"][loop])
             b = (t_large - t_small) / (large - small)
             fits[loop] = (t_small - b * small, b)
         (a_c, b_c), (a_e, b_e) = fits["ceiling"], fits["engine"]
