@@ -55,7 +55,8 @@ HONOURED: dict[str, str] = {
     "global_batch_size": "epoch_dataset and validation_dataset batch by it; each replica gets global / replicas",
     "learning_rate": "build_model: the optimizer's learning rate",
     "optimizer": "build_model: adam, sgd, rmsprop or adagrad",
-    "shuffle_buffer": "epoch_dataset: one fixed shuffle order per epoch, seeded by seed and epoch",
+    "shuffle_buffer": "epoch_dataset: one fixed shuffle order per epoch, seeded by seed and epoch (synthetic, npz "
+    "and image_folder examples are permuted whole; the others stream through a buffer of this size)",
     "seed": "the synthetic data, keras.utils.set_random_seed (weights) and the per-epoch shuffle seed",
     "validation_split": "split: the last share of the examples validates, evaluated after every epoch",
     "steps_per_execution": 'steps per tf.function call (custom) or compile(steps_per_execution=) (fit); "auto" '

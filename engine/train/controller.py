@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
+
 from engine import events as ev
 from engine.protocol.channel import StopSignal
 from engine.protocol.codes import RunStatus
@@ -89,10 +91,11 @@ class PendingReport:
     seconds: float = 0.0
     examples_per_sec: float = 0.0
 
-    def add(self, loss: float, accuracy: float, steps: int, seconds: float, examples_per_sec: float) -> None:
+    def add(self, loss_sum: float, accuracy_sum: float, steps: int, seconds: float, examples_per_sec: float) -> None:
+        """`steps` more steps: the sums of their losses and of their accuracies, and the seconds they took."""
         self.steps += steps
-        self.loss_sum += loss * steps
-        self.accuracy_sum += accuracy * steps
+        self.loss_sum += loss_sum
+        self.accuracy_sum += accuracy_sum
         self.seconds += seconds
         self.examples_per_sec = examples_per_sec
 
@@ -192,30 +195,25 @@ class Controller:
         rate to show for them instead of steps / seconds (parameter_server measures it over a window,
         since its results arrive in bursts). Raises NonFiniteLoss on NaN or inf.
         """
+        losses, accuracies = np.asarray(losses, np.float64), np.asarray(accuracies, np.float64)
         total_steps = len(losses) * steps_each
         self.policy.observe(total_steps, seconds)
         per_sec = steps_per_sec if steps_per_sec is not None else total_steps / seconds if seconds > 0 else 0.0
         rate = self.schedule.global_batch_size * per_sec
         self.totals.train_seconds += seconds
         seconds_each = seconds / max(len(losses), 1)
-        for loss, acc in zip(losses, accuracies, strict=True):
-            loss, acc = float(loss), float(acc)
-            if not math.isfinite(loss):
-                self._report()  # the plots keep the steps before it
-                at = self.step + steps_each
-                raise NonFiniteLoss(
-                    f"The loss became {loss} at epoch {self.epoch + 1}, step {at}. Training diverged: "
-                    f"lower learning_rate (now {self._lr:g}), check the data for extreme values, or turn "
-                    f"mixed precision off. Finished epochs are kept in metrics.csv and the last good "
-                    f"checkpoint is untouched."
-                )
-            self.step += steps_each
-            self.totals.steps += steps_each
-            self.totals.loss_sum += loss * steps_each
-            self.totals.accuracy_sum += acc * steps_each
-            self._pending.add(loss, acc, steps_each, seconds_each, rate)
-            if self._pending.full:
-                self._report()
+        finite = np.isfinite(losses)
+        good = len(losses) if finite.all() else int(np.argmin(finite))
+        self._count(losses[:good], accuracies[:good], steps_each, seconds_each, rate)
+        if good < len(losses):
+            self._report()  # the plots keep the steps before it
+            at = self.step + steps_each
+            raise NonFiniteLoss(
+                f"The loss became {losses[good]} at epoch {self.epoch + 1}, step {at}. Training diverged: "
+                f"lower learning_rate (now {self._lr:g}), check the data for extreme values, or turn "
+                f"mixed precision off. Finished epochs are kept in metrics.csv and the last good "
+                f"checkpoint is untouched."
+            )
         if time.perf_counter() - self._reported_at >= REPORT_EVERY_S:
             self._report()  # one step per call: what waits goes out at the pace of full groups
         every = self.schedule.checkpoint_every_steps
@@ -237,6 +235,28 @@ class Controller:
         return self._stop_agreed(self.stop.requested)
 
     # ---- inside ------------------------------------------------------------------------
+    def _count(
+        self, losses: np.ndarray, accuracies: np.ndarray, steps_each: int, seconds_each: float, rate: float
+    ) -> None:
+        """Add finite results of `steps_each` steps each to the epoch and the report waiting, a group at a
+        time (the entries that fill the report, summed by NumPy), reporting each group that is full."""
+        at = 0
+        while at < len(losses):
+            room = REPORT_EVERY_S * (1 - 1e-9) - self._pending.seconds
+            fill = math.ceil(room / seconds_each) if seconds_each > 0 else len(losses)
+            end = min(len(losses), at + max(fill, 1))
+            steps = (end - at) * steps_each
+            loss_sum = float(losses[at:end].sum()) * steps_each
+            accuracy_sum = float(accuracies[at:end].sum()) * steps_each
+            self.step += steps
+            self.totals.steps += steps
+            self.totals.loss_sum += loss_sum
+            self.totals.accuracy_sum += accuracy_sum
+            self._pending.add(loss_sum, accuracy_sum, steps, (end - at) * seconds_each, rate)
+            if self._pending.full:
+                self._report()
+            at = end
+
     def _report(self) -> None:
         """One batch_end for the steps waiting: the mean of their losses and accuracies, at the last one."""
         p = self._pending

@@ -50,10 +50,7 @@ class Evaluator:
         self.s = s
         strategy, binary = s.strategy, s.source.binary
         threshold = 0.0 if s.from_logits else 0.5
-        with strategy.scope():
-            loss_object, _ = build_loss_and_metric(
-                s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
-            )
+        loss_object = _loss_object(s)
         model = s.model
 
         def eval_step(features: Any, labels: Any) -> tuple[Any, Any, Any]:
@@ -125,24 +122,64 @@ def replica_train_step(s: Session, loss_object: Any) -> Any:
     return train_step
 
 
+def _loss_object(s: Session) -> Any:
+    """The per-example loss (no reduction: the loops average over the global batch themselves)."""
+    with s.strategy.scope():
+        loss_object, _ = build_loss_and_metric(
+            s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
+        )
+    return loss_object
+
+
+def each_step(strategy: Any, global_batch: int, n: Any, step: Callable[[Any], tuple[Any, Any]]) -> tuple[Any, Any]:
+    """Every step's loss and accuracy over n steps in a `tf.range` loop; `step(i)` runs step i by
+    strategy.run and gives its per-replica (loss, right answers), summed over the replicas here."""
+    losses = tf.TensorArray(tf.float32, size=n)
+    accuracies = tf.TensorArray(tf.float32, size=n)
+    for i in tf.range(n):
+        loss, correct = step(i)
+        losses = losses.write(i, strategy.reduce("SUM", loss, axis=None))
+        accuracies = accuracies.write(i, strategy.reduce("SUM", correct, axis=None) / global_batch)
+    return losses.stack(), accuracies.stack()
+
+
 def block_of_steps(s: Session) -> Callable[[Any, Any], tuple[Any, Any]]:
     """(iterator, n) -> every step's loss and accuracy, for n steps of strategy.run + strategy.reduce; the
     body of one `tf.function` call (the custom loop's, and each closure the parameter-server loop schedules)."""
     strategy, global_batch = s.strategy, s.global_batch_size
-    with strategy.scope():
-        loss_object, _ = build_loss_and_metric(
-            s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
-        )
-    train_step = replica_train_step(s, loss_object)
+    train_step = replica_train_step(s, _loss_object(s))
 
     def train_steps(iterator: Any, n: Any) -> tuple[Any, Any]:
-        losses = tf.TensorArray(tf.float32, size=n)
-        accuracies = tf.TensorArray(tf.float32, size=n)
-        for i in tf.range(n):
-            loss, correct = strategy.run(train_step, args=next(iterator))
-            losses = losses.write(i, strategy.reduce("SUM", loss, axis=None))
-            accuracies = accuracies.write(i, strategy.reduce("SUM", correct, axis=None) / global_batch)
-        return losses.stack(), accuracies.stack()
+        def step(i: Any) -> tuple[Any, Any]:
+            return strategy.run(train_step, args=next(iterator))
+
+        return each_step(strategy, global_batch, n, step)
+
+    return train_steps
+
+
+def block_of_gathered_steps(s: Session, features: Any, labels: Any) -> Callable[[Any, Any, Any], tuple[Any, Any]]:
+    """(order, first, n) -> as block_of_steps, for examples held in memory (`InputSource.in_memory`): step
+    k's global batch is order[k * global_batch : (k + 1) * global_batch], and each replica gathers its
+    slice of it on the host (the slices experimental_distribute_dataset would give it), so no tf.data
+    iterator is made or read."""
+    strategy, global_batch = s.strategy, s.global_batch_size
+    per_replica = global_batch // strategy.num_replicas_in_sync
+    train_step = replica_train_step(s, _loss_object(s))
+    host = features.device
+
+    def gathered_step(order: Any, start: Any) -> tuple[Any, Any]:
+        with tf.device(host):
+            at = start + tf.distribute.get_replica_context().replica_id_in_sync_group * per_replica
+            index = order[at : at + per_replica]
+            batch = tf.gather(features, index), tf.gather(labels, index)
+        return train_step(*batch)
+
+    def train_steps(order: Any, first: Any, n: Any) -> tuple[Any, Any]:
+        def step(i: Any) -> tuple[Any, Any]:
+            return strategy.run(gathered_step, args=(order, (first + i) * global_batch))
+
+        return each_step(strategy, global_batch, n, step)
 
     return train_steps
 
@@ -153,6 +190,9 @@ def convert_loop_functions_ahead() -> None:
     convert_ahead(
         [
             (inner_function(block_of_steps, "train_steps"), False),
+            (inner_function(block_of_gathered_steps, "train_steps"), False),
+            (inner_function(block_of_gathered_steps, "gathered_step"), True),
+            (each_step, True),
             (inner_function(replica_train_step, "train_step"), True),
             (_correct_count, True),
             (inner_function(Evaluator.__init__, "evaluate_batch"), False),
@@ -160,6 +200,18 @@ def convert_loop_functions_ahead() -> None:
             (validation_sums, True),
         ]
     )
+
+
+def _run_blocks(controller: Controller, call: Callable[[int], tuple[Any, Any]]) -> None:
+    """Calls of `call(n)` (n steps: their losses and accuracies) in the sizes the controller asks, until it
+    ends the epoch."""
+    going = True
+    while going:
+        n = controller.block_size()
+        t0 = time.perf_counter()
+        losses, accuracies = call(n)
+        losses, accuracies = losses.numpy(), accuracies.numpy()  # waits for the call
+        going = controller.block_done(losses, accuracies, time.perf_counter() - t0)
 
 
 class CustomLoop:
@@ -171,25 +223,26 @@ class CustomLoop:
     per-example loss is averaged over the *global* batch by
     `tf.nn.compute_average_loss`, and summing the replicas' losses gives the
     batch mean. Several steps run per `tf.function` call (a `tf.range` loop),
-    every step's loss comes back.
+    every step's loss comes back. Examples held in memory skip tf.data: each
+    replica gathers its slice of the step's batch (block_of_gathered_steps).
     """
 
     def __init__(self, s: Session):
         self.s = s
-        self._train_steps = tf.function(block_of_steps(s))
+        held = s.source.in_memory()
+        self._gathered = held is not None
+        self._train_steps = tf.function(block_of_gathered_steps(s, *held) if held else block_of_steps(s))
         self._evaluator = Evaluator(s)
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         s = self.s
+        if self._gathered:
+            order = tf.constant(s.source.order(epoch))
+            _run_blocks(controller, lambda n: self._train_steps(order, tf.constant(controller.step), tf.constant(n)))
+            return
         # destroyed here, the iterator held the epoch's end up by seconds (engine.train.retire)
         with retired([iter(s.source.distributed_train(s.strategy, epoch, first_step))]) as held:
-            going = True
-            while going:
-                n = controller.block_size()
-                t0 = time.perf_counter()
-                losses, accuracies = self._train_steps(held[0], tf.constant(n))
-                losses, accuracies = losses.numpy(), accuracies.numpy()  # waits for the call
-                going = controller.block_done(losses, accuracies, time.perf_counter() - t0)
+            _run_blocks(controller, lambda n: self._train_steps(held[0], tf.constant(n)))
 
     def evaluate(self) -> tuple[float | None, float | None]:
         return self._evaluator.evaluate()

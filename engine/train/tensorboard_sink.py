@@ -7,10 +7,16 @@ task writes its `evaluation` events through one too, into a folder of its own
 (a second TensorBoard run beside the training one): `evaluation/*` at the
 checkpoint's global step, and `epoch/val_*` at an epoch's end, as the trainer's
 own validation would.
+
+The scalars are written on a thread of its own: each is a few eager ops (a millisecond or more with
+the flush), and an epoch of a small model is tens of milliseconds, so the training thread only queues
+the event. The run's last event (run_finished, run_failed) waits until everything queued is written.
 """
 
 from __future__ import annotations
 
+import queue
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +31,40 @@ class TensorBoardSink:
         self._directory = directory
         self._writer: Any = None
         self._last_time = 0.0
+        self._queue: queue.SimpleQueue[ev.Event] = queue.SimpleQueue()
+        self._failed: BaseException | None = None
+        self._thread = threading.Thread(target=self._drain, name="tensorboard-writer", daemon=True)
+        self._thread.start()
 
     def __call__(self, event: ev.Event) -> None:
+        """Queue `event` for the writer; raises what the writer met (a full disk) at the next event."""
+        if self._failed is not None:
+            failed, self._failed = self._failed, None
+            raise failed
+        if isinstance(event, ev.BatchEnd):  # thinned here, so the queue never holds more than a few
+            if event.time - self._last_time < BATCH_INTERVAL_S:
+                return
+            self._last_time = event.time
+        self._queue.put(event)
+        if isinstance(event, (ev.RunFinished, ev.RunFailed)):
+            self._thread.join()
+
+    def _drain(self) -> None:
+        while True:
+            event = self._queue.get()
+            try:
+                self._write(event)
+            except Exception as exc:  # handed to the training thread at its next event
+                self._failed = exc
+            if isinstance(event, (ev.RunFinished, ev.RunFailed)):
+                return
+
+    def _write(self, event: ev.Event) -> None:
         if isinstance(event, (ev.RunStarted, ev.Evaluation)):
             self._writer = self._writer or tf.summary.create_file_writer(str(self._directory))
         if self._writer is None:
             return
-        if isinstance(event, ev.BatchEnd) and event.time - self._last_time >= BATCH_INTERVAL_S:
-            self._last_time = event.time
+        if isinstance(event, ev.BatchEnd):
             self._scalars(
                 "batch",
                 event.global_step,

@@ -74,7 +74,8 @@ class Data:
             x, y = self.arrays(data)
             self.num_classes = max(int(y.max()) + 1, 2) if self.kind == "npz" else self.num_classes
             self.input_shape, count = x.shape[1:], len(x)
-            self.base = tf.data.Dataset.from_tensor_slices((x, as_labels(y, self.num_classes)))
+            self.held = (x, as_labels(y, self.num_classes))
+            self.base = tf.data.Dataset.from_tensor_slices(self.held)
         elif self.kind == "csv":
             with open(self.files[0], newline="", encoding="utf-8-sig") as f:
                 header = [h.strip() for h in next(csv.reader(f))]
@@ -97,7 +98,8 @@ class Data:
             first = tf.io.decode_image(tf.io.read_file(paths[0]), expand_animations=False).shape
             channels = {"rgb": 3, "grayscale": 1}.get(data["color_mode"], first[-1])
             self.input_shape = (*(data["image_size"] or first[:2]), channels)
-            self.base = tf.data.Dataset.from_tensor_slices((paths, labels))
+            self.held = (paths, labels)
+            self.base = tf.data.Dataset.from_tensor_slices(self.held)
         elif self.kind == "tfrecord":
             self.input_shape = tuple(data["feature_shape"])
             count = sum(1 for _ in tf.data.TFRecordDataset(self.files))
@@ -204,10 +206,14 @@ class Data:
 
 
 def epoch_dataset(config, data, epoch):
-    """A fixed shuffle order per epoch, full global batches only."""
+    """A fixed shuffle order per epoch, full global batches only. Arrays and image files (data.held) are
+    permuted whole; the others stream through a shuffle buffer."""
     ds = data.examples(train=True)
-    if config["shuffle_buffer"] > 1:
-        seed = (config["seed"] * 1_000_003 + epoch) % (2**31 - 1)
+    seed = (config["seed"] * 1_000_003 + epoch) % (2**31 - 1)
+    if config["shuffle_buffer"] > 1 and data.kind in ("synthetic", "npz", "image_folder"):
+        order = np.random.default_rng(seed).permutation(data.n_train).astype(np.int32)
+        ds = tf.data.Dataset.from_tensor_slices(tuple(tf.gather(t[: data.n_train], order) for t in data.held))
+    elif config["shuffle_buffer"] > 1:
         ds = ds.shuffle(config["shuffle_buffer"], seed=seed, reshuffle_each_iteration=False)
     ds = data.decode_batch(data.decode(ds).batch(config["global_batch_size"], drop_remainder=True))
     return ds.prefetch(tf.data.AUTOTUNE)

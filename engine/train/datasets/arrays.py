@@ -44,16 +44,24 @@ def read_npz(data: DataConfig) -> tuple[np.ndarray, np.ndarray]:
 
 
 class ArraysSource(InputSource):
-    """Features and labels in memory; the last `validation_split` share validates."""
+    """Features and labels in memory; the last `validation_split` share validates.
+
+    Each epoch trains on a permutation of every training example (InputSource.order)."""
 
     def __init__(self, config: RunConfig, info: SourceInfo, shard_policy: str, workers: int, x: Any, y: Any):
         super().__init__(config, info, shard_policy, workers)
         self.x, self.y = x, y
 
+    def _labels(self, part: slice) -> np.ndarray:
+        return self.y[part].astype(np.float32)[:, None] if self.binary else self.y[part].astype(np.int32)
+
     def _examples(self, train: bool) -> Any:
         part = slice(0, self.n_train) if train else slice(self.n_train, None)
-        labels = self.y[part].astype(np.float32)[:, None] if self.binary else self.y[part].astype(np.int32)
-        return tf.data.Dataset.from_tensor_slices((self.x[part], labels))
+        return tf.data.Dataset.from_tensor_slices((self.x[part], self._labels(part)))
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        part = slice(0, self.n_train)
+        return self.x[part], self._labels(part)
 
 
 def arrays_source(config: RunConfig, info: SourceInfo, shard_policy: str, workers: int) -> ArraysSource:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from engine.config import RunConfig
 from engine.messages import msg
 from engine.problems import DataError
@@ -28,6 +30,21 @@ POLICIES = {
 
 def epoch_seed(seed: int, epoch: int) -> int:
     return (seed * 1_000_003 + epoch) % (2**31 - 1)
+
+
+def epoch_order(n: int, seed: int, epoch: int, shuffle: bool) -> np.ndarray:
+    """Epoch `epoch`'s order of `n` examples held in memory: a permutation of all of them seeded by run seed
+    and epoch (in memory, no buffer bounds the shuffle), or their own order when the run does not shuffle."""
+    if not shuffle:
+        return np.arange(n, dtype=np.int32)
+    return np.random.default_rng(epoch_seed(seed, epoch)).permutation(n).astype(np.int32)
+
+
+def gathered_batches(columns: tuple[Any, ...], order: np.ndarray, global_batch: int, skip_steps: int) -> Any:
+    """Global batches of examples held in memory as `columns` (tensors, example i in row i) in `order`: the
+    indices batched by tf.data, then one gather a batch (not one element an example through the pipeline)."""
+    ds = tf.data.Dataset.from_tensor_slices(order).batch(global_batch, drop_remainder=True).skip(skip_steps)
+    return ds.map(lambda index: tuple(tf.gather(column, index) for column in columns))
 
 
 def label_tensor(y: Any, binary: bool) -> Any:
@@ -73,6 +90,7 @@ class InputSource:
         # examples sets them (each worker trains global / workers examples a step)
         self.steps_per_epoch = per_worker * (workers if shard_policy == "file" else 1) // config.global_batch_size
         self._last_distributed: tuple[tuple[int, int, int], Any] | None = None
+        self._held: tuple[Any, Any] | None = None
 
     @property
     def num_classes(self) -> int:
@@ -86,6 +104,31 @@ class InputSource:
     def validation_steps(self) -> int | None:
         """Validation batches (the last one possibly short), or None when only reading them all can tell."""
         return -(-self.n_val // self.config.global_batch_size)
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The training examples as (features, labels as the loss takes them) when the source holds them in
+        memory: each epoch then trains on a permutation of all of them (`order`). None: they stream."""
+        return None
+
+    def _host_tensors(self) -> tuple[Any, Any] | None:
+        """`_arrays()` as tensors on the host, made once."""
+        if self._held is None and (arrays := self._arrays()) is not None:
+            with tf.device("/cpu:0"):
+                self._held = (tf.constant(arrays[0]), tf.constant(arrays[1]))
+        return self._held
+
+    def in_memory(self) -> tuple[Any, Any] | None:
+        """The training examples as (features, labels) host tensors when the source holds them in memory
+        and this process trains on all of them; the custom loop then gathers each step's batch from them by
+        `order` (no tf.data pipeline, no iterator per epoch). None: batches come from `train`."""
+        return self._host_tensors() if self.workers == 1 else None  # workers each read their shard of `train`
+
+    def order(self, epoch: int) -> np.ndarray:
+        """The indices of epoch `epoch`'s training examples, a whole number of global batches, for a
+        source `in_memory`: step i trains on order[i * global_batch_size : (i + 1) * global_batch_size]."""
+        c = self.config
+        used = self.steps_per_epoch * c.global_batch_size
+        return epoch_order(self.n_train, c.seed, epoch, c.shuffle_buffer > 1)[:used]
 
     def input_shape(self) -> tuple[int, ...]:
         assert self.info.input_shape is not None
@@ -106,6 +149,9 @@ class InputSource:
     def train(self, epoch: int, skip_steps: int = 0) -> Any:
         """Epoch `epoch`'s global batches in a fixed order, less the first `skip_steps`."""
         c = self.config
+        if (held := self._host_tensors()) is not None:
+            ds = gathered_batches(held, self.order(epoch), c.global_batch_size, skip_steps)
+            return with_policy(ds.prefetch(tf.data.AUTOTUNE), self.shard_policy)
         ds = self._examples(train=True)
         if c.shuffle_buffer > 1:
             ds = ds.shuffle(c.shuffle_buffer, seed=epoch_seed(c.seed, epoch), reshuffle_each_iteration=False)

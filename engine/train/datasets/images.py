@@ -3,11 +3,11 @@
 engine.sources listed the files and checked every header before TensorFlow
 started. The file order is shuffled once with the run's seed (the files are
 listed class by class, and the last validation share must hold every class),
-then each epoch shuffles the paths (cheap strings) and decodes in parallel.
-When the decoded images fit in CACHE_BUDGET_BYTES they are decoded once, up
-front, and later epochs read memory: the same permutation of the same
-examples either way (tf.data's shuffle order depends on the buffer size and
-seed, not on what the elements hold), so caching never changes the losses.
+then each epoch trains on a permutation of all of them (InputSource.order),
+decoding the paths in that order in parallel. When the decoded images fit in
+CACHE_BUDGET_BYTES they are decoded once, up front, and each epoch gathers
+its batches from memory: the same permutation of the same examples either
+way, so caching never changes the losses.
 Pixels are float32 in [0, 1].
 """
 
@@ -23,7 +23,7 @@ from engine.config import RunConfig
 from engine.messages import msg
 from engine.problems import DataError
 from engine.sources import SourceInfo
-from engine.train.datasets.base import InputSource, label_tensor
+from engine.train.datasets.base import InputSource, label_tensor, with_policy
 from engine.train.tf_runtime import tf
 
 CACHE_BUDGET_BYTES = 512 * 2**20  # decoded images kept in memory up to this size (float32 pixels)
@@ -111,6 +111,23 @@ class ImageFolderSource(InputSource):
             y = labels[part].astype(np.float32)[:, None] if self.binary else labels[part].astype(np.int32)
             return tf.data.Dataset.from_tensor_slices((images[part], y))
         return tf.data.Dataset.from_tensor_slices((self.paths[part], self.labels[part]))
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray] | None:
+        if self.cached is None:
+            return None
+        images, labels = self.cached
+        part = slice(0, self.n_train)
+        return images[part], labels[part].astype(np.float32)[:, None] if self.binary else labels[part].astype(np.int32)
+
+    def train(self, epoch: int, skip_steps: int = 0) -> Any:
+        """Decoded: the images in memory, gathered (InputSource.train). Else the same permutation of the
+        files (`order`), each decoded as it comes: so caching never changes the batches."""
+        if self.cached is not None:
+            return super().train(epoch, skip_steps)
+        batch, order = self.config.global_batch_size, self.order(epoch)
+        ds = tf.data.Dataset.from_tensor_slices((self.paths[order], self.labels[order])).skip(skip_steps * batch)
+        ds = self._decode(ds).batch(batch, drop_remainder=True)
+        return with_policy(ds.prefetch(tf.data.AUTOTUNE), self.shard_policy)
 
     def _decode(self, dataset: Any) -> Any:
         if self.cached is not None:

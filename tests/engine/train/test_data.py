@@ -146,3 +146,26 @@ def test_an_epochs_distributed_dataset_is_made_once_and_iterates_whole_each_time
     assert source.distributed_train(strategy, 1) is not first and source.distributed_train(strategy, 0) is not first
     again = source.distributed_train(strategy, 0, skip_steps=2)
     assert [sum(1 for _ in first) for _ in range(2)] == [10, 10] and sum(1 for _ in again) == 8
+
+
+@pytest.mark.parametrize("shuffle_buffer", [10000, 0])
+def test_examples_in_memory_train_on_a_permutation_per_epoch_and_fit_gets_the_same_batches(shuffle_buffer):
+    """Synthetic and npz examples: each epoch a permutation of every training example (seeded by seed and
+    epoch; shuffle_buffer 0 keeps their order), cut to whole global batches; `train` (what fit reads) holds
+    exactly the batches the custom loop gathers by `order`, from the step a resume skips to."""
+    from engine.train.datasets import make_source
+
+    config = RunConfig(data=DataConfig(num_samples=100), global_batch_size=8, shuffle_buffer=shuffle_buffer)
+    source = make_source(config, inspect(config), "auto", 1)
+    features, labels = source.in_memory()
+    orders = [source.order(epoch) for epoch in (0, 1, 0)]
+    assert len(orders[0]) == 96 and len(set(orders[0].tolist())) == 96
+    assert np.array_equal(orders[0], orders[2])
+    assert np.array_equal(orders[0], np.arange(96)) is (shuffle_buffer == 0)
+    assert np.array_equal(orders[0], orders[1]) is (shuffle_buffer == 0)
+    batches = list(source.train(1, skip_steps=3))
+    assert len(batches) == 9
+    for step, (x, y) in enumerate(batches, start=3):
+        index = orders[1][step * 8 : (step + 1) * 8]
+        assert np.array_equal(x.numpy(), features.numpy()[index])
+        assert np.array_equal(y.numpy(), labels.numpy()[index])

@@ -57,3 +57,27 @@ def test_every_image_is_decoded_to_the_runs_channels(tmp_path, name):
         with Image.open(path) as im:
             expected = np.asarray(im.convert(compare), np.float32).reshape(8, 8, channels) / 255
         np.testing.assert_allclose(image, expected, atol=1.5 / 255)
+
+
+def test_decoding_up_front_or_in_training_gives_the_same_batches(tmp_path, monkeypatch):
+    """Each epoch trains on a permutation of every image (InputSource.order): decoded up front, the batches
+    are gathered from memory; past the cache's budget, the files are decoded in that same order. So
+    caching never changes the batches (and the losses), from the step a resume skips to."""
+    from engine.train.datasets import images as images_module
+    from tests.data_factory import write_image_folder
+
+    folder = write_image_folder(tmp_path / "images", classes=3, per_class=8, size=(8, 8))
+    config = RunConfig(
+        data=DataConfig(kind="image_folder", path=str(folder)), global_batch_size=4, validation_split=0.25
+    )
+    info = inspect(config)
+    cached = ImageFolderSource(config, info, "off", 1)
+    monkeypatch.setattr(images_module, "CACHE_BUDGET_BYTES", 0)
+    streamed = ImageFolderSource(config, info, "off", 1)
+    assert cached.cached is not None and streamed.cached is None and streamed.in_memory() is None
+    for epoch in (0, 1):
+        pairs = list(zip(cached.train(epoch, skip_steps=1), streamed.train(epoch, skip_steps=1), strict=True))
+        assert len(pairs) == 3
+        for (x, y), (x_streamed, y_streamed) in pairs:
+            np.testing.assert_array_equal(x.numpy(), x_streamed.numpy())
+            np.testing.assert_array_equal(y.numpy(), y_streamed.numpy())

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from engine.train.retire import THREAD_NAME
+from tests.data_factory import write_image_folder
 from tests.engine.train.worker_process import base_config, run_python, write_config
 
 WHERE_ITERATORS_DIE = """
@@ -36,17 +37,37 @@ print(json.dumps([str(outcome.status), died]))
 @pytest.mark.slow
 @pytest.mark.parametrize("loop", ["custom", "fit"])
 def test_each_epochs_iterators_die_on_the_retiring_thread(tmp_path, loop):
-    """Two epochs with validation on two replicas: each epoch's training and validation iterator
-    (under fit, those Keras's fit and evaluate make) destroyed by the retiring thread, so nothing
-    else held a reference that would have made the training thread wait for it."""
-    config = base_config(virtual_devices=2, epochs=2, validation_split=0.25, loop=loop)
+    """Two epochs with validation on two replicas, data read through tf.data (an image folder): each
+    epoch's training and validation iterator (under fit, those Keras's fit and evaluate make) destroyed
+    by the retiring thread, so nothing else held a reference that would have made the training thread
+    wait for it."""
+    images = write_image_folder(tmp_path / "images", classes=2, per_class=64, size=(8, 8))
+    data = {"kind": "image_folder", "path": str(images)}
+    config = base_config(virtual_devices=2, epochs=2, validation_split=0.25, loop=loop, data=data)
+    died = iterators_that_died(tmp_path, config)
+    assert len(died) == 4, died
+    assert {thread for _, thread in died} == {THREAD_NAME}, died
+
+
+@pytest.mark.slow
+def test_the_custom_loop_makes_no_training_iterator_for_examples_in_memory(tmp_path):
+    """Synthetic and npz examples are tensors in memory: the custom loop gathers each step's batch from
+    them (engine.train.loops.block_of_gathered_steps), so the only iterators are validation's, one an
+    epoch; making and destroying a training iterator every epoch was most of a small epoch's time."""
+    config = base_config(virtual_devices=2, epochs=2, validation_split=0.25)
+    died = iterators_that_died(tmp_path, config)
+    assert len(died) == 2, died
+    assert {thread for _, thread in died} == {THREAD_NAME}, died
+
+
+def iterators_that_died(tmp_path, config) -> list[list[str]]:
+    """[iterator class, thread that destroyed it] for each iterator the run handed to retire()."""
     path = write_config(tmp_path, config)
     run = run_python("-c", WHERE_ITERATORS_DIE, str(path), str(tmp_path / "run"))
     assert run.returncode == 0, run.stderr[-2000:]
     status, died = json.loads(run.stdout.strip().splitlines()[-1])
     assert status == "completed"
-    assert len(died) == 4, died
-    assert {thread for _, thread in died} == {THREAD_NAME}, died
+    return died
 
 
 ENDING_WHILE_RETIRING = """

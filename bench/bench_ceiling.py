@@ -1,0 +1,241 @@
+"""The engine against the ceiling: the fastest loop a TensorFlow expert writes for one model alone.
+
+    python bench/bench_ceiling.py [--rounds 3] [--replicas 1 2] [--cases mlp40k mlp400k cnn]
+
+The ceiling (`expert_epochs`) is what an expert writes for the model and nothing else: the data as
+tensors in memory, a shuffled index per epoch, STEPS_PER_CALL steps per `tf.function` call in a
+`tf.range` loop where each replica `tf.gather`s its slice of the global batch, the loss summed in the
+graph and fetched once per call. Same model (engine.train.models.build_model: the engine's MLP and CNN),
+same optimizer (build_optimizer) and loss, same data, global batch and Mirrored strategy over as many
+logical CPUs; no accuracy, no events, no stop checks.
+
+The engine is the Trainer in this process (as bench_engine does; `tfdd train` runs the same Trainer behind
+its event channel), default settings (custom loop, steps_per_execution "auto"), checkpoints off, its run
+directory, events.jsonl and TensorBoard sink included. For each replica count a child process (logical
+devices are fixed at start-up) runs every case's ceiling and engine back to back, round by round, so
+machine noise hits both alike.
+
+An epoch's time is wall time between epoch ends (epochs 2..N: epoch 1 holds the tracing); engine ÷
+ceiling is the ceiling's epoch time over the engine's (a throughput ratio, median of the rounds), by wall
+time and by the process's CPU time (every thread's; steadier than wall time on a shared machine). The
+MLP runs at two sizes, so each loop's epoch time splits as a + b·steps: a is what an epoch costs beyond
+its steps (set-up, iterators, events), b a step's time in the steady state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+STEPS_PER_CALL = 200
+BATCH = 128
+CNN_MODEL = {"kind": "cnn", "filters": [16, 32], "hidden_units": [32]}
+CNN_IMAGES = {"classes": 4, "per_class": 1024, "size": (32, 32)}
+CASES = {  # name -> (config overrides, epochs)
+    "mlp40k": ({"data": {"kind": "synthetic", "num_samples": 40_000}}, 8),
+    "mlp400k": ({"data": {"kind": "synthetic", "num_samples": 400_000}}, 4),
+    "cnn": ({"model": CNN_MODEL, "global_batch_size": 64}, 4),
+}
+
+
+def write_images(folder: Path) -> Path:
+    """The CNN's images: an image folder (as bench_kinds), which the engine decodes into memory once."""
+    from tests.data_factory import write_image_folder
+
+    return write_image_folder(folder / "images", **CNN_IMAGES)
+
+
+def case_config(name: str, replicas: int, images: Path) -> Any:
+    from engine.config import RunConfig
+
+    overrides, epochs = CASES[name]
+    d = {
+        "strategy": "mirrored",
+        "virtual_devices": replicas,
+        "global_batch_size": BATCH,
+        "epochs": epochs,
+        "checkpoint": {"every_epoch": False},
+        **overrides,
+    }
+    if name == "cnn":
+        d["data"] = {"kind": "image_folder", "path": str(images)}
+    return RunConfig.from_dict(d)
+
+
+def load_data(config: Any) -> tuple[np.ndarray, np.ndarray, int]:
+    """The examples the engine trains on, as arrays (the images decoded as the engine decodes them)."""
+    if config.data.kind == "synthetic":
+        from engine.train.datasets.arrays import synthetic
+
+        x, y = synthetic(config.data, config.seed)
+        return x, y, 2
+    from engine.sources import inspect
+    from engine.train.datasets.images import ImageFolderSource
+
+    source = ImageFolderSource(config, inspect(config), "auto", 1)
+    assert source.cached is not None
+    x, y = source.cached
+    return x, y, source.num_classes
+
+
+def expert_epochs(config: Any) -> list[tuple[float, float]]:
+    """The ceiling: (wall, CPU) seconds of each epoch."""
+    from engine.plan import plan_devices
+    from engine.train.devices import apply_plan
+    from engine.train.models import build_loss_and_metric, build_model, build_optimizer
+    from engine.train.strategies import make_strategy
+    from engine.train.tf_runtime import keras, tf
+
+    plan = plan_devices(config, [])
+    apply_plan(plan)
+    strategy = make_strategy(config, plan)
+    x, y, classes = load_data(config)
+    binary = classes == 2
+    labels = tf.constant(y.astype(np.float32)[:, None] if binary else y.astype(np.int32))
+    features = tf.constant(x)
+    n, batch = len(x), config.global_batch_size
+    per_replica, steps = batch // strategy.num_replicas_in_sync, len(x) // batch
+    keras.utils.set_random_seed(config.seed)
+    with strategy.scope():
+        model = build_model(config, x.shape[1:], classes).model
+        optimizer = build_optimizer(config)
+        optimizer.build(model.trainable_variables)
+        loss_object, _ = build_loss_and_metric(classes, keras.losses.Reduction.NONE)
+
+    def replica_step(order: Any, start: Any) -> Any:
+        first = start + tf.distribute.get_replica_context().replica_id_in_sync_group * per_replica
+        index = order[first : first + per_replica]
+        xb, yb = tf.gather(features, index), tf.gather(labels, index)
+        with tf.GradientTape() as tape:
+            loss = tf.nn.compute_average_loss(loss_object(yb, model(xb, training=True)), global_batch_size=batch)
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))  # noqa: B905 - AutoGraph rejects strict=
+        return loss
+
+    @tf.function
+    def train_steps(order: Any, first: Any, count: Any) -> Any:
+        total = tf.constant(0.0)
+        for i in tf.range(first, first + count):
+            total += strategy.reduce("SUM", strategy.run(replica_step, args=(order, i * batch)), axis=None)
+        return total
+
+    clocks = [now()]
+    for _ in range(config.epochs):
+        order = tf.random.shuffle(tf.range(n))
+        for first in range(0, steps, STEPS_PER_CALL):
+            train_steps(order, tf.constant(first), tf.constant(min(STEPS_PER_CALL, steps - first))).numpy()
+        clocks.append(now())
+    return between(clocks)
+
+
+def now() -> tuple[float, float]:
+    """Wall and this process's CPU clock (every thread's: the input pipeline's too)."""
+    return time.perf_counter(), time.process_time()
+
+
+def between(clocks: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    return [(b[0] - a[0], b[1] - a[1]) for a, b in zip(clocks, clocks[1:], strict=False)]
+
+
+def engine_epochs(config: Any) -> list[tuple[float, float]]:
+    """The engine: (wall, CPU) seconds between epoch ends (the first from the run's start)."""
+    from engine import events as ev
+    from engine.protocol.channel import StopSignal
+    from engine.train.trainer import Trainer
+
+    clocks = [now()]
+
+    def sink(event: Any) -> None:
+        if isinstance(event, ev.EpochEnd):
+            clocks.append(now())
+
+    with tempfile.TemporaryDirectory() as tmp:
+        outcome = Trainer(config, Path(tmp) / "run", [sink], StopSignal()).run()
+    assert outcome.status == "completed", outcome.message
+    return between(clocks)
+
+
+def child(replicas: int, rounds: int, cases: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        images = write_images(Path(tmp))
+        configs = {name: case_config(name, replicas, images) for name in cases}
+        out: dict[str, dict[str, list[list[float]]]] = {name: {"ceiling": [], "engine": []} for name in cases}
+        for _ in range(rounds):
+            for name, config in configs.items():
+                for loop, run in (("ceiling", expert_epochs), ("engine", engine_epochs)):
+                    epochs = run(config)[1:]
+                    out[name][loop].append([statistics.median(clock) for clock in zip(*epochs, strict=True)])
+                    print(name, loop, out[name][loop][-1], os.getloadavg()[0], file=sys.stderr, flush=True)
+    print(json.dumps(out))
+
+
+def steps_of(name: str) -> int:
+    overrides, _ = CASES[name]
+    data = overrides.get("data", {})
+    n = data.get("num_samples", CNN_IMAGES["classes"] * CNN_IMAGES["per_class"])
+    return n // overrides.get("global_batch_size", BATCH)
+
+
+def table(replicas: int, out: dict[str, dict[str, list[list[float]]]]) -> None:
+    """Per case: median epoch seconds, and engine ÷ ceiling by wall and by CPU time (median of the rounds'
+    ratios, each round's in brackets); for the MLP, the a + b·steps split of each loop's wall seconds."""
+    print(f"\n### Mirrored, {replicas} replica(s) (logical CPUs), load average {os.getloadavg()[0]:.1f}\n")
+    print("| case | steps/epoch | ceiling s/epoch | engine s/epoch | engine ÷ ceiling, wall (rounds) | ÷, CPU |")
+    print("|---|---:|---:|---:|---|---:|")
+    wall = {name: {loop: [r[0] for r in rounds] for loop, rounds in loops.items()} for name, loops in out.items()}
+    for name, loops in out.items():
+        ratios = [c[0] / e[0] for c, e in zip(loops["ceiling"], loops["engine"], strict=True)]
+        cpu = statistics.median(c[1] / e[1] for c, e in zip(loops["ceiling"], loops["engine"], strict=True))
+        ceiling, engine = statistics.median(wall[name]["ceiling"]), statistics.median(wall[name]["engine"])
+        each = ", ".join(f"{r:.2f}" for r in ratios)
+        print(
+            f"| {name} | {steps_of(name)} | {ceiling:.3f} | {engine:.3f} | "
+            f"**{statistics.median(ratios):.2f}** ({each}) | {cpu:.2f} |"
+        )
+    if "mlp40k" in wall and "mlp400k" in wall:
+        small, large = steps_of("mlp40k"), steps_of("mlp400k")
+        fits = {}
+        for loop in ("ceiling", "engine"):
+            t_small, t_large = statistics.median(wall["mlp40k"][loop]), statistics.median(wall["mlp400k"][loop])
+            b = (t_large - t_small) / (large - small)
+            fits[loop] = (t_small - b * small, b)
+        (a_c, b_c), (a_e, b_e) = fits["ceiling"], fits["engine"]
+        print(
+            f"\nMLP epoch = a + b·steps: ceiling a {a_c * 1e3:.1f} ms, b {b_c * 1e6:.0f} µs; engine a "
+            f"{a_e * 1e3:.1f} ms, b {b_e * 1e6:.0f} µs. Engine overhead per epoch beyond the ceiling's "
+            f"{(a_e - a_c) * 1e3:.1f} ms; steady-state ratio (ceiling b ÷ engine b) **{b_c / b_e:.2f}**."
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--replicas", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES))
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.rounds, args.cases)
+        return
+    print(f"load average at the start {os.getloadavg()}")
+    for replicas in args.replicas:
+        command = [sys.executable, __file__, "--child", str(replicas), "--rounds", str(args.rounds), "--cases"]
+        out = subprocess.run([*command, *args.cases], stdout=subprocess.PIPE, text=True, check=True, cwd=REPO)
+        table(replicas, json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+if __name__ == "__main__":
+    main()
