@@ -330,8 +330,8 @@ class RunDir:
     def _write(self, event: ev.Event) -> None:
         if self._events is None:
             self._events = LineFile(self.events_path, self.paths.set_aside)
-        batch = isinstance(event, ev.BatchEnd)
-        self._events.append(ev.encode(event), flush=not batch, sync=not batch)
+        frequent = isinstance(event, (ev.BatchEnd, ev.StepAnatomy))  # measurements: not synced one by one
+        self._events.append(ev.encode(event), flush=not frequent, sync=not frequent)
         if isinstance(event, ev.EpochEnd):
             self._append_metrics(event)
 

@@ -1,0 +1,122 @@
+"""What measuring the step anatomy costs training: the same run with it and without, in one process.
+
+    python bench/bench_anatomy_cost.py [--rounds 3] [--replicas 1 2] [--loops custom fit] [--examples 160000]
+
+For each replica count a child process (virtual CPU devices are fixed at start-up) trains the tutorial's
+MLP (Mirrored, global batch 64, spe "auto", no checkpoints) with the anatomy on and off by turns, each
+round in the other order, so a host that slows down or speeds up favours neither. Throughput is examples
+over the epochs' wall seconds (metrics' `seconds`: the probes run between the steps, so the engine's own
+examples/s, which times the steps, would not see them): of every epoch (the first holds the tracing, and
+the probes' own tracing) and of epochs 2..N (what a long run pays). Each figure is the median over rounds of
+on ÷ off in the same round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+EPOCHS = 4
+TUTORIAL = {
+    "strategy": "mirrored",
+    "global_batch_size": 64,
+    "epochs": EPOCHS,
+    "shuffle_buffer": 10000,
+    "checkpoint": {"every_epoch": False},
+}
+
+
+def run_rates(config: dict, anatomy: bool) -> tuple[float, float]:
+    """(examples/s of every epoch, of epochs 2..N), over the epochs' wall seconds; one run in this process."""
+    from engine import events as ev
+    from engine.config import RunConfig
+    from engine.protocol.channel import StopSignal
+    from engine.train.trainer import Trainer
+
+    epochs: list[ev.EpochEnd] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        outcome = Trainer(
+            RunConfig.from_dict(config),
+            Path(tmp),
+            [lambda e: epochs.append(e) if isinstance(e, ev.EpochEnd) else None],
+            StopSignal(),
+            anatomy=anatomy,
+        ).run()
+    assert outcome.status == "completed", outcome.message
+    examples = config["data"]["num_samples"] // config["global_batch_size"] * config["global_batch_size"]
+    return examples * len(epochs) / sum(e.seconds for e in epochs), examples * (len(epochs) - 1) / sum(
+        e.seconds for e in epochs[1:]
+    )
+
+
+def child(replicas: int, loops: list[str], rounds: int, examples: int) -> None:
+    ratios: dict[str, list[tuple[float, float]]] = {loop: [] for loop in loops}
+    rates: dict[str, list[tuple[float, float]]] = {loop: [] for loop in loops}
+    for r in range(rounds):
+        for loop in loops:
+            config = {
+                **TUTORIAL,
+                "virtual_devices": replicas,
+                "loop": loop,
+                "data": {"kind": "synthetic", "num_samples": examples, "num_features": 10},
+            }
+            order = [True, False] if r % 2 == 0 else [False, True]
+            got = {on: run_rates(config, on) for on in order}
+            ratios[loop].append((got[True][0] / got[False][0], got[True][1] / got[False][1]))
+            rates[loop].append(got[False])
+    print(
+        json.dumps(
+            {
+                loop: {
+                    "all": [a for a, _ in ratios[loop]],
+                    "steady": [s for _, s in ratios[loop]],
+                    "off_rate": statistics.median(a for a, _ in rates[loop]),
+                }
+                for loop in loops
+            }
+        )
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--replicas", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--loops", nargs="+", default=["custom", "fit"])
+    parser.add_argument("--examples", type=int, default=160_000)
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.loops, args.rounds, args.examples)
+        return
+    print(f"\n{EPOCHS} epochs of {args.examples:,} examples; on ÷ off per round, median of {args.rounds} rounds\n")
+    print("| replicas | loop | examples/s (off, all epochs) | on ÷ off, all epochs | on ÷ off, epochs 2.. | rounds |")
+    print("|---:|---|---:|---:|---:|---|")
+    for replicas in args.replicas:
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", str(replicas), "--rounds", str(args.rounds)]
+            + ["--examples", str(args.examples), "--loops", *args.loops],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=REPO,
+        )
+        result = json.loads(out.stdout.strip().splitlines()[-1])
+        for loop, r in result.items():
+            rounds = ", ".join(f"{a:.3f}/{s:.3f}" for a, s in zip(r["all"], r["steady"], strict=True))
+            print(
+                f"| {replicas} | {loop} | {r['off_rate']:,.0f} | {statistics.median(r['all']):.3f} "
+                f"| {statistics.median(r['steady']):.3f} | {rounds} |"
+            )
+
+
+if __name__ == "__main__":
+    main()
