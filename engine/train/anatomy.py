@@ -200,14 +200,16 @@ class StepMeter:
             self._costs = self._probes.measure(max(1, min(steps, PROBE_STEPS)))
             self._next_probe = self._trained * PROBE_GROWTH
             probe_s = time.perf_counter() - now
-            if self._mark is not None:
-                self._excluded += probe_s
         due = epoch_over or now - self._emitted_at >= EMIT_EVERY_S
-        if not (due and self._steps and self._costs and self._mark is not None):
-            return
-        step, input_ms, compute, sync, rest = anatomy_figures(
-            now - self._mark - self._excluded, self._in_call, self._steps, *self._costs
-        )
+        if due and self._steps and self._costs and self._mark is not None:
+            self._emit_window(epoch, global_step, now - self._mark - self._excluded, *self._costs)
+            self._emitted_at = now
+            self._open(now + probe_s)  # the probe just run is no step's
+        elif self._mark is not None:
+            self._excluded += probe_s
+
+    def _emit_window(self, epoch: int, global_step: int, wall_s: float, cached_s: float, sync_s: float) -> None:
+        step, input_ms, compute, sync, rest = anatomy_figures(wall_s, self._in_call, self._steps, cached_s, sync_s)
         self._emit(
             ev.StepAnatomy(
                 epoch=epoch,
@@ -220,8 +222,6 @@ class StepMeter:
                 rest_ms=rest,
             )
         )
-        self._emitted_at = now
-        self._open(now + probe_s)
 
 
 def _written_by_step(model: Any, optimizer: Any, metrics: bool) -> list[Any]:
