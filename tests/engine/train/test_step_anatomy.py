@@ -62,3 +62,56 @@ def test_probes_leave_training_numbers_unchanged_in_both_loops():
         assert {a.epoch for a in of(measured, ev.StepAnatomy)} == {1, 2}, "each loop reports each epoch"
         assert not of(plain, ev.StepAnatomy)
         assert_parts_add_up(measured)
+
+
+SLEEPY_DATA = '''
+"""A user's dataset whose every batch of 64 examples takes {pause} s to make."""
+import time
+
+import numpy as np
+import tensorflow as tf
+
+
+def _slowly(x):
+    time.sleep({pause})
+    return x
+
+
+def make_dataset(input_context):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1280, 10)).astype("float32")
+    y = (x[:, 0] > 0).astype("int64")
+    batches = tf.data.Dataset.from_tensor_slices((x, y)).batch(64)
+    slow = batches.map(lambda x, y: (tf.ensure_shape(tf.py_function(_slowly, [x], tf.float32), x.shape), y))
+    return slow.unbatch()
+'''
+
+
+def test_a_dataset_that_sleeps_shows_as_input(tmp_path):
+    pause = 0.1  # long beside the pipeline's own time per batch, a few ms more on a busy host
+    data = tmp_path / "sleepy.py"
+    data.write_text(SLEEPY_DATA.replace("{pause}", str(pause)), encoding="utf-8")
+    finished = train(tmp_path, base_config(data={"kind": "python", "path": str(data), "num_samples": 1280}))
+    assert finished.returncode == 0, finished.stderr[-3000:]
+    assert_parts_add_up(finished.events)
+    run = whole_run(finished.events)
+    implied = 1000 * pause / run.step_ms  # each step waits for a batch that takes `pause` to make
+    assert anatomy.shares(run)["input"] == pytest.approx(implied, abs=0.10), run
+    assert anatomy.bound_by(run) == "input"
+
+
+def test_sync_grows_with_replicas_and_a_large_model_on_fast_input_computes(tmp_path):
+    """The same model on 1, 2 and 4 virtual devices; and a large model on data in memory."""
+    mlp = {"model": {"hidden_units": [256, 256]}, "data": {"num_samples": 6400, "num_features": 64}}
+    configs = {f"replicas-{n}": base_config(virtual_devices=n, **mlp) for n in (1, 2, 4)}
+    large = {"hidden_units": [1024, 1024, 1024]}
+    configs["large"] = base_config(model=large, global_batch_size=256, data={"num_samples": 12800, "num_features": 256})
+    finished = train_all(tmp_path, configs)
+    for name, run in finished.items():
+        assert run.returncode == 0, (name, run.stderr[-3000:])
+        assert_parts_add_up(run.events)
+    sync = {n: anatomy.shares(whole_run(finished[f"replicas-{n}"].events))["sync"] for n in (1, 2, 4)}
+    assert all(a.sync_ms == 0 for a in finished["replicas-1"].of(ev.StepAnatomy)), "one replica: nothing to sync"
+    assert 0 < sync[2] < sync[4], sync
+    large_run = whole_run(finished["large"].events)
+    assert anatomy.bound_by(large_run) == "compute" and anatomy.shares(large_run)["compute"] > 0.6, large_run
