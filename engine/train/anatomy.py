@@ -92,8 +92,9 @@ class StepProbes:
         def first(value: Any) -> Any:
             return strategy.experimental_local_results(value)[0]
 
-        def all_reduce(grads: list[Any]) -> list[Any]:
-            return tf.distribute.get_replica_context().all_reduce("SUM", grads)
+        def all_reduce(grads: list[Any]) -> Any:
+            sums = tf.distribute.get_replica_context().all_reduce("SUM", grads)
+            return tf.add_n([tf.cast(tf.reshape(g, [-1])[0], tf.float32) for g in sums])  # each used: none pruned
 
         @tf.function
         def probe(batch: Any, steps: Any, reduces: Any) -> Any:
@@ -108,9 +109,8 @@ class StepProbes:
                 grads = strategy.run(
                     lambda: [tf.fill(v.shape, tf.cast(total * 0, v.dtype)) for v in state() if v.trainable]
                 )
-                for _ in tf.range(reduces):  # each all-reduce takes the last one's sums: none is pruned
-                    grads = strategy.run(all_reduce, args=(grads,))
-                total += tf.cast(tf.reduce_sum(first(grads[0])), tf.float32)
+                for _ in tf.range(reduces):
+                    total += tf.add_n(strategy.experimental_local_results(strategy.run(all_reduce, args=(grads,))))
             return total
 
         self._probe = probe
