@@ -8,6 +8,9 @@ seconds (metrics' `seconds`: the probes run between the steps, so the engine's o
 times the steps, would not see them). Two measures:
 - whole runs with the anatomy on and off by turns, each round in the other order: every epoch (the first
   holds the tracing, and the probes' one-time tracing) and epochs 2..N; the median over rounds of on ÷ off;
+- the meter's own time (its probes, their one-time tracing included, and its bookkeeping between the
+  calls: StepMeter.own_s) over the run's epochs' wall seconds, in the runs with it on: an accounting that a
+  loaded host's noise cannot hide;
 - one run of ALTERNATE_EPOCHS short epochs with the anatomy measured in every other one (epoch 1, which
   traces, on; then off, on, off, ...): each measured epoch against the mean of the unmeasured ones on
   either side of it, so slow drift of a shared host cancels; the median of those ratios. This is what a
@@ -38,8 +41,9 @@ TUTORIAL = {
 }
 
 
-def run_rates(config: dict, anatomy: bool) -> tuple[float, float]:
-    """(examples/s of every epoch, of epochs 2..N), over the epochs' wall seconds; one run in this process."""
+def run_rates(config: dict, anatomy: bool) -> tuple[float, float, float]:
+    """(examples/s of every epoch, of epochs 2..N), over the epochs' wall seconds, and the share of those
+    seconds the meter itself took (its `own_s`); one run in this process."""
     from engine import events as ev
     from engine.config import RunConfig
     from engine.protocol.channel import StopSignal
@@ -47,18 +51,20 @@ def run_rates(config: dict, anatomy: bool) -> tuple[float, float]:
 
     epochs: list[ev.EpochEnd] = []
     with tempfile.TemporaryDirectory() as tmp:
-        outcome = Trainer(
+        trainer = Trainer(
             RunConfig.from_dict(config),
             Path(tmp),
             [lambda e: epochs.append(e) if isinstance(e, ev.EpochEnd) else None],
             StopSignal(),
             anatomy=anatomy,
-        ).run()
+        )
+        outcome = trainer.run()
     assert outcome.status == "completed", outcome.message
+    meter = trainer._controller.anatomy
+    own = meter.own_s / sum(e.seconds for e in epochs) if meter else 0.0
     examples = config["data"]["num_samples"] // config["global_batch_size"] * config["global_batch_size"]
-    return examples * len(epochs) / sum(e.seconds for e in epochs), examples * (len(epochs) - 1) / sum(
-        e.seconds for e in epochs[1:]
-    )
+    every = examples * len(epochs) / sum(e.seconds for e in epochs)
+    return every, examples * (len(epochs) - 1) / sum(e.seconds for e in epochs[1:]), own
 
 
 def alternate_ratios(config: dict) -> list[float]:
@@ -91,6 +97,7 @@ def child(replicas: int, loops: list[str], rounds: int, examples: int) -> None:
     ratios: dict[str, list[tuple[float, float]]] = {loop: [] for loop in loops}
     rates: dict[str, list[tuple[float, float]]] = {loop: [] for loop in loops}
     alternate: dict[str, list[float]] = {}
+    own: dict[str, list[float]] = {loop: [] for loop in loops}
     for loop in loops:
         data = {"kind": "synthetic", "num_samples": examples // 4, "num_features": 10}
         alternate[loop] = alternate_ratios({**TUTORIAL, "virtual_devices": replicas, "loop": loop, "data": data})
@@ -105,7 +112,8 @@ def child(replicas: int, loops: list[str], rounds: int, examples: int) -> None:
             order = [True, False] if r % 2 == 0 else [False, True]
             got = {on: run_rates(config, on) for on in order}
             ratios[loop].append((got[True][0] / got[False][0], got[True][1] / got[False][1]))
-            rates[loop].append(got[False])
+            rates[loop].append(got[False][:2])
+            own[loop].append(got[True][2])
     print(
         json.dumps(
             {
@@ -114,6 +122,7 @@ def child(replicas: int, loops: list[str], rounds: int, examples: int) -> None:
                     "steady": [s for _, s in ratios[loop]],
                     "off_rate": statistics.median(a for a, _ in rates[loop]),
                     "alternate": alternate[loop],
+                    "own": own[loop],
                 }
                 for loop in loops
             }
@@ -135,9 +144,9 @@ def main() -> None:
     print(f"\n{EPOCHS} epochs of {args.examples:,} examples; on ÷ off per round, median of {args.rounds} rounds\n")
     print(
         "| replicas | loop | examples/s (off, all epochs) | on ÷ off, all epochs | on ÷ off, epochs 2.. | rounds "
-        f"| on ÷ off, alternate epochs (of {args.examples // 4:,}) | epochs |"
+        f"| on ÷ off, alternate epochs (of {args.examples // 4:,}) | epochs | the meter's own time, all epochs |"
     )
-    print("|---:|---|---:|---:|---:|---|---:|---|")
+    print("|---:|---|---:|---:|---:|---|---:|---|---:|")
     for replicas in args.replicas:
         out = subprocess.run(
             [sys.executable, __file__, "--child", str(replicas), "--rounds", str(args.rounds)]
@@ -154,7 +163,7 @@ def main() -> None:
             print(
                 f"| {replicas} | {loop} | {r['off_rate']:,.0f} | {statistics.median(r['all']):.3f} "
                 f"| {statistics.median(r['steady']):.3f} | {rounds} | {statistics.median(r['alternate']):.3f} "
-                f"| {epochs} |"
+                f"| {epochs} | {100 * statistics.median(r['own']):.2f} % |"
             )
 
 

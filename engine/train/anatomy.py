@@ -161,6 +161,7 @@ class StepMeter:
         self._trained = 0  # steps this process trained
         self._next_probe = 0
         self._emitted_at = time.perf_counter()
+        self.own_s = 0.0  # the meter's own time between the calls (its probes included): what measuring costs
         self._open(None)
 
     def _open(self, at: float | None) -> None:
@@ -207,6 +208,7 @@ class StepMeter:
             self._open(now + probe_s)  # the probe just run is no step's
         elif self._mark is not None:
             self._excluded += probe_s
+        self.own_s += time.perf_counter() - now
 
     def _emit_window(self, epoch: int, global_step: int, wall_s: float, cached_s: float, sync_s: float) -> None:
         step, input_ms, compute, sync, rest = anatomy_figures(wall_s, self._in_call, self._steps, cached_s, sync_s)
