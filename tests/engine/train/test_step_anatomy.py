@@ -36,8 +36,8 @@ def whole_run(events: list[ev.Event]) -> ev.StepAnatomy:
     parts = of(events, ev.StepAnatomy)
     assert parts, "no step_anatomy event"
     steps = sum(a.steps for a in parts)
-    mean = {f: sum(getattr(a, f) * a.steps for a in parts) / steps for f in ("step_ms", "input_ms", "compute_ms")}
-    mean |= {f: sum(getattr(a, f) * a.steps for a in parts) / steps for f in ("sync_ms", "rest_ms")}
+    figures = ("step_ms", "input_ms", "compute_ms", "sync_ms", "rest_ms")
+    mean = {f: sum(getattr(a, f) * a.steps for a in parts) / steps for f in figures}
     return ev.StepAnatomy(epoch=parts[-1].epoch, global_step=parts[-1].global_step, steps=steps, **mean)
 
 
