@@ -21,6 +21,7 @@ which stay the same through a run; the input and the rest are measured over ever
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +38,8 @@ EMIT_EVERY_S = 2.0
 PROBE_STEPS = 8
 """The most steps one probe runs (fewer when the run's calls are shorter: a call's steps are its measure)."""
 PROBE_GROWTH = 4
+PROBE_REPEATS = 3
+"""Each probe is timed this many times and the median kept: a busy host's spike on one call does not count."""
 """After a probe, the next one waits until the steps trained have grown this many times."""
 
 
@@ -116,9 +119,13 @@ class StepProbes:
         self._probe = probe
 
     def _timed(self, steps: int, reduces: int) -> float:
-        started = time.perf_counter()
-        _wait(self._probe(self._batch, tf.constant(steps), tf.constant(reduces)))
-        return time.perf_counter() - started
+        """Seconds of one probe call, the median of PROBE_REPEATS."""
+        times = []
+        for _ in range(PROBE_REPEATS):
+            started = time.perf_counter()
+            _wait(self._probe(self._batch, tf.constant(steps), tf.constant(reduces)))
+            times.append(time.perf_counter() - started)
+        return statistics.median(times)
 
     def measure(self, steps: int) -> tuple[float, float]:
         """Seconds per step of (the cached-batch step, the all-reduce; 0 with one replica), each over `steps`;
