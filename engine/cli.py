@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from engine import event_lines
+from engine import anatomy, event_lines
 from engine import events as ev
 from engine.arguments import positive_int
 from engine.config import RunConfig
@@ -36,6 +36,7 @@ class ConsoleProgress:
         self._out = out or sys.stderr
         self._bar = None
         self._epochs = 0
+        self._anatomy: ev.StepAnatomy | None = None  # the latest, printed under its epoch's line
 
     def __call__(self, event: ev.Event) -> None:
         from tqdm import tqdm
@@ -57,8 +58,12 @@ class ConsoleProgress:
                 f"acc {event.accuracy:.3f} {event.examples_per_sec:,.0f} ex/s",
                 refresh=False,
             )
+        elif isinstance(event, ev.StepAnatomy):
+            self._anatomy = event
         elif isinstance(event, ev.EpochEnd):
             tqdm.write(event_lines.epoch_line(event, self._epochs), file=self._out)
+            if self._anatomy is not None and self._anatomy.epoch == event.epoch:
+                tqdm.write(f"  {anatomy.summary_line(self._anatomy)}", file=self._out)
         elif isinstance(event, ev.CheckpointSaved):
             tqdm.write(event_lines.checkpoint_line(event), file=self._out)
         elif isinstance(event, ev.Evaluation):  # the evaluator task of a cluster

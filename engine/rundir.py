@@ -334,10 +334,10 @@ class RunDir:
     def _write(self, event: ev.Event) -> None:
         if self._events is None:
             self._events = LineFile(self.events_path, self.paths.set_aside)
-        batch = isinstance(event, ev.BatchEnd)
+        frequent = isinstance(event, (ev.BatchEnd, ev.StepAnatomy))  # measurements: not synced one by one
         now = time.monotonic()
-        flush = not batch or now - self._events_written_at >= EVENTS_FLUSH_S
-        self._events.append(ev.encode(event), flush=flush, sync=not batch)
+        flush = not frequent or now - self._events_written_at >= EVENTS_FLUSH_S
+        self._events.append(ev.encode(event), flush=flush, sync=not frequent)
         if flush:
             self._events_written_at = now
         if isinstance(event, ev.EpochEnd):

@@ -15,7 +15,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from engine import events as ev
 from engine.protocol.channel import StopSignal
 from engine.protocol.codes import RunStatus
 from engine.train.steps_policy import StepsPerCall
+
+if TYPE_CHECKING:
+    from engine.train.anatomy import StepMeter
 
 REPORT_EVERY_S = 0.02
 """The least training time one batch_end event stands for. Steps shorter than this share an event (their
@@ -150,6 +153,7 @@ class Controller:
         self.epochs_completed = schedule.start_epoch
         self._pending = PendingReport()
         self._reported_at = time.perf_counter()
+        self.anatomy: StepMeter | None = None  # measures where the step time goes (engine.train.anatomy)
 
     @property
     def steps_per_epoch(self) -> int:
@@ -170,6 +174,8 @@ class Controller:
             self.totals = EpochTotals.resumed(s.start_totals) if resumed else EpochTotals(started=time.perf_counter())
             if self.should_stop():
                 return self._stopped()
+            if self.anatomy:
+                self.anatomy.epoch_begins()
             loop.train_epoch(epoch, first, self)
             if self.step < self.steps_per_epoch:
                 return self._stopped()
@@ -214,6 +220,8 @@ class Controller:
                 f"mixed precision off. Finished epochs are kept in metrics.csv and the last good "
                 f"checkpoint is untouched."
             )
+        if self.anatomy:
+            self.anatomy.block_done(self.epoch + 1, self.global_step, total_steps, self.step >= self.steps_per_epoch)
         if time.perf_counter() - self._reported_at >= REPORT_EVERY_S:
             self._report()  # one step per call: what waits goes out at the pace of full groups
         every = self.schedule.checkpoint_every_steps
@@ -228,6 +236,10 @@ class Controller:
         if not going:
             self._report()
         return going
+
+    def timed(self, call: Callable[..., Any]) -> Callable[..., Any]:
+        """The loop's compiled call of steps, timed for the step anatomy when it is measured."""
+        return self.anatomy.timed(call) if self.anatomy else call
 
     def should_stop(self) -> bool:
         """The local request, agreed across workers when there are several (a collective: every

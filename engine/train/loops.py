@@ -236,13 +236,14 @@ class CustomLoop:
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         s = self.s
+        train_steps = controller.timed(self._train_steps)  # timed for the step anatomy when it is measured
         if self._gathered:
             order = tf.constant(s.source.order(epoch))
-            _run_blocks(controller, lambda n: self._train_steps(order, tf.constant(controller.step), tf.constant(n)))
+            _run_blocks(controller, lambda n: train_steps(order, tf.constant(controller.step), tf.constant(n)))
             return
         # destroyed here, the iterator held the epoch's end up by seconds (engine.train.retire)
         with retired([iter(s.source.distributed_train(s.strategy, epoch, first_step))]) as held:
-            _run_blocks(controller, lambda n: self._train_steps(held[0], tf.constant(n)))
+            _run_blocks(controller, lambda n: train_steps(held[0], tf.constant(n)))
 
     def evaluate(self) -> tuple[float | None, float | None]:
         return self._evaluator.evaluate()
@@ -252,22 +253,26 @@ class CustomLoop:
 
 
 @contextlib.contextmanager
-def iterator_retired(model: Any, kind: Literal["train", "test"]) -> Generator[None, None, None]:
+def iterator_retired(
+    model: Any, kind: Literal["train", "test"], around: Callable[[Any], Any] = lambda call: call
+) -> Generator[None, None, None]:
     """Around one `fit` (kind "train") or `evaluate` ("test"): retire the data iterator Keras makes.
 
     Keras drops it as the call returns, and destroying it there held each epoch's end up by
     seconds (engine.train.retire). So the model's `train_function`/`test_function`, the public
     hook Keras calls with the iterator and reuses while it is set, is wrapped for the call to
-    keep a reference; the wrapper goes when the call ends, and the reference to the retirer.
+    keep a reference; the wrapper goes when the call ends, and the reference to the retirer. `around`
+    wraps what the wrapper calls (the step anatomy's timer).
     """
     attribute = f"{kind}_function"
     function = model.make_train_function() if kind == "train" else model.make_test_function()
+    call = around(function)
     with retired([]) as held:
 
         def holding(iterator: Any) -> Any:
             if not held:
                 held.append(iterator)
-            return function(iterator)
+            return call(iterator)
 
         setattr(model, attribute, holding)
         try:
@@ -331,7 +336,7 @@ class FitLoop:
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         s = self.s
-        with iterator_retired(s.model, "train"):
+        with iterator_retired(s.model, "train", around=controller.timed):
             s.model.fit(
                 s.source.fit_train(s.strategy, epoch, first_step),
                 initial_epoch=epoch,

@@ -72,8 +72,10 @@ class Trainer:
         resume: bool = False,
         print_tracebacks: bool = True,
         source_info: SourceInfo | None = None,
+        anatomy: bool = True,
     ):
         self.config = config
+        self.anatomy = anatomy  # measure where the step time goes (engine.train.anatomy); off only to price it
         self.print_tracebacks = print_tracebacks
         self.stop = stop
         self.resume = resume
@@ -209,6 +211,7 @@ class Trainer:
         if problem := shard_problem(shard_policy, info, workers):
             raise ConfigError([problem])
         # TensorFlow from here on: these modules import it
+        from engine.train.anatomy import step_meter
         from engine.train.checkpoints import Checkpointer
         from engine.train.datasets import make_source
         from engine.train.devices import apply_plan
@@ -375,6 +378,9 @@ class Trainer:
             )
         else:
             loop = FitLoop(session) if config.loop == Loop.FIT else CustomLoop(session)
+            if self.anatomy:
+                batches = lambda: source.distributed_train(strategy, start_epoch, start_step)  # noqa: E731
+                controller.anatomy = step_meter(session, self.emit, batches)
         status = controller.run(loop)
         saver = (lambda path: save_plain_model(session, path)) if ps else None
         return self._finish(status, model, save_model=True, saver=saver)

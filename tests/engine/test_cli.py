@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import time
 import pytest
 
 from engine import events as ev
+from engine.history import load_curves, summarize
 from engine.rundir import read_events, read_metrics
 from tests.engine.train.worker_process import REPO, base_config, env, write_config
 
@@ -63,6 +65,21 @@ def test_train_succeeds_with_progress_and_run_dir(tmp_path):
     assert "TensorFlow: No CUDA driver: training on the CPU" in out.stderr
     assert "cuInit" not in out.stderr, "TensorFlow's chatter is folded"
     assert "failed call to cuInit" in (tmp_path / "run" / "stderr.log").read_text(), "and kept in the run dir"
+
+
+@pytest.mark.slow
+def test_train_prints_each_epochs_step_anatomy_and_keeps_it_in_the_run_dir(tmp_path):
+    config = write_config(tmp_path, base_config(virtual_devices=2))
+    out = cli("train", "--config", str(config), "--run-dir", str(tmp_path / "run"))
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = [line for line in out.stderr.replace("\r", "\n").splitlines() if line.strip() and "%|" not in line]
+    for epoch in (1, 2):
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"epoch {epoch}/2: loss"))
+        assert re.match(r"  step [\d.]+ ms: input \d+ %, compute \d+ %, sync \d+ %, rest \d+ % \(", lines[at + 1])
+        assert "-bound: " in lines[at + 1]
+    kept = [e for e in read_events(tmp_path / "run") if isinstance(e, ev.StepAnatomy)]
+    assert {e.epoch for e in kept} == {1, 2}
+    assert summarize(tmp_path / "run").status == "completed" and load_curves(tmp_path / "run").epochs
 
 
 @pytest.mark.slow
