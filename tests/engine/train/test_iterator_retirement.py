@@ -9,7 +9,7 @@ import json
 import pytest
 
 from engine.train.retire import THREAD_NAME
-from tests.data_factory import write_image_folder
+from tests.data_factory import write_float_tfrecords
 from tests.engine.train.worker_process import base_config, run_python, write_config
 
 WHERE_ITERATORS_DIE = """
@@ -37,12 +37,12 @@ print(json.dumps([str(outcome.status), died]))
 @pytest.mark.slow
 @pytest.mark.parametrize("loop", ["custom", "fit"])
 def test_each_epochs_iterators_die_on_the_retiring_thread(tmp_path, loop):
-    """Two epochs with validation on two replicas, data read through tf.data (an image folder): each
+    """Two epochs with validation on two replicas, data streamed through tf.data (TFRecord files): each
     epoch's training and validation iterator (under fit, those Keras's fit and evaluate make) destroyed
     by the retiring thread, so nothing else held a reference that would have made the training thread
-    wait for it."""
-    images = write_image_folder(tmp_path / "images", classes=2, per_class=64, size=(8, 8))
-    data = {"kind": "image_folder", "path": str(images)}
+    wait for it. (Examples held in memory, images included once decoded, need no training iterator.)"""
+    files = write_float_tfrecords(tmp_path / "records", files=2, per_file=64, features=6)
+    data = {"kind": "tfrecord", "path": str(files / "*.tfrecord"), "num_classes": 2, "feature_shape": [6]}
     config = base_config(virtual_devices=2, epochs=2, validation_split=0.25, loop=loop, data=data)
     died = iterators_that_died(tmp_path, config)
     assert len(died) == 4, died
