@@ -5,6 +5,11 @@ kind's fields, its checks, its inspection and preview, and what the form
 shows (engine.data_kinds.base.DataKind). All of it is TensorFlow-free; the
 kind's input pipeline is engine.train.datasets. A new kind is a module here,
 a line in KINDS, and its pipeline there.
+
+NumPy is imported inside the functions that read data, never when a module
+loads: `tfdd cluster launch` imports the config (and so these modules) and
+must still be one thread when it isolates its workers' network (unshare needs
+a single thread, and NumPy's BLAS starts threads as it is imported).
 """
 
 from __future__ import annotations

@@ -12,13 +12,15 @@ from __future__ import annotations
 import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from engine.messages import Message, msg
 from engine.problems import DataError, Problem
 from engine.tfrecord_reader import RecordError
 from engine.user_code import matching_files
+
+if TYPE_CHECKING:
+    import numpy as np  # at run time numpy is imported where it is used: see engine/data_kinds/__init__.py
 
 SHARD_POLICIES = ("auto", "file", "data", "off")
 SHARD_HINTS = {

@@ -9,12 +9,14 @@ before TensorFlow starts, a bounded sample per class for the preview.
 from __future__ import annotations
 
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from engine.data_kinds.base import DataConfig, DataKind, SourceInfo
 from engine.messages import msg
 from engine.problems import DataError, Problem, positive_ints
+
+if TYPE_CHECKING:
+    import numpy as np  # at run time numpy is imported where it is used: see engine/data_kinds/__init__.py
 
 COLOR_MODES = ("auto", "rgb", "grayscale")
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".bmp", ".gif")
@@ -46,6 +48,8 @@ def mode_channels(mode: str) -> int:
 
 
 def inspect(data: DataConfig, quick: bool) -> SourceInfo:
+    import numpy as np
+
     classes, files, labels = _images_by_class(data)
     checked = _sample_per_class(labels, len(classes)) if quick else range(len(files))
     sizes, channel_counts = _headers(files, checked, data, quick)
@@ -71,6 +75,8 @@ def inspect(data: DataConfig, quick: bool) -> SourceInfo:
 
 def _images_by_class(data: DataConfig) -> tuple[list[str], list[str], np.ndarray]:
     """(class names, image files, one label per file): a class per subfolder holding images."""
+    import numpy as np
+
     root = Path(str(data.path)).expanduser()
     if not root.is_dir():
         raise DataError(msg("image folder {path} does not exist; check data.path", path=data.path))
@@ -173,6 +179,8 @@ def _check_alike(data: DataConfig, sizes: dict[tuple[int, int], str], channel_co
 
 
 def _sample_per_class(labels: np.ndarray, k: int) -> list[int]:
+    import numpy as np
+
     out: list[int] = []
     for c in range(k):
         idx = np.flatnonzero(labels == c)

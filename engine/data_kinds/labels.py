@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from engine.messages import msg
 from engine.problems import DataError
+
+if TYPE_CHECKING:
+    import numpy as np  # at run time numpy is imported where it is used: see engine/data_kinds/__init__.py
 
 
 def check_every_class(present: Sequence[int], source: str, field_name: str = "data.path") -> None:
@@ -43,6 +45,8 @@ def check_every_class(present: Sequence[int], source: str, field_name: str = "da
 
 def labels_to_classes(y: np.ndarray, source: str, field_name: str = "data.path") -> tuple[np.ndarray, int]:
     """Binary labels are 0/1; multi-class labels are class numbers 0..K-1, every one of them used."""
+    import numpy as np
+
     if y.size == 0:
         raise DataError(msg("{source} has no examples", source=source))
     if not np.issubdtype(y.dtype, np.number):

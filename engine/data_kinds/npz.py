@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from engine.data_kinds.base import DataConfig, DataKind, SourceInfo
 from engine.data_kinds.labels import labels_to_classes
 from engine.messages import msg
 from engine.problems import DataError, Problem
 from engine.user_code import file_problem
+
+if TYPE_CHECKING:
+    import numpy as np  # at run time numpy is imported where it is used: see engine/data_kinds/__init__.py
 
 NPY_MAGIC = b"\x93NUMPY"  # numpy.save's files start with it; numpy.savez writes a zip of them
 
@@ -27,6 +29,8 @@ def check(data: DataConfig, validation_split: float) -> list[Problem]:
 
 
 def inspect(data: DataConfig, quick: bool) -> SourceInfo:
+    import numpy as np
+
     path = str(Path(str(data.path)).expanduser())
     source = msg("NPZ file {path}", path=data.path)
     try:
@@ -69,6 +73,8 @@ def inspect(data: DataConfig, quick: bool) -> SourceInfo:
 
 def _read(path: str, data: DataConfig, source: str) -> tuple[tuple[int, ...], np.dtype, np.ndarray]:
     """(features' shape, features' type, labels): the features' header only, the labels whole."""
+    import numpy as np
+
     try:
         with zipfile.ZipFile(path) as z, np.load(path, allow_pickle=False) as npz:
             names = _array_names(z)
