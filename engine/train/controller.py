@@ -15,7 +15,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -23,9 +23,6 @@ from engine import events as ev
 from engine.protocol.channel import StopSignal
 from engine.protocol.codes import RunStatus
 from engine.train.steps_policy import StepsPerCall
-
-if TYPE_CHECKING:
-    from engine.train.anatomy import StepMeter
 
 REPORT_EVERY_S = 0.02
 """The least training time one batch_end event stands for. Steps shorter than this share an event (their
@@ -36,6 +33,16 @@ plots that draw ten frames a second. Slower steps, as most real models have, sti
 
 class NonFiniteLoss(RuntimeError):
     """Training diverged; the message says where and what to try."""
+
+
+class StepTimer(Protocol):
+    """What the controller asks of a step anatomy's meter (engine.train.anatomy.StepMeter)."""
+
+    def epoch_begins(self) -> None: ...
+
+    def block_done(self, epoch: int, global_step: int, steps: int, epoch_over: bool) -> None: ...
+
+    def timed(self, call: Callable[..., Any]) -> Callable[..., Any]: ...
 
 
 class Loop(Protocol):
@@ -153,7 +160,7 @@ class Controller:
         self.epochs_completed = schedule.start_epoch
         self._pending = PendingReport()
         self._reported_at = time.perf_counter()
-        self.anatomy: StepMeter | None = None  # measures where the step time goes (engine.train.anatomy)
+        self.anatomy: StepTimer | None = None  # measures where the step time goes (engine.train.anatomy)
 
     @property
     def steps_per_epoch(self) -> int:
