@@ -222,11 +222,15 @@ while not any(isinstance(e, ev.CheckpointSaved) for e in read_events(run_dir)):
     time.sleep(0.05)
 filler = run_dir.parent / "filler"
 try:
-    with open(filler, "wb") as f:
-        while True:
-            f.write(b"\0" * 4096)
-            f.flush()
-except OSError:
+    with open(filler, "wb") as f:  # at once (an epoch takes well under a second), then to the last block
+        for chunk in (1 << 20, 4096):
+            try:
+                while True:
+                    f.write(b"\0" * chunk)
+                    f.flush()
+            except OSError:
+                pass
+except OSError:  # closing it flushes what its buffer still held
     pass
 _, err = proc.communicate(timeout=300)
 events = read_events(run_dir)

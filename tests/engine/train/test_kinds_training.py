@@ -19,7 +19,9 @@ def epochs(finished) -> list[ev.EpochEnd]:
 
 
 def test_csv_streamed_gives_the_losses_of_the_same_rows_in_memory(tmp_path):
-    """Streaming changes how rows are read, not which batches train: the same losses as an NPZ of the rows."""
+    """Streaming changes how rows are read, not which batches train: the same losses as an NPZ of the rows.
+    In file order (shuffle_buffer 0): rows in memory are shuffled as a permutation per epoch, a stream through
+    its shuffle buffer, so shuffled they train the same rows in different batches."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal((600, 4)).astype(np.float32)
     y = (x[:, 0] - x[:, 2] > 0).astype(int)
@@ -28,7 +30,7 @@ def test_csv_streamed_gives_the_losses_of_the_same_rows_in_memory(tmp_path):
         lines = ["a,b,c,d,label"] + [",".join(f"{v:.9g}" for v in x[i]) + f",{y[i]}" for i in rows]
         (tmp_path / f"part-{part}.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     np.savez(tmp_path / "same.npz", x=np.array([[float(f"{v:.9g}") for v in row] for row in x], np.float32), y=y)
-    common = {"validation_split": 0.2, "global_batch_size": 32}
+    common = {"validation_split": 0.2, "global_batch_size": 32, "shuffle_buffer": 0}
     csv = train(
         tmp_path,
         base_config(data={"kind": "csv", "path": str(tmp_path / "part-*.csv"), "label": "label"}, **common),
