@@ -5,7 +5,8 @@
 Three variants of the same work, interleaved round by round, each round in another order (the machine is
 shared and noisy, so only ratios within a round mean much):
 
-- plain: `tfdd train` run `--trials` times one after another (the baseline: a person pressing Start again);
+- plain: `tfdd train` run `--trials` times one after another (the baseline: a person pressing Start again; each
+  the whole command, its TensorFlow import included, as each trial of a sweep is);
 - sweep-1: `tfdd sweep` of `--trials` trials one at a time (a grid over the seed, so every trial costs
   the same as a plain run);
 - sweep-2: the same sweep with 2 trials at once.
@@ -40,7 +41,11 @@ def timed(command: list[str]) -> float:
 
 
 def plain(config_path: Path, out: Path, trials: int) -> float:
-    return sum(timed(commands.trainer_command(config_path, out / f"run-{i}")) for i in range(trials))
+    runs = (
+        commands.cli_command("train", "--config", str(config_path), "--run-dir", str(out / f"run-{i}"))
+        for i in range(trials)
+    )
+    return sum(timed(run) for run in runs)
 
 
 def sweep(config_path: Path, out: Path, trials: int, concurrency: int) -> float:
