@@ -74,3 +74,13 @@ def make_window(qtbot, tmp_path: Path, fake_trainer_command):
     yield make
     for window in windows:
         window.shutdown()
+
+
+@pytest.fixture
+def chinese(qapp):
+    """The window's language is Simplified Chinese for the test, English again after it."""
+    from gui import i18n
+
+    i18n.install(qapp, "zh_CN")
+    yield
+    i18n.install(qapp, "en")

@@ -21,6 +21,7 @@ from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QAbstractTabl
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QGroupBox,
     QLabel,
@@ -179,3 +180,11 @@ def english_texts(root: QWidget, allowed: set[str] = frozenset()) -> list[str]:
         if isinstance(text, str) and text.strip() and english_words(text, allowed):
             found.append(f"{where}: {text!r}")
     return sorted(set(found))
+
+
+def shown_texts(widget: QWidget, qtbot, allowed: set[str] = frozenset()) -> list[str]:
+    """`widget` shown and painted, then its texts that still have English words (see english_texts)."""
+    widget.show()
+    qtbot.waitExposed(widget)
+    QApplication.processEvents()
+    return english_texts(widget, allowed)

@@ -10,25 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
-from gui import i18n
-from tests.gui.english_words import english_texts
-
-
-@pytest.fixture
-def chinese(qapp):
-    i18n.install(qapp, "zh_CN")
-    yield
-    i18n.install(qapp, "en")
-
-
-def shown_texts(widget, qtbot) -> list[str]:
-    widget.show()
-    qtbot.waitExposed(widget)
-    QApplication.processEvents()
-    return english_texts(widget)
+from tests.gui.english_words import english_texts, shown_texts
 
 
 def test_every_tab_of_the_main_window_is_in_chinese(chinese, make_window, qtbot) -> None:

@@ -5,14 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-from PySide6.QtWidgets import QApplication
-
 from engine.config import DataConfig, RunConfig
 from engine.sweep.space import parse_space
-from gui import i18n
 from gui.sweep.view import SweepView
-from tests.gui.english_words import english_texts
+from tests.gui.english_words import shown_texts
 
 FAKE_SWEEP = Path(__file__).parents[1] / "fake_sweep.py"
 # the config's own field names (the space's JSON keys, the same in every language) and the library's name
@@ -20,27 +16,13 @@ NAMES = {"optimizer", "epochs", "optuna"}
 BASE = RunConfig(strategy="default", epochs=2, validation_split=0.25, data=DataConfig(num_samples=256))
 
 
-@pytest.fixture
-def chinese(qapp):
-    i18n.install(qapp, "zh_CN")
-    yield
-    i18n.install(qapp, "en")
-
-
-def shown_texts(widget, qtbot) -> list[str]:
-    widget.show()
-    qtbot.waitExposed(widget)
-    QApplication.processEvents()
-    return english_texts(widget, NAMES)
-
-
 def test_the_sweep_dialog_and_its_problems_are_in_chinese(chinese, make_window, qtbot) -> None:
     window = make_window()
     window.form.set_config(BASE)
     dialog = window.open_sweep()
-    assert shown_texts(dialog, qtbot) == []
+    assert shown_texts(dialog, qtbot, NAMES) == []
     dialog.editor.rows["learning_rate"].values.setText("0.1, 0.0001")
-    assert "空范围" in dialog.problems.text() and shown_texts(dialog, qtbot) == []
+    assert "空范围" in dialog.problems.text() and shown_texts(dialog, qtbot, NAMES) == []
 
 
 def test_the_sweep_view_is_in_chinese(chinese, qtbot, tmp_path) -> None:
@@ -51,4 +33,4 @@ def test_the_sweep_view_is_in_chinese(chinese, qtbot, tmp_path) -> None:
     qtbot.waitUntil(lambda: not view.running, timeout=30_000)
     view.select_trial(2)
     assert "已完成" in view.table.item(0, 1).text()
-    assert shown_texts(view, qtbot) == []
+    assert shown_texts(view, qtbot, NAMES) == []
