@@ -44,9 +44,9 @@ TUTORIAL = {
 def run_rates(config: dict, anatomy: bool) -> tuple[float, float, tuple[float, float]]:
     """(examples/s of every epoch, of epochs 2..N), over the epochs' wall seconds, and the share of those
     seconds the meter itself took (its `own_s`: of every epoch, of epochs 2..N); one run in this process."""
-    from engine import events as ev
-    from engine.config import RunConfig
-    from engine.protocol.channel import StopSignal
+    from engine.core import events as ev
+    from engine.core.config import RunConfig
+    from engine.core.protocol.channel import StopSignal
     from engine.train.trainer import Trainer
 
     epochs: list[ev.EpochEnd] = []
@@ -74,9 +74,9 @@ def run_rates(config: dict, anatomy: bool) -> tuple[float, float, tuple[float, f
 
 def alternate_ratios(config: dict) -> list[float]:
     """One run, the anatomy measured in odd epochs only: each measured epoch's rate ÷ its neighbours'."""
-    from engine import events as ev
-    from engine.config import RunConfig
-    from engine.protocol.channel import StopSignal
+    from engine.core import events as ev
+    from engine.core.config import RunConfig
+    from engine.core.protocol.channel import StopSignal
     from engine.train.trainer import Trainer
 
     seconds: list[float] = []

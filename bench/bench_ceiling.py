@@ -59,7 +59,7 @@ def write_images(folder: Path) -> Path:
 
 
 def case_config(name: str, replicas: int, images: Path) -> Any:
-    from engine.config import RunConfig
+    from engine.core.config import RunConfig
 
     overrides, epochs = CASES[name]
     d = {
@@ -82,7 +82,7 @@ def load_data(config: Any) -> tuple[np.ndarray, np.ndarray, int]:
 
         x, y = synthetic(config.data, config.seed)
         return x, y, 2
-    from engine.sources import inspect
+    from engine.core.sources import inspect
     from engine.train.datasets.images import ImageFolderSource
 
     source = ImageFolderSource(config, inspect(config), "auto", 1)
@@ -93,7 +93,7 @@ def load_data(config: Any) -> tuple[np.ndarray, np.ndarray, int]:
 
 def expert_epochs(config: Any) -> list[tuple[float, float]]:
     """The ceiling: (wall, CPU) seconds of each epoch."""
-    from engine.plan import plan_devices
+    from engine.core.plan import plan_devices
     from engine.train.devices import apply_plan
     from engine.train.models import build_loss_and_metric, build_model, build_optimizer
     from engine.train.strategies import make_strategy
@@ -152,8 +152,8 @@ def between(clocks: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 def engine_epochs(config: Any) -> list[tuple[float, float]]:
     """The engine: (wall, CPU) seconds between epoch ends (the first from the run's start)."""
-    from engine import events as ev
-    from engine.protocol.channel import StopSignal
+    from engine.core import events as ev
+    from engine.core.protocol.channel import StopSignal
     from engine.train.trainer import Trainer
 
     clocks = [now()]

@@ -25,9 +25,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from engine import events as ev  # noqa: E402
 from engine.cluster.launcher import launch_local_cluster  # noqa: E402
-from engine.config import DataConfig, RunConfig  # noqa: E402
+from engine.core import events as ev  # noqa: E402
+from engine.core.config import DataConfig, RunConfig  # noqa: E402
 
 
 def measure(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.config import DataConfig, RunConfig
+from engine.core.config import DataConfig, RunConfig
 
 FIRST_POINT_RUN = RunConfig(  # Start → first point: Mirrored on 2 virtual CPUs, custom loop, a short epoch
     strategy="mirrored",

@@ -37,7 +37,7 @@ TUTORIAL = {
 
 def tutorial_loop(config, tf, keras) -> float:
     """The seed's loop, one step per call, dataset bug fixed; returns examples/s of epochs 2..N."""
-    from engine.plan import plan_devices
+    from engine.core.plan import plan_devices
     from engine.train.datasets.arrays import synthetic
     from engine.train.devices import apply_plan
     from engine.train.models import build_model, build_optimizer
@@ -84,8 +84,8 @@ def tutorial_loop(config, tf, keras) -> float:
 
 
 def engine_loop(config) -> float:
-    from engine import events as ev
-    from engine.protocol.channel import StopSignal
+    from engine.core import events as ev
+    from engine.core.protocol.channel import StopSignal
     from engine.train.trainer import Trainer
 
     rates: list[float] = []
@@ -101,7 +101,7 @@ def engine_loop(config) -> float:
 
 
 def child(replicas: int, rounds: int) -> None:
-    from engine.config import RunConfig
+    from engine.core.config import RunConfig
     from engine.train.tf_runtime import keras, tf
 
     base = RunConfig.from_dict({**TUTORIAL, "strategy": "mirrored", "virtual_devices": replicas})

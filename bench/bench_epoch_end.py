@@ -18,8 +18,8 @@ from pathlib import Path
 from bench_gui_helpers import table
 from bench_gui_throughput import CONFIG, run_output_dropped
 
-from engine.events import BatchEnd, EpochEnd, RunStarted
-from engine.rundir import read_events
+from engine.core.events import BatchEnd, EpochEnd, RunStarted
+from engine.core.runs.rundir import read_events
 
 EPOCHS = 3
 

@@ -37,9 +37,9 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from bench_cluster import measure  # noqa: E402
 
-from engine.config import DataConfig, RunConfig  # noqa: E402
-from engine.protocol.paths import RunPaths  # noqa: E402
-from engine.rundir import read_metrics  # noqa: E402
+from engine.core.config import DataConfig, RunConfig  # noqa: E402
+from engine.core.protocol.paths import RunPaths  # noqa: E402
+from engine.core.runs.rundir import read_metrics  # noqa: E402
 
 VALIDATION = 0.2
 

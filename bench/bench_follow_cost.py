@@ -25,7 +25,7 @@ from pathlib import Path
 from bench_gui_helpers import FAKE_TRAINER, cpu_seconds, fake_command, table
 from bench_gui_stream import make_window, spin_until
 
-from engine.protocol.paths import RunPaths
+from engine.core.protocol.paths import RunPaths
 from gui.app import create_application
 from gui.main_window import MainWindow
 

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_gui_helpers import shoot_mid_run  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 
-from engine.config import RunConfig  # noqa: E402
-from engine.protocol.commands import spare_command  # noqa: E402
+from engine.core.config import RunConfig  # noqa: E402
+from engine.core.protocol.commands import spare_command  # noqa: E402
 from gui.app import create_application  # noqa: E402
 from gui.live.spare import SpareState  # noqa: E402
 from gui.main_window import MainWindow  # noqa: E402

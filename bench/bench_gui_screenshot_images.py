@@ -21,7 +21,7 @@ from bench_gui_helpers import shoot_mid_run  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QScrollArea  # noqa: E402
 
-from engine.config import DataConfig, ModelConfig, RunConfig  # noqa: E402
+from engine.core.config import DataConfig, ModelConfig, RunConfig  # noqa: E402
 from gui.app import create_application  # noqa: E402
 from gui.main_window import MainWindow  # noqa: E402
 from tests.data_factory import write_image_folder  # noqa: E402

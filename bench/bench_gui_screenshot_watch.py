@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PySide6.QtCore import QTimer  # noqa: E402
 
-from engine.protocol.codes import RunStatus  # noqa: E402
+from engine.core.protocol.codes import RunStatus  # noqa: E402
 from gui.app import create_application  # noqa: E402
 from gui.main_window import MainWindow  # noqa: E402
 

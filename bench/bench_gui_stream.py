@@ -22,7 +22,7 @@ from bench_configs import FIRST_POINT_RUN
 from bench_gui_helpers import LatenessProbe, fake_command, summary, table
 from PySide6.QtCore import QEventLoop, QTimer
 
-from engine.protocol.commands import trainer_command as worker_command
+from engine.core.protocol.commands import trainer_command as worker_command
 from gui.app import create_application
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow

@@ -36,10 +36,10 @@ import numpy as np
 from bench_gui_helpers import REPO, LatenessProbe, cpu_seconds, table, thread_cpu_seconds
 from bench_gui_stream import make_window, spin_until
 
-from engine.config import CheckpointConfig, DataConfig, RunConfig
-from engine.events import BatchEnd
-from engine.protocol.commands import trainer_command as worker_command
-from engine.rundir import read_metrics
+from engine.core.config import CheckpointConfig, DataConfig, RunConfig
+from engine.core.events import BatchEnd
+from engine.core.protocol.commands import trainer_command as worker_command
+from engine.core.runs.rundir import read_metrics
 from gui.app import create_application
 from gui.main_window import MainWindow
 

@@ -49,9 +49,9 @@ def image_config(folder: Path, **overrides: object) -> dict:
 
 def engine_rate(config_dict: dict) -> float:
     """Examples/s of epochs 2..N, as the engine measures them (one run in this process)."""
-    from engine import events as ev
-    from engine.config import RunConfig
-    from engine.protocol.channel import StopSignal
+    from engine.core import events as ev
+    from engine.core.config import RunConfig
+    from engine.core.protocol.channel import StopSignal
     from engine.train.trainer import Trainer
 
     rates: list[float] = []
@@ -68,8 +68,8 @@ def engine_rate(config_dict: dict) -> float:
 
 def keras_directory_rate(folder: Path, epochs: int = 3) -> float:
     """The same model on image_dataset_from_directory (tf-keras's loader), fit, epochs 2..N."""
-    from engine.config import RunConfig
-    from engine.plan import plan_devices
+    from engine.core.config import RunConfig
+    from engine.core.plan import plan_devices
     from engine.train.models import build_loss_and_metric, build_model, build_optimizer
     from engine.train.strategies import make_strategy
     from engine.train.tf_runtime import keras
@@ -92,8 +92,8 @@ def keras_directory_rate(folder: Path, epochs: int = 3) -> float:
 
 
 def images_child(folder: Path, rounds: int) -> None:
-    from engine.config import RunConfig
-    from engine.plan import plan_devices
+    from engine.core.config import RunConfig
+    from engine.core.plan import plan_devices
     from engine.train.datasets import images
     from engine.train.devices import apply_plan
 
@@ -115,8 +115,8 @@ def images_child(folder: Path, rounds: int) -> None:
 
 
 def loops_child(folder: Path, rounds: int) -> None:
-    from engine.config import RunConfig
-    from engine.plan import plan_devices
+    from engine.core.config import RunConfig
+    from engine.core.plan import plan_devices
     from engine.train.devices import apply_plan
 
     apply_plan(plan_devices(RunConfig.from_dict(image_config(folder)), []))

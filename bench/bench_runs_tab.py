@@ -34,8 +34,8 @@ import numpy as np
 from bench_gui_helpers import LatenessProbe, table
 from PySide6.QtCore import QEventLoop, QTimer
 
-from engine import events as ev
-from engine.history import RunHistory
+from engine.core import events as ev
+from engine.core.runs.history import RunHistory
 from gui.app import create_application
 from gui.runs.compare_plots import MAX_COMPARED, ComparePlots
 from gui.runs.panel import RunsPanel

@@ -30,8 +30,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from engine.config import DataConfig, RunConfig  # noqa: E402
-from engine.protocol import commands  # noqa: E402
+from engine.core.config import DataConfig, RunConfig  # noqa: E402
+from engine.core.protocol import commands  # noqa: E402
 
 
 def timed(command: list[str]) -> float:

@@ -4,7 +4,7 @@ a process that burns a few % of a core in bursts, as painting does.
     python bench/bench_trainer_neighbours.py [--rounds 3] [--modes devnull,pipe,burn4/100,burn1/20]
 
 Each mode trains bench_gui_throughput.py's run (6 epochs here) in a fresh process: `devnull` drops its
-output (the headless baseline), `pipe` reads it as the window does (engine.protocol.client.WorkerProcess),
+output (the headless baseline), `pipe` reads it as the window does (engine.core.protocol.client.WorkerProcess),
 `burnB/P` drops it while another process spins B ms of every P ms. Modes alternate their order round by
 round; examples/s is the engine's own (metrics.csv, the epochs after the first). It tells whether the
 window's cost to training is its CPU time or something else, and how far identical runs spread here.
@@ -23,8 +23,8 @@ from pathlib import Path
 from bench_gui_helpers import REPO, table
 from bench_gui_throughput import CONFIG, run_output_dropped, steady_rate
 
-from engine.protocol.client import WorkerProcess
-from engine.protocol.commands import trainer_command
+from engine.core.protocol.client import WorkerProcess
+from engine.core.protocol.commands import trainer_command
 
 
 def burn(stop: multiprocessing.synchronize.Event, busy_ms: float, period_ms: float) -> None:

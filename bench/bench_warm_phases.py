@@ -72,7 +72,7 @@ def one_round(bare: bool) -> None:
     import engine.train.loops as loops
     import engine.train.models as models
     import engine.train.trainer as trainer
-    from engine.protocol.channel import StopSignal
+    from engine.core.protocol.channel import StopSignal
     from engine.train.task import run_task
     from engine.train.tf_runtime import keras
 

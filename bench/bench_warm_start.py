@@ -22,7 +22,7 @@ from bench_configs import FIRST_POINT_RUN
 from bench_gui_helpers import REPO, table
 from bench_gui_stream import make_window, spin_until
 
-from engine.protocol.commands import spare_command, trainer_command
+from engine.core.protocol.commands import spare_command, trainer_command
 from gui.app import create_application
 from gui.live.spare import SpareState
 

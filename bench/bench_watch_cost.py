@@ -39,7 +39,7 @@ from bench_gui_helpers import cpu_seconds, table
 from bench_gui_stream import spin_until
 from bench_gui_throughput import CONFIG, config_window
 
-from engine.events import BatchEnd
+from engine.core.events import BatchEnd
 from gui.app import create_application
 from gui.live.live_plot import FRAME_RATES
 

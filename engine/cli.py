@@ -18,15 +18,16 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from engine import anatomy, event_lines
-from engine import events as ev
-from engine.arguments import positive_int
-from engine.config import RunConfig
-from engine.problems import ConfigError, DataError, OutputExists, RunDirError, capped, printable
-from engine.protocol.codes import ExitCode, RunStatus
+from engine.core import anatomy
+from engine.core import events as ev
+from engine.core.arguments import positive_int
+from engine.core.config import RunConfig
+from engine.core.logs import event_lines
+from engine.core.problems import ConfigError, DataError, OutputExists, RunDirError, capped, printable
+from engine.core.protocol.codes import ExitCode, RunStatus
 
 if TYPE_CHECKING:
-    from engine.sources import SourceInfo
+    from engine.core.sources import SourceInfo
 
 
 class ConsoleProgress:
@@ -75,8 +76,8 @@ class ConsoleProgress:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from engine.protocol.channel import StopSignal, handle_stop_signals
-    from engine.rundir import open_run
+    from engine.core.protocol.channel import StopSignal, handle_stop_signals
+    from engine.core.runs.rundir import open_run
     from engine.train.ending import exit_now
 
     try:
@@ -95,8 +96,8 @@ def _train(args: argparse.Namespace) -> int:
 
     stop = StopSignal(on_early_stop=stop_before_training)
     handle_stop_signals(stop, main_thread_may_block=True)
-    from engine.raw_log import task_raw_log
-    from engine.stderr_tee import fold_stderr
+    from engine.core.logs.stderr_tee import fold_stderr
+    from engine.core.runs.raw_log import task_raw_log
 
     try:  # the raw log: the run's stderr.log, or a cluster task's own file (it writes no run)
         with fold_stderr(*task_raw_log(run_dir, config.strategy), verbose=args.verbose) as terminal:
@@ -128,8 +129,8 @@ def _check_source(config_path: str) -> SourceInfo:
     folder, file or cluster leaves nothing behind. DataError (one line naming the file) or ConfigError.
     Imported here: NumPy starts BLAS threads on import, and `cluster launch` must still be
     single-threaded when it isolates its network."""
-    from engine.sources import check_fits_batch, inspect
-    from engine.tfconfig import role_from_environment
+    from engine.core.sources import check_fits_batch, inspect
+    from engine.core.tfconfig import role_from_environment
 
     config = RunConfig.load(config_path)
     role_from_environment(config.strategy)  # a TF_CONFIG that cannot run is refused here, as cluster validate does
@@ -156,7 +157,7 @@ def _load_config(path: str) -> RunConfig | None:
 
 
 def _export_script(args: argparse.Namespace) -> int:
-    from engine.exports.script import export_script
+    from engine.core.exports.script import export_script
 
     config = _load_config(args.config)
     if config is None:

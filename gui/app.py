@@ -20,8 +20,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from engine.protocol.commands import spare_command
-from engine.resources import resource_path
+from engine.core.protocol.commands import spare_command
+from engine.core.resources import resource_path
 from gui import i18n, settings, theme
 from gui.main_window import MainWindow
 from gui.runner import kill_live_processes

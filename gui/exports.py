@@ -31,10 +31,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import RunConfig
-from engine.history import tensorboard_command
-from engine.problems import ConfigError
-from engine.protocol.paths import RunPaths
+from engine.core.config import RunConfig
+from engine.core.problems import ConfigError
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.history import tensorboard_command
 from gui.i18n import problem_text
 
 PLOT_FILTERS = QT_TRANSLATE_NOOP("gui.exports", "PNG image (*.png);;SVG vector image (*.svg)")

@@ -18,7 +18,7 @@ one too, with only the plural forms: "%n run(s)" -> "1 run", "2 runs") and,
 for Chinese, Qt's own `qtbase_zh_CN.qm` shipped with PySide6 (the standard
 dialogs' and buttons' texts: Cancel, Open, Save...).
 
-Engine messages (`engine.messages.Message`) are translated here too: the
+Engine messages (`engine.core.messages.Message`) are translated here too: the
 template is looked up, then the same parameters are formatted into it; a
 run_failed event brings its message's template across the process boundary.
 """
@@ -30,9 +30,9 @@ import os
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QGuiApplication
 
-from engine.messages import CONTEXT, Message, from_plain
-from engine.problems import Problem
-from engine.resources import resource_path
+from engine.core.messages import CONTEXT, Message, from_plain
+from engine.core.problems import Problem
+from engine.core.resources import resource_path
 from gui import settings
 
 ENV = "TFDD_LANG"
@@ -153,7 +153,7 @@ def translate(text: str) -> str:
 
 def event_text(message: str, template: dict) -> str:
     """An event's message as the engine said it: the Message rebuilt from the template sent with it
-    (engine.messages.to_plain) when that still gives the same text, else the plain text."""
+    (engine.core.messages.to_plain) when that still gives the same text, else the plain text."""
     rebuilt = from_plain(template) if template else None
     return rebuilt if rebuilt is not None and rebuilt == message else message
 

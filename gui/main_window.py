@@ -26,23 +26,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.exports.script import export_script, script_problems
-from engine.nvml import Nvml
-from engine.problems import ConfigError, RunDirError
-from engine.protocol.codes import STOP_GRACE_S, RunStatus
-from engine.protocol.commands import (
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.exports.script import export_script, script_problems
+from engine.core.logs.stall import STALLED, TRAINER_TASK, StallWatch
+from engine.core.nvml import Nvml
+from engine.core.problems import ConfigError, RunDirError
+from engine.core.protocol.codes import STOP_GRACE_S, RunStatus
+from engine.core.protocol.commands import (
     assignment_line,
     cluster_command,
     cluster_file_command,
     resume_command,
     trainer_command,
 )
-from engine.protocol.paths import RunPaths, runs_root
-from engine.session import IDLE, STARTING, STOPPING, ClusterShape, Commands, Launch, Plan, RunSession
-from engine.stall import STALLED, TRAINER_TASK, StallWatch
-from engine.tfconfig import CLUSTER_STRATEGIES, TRAINING_JOBS, errors, run_problems
+from engine.core.protocol.paths import RunPaths, runs_root
+from engine.core.session import IDLE, STARTING, STOPPING, ClusterShape, Commands, Launch, Plan, RunSession
+from engine.core.tfconfig import CLUSTER_STRATEGIES, TRAINING_JOBS, errors, run_problems
 from gui import settings
 from gui.announce import announce
 from gui.cluster.editor import ClusterEditor
@@ -90,10 +90,11 @@ class MainWindow(QMainWindow):
         gpu_reader: Nvml | None = None,
         stall_seconds: float | None = None,
     ) -> None:
-        """The `*_command_for` arguments start the run's children (engine.session.Commands; tests pass fakes);
-        `spare_command` keeps a warm trainer of that command (engine.protocol.commands.spare_command);
-        `gpu_reader` reads NVML (default: this process's engine.nvml reader); `stall_seconds` is how long a
-        run of one trainer may go without step progress (default: derived from its step times, engine.stall)."""
+        """The `*_command_for` arguments start the run's children (engine.core.session.Commands; tests pass fakes);
+        `spare_command` keeps a warm trainer of that command (engine.core.protocol.commands.spare_command);
+        `gpu_reader` reads NVML (default: this process's engine.core.nvml reader); `stall_seconds` is how long a
+        run of one trainer may go without step progress (default: derived from its step times,
+        engine.core.logs.stall)."""
         super().__init__()
         # the app's display name alone: Qt appends it to any other title ("X — TF Distributed Dashboard")
         self.setWindowTitle(QGuiApplication.applicationDisplayName())

@@ -1,6 +1,6 @@
 """TrainingRunner: a protocol process (a trainer, a local cluster, a scaling study) relayed as Qt signals.
 
-A thin QThread adapter over engine.protocol.client.WorkerProcess, which owns
+A thin QThread adapter over engine.core.protocol.client.WorkerProcess, which owns
 the process (start, read, stop with grace, kill, reap). Nothing else in the
 window knows a process exists. Events and log lines are batched and emitted
 at most every EMIT_INTERVAL_S: a cross-thread queued signal costs about
@@ -18,14 +18,14 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from engine import event_lines
-from engine import events as ev
-from engine.protocol.client import WorkerProcess, kill_all
-from engine.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState, task_id
-from engine.raw_log import RawLog
-from engine.stall import TRAINER_TASK, StallWatch, resumed_line, stall_line
-from engine.tf_log import without_chatter
-from engine.tfconfig import EVALUATOR_JOB
+from engine.core import events as ev
+from engine.core.logs import event_lines
+from engine.core.logs.stall import TRAINER_TASK, StallWatch, resumed_line, stall_line
+from engine.core.logs.tf_log import without_chatter
+from engine.core.protocol.client import WorkerProcess, kill_all
+from engine.core.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState, task_id
+from engine.core.runs.raw_log import RawLog
+from engine.core.tfconfig import EVALUATOR_JOB
 from gui.i18n import event_message, event_text, translate
 from gui.live.spare import Handoff
 from gui.statuses import run_status_name, worker_state_name
@@ -88,7 +88,7 @@ class EventRelay(QThread):
     gui.live.follower.RunFollower, a run folder another process writes: the views cannot tell them apart."""
 
     events_ready = Signal(list)
-    """A batch of decoded engine events (list of engine.events.Event), in order."""
+    """A batch of decoded engine events (list of engine.core.events.Event), in order."""
     log_lines = Signal(list)
     """A batch of log lines (str): the child's stderr, log events, worker state changes, undecodable stdout."""
     run_finished = Signal(str, str)

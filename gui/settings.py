@@ -12,8 +12,8 @@ import json
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from engine.config import RunConfig
-from engine.problems import ConfigError, printable
+from engine.core.config import RunConfig
+from engine.core.problems import ConfigError, printable
 
 ORGANIZATION = "tfdd"
 APPLICATION = "dashboard"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from engine.protocol.codes import RunStatus, WorkerState
-from engine.stall import STALLED
+from engine.core.logs.stall import STALLED
+from engine.core.protocol.codes import RunStatus, WorkerState
 from gui.theme import Theme, Tone
 
 CONTEXT = "Status"

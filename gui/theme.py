@@ -28,7 +28,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
-from engine.resources import resource_path
+from engine.core.resources import resource_path
 from gui import settings
 
 FADE = 0.55  # how far an area under a line (a stacked chart's band) is mixed towards the background
@@ -111,7 +111,7 @@ class PlotPalette:
     failed: str
     gpus: tuple[str, ...]  # per GPU, in order
     runs: tuple[str, ...]  # one per compared run
-    anatomy: tuple[str, ...]  # a step's parts, in engine.anatomy.PARTS' order: input, compute, sync, rest
+    anatomy: tuple[str, ...]  # a step's parts, in engine.core.anatomy.PARTS' order: input, compute, sync, rest
 
     def colour(self, role: str | tuple[str, int]) -> str:
         """The colour of a role: a field's name ("smoothed"), or (sequence, index) for ("gpus", 3)."""

@@ -1,7 +1,7 @@
 """Keep the translations in step with the code: `python -m gui.translations update|build|check`.
 
 - `update` runs Qt's `lupdate` over the window's sources (gui/) and the engine
-  modules whose messages the window shows (those that use `engine.messages.msg`),
+  modules whose messages the window shows (those that use `engine.core.messages.msg`),
   merging new and changed strings into resources/translations/tfdd_<lang>.ts.
   Translators edit the .ts (by hand or in `pyside6-linguist`).
 - `build` compiles each .ts into the .qm the window loads (`lrelease`).
@@ -33,7 +33,7 @@ TRANSLATIONS = REPO / "resources" / "translations"
 # English is the source language, but "%n run(s)" needs its singular and plural written out: the English
 # catalogue holds only the plural messages (lupdate -pluralonly), as Qt's own documentation advises.
 LANGUAGES = {"zh_CN": (), "en": ("-pluralonly",)}
-ENGINE_MARKER = "from engine.messages import"
+ENGINE_MARKER = "from engine.core.messages import"
 
 
 def ts_path(language: str) -> Path:

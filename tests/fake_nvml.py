@@ -1,4 +1,4 @@
-"""A fake of the pynvml calls engine.nvml makes: GPUs on PCI buses, MIG instances, a GPU that is lost.
+"""A fake of the pynvml calls engine.core.nvml makes: GPUs on PCI buses, MIG instances, a GPU that is lost.
 
 NVML numbers GPUs by PCI bus, CUDA (and so TensorFlow) fastest first or as
 CUDA_VISIBLE_DEVICES lists them; these fakes let tests build machines where

@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from engine.config import DataConfig, RunConfig
+from engine.core.config import DataConfig, RunConfig
 from gui.main_window import MainWindow
 
 TIMEOUT_MS = 240_000

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.rundir import RunDir
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.runs.rundir import RunDir
 
 
 def write_run(

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from engine.config import RunConfig
-from engine.data_kinds import DATA_KINDS
-from engine.model_kinds import MODEL_KINDS
-from engine.resources import resource_path
-from engine.sources import inspect
+from engine.core.config import RunConfig
+from engine.core.data_kinds import DATA_KINDS
+from engine.core.model_kinds import MODEL_KINDS
+from engine.core.resources import resource_path
+from engine.core.sources import inspect
 
 EXAMPLES = sorted(resource_path("examples").glob("*.json"))
 

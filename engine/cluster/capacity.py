@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 
-from engine.messages import msg
-from engine.problems import Problem
+from engine.core.messages import msg
+from engine.core.problems import Problem
 
 TASK_MEMORY_MB = 600  # resident memory of a TensorFlow process that imported TensorFlow and ran an op: 549 MB
 TASKS_PER_CORE = 8

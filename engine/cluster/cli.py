@@ -23,18 +23,18 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import event_lines
-from engine import events as ev
-from engine.arguments import count, port, positive_int, positive_seconds
 from engine.cluster.netns import Isolation
 from engine.cluster.ssh import Ssh, add_host_arguments
-from engine.config import STRATEGIES, RunConfig
-from engine.hosts import parse_hosts
-from engine.problems import ConfigError, OutputExists, Problem, RunDirError, printable
-from engine.protocol.codes import ExitCode, RunStatus
-from engine.protocol.paths import RunPaths
-from engine.runlock import RunLock
-from engine.tfconfig import (
+from engine.core import events as ev
+from engine.core.arguments import count, port, positive_int, positive_seconds
+from engine.core.config import STRATEGIES, RunConfig
+from engine.core.hosts import parse_hosts
+from engine.core.logs import event_lines
+from engine.core.problems import ConfigError, OutputExists, Problem, RunDirError, printable
+from engine.core.protocol.codes import ExitCode, RunStatus
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.runlock import RunLock
+from engine.core.tfconfig import (
     ClusterError,
     ClusterProblem,
     ClusterSpec,
@@ -57,7 +57,7 @@ LAUNCHER = "launcher"
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the `cluster` command to a `add_subparsers()` object."""
-    from engine.exports.slurm import DEFAULT_PORT_BASE
+    from engine.core.exports.slurm import DEFAULT_PORT_BASE
 
     cluster = subparsers.add_parser("cluster", help="check, export or launch a multi-worker cluster")
     actions = cluster.add_subparsers(dest="cluster_action", metavar="ACTION", required=True)
@@ -204,13 +204,13 @@ def _export(args: argparse.Namespace) -> int:
     tf_config = _load_cluster(args.cluster)
     config = RunConfig.load(args.config)
     if args.slurm:
-        from engine.exports.slurm import export_slurm
+        from engine.core.exports.slurm import export_slurm
 
         files = export_slurm(
             tf_config.cluster, config, args.out, args.gpus_per_node, args.port_base, args.cpus_per_task
         )
     else:
-        from engine.exports.bundle import export_bundle
+        from engine.core.exports.bundle import export_bundle
 
         _print_problems([p for p in run_problems(tf_config.cluster, config) if p.severity == "warning"])
         files = export_bundle(tf_config.cluster, config, args.out)
@@ -244,7 +244,7 @@ class LaunchPlan:
 
     def abandon(self) -> None:
         """Nothing was started: release the run, and leave no empty new run in the history."""
-        from engine.rundir import discard_unused
+        from engine.core.runs.rundir import discard_unused
 
         self.lock.release()
         if not self.resume:
@@ -255,7 +255,7 @@ def _launch_plan(args: argparse.Namespace) -> LaunchPlan:
     """A new run, or the run `--resume` names, on the cluster the arguments (or the run) describe."""
     from engine.cluster.capacity import local_tasks_problem
     from engine.cluster.launcher import launched_cluster, local_cluster_for
-    from engine.rundir import claim, new_run_dir
+    from engine.core.runs.rundir import claim, new_run_dir
 
     shape_given = args.workers is not None or args.ps or args.evaluator
     if args.cluster and shape_given:
@@ -346,7 +346,7 @@ def _run(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, o
 
 def _launch(args: argparse.Namespace) -> int:
     from engine.cluster.netns import isolate_network
-    from engine.protocol.channel import StopSignal, handle_stop_signals
+    from engine.core.protocol.channel import StopSignal, handle_stop_signals
 
     if args.hosts or _launched_hosts(args, Path(args.resume) if args.resume else None):  # tasks elsewhere
         isolation = Isolation(False, reason="the tasks run on other machines (--hosts)")
@@ -398,8 +398,8 @@ def _launch(args: argparse.Namespace) -> int:
 
 def print_stall(event: ev.TaskStalled) -> None:
     """A stalled task's line and its Python stacks (py-spy), or the line saying it steps again."""
-    from engine.stacks import python_stacks
-    from engine.stall import resumed_line, stall_line
+    from engine.core.logs.stacks import python_stacks
+    from engine.core.logs.stall import resumed_line, stall_line
 
     if event.resumed:
         print(resumed_line(event.worker), flush=True)
@@ -417,7 +417,7 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     """
     from engine.cluster.launcher import WorkerStatus
     from engine.cluster.remote import PreflightError
-    from engine.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
+    from engine.core.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
 
     emit = EventChannel(protect_stdout())
     stop = StopSignal()

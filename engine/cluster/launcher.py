@@ -8,7 +8,7 @@ only after a heartbeat timeout (about 10 s). Under ParameterServerStrategy
 the coordinator waits silently in its constructor for a missing task, and
 its workers and ps tasks never end by themselves, not even when the chief
 dies (measured). So the launcher supervises every process, by role
-(engine.tfconfig.task_program):
+(engine.core.tfconfig.task_program):
 
 - trainers (every MWMS task, the PS chief): the first that exits non-zero,
   or does not join in time, stops the whole group, and the result names it;
@@ -24,7 +24,7 @@ dies (measured). So the launcher supervises every process, by role
   validate the last checkpoints, then it is stopped.
 
 Once the trainers are done, the servers and the evaluator are stopped. Each
-task is the protocol's trainer command (engine.protocol.commands) with its
+task is the protocol's trainer command (engine.core.protocol.commands) with its
 own TF_CONFIG, which picks its program; stdout carries JSON-line events,
 stderr goes to RUN_DIR/workers/<task id>.log. No TensorFlow here. Tasks are
 addressed on loopback only, yet TensorFlow's server listens on every
@@ -41,17 +41,17 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from engine import events as ev
-from engine.config import RunConfig, Strategy
-from engine.protocol import commands
-from engine.protocol.client import WorkerProcess
-from engine.protocol.codes import CLUSTER_STOP_GRACE_S, PEER_LOST_ERRORS, ExitCode, RunStatus, WorkerState
-from engine.protocol.paths import RunPaths
-from engine.rundir import claim
-from engine.runlock import RunLock
-from engine.stall import StallWatch
-from engine.tf_log import without_chatter
-from engine.tfconfig import (
+from engine.core import events as ev
+from engine.core.config import RunConfig, Strategy
+from engine.core.logs.stall import StallWatch
+from engine.core.logs.tf_log import without_chatter
+from engine.core.protocol import commands
+from engine.core.protocol.client import WorkerProcess
+from engine.core.protocol.codes import CLUSTER_STOP_GRACE_S, PEER_LOST_ERRORS, ExitCode, RunStatus, WorkerState
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.rundir import claim
+from engine.core.runs.runlock import RunLock
+from engine.core.tfconfig import (
     TF_CONFIG_ENV,
     ClusterError,
     ClusterProblem,
@@ -94,7 +94,7 @@ class WorkerStatus:
     exit_code: int | None = None
     message: str = ""  # why it failed, was lost or was stopped
     log_path: str = ""
-    role: str = ""  # engine.tfconfig.role_text
+    role: str = ""  # engine.core.tfconfig.role_text
     restarts: int = 0
 
 
@@ -197,7 +197,7 @@ def launch_cluster(
     worker restores the chief's). `restarts`: how often a lost
     parameter_server worker is started again. `stall_s`: a trainer without a
     step for that long is reported to on_event as a TaskStalled (None: from its
-    step times, engine.stall). `lock`, the run's lock held by
+    step times, engine.core.logs.stall). `lock`, the run's lock held by
     the caller, is handed to the chief (the one task that writes the run), so
     no other process can train the run while the cluster does; without one, a
     launcher that starts the chief claims the folder itself (marker and lock

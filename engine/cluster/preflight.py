@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from importlib import metadata
 
 from engine.cluster.ssh import Ssh, failure, python_words
-from engine.exports.bundle import sh_quote
-from engine.hosts import Host
+from engine.core.exports.bundle import sh_quote
+from engine.core.hosts import Host
 
 DIST_NAME = "tf-distributed-dashboard"
 PYTHONS = ((3, 11), (3, 12))  # what TensorFlow 2.21 and the dashboard run on
@@ -45,7 +45,7 @@ for path in want["paths"]:
     if not (os.path.exists(p) or glob.glob(p)):
         out["missing"].append(path)
 if out["engine"]:
-    from engine.tfconfig import port_in_use
+    from engine.core.tfconfig import port_in_use
     out["busy"] = [port for port in want["ports"] if port_in_use("0.0.0.0", port)]
 folder = os.path.expanduser(want["folder"])
 while folder and not os.path.isdir(folder):

@@ -22,7 +22,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine import events as ev
 from engine.cluster.launcher import (
     DEFAULT_RESTARTS,
     STOP_GRACE_S,
@@ -36,14 +35,15 @@ from engine.cluster.launcher import (
 from engine.cluster.preflight import HostCheck, check_hosts
 from engine.cluster.remote_task import CONFIG_FILE, HEARTBEAT_LINE, HEARTBEAT_S, RUN_FOLDER, TF_CONFIG_FILE
 from engine.cluster.ssh import SSH_FAILED, Ssh, failure, python_words, remote_path
-from engine.config import RunConfig
-from engine.exports.bundle import shared_paths
-from engine.exports.script import localized, user_files
-from engine.hosts import Host, hosts_for
-from engine.protocol.client import WorkerProcess
-from engine.protocol.paths import RunPaths
-from engine.runlock import RunLock
-from engine.tfconfig import ClusterError, ClusterSpec, Task, errors, for_task, render, run_problems
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.exports.bundle import shared_paths
+from engine.core.exports.script import localized, user_files
+from engine.core.hosts import Host, hosts_for
+from engine.core.protocol.client import WorkerProcess
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.runlock import RunLock
+from engine.core.tfconfig import ClusterError, ClusterSpec, Task, errors, for_task, render, run_problems
 
 HOSTS_FILE = "hosts.txt"  # in the run directory here: each task's host, for --resume
 SYNC_S = 10.0  # how often the chief's run folder is copied back while the run goes
@@ -67,7 +67,7 @@ class RemoteCluster:
 
 
 def remote_cluster(cluster: ClusterSpec, hosts: list[Host], ssh: Ssh, run_name: str) -> RemoteCluster:
-    """`cluster`'s tasks on `hosts` (engine.hosts.hosts_for), on the same ports, at the addresses ssh
+    """`cluster`'s tasks on `hosts` (engine.core.hosts.hosts_for), on the same ports, at the addresses ssh
     connects to (an alias's HostName), each task in its own folder HOST_FOLDER/run_name/task id."""
     tasks = cluster.tasks()
     assigned = hosts_for(tasks, hosts)

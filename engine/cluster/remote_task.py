@@ -12,7 +12,7 @@ launcher asked to stop, or the connection dropped) or ssh sends SIGHUP or
 SIGTERM, the trainer is asked to stop (a checkpoint first), and
 after CLUSTER_STOP_GRACE_S it is killed with everything it started, so no
 process outlives the run. The trainer dies with this process (its parent)
-too (engine.protocol.channel.die_with_parent).
+too (engine.core.protocol.channel.die_with_parent).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ import threading
 import time
 from pathlib import Path
 
-from engine.protocol import commands
-from engine.protocol.codes import CLUSTER_STOP_GRACE_S
-from engine.tfconfig import TF_CONFIG_ENV
+from engine.core.protocol import commands
+from engine.core.protocol.codes import CLUSTER_STOP_GRACE_S
+from engine.core.tfconfig import TF_CONFIG_ENV
 
 CONFIG_FILE = "config.json"
 TF_CONFIG_FILE = "tf_config.json"

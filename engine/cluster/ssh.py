@@ -20,10 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.exports.bundle import sh_quote
-from engine.hosts import Host
-from engine.problems import ConfigError, Problem
-from engine.protocol.paths import LOCK_NAME, MARKER_NAME, RESERVE_NAME
+from engine.core.exports.bundle import sh_quote
+from engine.core.hosts import Host
+from engine.core.problems import ConfigError, Problem
+from engine.core.protocol.paths import LOCK_NAME, MARKER_NAME, RESERVE_NAME
 
 SSH = "ssh"
 SSH_CONFIG_ENV = "TFDD_SSH_CONFIG"

@@ -5,7 +5,7 @@ start-up) with the same global batch and data, so every count trains the
 same number of steps (strong scaling). Replicas are GPUs when the config
 lists enough GPUs, else virtual CPU devices, which share the same cores and
 so show the cost of distribution rather than a speed-up
-(engine.config.with_replicas). The throughput of a count is the mean
+(engine.core.config.with_replicas). The throughput of a count is the mean
 examples/s of the epochs after the first (the first holds tracing and
 start-up), and its step anatomy (where a step's time goes) is theirs too.
 Speed-up is relative to the smallest count measured (normally 1), and
@@ -28,14 +28,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine import anatomy
-from engine import events as ev
-from engine.config import RunConfig, Strategy, with_replicas
-from engine.problems import ConfigError
-from engine.protocol import commands
-from engine.protocol.client import WorkerProcess
-from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, ExitCode, RunStatus
-from engine.rundir import claim_new_dir
+from engine.core import anatomy
+from engine.core import events as ev
+from engine.core.config import RunConfig, Strategy, with_replicas
+from engine.core.problems import ConfigError
+from engine.core.protocol import commands
+from engine.core.protocol.client import WorkerProcess
+from engine.core.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, ExitCode, RunStatus
+from engine.core.runs.rundir import claim_new_dir
 
 ScalingPoint = ev.ScalingPoint
 POLL_S = 0.2
@@ -175,7 +175,7 @@ def _steady_anatomy(anatomies: list[ev.StepAnatomy]) -> dict | None:
 def serve(config_path: str, replica_counts: list[int], out_dir: str | None) -> int:
     """The study as a protocol process: each count's run_started (its replicas), a scaling_point per
     count, run_finished at the end; "stop" on stdin cancels."""
-    from engine.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
+    from engine.core.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
 
     emit = EventChannel(protect_stdout())
     stop = StopSignal()

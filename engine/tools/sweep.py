@@ -25,18 +25,18 @@ from typing import Any
 import optuna
 from optuna.trial import TrialState
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.messages import msg
-from engine.problems import ConfigError, Problem
-from engine.protocol import commands
-from engine.protocol.client import WorkerProcess
-from engine.protocol.codes import STOP_GRACE_S, ExitCode
-from engine.protocol.paths import RunPaths
-from engine.runlock import RunLock
-from engine.sweep import SweepPaths, TrialStatus
-from engine.sweep.slots import Slot, plan_slots
-from engine.sweep.space import Parameter, SweepSpace, apply, load_sweep
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.messages import msg
+from engine.core.problems import ConfigError, Problem
+from engine.core.protocol import commands
+from engine.core.protocol.client import WorkerProcess
+from engine.core.protocol.codes import STOP_GRACE_S, ExitCode
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.runlock import RunLock
+from engine.core.sweep import SweepPaths, TrialStatus
+from engine.core.sweep.slots import Slot, plan_slots
+from engine.core.sweep.space import Parameter, SweepSpace, apply, load_sweep
 from engine.tools import sweep_hparams
 
 POLL_S = 0.1

@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.problems import ConfigError, printable
-from engine.protocol import commands
-from engine.protocol.codes import ExitCode, RunStatus
-from engine.protocol.paths import runs_root
-from engine.sweep import SweepPaths, TrialStatus, new_sweep_dir
-from engine.sweep.space import load_space
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.problems import ConfigError, printable
+from engine.core.protocol import commands
+from engine.core.protocol.codes import ExitCode, RunStatus
+from engine.core.protocol.paths import runs_root
+from engine.core.sweep import SweepPaths, TrialStatus, new_sweep_dir
+from engine.core.sweep.space import load_space
 
 if TYPE_CHECKING:
     import optuna
@@ -52,7 +52,7 @@ def physical_gpus() -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
+    from engine.core.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
     from engine.tools import sweep
 
     if args.config and not args.space:

@@ -18,8 +18,8 @@ from tensorboard.compat.proto import event_pb2
 from tensorboard.plugins.hparams import summary_v2 as hp
 from tensorboard.summary.writer.record_writer import RecordWriter
 
-from engine.protocol.paths import RunPaths
-from engine.sweep.space import Parameter, SweepSpace
+from engine.core.protocol.paths import RunPaths
+from engine.core.sweep.space import Parameter, SweepSpace
 
 OBJECTIVE_TAG = "epoch/{objective}"  # the trainer's TensorBoard sink names epoch scalars so
 

@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine import events as ev
-from engine.config import Loop
+from engine.core import events as ev
+from engine.core.config import Loop
 from engine.train.loops import Session, replica_train_step
 from engine.train.models import build_loss_and_metric
 from engine.train.retire import retired

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine import events as ev
-from engine.problems import RunDirError
-from engine.protocol.paths import CHECKPOINT_PREFIX, RunPaths
+from engine.core import events as ev
+from engine.core.problems import RunDirError
+from engine.core.protocol.paths import CHECKPOINT_PREFIX, RunPaths
 from engine.train.tf_runtime import tf
 
 TOTALS = 5  # engine.train.controller.EpochTotals.carried(): steps, loss sum, accuracy sum, train s, wall s

@@ -15,9 +15,9 @@ from __future__ import annotations
 import socket
 import threading
 
-from engine.protocol.channel import StopSignal
-from engine.protocol.codes import ExitCode
-from engine.tfconfig import Task
+from engine.core.protocol.channel import StopSignal
+from engine.core.protocol.codes import ExitCode
+from engine.core.tfconfig import Task
 
 POLL_S = 1.0
 MISSES = 3  # consecutive failed connections before the chief counts as gone

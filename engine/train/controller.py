@@ -19,9 +19,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from engine import events as ev
-from engine.protocol.channel import StopSignal
-from engine.protocol.codes import RunStatus
+from engine.core import events as ev
+from engine.core.protocol.channel import StopSignal
+from engine.core.protocol.codes import RunStatus
 from engine.train.steps_policy import StepsPerCall
 
 REPORT_EVERY_S = 0.02

@@ -1,6 +1,6 @@
 """Apply a device plan to TensorFlow, and probe what hardware there is.
 
-The plan itself is decided by `engine.plan.plan_devices` (pure, shared with
+The plan itself is decided by `engine.core.plan.plan_devices` (pure, shared with
 the window); `apply_plan` must run before anything else initialises
 TensorFlow's devices: after that, `set_logical_device_configuration` raises
 "Virtual devices cannot be modified after being initialized".
@@ -13,7 +13,7 @@ import platform
 import sys
 from typing import Any
 
-from engine.plan import DevicePlan, device_index
+from engine.core.plan import DevicePlan, device_index
 from engine.train.tf_runtime import tf
 
 
@@ -61,10 +61,10 @@ def _memory_mb() -> int | None:
 def probe() -> dict[str, Any]:
     """Every device with the details TensorFlow and NVML give; the GUI shows this.
 
-    Each GPU is matched to its NVML device by PCI bus id (engine.nvml.match_gpus), never by
+    Each GPU is matched to its NVML device by PCI bus id (engine.core.nvml.match_gpus), never by
     position: TensorFlow's GPU:0 is NVML's device 0 only by coincidence.
     """
-    from engine import nvml
+    from engine.core import nvml
     from engine.train.tf_runtime import gpu_descriptions
 
     reader = nvml.default()

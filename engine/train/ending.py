@@ -16,7 +16,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 
-from engine.protocol.codes import ExitCode
+from engine.core.protocol.codes import ExitCode
 from engine.train.retire import THREAD_NAME as RETIRER
 
 _os_exit = os._exit  # the real one: the engine's own way out

@@ -25,15 +25,15 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from engine import events as ev
-from engine.config import RunConfig, has_validation
-from engine.problems import ConfigError
-from engine.protocol.channel import StopSignal
-from engine.protocol.codes import RunStatus
-from engine.protocol.paths import RunPaths
-from engine.rundir import EvaluationLog
-from engine.sources import inspect, resolve_shard_policy, sharding_workers
-from engine.tfconfig import TaskRole
+from engine.core import events as ev
+from engine.core.config import RunConfig, has_validation
+from engine.core.problems import ConfigError
+from engine.core.protocol.channel import StopSignal
+from engine.core.protocol.codes import RunStatus
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.rundir import EvaluationLog
+from engine.core.sources import inspect, resolve_shard_policy, sharding_workers
+from engine.core.tfconfig import TaskRole
 from engine.train.trainer import Outcome
 
 POLL_S = 0.5
@@ -118,7 +118,7 @@ class Evaluator:
         per_epoch = source.steps_per_epoch
         done = self.log.checkpoints()
         if self.role.task:
-            from engine.tfconfig import TF_CONFIG_ENV, parse_tf_config
+            from engine.core.tfconfig import TF_CONFIG_ENV, parse_tf_config
             from engine.train.chief_watch import watch_chief
 
             cluster = parse_tf_config(os.environ.get(TF_CONFIG_ENV) or "{}").cluster

@@ -13,7 +13,7 @@ import re
 import traceback
 from pathlib import Path
 
-from engine.protocol.codes import PEER_LOST_ERRORS
+from engine.core.protocol.codes import PEER_LOST_ERRORS
 
 _REMOTE_TASK = re.compile(r"/job:(\w+)/replica:\d+/task:(\d+)")
 _NODE_NOTE = re.compile(r"\s*\[\[[^\]]*\]\]")  # "[[{{node PyFunc}}]]", TensorFlow's node annotations

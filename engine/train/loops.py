@@ -13,7 +13,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from engine.config import RunConfig
+from engine.core.config import RunConfig
 from engine.train.controller import Controller
 from engine.train.datasets import InputSource
 from engine.train.models import build_loss_and_metric

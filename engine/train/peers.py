@@ -18,12 +18,12 @@ import socket
 import time
 from collections.abc import Iterator, Mapping
 
-from engine import events as ev
-from engine.config import Strategy
-from engine.messages import msg
-from engine.protocol.channel import StopSignal
-from engine.protocol.codes import DEFAULT_JOIN_TIMEOUT_S, JOIN_TIMEOUT_ENV
-from engine.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, Task, parse_tf_config
+from engine.core import events as ev
+from engine.core.config import Strategy
+from engine.core.messages import msg
+from engine.core.protocol.channel import StopSignal
+from engine.core.protocol.codes import DEFAULT_JOIN_TIMEOUT_S, JOIN_TIMEOUT_ENV
+from engine.core.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, Task, parse_tf_config
 from engine.train.chief_watch import chief_answers
 
 POLL_S = 0.5

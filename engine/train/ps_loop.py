@@ -28,8 +28,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from engine import events as ev
-from engine.protocol.codes import task_id
+from engine.core import events as ev
+from engine.core.protocol.codes import task_id
 from engine.train.controller import Checkpoint, Controller
 from engine.train.loops import FitBridge, Session, block_of_steps, validation_sums
 from engine.train.models import build_loss_and_metric, build_model

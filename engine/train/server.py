@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import os
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.plan import plan_devices
-from engine.protocol.channel import StopSignal
-from engine.protocol.codes import ExitCode, RunStatus
-from engine.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, TaskRole, parse_tf_config
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.plan import plan_devices
+from engine.core.protocol.channel import StopSignal
+from engine.core.protocol.codes import ExitCode, RunStatus
+from engine.core.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, TaskRole, parse_tf_config
 from engine.train.chief_watch import watch_chief
 from engine.train.trainer import Outcome
 

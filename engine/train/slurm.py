@@ -1,6 +1,6 @@
 """A Slurm task's TF_CONFIG, from TensorFlow's SlurmClusterResolver (`tfdd cluster slurm-tf-config`).
 
-The exported Slurm job (engine.exports.slurm) starts one task per node with
+The exported Slurm job (engine.core.exports.slurm) starts one task per node with
 srun; each runs this to learn its place in the cluster, then the same
 `train` command as the others. The resolver reads srun's environment
 (SLURM_PROCID, SLURM_STEP_NUM_TASKS, SLURM_STEP_NODELIST,
@@ -24,7 +24,7 @@ import json
 import os
 from collections.abc import Mapping
 
-from engine.tfconfig import JOBS
+from engine.core.tfconfig import JOBS
 from engine.train.tf_runtime import tf
 
 

@@ -10,7 +10,7 @@ controller asks before each call.
 
 from __future__ import annotations
 
-from engine.config import Loop, RunConfig, Strategy
+from engine.core.config import Loop, RunConfig, Strategy
 
 AUTO = "auto"
 CLUSTER_AND_FIT_AUTO = 32

@@ -9,11 +9,11 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine import events as ev
-from engine.config import RunConfig, Strategy
-from engine.plan import DevicePlan
-from engine.protocol.channel import StopSignal
-from engine.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, parse_tf_config
+from engine.core import events as ev
+from engine.core.config import RunConfig, Strategy
+from engine.core.plan import DevicePlan
+from engine.core.protocol.channel import StopSignal
+from engine.core.tfconfig import EVALUATOR_JOB, TF_CONFIG_ENV, parse_tf_config
 from engine.train.peers import wait_for_peers
 from engine.train.tf_runtime import tf
 
@@ -22,7 +22,7 @@ MIN_SHARD_BYTES = 256 << 10
 
 
 def cross_device_ops(plan: DevicePlan) -> Any:
-    """The all-reduce the plan chose (NCCL between Linux GPUs, see engine.plan.choose_all_reduce)."""
+    """The all-reduce the plan chose (NCCL between Linux GPUs, see engine.core.plan.choose_all_reduce)."""
     return {
         "nccl": tf.distribute.NcclAllReduce,
         "hierarchical_copy": tf.distribute.HierarchicalCopyAllReduce,
@@ -49,7 +49,7 @@ def training_cluster_resolver() -> Any:
 
 
 def variable_partitioner(config: RunConfig, num_ps: int) -> Any:
-    """How parameter_server splits variables across the ps tasks (engine.config.VARIABLE_PARTITIONERS)."""
+    """How parameter_server splits variables across the ps tasks (engine.core.config.VARIABLE_PARTITIONERS)."""
     partitioners = tf.distribute.experimental.partitioners
     if config.variable_partitioner == "min_size":
         return partitioners.MinSizePartitioner(min_shard_bytes=MIN_SHARD_BYTES, max_shards=num_ps)

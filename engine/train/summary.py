@@ -2,7 +2,7 @@
 
 Run in a child process (`tfdd model-summary --config C --json`), never in
 the window: building a model needs TensorFlow, and a python model file is
-user code. The data source gives the input shape (engine.sources reads it
+user code. The data source gives the input shape (engine.core.sources reads it
 without decoding anything; a python dataset's function is called once for
 its element spec). Nothing is trained and no device is split.
 
@@ -19,9 +19,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.config import RunConfig
-from engine.plan import replica_count
-from engine.sources import inspect
+from engine.core.config import RunConfig
+from engine.core.plan import replica_count
+from engine.core.sources import inspect
 
 OPTIMIZER_SLOTS = {"adam": 2, "rmsprop": 1, "adagrad": 1, "sgd": 0}
 

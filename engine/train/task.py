@@ -2,7 +2,7 @@
 
 Under parameter_server the chief trains while workers and ps tasks serve,
 and an evaluator task validates checkpoints beside either cluster strategy
-(engine.tfconfig.task_program). Deciding here, from TF_CONFIG, lets the
+(engine.core.tfconfig.task_program). Deciding here, from TF_CONFIG, lets the
 launcher, exported start scripts, a Slurm job and a Kubernetes TFJob start
 every task with the same command and the same run config.
 """
@@ -12,11 +12,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.protocol.channel import StopSignal
-from engine.sources import SourceInfo
-from engine.tfconfig import Program, role_from_environment, task_program
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.protocol.channel import StopSignal
+from engine.core.sources import SourceInfo
+from engine.core.tfconfig import Program, role_from_environment, task_program
 from engine.train.ending import exit_now, user_threads_left
 from engine.train.retire import retiring
 from engine.train.trainer import Outcome, Trainer

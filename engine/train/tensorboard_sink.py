@@ -20,7 +20,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from engine import events as ev
+from engine.core import events as ev
 from engine.train.tf_runtime import tf
 
 BATCH_INTERVAL_S = 0.25

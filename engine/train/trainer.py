@@ -1,6 +1,6 @@
 """One run, start to finish: the one place that orders the steps.
 
-validate config -> inspect the data source (engine.sources, before TF) ->
+validate config -> inspect the data source (engine.core.sources, before TF) ->
 plan devices -> apply them -> strategy -> input pipeline -> model/optimizer
 in scope, its output checked on one batch -> restore checkpoint ->
 controller drives the loop -> save model. Every failure becomes a
@@ -17,18 +17,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine import events as ev
-from engine.config import Loop, RunConfig, Strategy, batch_problem, has_validation
-from engine.messages import msg
-from engine.plan import DevicePlan, plan_devices
-from engine.problems import ConfigError, Problem, RunDirError, capped, failure_message
-from engine.protocol.channel import StopSignal
-from engine.protocol.codes import RunStatus
-from engine.protocol.paths import RunPaths
-from engine.rundir import RunDir
-from engine.safe_files import DiskFull, disk_full_message, is_disk_full
-from engine.scratch import ScratchDir
-from engine.sources import (
+from engine.core import events as ev
+from engine.core.config import Loop, RunConfig, Strategy, batch_problem, has_validation
+from engine.core.messages import msg
+from engine.core.plan import DevicePlan, plan_devices
+from engine.core.problems import ConfigError, Problem, RunDirError, capped, failure_message
+from engine.core.protocol.channel import StopSignal
+from engine.core.protocol.codes import RunStatus
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.rundir import RunDir
+from engine.core.runs.safe_files import DiskFull, disk_full_message, is_disk_full
+from engine.core.runs.scratch import ScratchDir
+from engine.core.sources import (
     SourceInfo,
     check_fits_batch,
     inspect,
@@ -36,7 +36,7 @@ from engine.sources import (
     shard_problem,
     sharding_workers,
 )
-from engine.tfconfig import TaskRole, role_from_environment
+from engine.core.tfconfig import TaskRole, role_from_environment
 from engine.train.controller import Controller, NonFiniteLoss, Schedule
 from engine.train.ending import exit_now, exits_guarded
 from engine.train.failures import explain, oom_device, tensorflow_said, user_exit_message
@@ -467,7 +467,7 @@ class Trainer:
 def _check_batch_unchanged(events: Path, epoch: int, step: int, batch: int) -> None:
     """A checkpoint within an epoch counts steps of the batch size it was trained with: with another size
     the position means other examples (or lies past the epoch's end), so such a resume is refused."""
-    from engine.events_file import EventsDigest
+    from engine.core.runs.events_file import EventsDigest
 
     digest = EventsDigest()
     digest.update(events)

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.problems import ConfigError, DataError, Problem
-from engine.user_code import CONTRACTS
+from engine.core.problems import ConfigError, DataError, Problem
+from engine.core.user_code import CONTRACTS
 
 
 class ModelError(ConfigError):

@@ -3,7 +3,7 @@
 `python -m engine.train.worker --wait-for-config` imports TensorFlow and
 tf-keras (3-6 s on these machines, most of a cold start), sends one
 `trainer_ready` event and waits for a line of trainer arguments
-(engine.protocol.commands.assignment_line); then it is an ordinary worker.
+(engine.core.protocol.commands.assignment_line); then it is an ordinary worker.
 It touches no device while it waits, so the run's device plan (virtual
 devices, memory growth, a GPU subset) and a multi-worker strategy can still
 be set up.
@@ -26,9 +26,9 @@ import sys
 import threading
 import time
 
-from engine import events as ev
-from engine.protocol.codes import STOP_LINE, ExitCode
-from engine.protocol.commands import parse_assignment
+from engine.core import events as ev
+from engine.core.protocol.codes import STOP_LINE, ExitCode
+from engine.core.protocol.commands import parse_assignment
 
 IMPORT_NICENESS = 10
 

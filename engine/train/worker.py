@@ -4,14 +4,14 @@ In a cluster, TF_CONFIG's role decides what runs (engine.train.task): the
 trainer, a parameter-server task's server, or the evaluator. With
 --wait-for-config it is a warm trainer (engine.train.warm_start): it
 imports TensorFlow first and reads its arguments from stdin. It speaks the
-worker protocol (engine.protocol): events only on stdout,
+worker protocol (engine.core.protocol): events only on stdout,
 everything else on stderr; "stop" or EOF on stdin, SIGINT and SIGTERM ask for
 a graceful stop (a checkpoint, then run_finished with status stopped; exit
 code 143 after SIGTERM, else 0; when the user's code keeps training from reaching a point to stop, it
 ends itself after TRAINER_STOP_GRACE_S with run_finished "killed");
 before training has begun it exits at once, and on Linux it dies with its
 parent even while TensorFlow blocks. A run_failed event always comes before
-a non-zero exit code (engine.protocol.codes.ExitCode), and exit code 0 only follows run_finished
+a non-zero exit code (engine.core.protocol.codes.ExitCode), and exit code 0 only follows run_finished
 (engine.train.ending).
 """
 
@@ -20,9 +20,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from engine import events as ev
-from engine.problems import ConfigError, RunDirError, failure_message
-from engine.protocol.channel import (
+from engine.core import events as ev
+from engine.core.problems import ConfigError, RunDirError, failure_message
+from engine.core.protocol.channel import (
     EventChannel,
     StopSignal,
     die_with_parent,
@@ -30,8 +30,8 @@ from engine.protocol.channel import (
     protect_stdout,
     watch_stdin,
 )
-from engine.protocol.codes import ExitCode, RunStatus
-from engine.protocol.commands import WAIT_FOR_CONFIG
+from engine.core.protocol.codes import ExitCode, RunStatus
+from engine.core.protocol.commands import WAIT_FOR_CONFIG
 from engine.train.ending import exit_now
 
 
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     stop = StopSignal(on_early_stop=stop_before_training)
     watch_stdin(stop)
     handle_stop_signals(stop, ctrl_c_code=ExitCode.OK, main_thread_may_block=True)
-    from engine.rundir import open_run
+    from engine.core.runs.rundir import open_run
     from engine.train.task import end_process, run_task
 
     try:

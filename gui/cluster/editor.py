@@ -1,7 +1,7 @@
 """The TF_CONFIG editor: a task table and its JSON, kept in step, with problems as you type.
 
 TensorFlow checks little of a TF_CONFIG (a missing peer waits an hour), so
-every edit runs engine.tfconfig.validate with the run form's strategy and
+every edit runs engine.core.tfconfig.validate with the run form's strategy and
 shows errors and warnings at once. Either side can be edited: the table
 renders the JSON; valid JSON rebuilds the table, while JSON that does not
 parse is only reported, so a half-typed bracket never wipes the tasks.
@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.hosts import parse_host
-from engine.problems import ConfigError
-from engine.tfconfig import (
+from engine.core.hosts import parse_host
+from engine.core.problems import ConfigError
+from engine.core.tfconfig import (
     JOBS,
     ClusterError,
     ClusterProblem,
@@ -235,7 +235,7 @@ class ClusterEditor(QWidget):
         return list(self._problems)
 
     def machine_rows(self) -> list[str]:
-        """Each task's machine (an engine.hosts row), in the cluster's task order."""
+        """Each task's machine (an engine.core.hosts row), in the cluster's task order."""
         return self.table.machines()
 
     def _machines_blocker(self) -> str:

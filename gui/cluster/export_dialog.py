@@ -1,9 +1,9 @@
 """Export a cluster for other machines: pick a folder, write the bundle, read what to copy where.
 
 Two targets: machines the cluster names (start scripts, PowerShell, a
-Kubeflow TFJob: engine.exports.bundle) or a Slurm job (an sbatch script
+Kubeflow TFJob: engine.core.exports.bundle) or a Slurm job (an sbatch script
 whose tasks build their TF_CONFIG from Slurm's environment:
-engine.exports.slurm), so the window writes exactly what `python main.py
+engine.core.exports.slurm), so the window writes exactly what `python main.py
 cluster export [--slurm]` writes. Export is refused while the cluster or the
 run config has errors: a bundle that cannot train is found out only after
 it has been copied to every machine.
@@ -32,11 +32,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import RunConfig
-from engine.exports.bundle import BUNDLE_MARKER, check_bundle_folder, export_bundle
-from engine.exports.slurm import DEFAULT_PORT_BASE, export_slurm
-from engine.problems import OutputExists, Problem
-from engine.tfconfig import ClusterError, ClusterSpec, errors, local_cluster_like, run_problems
+from engine.core.config import RunConfig
+from engine.core.exports.bundle import BUNDLE_MARKER, check_bundle_folder, export_bundle
+from engine.core.exports.slurm import DEFAULT_PORT_BASE, export_slurm
+from engine.core.problems import OutputExists, Problem
+from engine.core.tfconfig import ClusterError, ClusterSpec, errors, local_cluster_like, run_problems
 from gui.i18n import translate
 from gui.keyboard import plain_label
 from gui.theme import WidgetRole, set_role

@@ -3,8 +3,8 @@
 Row order is TF_CONFIG order: a task's index is its position among the rows
 of its job, so the table and the JSON say the same thing. Cells hold text,
 not checked values, so a half-typed port stays on screen and
-engine.tfconfig.validate says what is wrong with it. The Machine column
-names where a task starts over SSH (an engine.hosts row: `user@host`, an ssh
+engine.core.tfconfig.validate says what is wrong with it. The Machine column
+names where a task starts over SSH (an engine.core.hosts row: `user@host`, an ssh
 alias, a port, python= or venv=); empty, it starts on this machine.
 """
 
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.tfconfig import JOBS, LOOPBACK_HOST, ClusterProblem, ClusterSpec
+from engine.core.tfconfig import JOBS, LOOPBACK_HOST, ClusterProblem, ClusterSpec
 from gui import theme
 from gui.i18n import translate
 from gui.statuses import severity_name, severity_tone

@@ -3,7 +3,7 @@
 Example count, input shape, classes with their counts and, for an image
 folder, a strip of thumbnails read with Qt (QImageReader scales while it
 decodes, so a large photo costs little). The numbers come from
-`engine.sources.inspect(quick=True)`: a bounded sample, no TensorFlow, no
+`engine.core.sources.inspect(quick=True)`: a bounded sample, no TensorFlow, no
 user code, fast enough to run as the user types; the trainer reads
 everything again before it starts.
 """
@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtGui import QImageReader, QPainter, QPaintEvent, QPixmap
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QVBoxLayout, QWidget
 
-from engine.sources import SourceInfo
+from engine.core.sources import SourceInfo
 from gui.form.rows import hint_label
 from gui.i18n import translate
 

@@ -4,7 +4,7 @@ For a CSV file the label column is chosen from its header; for an NPZ file
 the arrays from its keys; for TFRecord files the feature keys from the
 first record. Reading a header, a key list or a record needs no TensorFlow.
 After each change the preview (gui.form.data_preview) reads the source
-with `engine.sources.inspect(quick=True)`, so a wrong folder is an inline
+with `engine.core.sources.inspect(quick=True)`, so a wrong folder is an inline
 problem in a second, not a failed run after TensorFlow's start-up.
 """
 
@@ -25,21 +25,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import RunConfig
-from engine.data_kinds import DATA_KINDS, data_kind, validate_data
-from engine.data_kinds.base import SHARD_HINTS, SHARD_POLICIES, DataConfig, names_in
-from engine.data_kinds.image_folder import COLOR_MODES
-from engine.data_kinds.tfrecord import TFRECORD_FEATURE_TYPES
-from engine.messages import msg
-from engine.problems import ConfigError, DataError, Problem
-from engine.sources import SourceInfo, inspect, resolve_shard_policy, shard_problem
+from engine.core.config import RunConfig
+from engine.core.data_kinds import DATA_KINDS, data_kind, validate_data
+from engine.core.data_kinds.base import SHARD_HINTS, SHARD_POLICIES, DataConfig, names_in
+from engine.core.data_kinds.image_folder import COLOR_MODES
+from engine.core.data_kinds.tfrecord import TFRECORD_FEATURE_TYPES
+from engine.core.messages import msg
+from engine.core.problems import ConfigError, DataError, Problem
+from engine.core.sources import SourceInfo, inspect, resolve_shard_policy, shard_problem
 from gui.form.data_preview import DataPreview
 from gui.form.number_fields import KeptValues, limited_spin
 from gui.form.rows import ProblemLabels, hint_label
 from gui.i18n import translate
 
 # Every field a data kind may read, in the form's order: (label, tooltip). A kind shows the rows of its fields
-# (engine.data_kinds.<kind>.KIND.fields).
+# (engine.core.data_kinds.<kind>.KIND.fields).
 ROWS: dict[str, tuple[str, str]] = {
     "path": (QT_TRANSLATE_NOOP("DataSourceForm", "Path"), ""),
     "num_samples": (QT_TRANSLATE_NOOP("DataSourceForm", "Samples"), ""),

@@ -1,6 +1,6 @@
 """What hardware TensorFlow sees, asked of a child process so the GUI never imports it.
 
-`tfdd devices --json` (engine.protocol.commands.probe_command) prints one JSON document; `parse_probe_output`
+`tfdd devices --json` (engine.core.protocol.commands.probe_command) prints one JSON document; `parse_probe_output`
 turns it into plain dataclasses (a pure function, so tests inject fake GPU
 lists), and `DeviceProbe` runs the command with a QProcess without blocking
 the window while TensorFlow takes its seconds to start.
@@ -14,8 +14,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QProcess, QTimer, Signal
 
-from engine.nvml import GpuMatch
-from engine.protocol.commands import probe_command
+from engine.core.nvml import GpuMatch
+from engine.core.protocol.commands import probe_command
 
 PROBE_TIMEOUT_MS = 120_000
 
@@ -34,7 +34,7 @@ class DeviceInfo:
     memory_mb: int | None = None
     cores: int | None = None
     compute_capability: str = ""
-    nvml_index: int | None = None  # NVML's device, matched by PCI bus id (engine.nvml.match_gpus)
+    nvml_index: int | None = None  # NVML's device, matched by PCI bus id (engine.core.nvml.match_gpus)
     pci_bus_id: str = ""
     mig: bool = False
     mig_uuid: str = ""

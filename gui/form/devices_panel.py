@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from engine.nvml import GpuMatch, GpuSample
+from engine.core.nvml import GpuMatch, GpuSample
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.i18n import translate
 

@@ -4,7 +4,7 @@ mlp and cnn are built by the engine from a few sizes; keras_application
 names an architecture of tf_keras.applications (weights: none, or a local
 file); python points at the user's file and function; saved at a .keras
 file. The form checks what it can without running anything (each kind's
-module in engine.model_kinds: the file exists, the function is defined); the
+module in engine.core.model_kinds: the file exists, the function is defined); the
 summary builds the model in a child process (gui.form.model_summary).
 """
 
@@ -26,17 +26,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import ACTIVATIONS, ModelConfig
-from engine.messages import msg
-from engine.model_kinds import MODEL_KINDS, model_kind
-from engine.model_kinds.keras_application import KERAS_APPLICATIONS
-from engine.problems import Problem
+from engine.core.config import ACTIVATIONS, ModelConfig
+from engine.core.messages import msg
+from engine.core.model_kinds import MODEL_KINDS, model_kind
+from engine.core.model_kinds.keras_application import KERAS_APPLICATIONS
+from engine.core.problems import Problem
 from gui.form.model_summary import ModelSummary
 from gui.form.rows import ProblemLabels, hint_label
 from gui.i18n import translate
 
 # Every field a model kind may read, in the form's order: (label, tooltip). A kind shows the rows of its fields
-# (engine.model_kinds.<kind>.KIND.fields).
+# (engine.core.model_kinds.<kind>.KIND.fields).
 ROWS: dict[str, tuple[str, str]] = {
     "filters": (
         QT_TRANSLATE_NOOP("ModelForm", "Conv filters"),

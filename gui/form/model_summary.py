@@ -2,7 +2,7 @@
 
 Building a model needs TensorFlow and may run the user's model file; the
 window does neither. A QProcess runs the command (started through
-engine.protocol.commands, read when it finishes, never waited for), and the
+engine.core.protocol.commands, read when it finishes, never waited for), and the
 table shows each layer, its output shape and parameters, with the total and
 a per-replica memory estimate. A change to the form marks the summary out
 of date; a new request ends the one still running.
@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import RunConfig
-from engine.protocol.commands import cli_command
+from engine.core.config import RunConfig
+from engine.core.protocol.commands import cli_command
 from gui.form.rows import hint_label
 
 KILL_WAIT_MS = 2000

@@ -4,7 +4,7 @@ A QSpinBox clamps whatever it is given to its range, so a config holding
 epochs 5,000,000 or a learning rate of 1e-7 came back from the form changed,
 and a value past a C int (10**30) made setValue raise. Here:
 
-- a field's range is the engine's (engine.config.LIMITS), so what the engine
+- a field's range is the engine's (engine.core.config.LIMITS), so what the engine
   accepts the field can show, and the rest is the engine's problem to name;
 - `KeptValues` keeps a value a field cannot show exactly as the config holds
   it, shows the field's nearest value, and reports a problem naming the value
@@ -22,9 +22,9 @@ from typing import Any
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox, QWidget
 
-from engine.config import LIMITS
-from engine.messages import msg
-from engine.problems import Problem, short_value
+from engine.core.config import LIMITS
+from engine.core.messages import msg
+from engine.core.problems import Problem, short_value
 
 
 def limited_spin(field: str, name: str = "") -> QSpinBox:

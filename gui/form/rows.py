@@ -1,6 +1,6 @@
 """Form rows that show a validation problem right under their field.
 
-Every `engine.config.Problem` names a config field ("epochs", "data.path");
+Every `engine.core.config.Problem` names a config field ("epochs", "data.path");
 a row registers the fields it edits, so each problem lands next to the
 widget a person must change. Problems of fields no row shows go to a
 catch-all label.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFormLayout, QLabel, QVBoxLayout, QWidget
 
-from engine.problems import Problem
+from engine.core.problems import Problem
 from gui.i18n import problem_text, translate
 from gui.keyboard import plain_label
 from gui.theme import WidgetRole, set_role

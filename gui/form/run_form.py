@@ -1,7 +1,7 @@
 """The run form: every choice of a run, producing an engine RunConfig.
 
 The form never decides what is valid: it builds a RunConfig and asks
-`engine.config.validate` with the replica count of the chosen devices, then
+`engine.core.config.validate` with the replica count of the chosen devices, then
 shows each Problem next to its field. Keys the form does not show (seed,
 mixed precision, …) are kept from the config it was given, so opening a
 hand-written file and saving it again loses nothing.
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import (
+from engine.core.config import (
     LOOPS,
     OPTIMIZERS,
     STRATEGIES,
@@ -35,10 +35,10 @@ from engine.config import (
     per_replica_batch,
     validate,
 )
-from engine.messages import msg
-from engine.plan import plan_problems, replica_count
-from engine.problems import Problem
-from engine.tfconfig import CLUSTER_STRATEGIES, evaluator_problem
+from engine.core.messages import msg
+from engine.core.plan import plan_problems, replica_count
+from engine.core.problems import Problem
+from engine.core.tfconfig import CLUSTER_STRATEGIES, evaluator_problem
 from gui.form.bindings import FieldBindings
 from gui.form.data_source import DataSourceForm
 from gui.form.device_probe import ProbeResult

@@ -16,14 +16,14 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from engine import anatomy
-from engine import events as ev
+from engine.core import anatomy
+from engine.core import events as ev
 from gui import theme
 from gui.i18n import translate
 from gui.live.live_plot import LivePlot
 from gui.theme import WidgetRole, set_role
 
-PART_NAMES = {  # engine.anatomy.PARTS in the window's words
+PART_NAMES = {  # engine.core.anatomy.PARTS in the window's words
     "input": QT_TRANSLATE_NOOP("AnatomyPlot", "waiting for input"),
     "compute": QT_TRANSLATE_NOOP("AnatomyPlot", "computing"),
     "sync": QT_TRANSLATE_NOOP("AnatomyPlot", "synchronising"),

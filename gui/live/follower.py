@@ -3,7 +3,7 @@
 The Live tab shows a run it did not start (a terminal's `tfdd train`, another window's run, a detached
 cluster, a Slurm job on shared storage) exactly as it shows its own: the same event objects reach the same
 views in batches handed over every EMIT_INTERVAL_S, with the same decode budget per interval
-(gui.runner.EventRelay). The run's folder is read by engine.follow.RunWatch; the thread only paces it.
+(gui.runner.EventRelay). The run's folder is read by engine.core.runs.follow.RunWatch; the thread only paces it.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from engine import events as ev
-from engine.follow import RunWatch, ending_message
-from engine.protocol.codes import RunStatus
+from engine.core import events as ev
+from engine.core.protocol.codes import RunStatus
+from engine.core.runs.follow import RunWatch, ending_message
 from gui.i18n import event_message, translate
 from gui.runner import DECODE_BUDGET_S, EMIT_INTERVAL_S, EventRelay
 
@@ -25,12 +25,12 @@ class RunFollower(EventRelay):
     """Follows one run folder until the run is over, its folder is gone, or `stop_following()`."""
 
     gpu_samples = Signal(list)
-    """New rows of the run's gpus.csv (engine.nvml.GpuSample), when the run records them."""
+    """New rows of the run's gpus.csv (engine.core.nvml.GpuSample), when the run records them."""
     origin_found = Signal(float, bool)
     """The time of the events file's first event (the time axis's zero), and whether the file replaced one read
     before (a resume rewrote it): what was shown is read again from its start."""
     holder_changed = Signal(object)
-    """Who trains the run now (engine.runlock.Holder), or None."""
+    """Who trains the run now (engine.core.runs.runlock.Holder), or None."""
     cut_short = Signal(str)
     """Why the run is over when it recorded no end (its folder is gone, its lock let go); run_finished follows."""
 

@@ -1,7 +1,7 @@
-"""Live GPU utilisation and memory, polled about once a second through engine.nvml.
+"""Live GPU utilisation and memory, polled about once a second through engine.core.nvml.
 
 NVML is a small C library, not TensorFlow, so the GUI process may ask it
-directly; engine.nvml owns reading it (one initialisation per process) and
+directly; engine.core.nvml owns reading it (one initialisation per process) and
 which NVML device each of TensorFlow's GPUs is (matched by PCI bus id in the
 device probe). Where NVML is missing the monitor says why, so no panel ever
 shows made-up zeros; a GPU that stops answering is reported as such while
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from engine import nvml
-from engine.nvml import GpuMatch
+from engine.core import nvml
+from engine.core.nvml import GpuMatch
 
 POLL_INTERVAL_MS = 1000
 
@@ -22,7 +22,7 @@ class GpuMonitor(QObject):
     """Polls NVML in the GUI thread while there are GPUs to watch."""
 
     samples_ready = Signal(list)
-    """A list of engine.nvml.GpuSample, one per watched GPU, about once a second."""
+    """A list of engine.core.nvml.GpuSample, one per watched GPU, about once a second."""
     unavailable = Signal(str)
     """NVML cannot be used; carries the reason a person can read."""
 

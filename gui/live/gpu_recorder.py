@@ -2,19 +2,19 @@
 
 The window's GpuMonitor samples every GPU NVML can read (the device panel
 shows them all); a run's chart and its RUN_DIR/gpus.csv hold only the GPUs
-that run trains on, as engine.plan decides them from its config.
+that run trains on, as engine.core.plan decides them from its config.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from engine.config import RunConfig
-from engine.gpu_log import GpuLog
-from engine.nvml import GpuSample
-from engine.plan import plan_devices
-from engine.problems import ConfigError
-from engine.protocol.paths import RunPaths
+from engine.core.config import RunConfig
+from engine.core.nvml import GpuSample
+from engine.core.plan import plan_devices
+from engine.core.problems import ConfigError
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.gpu_log import GpuLog
 
 
 def run_gpus(config: RunConfig, machine_gpus: list[str], workers: int = 1) -> set[str]:

@@ -1,6 +1,6 @@
 """The trainer's log: TensorFlow's chatter folded into plain lines, expandable to the raw lines.
 
-Lines go through engine.tf_log's LogFolder (the same folding as `tfdd
+Lines go through engine.core.logs.tf_log's LogFolder (the same folding as `tfdd
 train`): each topic of TensorFlow's start-up chatter becomes one line that
 says what it means, with the raw lines as its children; every other line is
 shown as it came. A run's raw stream is also in its run directory
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.tf_log import Entry, LogFolder
+from engine.core.logs.tf_log import Entry, LogFolder
 from gui import theme
 from gui.i18n import translate
 

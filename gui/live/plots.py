@@ -18,8 +18,8 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QWidget
 
-from engine import events as ev
-from engine.nvml import GpuSample
+from engine.core import events as ev
+from engine.core.nvml import GpuSample
 from gui.live.anatomy_plot import AnatomyPanel
 from gui.live.live_plot import (
     FRAME_RATES,

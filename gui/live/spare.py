@@ -2,7 +2,7 @@
 
 A fresh trainer spends 3-6 s importing TensorFlow before it does anything
 for its run. `WarmTrainer` starts a trainer in its waiting mode
-(engine.protocol.commands.spare_command) ahead of time: it imports
+(engine.core.protocol.commands.spare_command) ahead of time: it imports
 TensorFlow at low priority, touches no device and says `trainer_ready`. At
 Start the window takes it (`take`) and the runner hands it the run's
 arguments; a new one is started (`replenish`) once that run has reached its
@@ -26,9 +26,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QWidget
 
-from engine import events as ev
-from engine.protocol.client import WorkerProcess
-from engine.protocol.commands import spare_serves
+from engine.core import events as ev
+from engine.core.protocol.client import WorkerProcess
+from engine.core.protocol.commands import spare_serves
 
 POLL_WARMING_MS = 200  # while it imports: catch `trainer_ready` promptly
 POLL_READY_MS = 2000  # once ready it is silent; this only notices that it died

@@ -1,4 +1,4 @@
-"""A task's Python stacks in a dialog: what a stalled task is blocked in (engine.stacks, py-spy).
+"""A task's Python stacks in a dialog: what a stalled task is blocked in (engine.core.logs.stacks, py-spy).
 
 py-spy takes up to a few seconds to read every thread, so it runs on a
 thread of its own and the dialog fills in when it is done.
@@ -10,7 +10,7 @@ from PySide6.QtCore import QThread, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
-from engine.stacks import python_stacks
+from engine.core.logs.stacks import python_stacks
 from gui.i18n import translate
 
 _reading: set[QThread] = set()  # readers still running: a QThread must outlive its run()

@@ -8,8 +8,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from engine.follow import trains_here
-from engine.runlock import Holder
+from engine.core.runs.follow import trains_here
+from engine.core.runs.runlock import Holder
 from gui.theme import WidgetRole, set_role
 
 

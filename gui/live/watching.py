@@ -9,9 +9,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 
-from engine.follow import ask_to_stop, trains_here
-from engine.protocol.paths import RunPaths
-from engine.runlock import Holder
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.follow import ask_to_stop, trains_here
+from engine.core.runs.runlock import Holder
 from gui.live.controls import RunControls
 from gui.live.follower import RunFollower
 from gui.live.log_view import LogView

@@ -6,7 +6,7 @@ lost and rejoined (and, in the Steps column, that the others ran its steps
 meanwhile), or that a task failed and why. Every task of the cluster has a
 row with its role: chief or coordinator, worker, parameter server,
 evaluator. A double-click on a row filters the log to that task's lines.
-A task that has stopped stepping (TaskStalled, engine.stall) is shown
+A task that has stopped stepping (TaskStalled, engine.core.logs.stall) is shown
 *stalled* until it steps again; its context menu shows its Python stacks.
 """
 
@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import events as ev
-from engine.protocol.codes import WorkerState
-from engine.stall import STALLED, resumed_line, stall_line
+from engine.core import events as ev
+from engine.core.logs.stall import STALLED, resumed_line, stall_line
+from engine.core.protocol.codes import WorkerState
 from gui import theme
 from gui.i18n import translate
 from gui.live.stacks_view import StacksDialog

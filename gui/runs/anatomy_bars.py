@@ -9,8 +9,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
 
-from engine import anatomy
-from engine.events import StepAnatomy
+from engine.core import anatomy
+from engine.core.events import StepAnatomy
 from gui import theme
 from gui.exports import add_export_action
 from gui.live.anatomy_plot import legend_name, part_role, stacked
@@ -45,7 +45,7 @@ class AnatomyBars(pg.PlotWidget):
         self.show_bars(self.labels, self.anatomies)
 
     def show_bars(self, labels: list[str], anatomies: list[StepAnatomy | None]) -> None:
-        """One bar per label, the parts of its anatomy stacked from the bottom in engine.anatomy.PARTS' order."""
+        """One bar per label, the parts of its anatomy stacked from the bottom in engine.core.anatomy.PARTS' order."""
         self.labels, self.anatomies = list(labels), list(anatomies)
         scheme = theme.current().plot
         self._title(scheme)

@@ -24,8 +24,8 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
-from engine.events import StepAnatomy
-from engine.history import Curves
+from engine.core.events import StepAnatomy
+from engine.core.runs.history import Curves
 from gui import theme
 from gui.keyboard import plain_label
 from gui.live.live_plot import place_in_pairs

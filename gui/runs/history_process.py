@@ -4,7 +4,7 @@ Reading and parsing history is Python. Done by a thread of the window's
 process, it holds the interpreter lock while it parses, and on a machine
 whose cores are busy training, the OS suspends that thread lock and all: the
 window then waits for it (stalls of 100-300 ms). This process does the
-reading (engine.history.RunHistory) and the smoothing of the batch curves;
+reading (engine.core.runs.history.RunHistory) and the smoothing of the batch curves;
 the window's loader thread only waits on the pipe, which needs no lock.
 
 No Qt here (the process starts in a fraction of a second). Protocol: pickled
@@ -32,7 +32,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from engine.history import Curves, RunHistory, RunSummary
+from engine.core.runs.history import Curves, RunHistory, RunSummary
 from gui.live.traces import Ema
 
 LENGTH_BYTES = 8

@@ -31,8 +31,8 @@ from pathlib import Path
 import shiboken6
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from engine.history import Curves, RunSummary, sort_runs
-from engine.messages import msg
+from engine.core.messages import msg
+from engine.core.runs.history import Curves, RunSummary, sort_runs
 from gui.runs.compare_plots import BATCH_METRICS, keep_smoothed
 from gui.runs.history_process import read_answer
 

@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.exports.script import export_script
-from engine.history import Curves, RunSummary, export_metrics
-from engine.problems import ConfigError
-from engine.protocol.codes import RunStatus
+from engine.core.exports.script import export_script
+from engine.core.problems import ConfigError
+from engine.core.protocol.codes import RunStatus
+from engine.core.runs.history import Curves, RunSummary, export_metrics
 from gui import theme
 from gui.exports import TensorBoardCommand, export_run_config, load_run_config, save_as
 from gui.i18n import problem_text, translate

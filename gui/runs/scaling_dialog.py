@@ -4,7 +4,7 @@ It runs the run form's config with 1, 2, 4 … replicas (engine.tools.scaling, i
 the background), then charts examples/s, scaling efficiency and the step anatomy
 (where a step's time goes) per replica count, with a table, a one-line verdict
 and a sentence on what happened to a step. Every number is the engine's;
-the dialog only checks the counts up front (engine.config.validate of each
+the dialog only checks the counts up front (engine.core.config.validate of each
 variant) so a batch that cannot be split is fixed before minutes are spent.
 """
 
@@ -36,10 +36,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import anatomy
-from engine import events as ev
-from engine.config import RunConfig, Strategy, validate, with_replicas
-from engine.protocol.commands import scaling_command
+from engine.core import anatomy
+from engine.core import events as ev
+from engine.core.config import RunConfig, Strategy, validate, with_replicas
+from engine.core.protocol.commands import scaling_command
 from gui import theme
 from gui.exports import add_export_action
 from gui.i18n import problem_text, translate

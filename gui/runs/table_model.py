@@ -1,4 +1,4 @@
-"""The Qt model of the runs table; the summaries come from engine.history.RunHistory (via the loader).
+"""The Qt model of the runs table; the summaries come from engine.core.runs.history.RunHistory (via the loader).
 
 A refresh changes a few rows, not the table: `set_runs` inserts, updates and
 removes rows by run directory, so the view keeps its selection and scroll
@@ -18,9 +18,9 @@ from typing import Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from engine import anatomy
-from engine.history import RunSummary
-from engine.protocol.codes import RunStatus
+from engine.core import anatomy
+from engine.core.protocol.codes import RunStatus
+from engine.core.runs.history import RunSummary
 from gui import theme
 from gui.i18n import translate
 from gui.live.anatomy_plot import part_name
@@ -215,7 +215,7 @@ class RunsTableModel(QAbstractTableModel):
 
     @staticmethod
     def _anatomy_key(run: RunSummary, column: str) -> float:
-        """Step time in ms; bound by: the part (in engine.anatomy.PARTS' order), its largest share first. Runs
+        """Step time in ms; bound by: the part (in engine.core.anatomy.PARTS' order), its largest share first. Runs
         without an anatomy sort last."""
         if run.anatomy is None:
             return math.inf

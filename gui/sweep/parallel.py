@@ -16,8 +16,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
-from engine.sweep import TrialStatus
-from engine.sweep.space import Parameter
+from engine.core.sweep import TrialStatus
+from engine.core.sweep.space import Parameter
 from gui import theme
 from gui.exports import add_export_action
 from gui.sweep.trials import TrialRow

@@ -2,7 +2,7 @@
 
 Pick the fields to vary and their values, the objective, the method, the budget, pruning and how trials share
 this machine's devices; the dialog shows the slot plan (which trial slot trains on which devices, the
-per-replica batch of each batch choice) and every problem engine.sweep finds, one a line, before Start. Start
+per-replica batch of each batch choice) and every problem engine.core.sweep finds, one a line, before Start. Start
 runs `tfdd sweep --events` in a new folder under the runs folder and opens its view (gui.sweep.view).
 """
 
@@ -28,12 +28,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.config import RunConfig
-from engine.problems import ConfigError, Problem
-from engine.protocol.commands import sweep_command
-from engine.sweep import SweepPaths, new_sweep_dir
-from engine.sweep.slots import Slot, per_replica_batches, plan_slots
-from engine.sweep.space import METHODS, OBJECTIVES, PRUNERS, SweepSpace, load_sweep, parse_space
+from engine.core.config import RunConfig
+from engine.core.problems import ConfigError, Problem
+from engine.core.protocol.commands import sweep_command
+from engine.core.sweep import SweepPaths, new_sweep_dir
+from engine.core.sweep.slots import Slot, per_replica_batches, plan_slots
+from engine.core.sweep.space import METHODS, OBJECTIVES, PRUNERS, SweepSpace, load_sweep, parse_space
 from gui.i18n import problem_text
 from gui.sweep import names
 from gui.sweep.space_editor import SpaceEditor

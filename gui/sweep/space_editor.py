@@ -2,7 +2,7 @@
 
 The rows start with the fields people sweep first (learning rate, global batch, optimizer, the model's width)
 and "Add a field" offers every other number of the run config. The editor only turns the rows into the space's
-JSON; engine.sweep.space says what is wrong with them.
+JSON; engine.core.sweep.space says what is wrong with them.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
-from engine.config import RunConfig
-from engine.sweep.space import DISTRIBUTIONS
+from engine.core.config import RunConfig
+from engine.core.sweep.space import DISTRIBUTIONS
 from gui.sweep import names
 from gui.theme import WidgetRole, set_role
 

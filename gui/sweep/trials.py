@@ -6,9 +6,9 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine import events as ev
-from engine.history import load_curves
-from engine.sweep import TrialStatus
+from engine.core import events as ev
+from engine.core.runs.history import load_curves
+from engine.core.sweep import TrialStatus
 
 # completed first (the comparable ones), then those cut short, then those still training
 STATE_ORDER = {

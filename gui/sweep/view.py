@@ -29,14 +29,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.history import load_curves
-from engine.problems import ConfigError
-from engine.protocol.codes import STOP_GRACE_S, RunStatus
-from engine.protocol.commands import sweep_resume_command
-from engine.sweep import TrialStatus
-from engine.sweep.space import SweepSpace, apply
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.problems import ConfigError
+from engine.core.protocol.codes import STOP_GRACE_S, RunStatus
+from engine.core.protocol.commands import sweep_resume_command
+from engine.core.runs.history import load_curves
+from engine.core.sweep import TrialStatus
+from engine.core.sweep.space import SweepSpace, apply
 from gui import theme
 from gui.exports import add_export_action
 from gui.i18n import event_message, translate

@@ -276,7 +276,7 @@ def configure_devices(config):
 
 
 def make_strategy(config, devices, gpu_count):
-    """The tf.distribute strategy; the all-reduce is the dashboard's choice (engine/plan.py)."""
+    """The tf.distribute strategy; the all-reduce is the dashboard's choice (engine/core/plan.py)."""
     name, linux = config["strategy"], platform.system() == "Linux"
     if name == "default":
         return tf.distribute.get_strategy()  # no distribution: the one visible device

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine import anatomy
-from engine import events as ev
+from engine.core import anatomy
+from engine.core import events as ev
 
 
 def step(input_ms: float, compute_ms: float, sync_ms: float, rest_ms: float, steps: int = 10, at: int = 10):

@@ -1,11 +1,11 @@
-"""The step anatomy's shares and verdicts (engine.anatomy): what the window and `tfdd train` say."""
+"""The step anatomy's shares and verdicts (engine.core.anatomy): what the window and `tfdd train` say."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.anatomy import bound_by, shares, summary_line, verdict
-from engine.events import StepAnatomy, decode, encode
+from engine.core.anatomy import bound_by, shares, summary_line, verdict
+from engine.core.events import StepAnatomy, decode, encode
 
 
 def anatomy(input_ms: float = 0.0, compute_ms: float = 0.0, sync_ms: float = 0.0, rest_ms: float = 0.0):

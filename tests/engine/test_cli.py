@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from engine import events as ev
-from engine.history import load_curves, summarize
-from engine.rundir import read_events, read_metrics
+from engine.core import events as ev
+from engine.core.runs.history import load_curves, summarize
+from engine.core.runs.rundir import read_events, read_metrics
 from tests.engine.train.worker_process import REPO, base_config, env, write_config
 
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from engine.config import RunConfig, nearest_valid_batch_sizes, validate
-from engine.problems import ConfigError
+from engine.core.config import RunConfig, nearest_valid_batch_sizes, validate
+from engine.core.problems import ConfigError
 
 
 def fields_of(problems) -> set[str]:

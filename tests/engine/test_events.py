@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from engine import events as ev
+from engine.core import events as ev
 
 SAMPLES = [
     ev.RunStarted(

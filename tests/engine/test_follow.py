@@ -1,5 +1,5 @@
-"""Following a run from its folder (engine.follow): what a watcher reads as the trainer writes, and when the run
-is over."""
+"""Following a run from its folder (engine.core.runs.follow): what a watcher reads as the trainer writes, and when
+the run is over."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import os
 import shutil
 import socket
 
-from engine import events as ev
-from engine.follow import MAX_LINE_BYTES, Ending, FileTail, RunWatch, ask_to_stop, trains_here
-from engine.protocol.paths import RunPaths
-from engine.runlock import Holder, RunLock
-from engine.safe_files import atomic_write_bytes
+from engine.core import events as ev
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.follow import MAX_LINE_BYTES, Ending, FileTail, RunWatch, ask_to_stop, trains_here
+from engine.core.runs.runlock import Holder, RunLock
+from engine.core.runs.safe_files import atomic_write_bytes
 
 
 def line(event: ev.Event) -> bytes:
@@ -83,8 +83,8 @@ def test_the_first_event_gives_the_time_axis_origin_once(tmp_path):
 
 
 def test_a_replaced_file_is_read_again_from_its_start(tmp_path):
-    """A resume rewrites events.jsonl (engine.rundir drops what came after the checkpoint) by renaming a new file
-    over it; a file cut shorter is another file too."""
+    """A resume rewrites events.jsonl (engine.core.runs.rundir drops what came after the checkpoint) by renaming a
+    new file over it; a file cut shorter is another file too."""
     w, paths = watch(tmp_path)
     append(paths.events, line(started(t=1.0)) + line(batch(1)) + line(batch(2)))
     assert len(read(w).events) == 3

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.gpu_log import GpuLog, read_gpu_log
-from engine.nvml import GpuSample
+from engine.core.nvml import GpuSample
+from engine.core.runs.gpu_log import GpuLog, read_gpu_log
 
 
 def test_samples_round_trip_with_gaps_kept(tmp_path):

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
-from engine.history import export_metrics, list_runs, load_curves, summarize, tensorboard_command
-from engine.sweep import SweepPaths
+from engine.core import events as ev
+from engine.core.runs.history import export_metrics, list_runs, load_curves, summarize, tensorboard_command
+from engine.core.sweep import SweepPaths
 from tests.run_fixtures import write_run
 
 
@@ -88,7 +88,7 @@ def test_tensorboard_command_is_quoted():
 
 def test_a_run_whose_data_file_has_moved_keeps_its_planned_epochs(tmp_path):
     """Its config no longer validates (no such CSV file), but it is still read as it was written."""
-    from engine.config import DataConfig, RunConfig
+    from engine.core.config import DataConfig, RunConfig
 
     run = write_run(tmp_path, "moved-data", ev.RunFinished(status="completed", epochs_completed=2, run_dir=""))
     RunConfig(epochs=7, data=DataConfig(kind="csv", path=str(tmp_path / "gone.csv"), label="y")).save(
@@ -98,8 +98,8 @@ def test_a_run_whose_data_file_has_moved_keeps_its_planned_epochs(tmp_path):
 
 
 def test_a_growing_events_file_is_read_from_where_the_last_read_stopped(tmp_path, monkeypatch):
-    from engine import events_file
-    from engine.history import RunHistory
+    from engine.core.runs import events_file
+    from engine.core.runs.history import RunHistory
 
     run = write_run(tmp_path, "live", None, 1)
     history = RunHistory(tmp_path)
@@ -116,7 +116,7 @@ def test_a_growing_events_file_is_read_from_where_the_last_read_stopped(tmp_path
 
 
 def test_a_huge_events_file_is_read_at_its_head_and_tail_only(tmp_path, monkeypatch):
-    from engine import events_file
+    from engine.core.runs import events_file
 
     monkeypatch.setattr(events_file, "CAP_BYTES", 50_000)
     monkeypatch.setattr(events_file, "HEAD_BYTES", 5_000)
@@ -161,9 +161,9 @@ def test_bad_lines_and_cells_are_left_out_and_named(tmp_path):
 
 def test_a_run_whose_parameter_server_died_can_be_resumed(tmp_path):
     """A killed ps task fails the chief with UnavailableError: the run was sound and its checkpoints are kept."""
-    from engine import events as ev
-    from engine.history import summarize
-    from engine.rundir import RunDir
+    from engine.core import events as ev
+    from engine.core.runs.history import summarize
+    from engine.core.runs.rundir import RunDir
 
     def run(name: str, error_type: str) -> bool:
         run_dir = RunDir(tmp_path / name, validation=False)
@@ -179,7 +179,7 @@ def test_a_run_whose_parameter_server_died_can_be_resumed(tmp_path):
 def test_duration_counts_the_runs_active_segments_not_the_pauses_between_resumes(tmp_path):
     """Stopped at 1003 and resumed at 5000; killed (last event 6001.5) and resumed at 9000: the hours
     between are not the run's duration, also when the resume is read after the first part."""
-    from engine.history import RunHistory
+    from engine.core.runs.history import RunHistory
 
     stopped = ev.RunFinished(status="stopped", epochs_completed=1, run_dir="", time=1003.0)
     run = write_run(tmp_path, "resumed", stopped, 1, t0=1000.0)
@@ -201,7 +201,7 @@ def test_duration_counts_the_runs_active_segments_not_the_pauses_between_resumes
 def test_a_long_run_is_thinned_for_plotting_whatever_its_files_size(tmp_path, monkeypatch):
     """Every point reaches pyqtgraph on the GUI thread, where a plot's first paint costs about its points:
     a run of more batches than MAX_POINTS is thinned evenly, also when its file is under CAP_BYTES."""
-    from engine import events_file
+    from engine.core.runs import events_file
 
     monkeypatch.setattr(events_file, "MAX_POINTS", 500)
     run = write_run(tmp_path, "long", None, 1)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.hosts import DEFAULT_FOLDER, Host, hosts_for, parse_host, parse_hosts
-from engine.problems import ConfigError
-from engine.tfconfig import local_cluster
+from engine.core.hosts import DEFAULT_FOLDER, Host, hosts_for, parse_host, parse_hosts
+from engine.core.problems import ConfigError
+from engine.core.tfconfig import local_cluster
 
 
 @pytest.mark.parametrize(

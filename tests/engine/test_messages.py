@@ -6,8 +6,8 @@ import copy
 import json
 import pickle
 
-from engine.messages import Message, msg
-from engine.problems import ConfigError, Problem
+from engine.core.messages import Message, msg
+from engine.core.problems import ConfigError, Problem
 
 
 def test_a_message_is_its_english_text_and_keeps_template_and_params() -> None:
@@ -34,9 +34,9 @@ def test_problems_and_the_command_line_see_plain_english() -> None:
 
 
 def test_a_message_crosses_a_process_boundary_in_a_run_failed_event() -> None:
-    from engine import events as ev
-    from engine.messages import from_plain
-    from engine.problems import DataError, failure_message
+    from engine.core import events as ev
+    from engine.core.messages import from_plain
+    from engine.core.problems import DataError, failure_message
 
     error = DataError(msg("CSV file {path} has no column {label!r}", path="a.csv", label=msg("none")))
     event = ev.decode(ev.encode(ev.RunFailed(message=failure_message(error), error_type="DataError")))
@@ -49,7 +49,7 @@ def test_a_message_crosses_a_process_boundary_in_a_run_failed_event() -> None:
 
 
 def test_a_config_error_with_one_problem_keeps_its_template() -> None:
-    from engine.problems import failure_message
+    from engine.core.problems import failure_message
 
     one = ConfigError([Problem("epochs", 0, msg("must be a number >= {low:g}", low=1.0))])
     message = failure_message(one)
@@ -60,7 +60,7 @@ def test_a_config_error_with_one_problem_keeps_its_template() -> None:
 
 def test_a_model_error_is_its_message_without_a_field_prefix() -> None:
     """ "model.path = None: my_model.py:build_model raised ..." named no value: the message names the file."""
-    from engine.problems import failure_message
+    from engine.core.problems import failure_message
     from engine.train.user_code import ModelError
 
     assert failure_message(ModelError("my_model.py:build_model raised, line 4: ZeroDivisionError")) == (
@@ -69,7 +69,7 @@ def test_a_model_error_is_its_message_without_a_field_prefix() -> None:
 
 
 def test_a_message_of_megabytes_is_cut_to_a_few_lines() -> None:
-    from engine.problems import MAX_MESSAGE_CHARS, MAX_MESSAGE_LINES, capped
+    from engine.core.problems import MAX_MESSAGE_CHARS, MAX_MESSAGE_LINES, capped
 
     header = ",".join(f"column_{i}" for i in range(1_200_000))
     cut = capped(f"CSV file a.csv: its header has a column too many: {header}")

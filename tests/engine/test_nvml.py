@@ -6,7 +6,7 @@ tests/fake_nvml.py, in NVML's (PCI) order.
 
 from __future__ import annotations
 
-from engine.nvml import Nvml, TfGpu, match_gpus, normalise_bus_id, parse_device_description
+from engine.core.nvml import Nvml, TfGpu, match_gpus, normalise_bus_id, parse_device_description
 from tests.fake_nvml import FakeGpu, FakeMig, FakeNvml, four_gpus
 
 TF_DESC = "device: 0, name: NVIDIA H200, pci bus id: 0000:3b:00.0, compute capability: 9.0"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.config import RunConfig
-from engine.plan import DeviceError, choose_all_reduce, plan_devices, replica_count
+from engine.core.config import RunConfig
+from engine.core.plan import DeviceError, choose_all_reduce, plan_devices, replica_count
 
 
 def test_no_gpu_mirrored_splits_the_cpu():

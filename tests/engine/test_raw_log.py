@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 
-from engine import raw_log
-from engine.protocol.paths import RunPaths
-from engine.raw_log import RawLog
-from engine.runlock import RunLock
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs import raw_log
+from engine.core.runs.raw_log import RawLog
+from engine.core.runs.runlock import RunLock
 
 
 def test_lines_wait_until_the_owner_holds_the_run_then_all_are_written(tmp_path):
@@ -65,7 +65,7 @@ def test_lines_held_when_the_run_goes_ahead_silently_are_written_at_the_end(tmp_
 def test_a_cluster_task_other_than_the_chief_keeps_its_raw_log_in_a_file_of_its_own(tmp_path):
     import json
 
-    from engine.raw_log import task_raw_log
+    from engine.core.runs.raw_log import task_raw_log
 
     cluster = {"worker": ["127.0.0.1:1", "127.0.0.1:2"]}
     run_dir = tmp_path / "runs" / "r"

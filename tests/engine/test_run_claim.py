@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.history import summarize
-from engine.problems import RunDirError
-from engine.protocol.codes import RunStatus
-from engine.protocol.paths import RunPaths
-from engine.rundir import RunDir, new_run_dir
-from engine.runlock import RunLock, RunLocked, holder
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.problems import RunDirError
+from engine.core.protocol.codes import RunStatus
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.history import summarize
+from engine.core.runs.rundir import RunDir, new_run_dir
+from engine.core.runs.runlock import RunLock, RunLocked, holder
 from tests.engine.train.worker_process import REPO, env, run_worker, write_config
 from tests.run_fixtures import write_run
 
@@ -121,8 +121,8 @@ def test_a_second_resume_from_the_command_line_is_refused(tmp_path):
 
 HOLDER = """
 import sys, time
-from engine.protocol.paths import RunPaths
-from engine.runlock import RunLock
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.runlock import RunLock
 lock = RunLock.acquire(RunPaths(sys.argv[1]), "test")
 print("locked", flush=True)
 time.sleep(600)
@@ -166,7 +166,7 @@ def test_history_shows_a_locked_run_as_running_without_resume(tmp_path):
 
 
 def test_continue_resumes_a_run_of_the_same_config_and_refuses_another(tmp_path):
-    from engine.rundir import open_run
+    from engine.core.runs.rundir import open_run
 
     run = new_run_dir(RunConfig(), tmp_path)
     RunConfig(epochs=3).save(run / "config.json")

@@ -8,10 +8,10 @@ import time
 
 import pytest
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.rundir import RunDir, new_run_dir, read_events, read_metrics
-from engine.safe_files import DiskFull
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.runs.rundir import RunDir, new_run_dir, read_events, read_metrics
+from engine.core.runs.safe_files import DiskFull
 
 
 def test_run_dir_names_are_unique_and_readable(tmp_path):
@@ -111,7 +111,7 @@ def test_config_is_replaced_whole(tmp_path, monkeypatch):
         real_write(fd, bytes(data)[:10])
         raise KeyboardInterrupt  # the process dies mid-write
 
-    monkeypatch.setattr("engine.safe_files.os.write", crash)
+    monkeypatch.setattr("engine.core.runs.safe_files.os.write", crash)
     with pytest.raises(KeyboardInterrupt):
         run.write_config(RunConfig(epochs=9))
     monkeypatch.undo()
@@ -128,7 +128,7 @@ def test_a_full_disk_leaves_no_torn_line_and_names_the_disk(tmp_path, monkeypatc
         real_write(fd, bytes(data)[:7])  # a short write, then nothing fits
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("engine.safe_files.os.write", full)
+    monkeypatch.setattr("engine.core.runs.safe_files.os.write", full)
     with pytest.raises(DiskFull, match="disk is full"):
         run(ev.Log(level="info", message="x" * 100))
     monkeypatch.undo()
@@ -138,9 +138,9 @@ def test_a_full_disk_leaves_no_torn_line_and_names_the_disk(tmp_path, monkeypatc
 
 
 def test_batch_events_reach_the_file_while_the_run_goes(tmp_path):
-    """A run is watched from its events.jsonl (engine.follow): batch events are written at least every
+    """A run is watched from its events.jsonl (engine.core.runs.follow): batch events are written at least every
     EVENTS_FLUSH_S, not held until 64 KB of them have gathered."""
-    from engine.rundir import EVENTS_FLUSH_S
+    from engine.core.runs.rundir import EVENTS_FLUSH_S
 
     run = RunDir(tmp_path / "r", validation=False)
     try:

@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
-from engine.scratch import ScratchDir, sweep
+from engine.core.runs.scratch import ScratchDir, sweep
 from tests.engine.train.worker_process import REPO, env
 
 HOLDER = """
 import sys, time
-from engine.scratch import ScratchDir
+from engine.core.runs.scratch import ScratchDir
 scratch = ScratchDir(sys.argv[1])
 (scratch.path / "model.keras").write_bytes(b"a worker's scratch save")
 print(scratch.path, flush=True)

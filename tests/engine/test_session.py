@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
-from engine.protocol.paths import RunPaths
-from engine.session import IDLE, STARTING, STOPPING, ClusterShape, Commands, Plan, RunSession
-from engine.tfconfig import parse_tf_config
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
+from engine.core.protocol.paths import RunPaths
+from engine.core.session import IDLE, STARTING, STOPPING, ClusterShape, Commands, Plan, RunSession
+from engine.core.tfconfig import parse_tf_config
 
 
 def recording_commands() -> Commands:
@@ -129,7 +129,7 @@ def test_the_forms_plan_shows_no_per_replica_batch_that_does_not_divide():
 
 
 def test_a_run_is_stalled_while_any_of_its_tasks_makes_no_progress(session):
-    from engine.stall import STALLED
+    from engine.core.logs.stall import STALLED
 
     session.start(RunConfig())
     session.observe([ev.TaskStalled(worker="worker-0", idle_s=40.0)])

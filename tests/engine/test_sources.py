@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine.config import DataConfig, ModelConfig, RunConfig, validate
-from engine.data_kinds.image_folder import QUICK_IMAGES_PER_CLASS
-from engine.problems import DataError
-from engine.sources import (
+from engine.core.config import DataConfig, ModelConfig, RunConfig, validate
+from engine.core.data_kinds.image_folder import QUICK_IMAGES_PER_CLASS
+from engine.core.problems import DataError
+from engine.core.sources import (
     check_fits_batch,
     inspect,
     resolve_shard_policy,

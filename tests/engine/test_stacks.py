@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from engine import events as ev
 from engine.cluster.cli import print_stall
-from engine.stacks import python_stacks
+from engine.core import events as ev
+from engine.core.logs.stacks import python_stacks
 
 SLEEPER = (
     "import time\ndef sleeping_in_here():\n    print('ready', flush=True)\n    time.sleep(600)\nsleeping_in_here()\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.stall import FIRST_STEP_STALL_S, MIN_STALL_S, STALL_STEP_FACTOR, ProgressWatchdog, stall_line
+from engine.core.logs.stall import FIRST_STEP_STALL_S, MIN_STALL_S, STALL_STEP_FACTOR, ProgressWatchdog, stall_line
 
 
 class Clock:

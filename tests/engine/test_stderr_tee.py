@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.stderr_tee import TerminalFolder
+from engine.core.logs.stderr_tee import TerminalFolder
 from tests.repo import REPO
 
 CHATTER = (Path(__file__).with_name("tf_stderr") / "mw_stderr_unset_worker0.txt").read_text().splitlines()
@@ -16,9 +16,9 @@ CHATTER = (Path(__file__).with_name("tf_stderr") / "mw_stderr_unset_worker0.txt"
 WRITER = """
 import os, sys
 from pathlib import Path
-from engine.protocol.paths import RunPaths
-from engine.runlock import RunLock
-from engine.stderr_tee import fold_stderr
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.runlock import RunLock
+from engine.core.logs.stderr_tee import fold_stderr
 lines = Path(sys.argv[1]).read_text().splitlines()
 raw = Path(sys.argv[2])
 with fold_stderr(raw, verbose=sys.argv[3] == "verbose") as terminal:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import tf_log
-from engine.tf_log import LogFolder, fold_all, without_chatter
+from engine.core.logs import tf_log
+from engine.core.logs.tf_log import LogFolder, fold_all, without_chatter
 
 CAPTURED = Path(__file__).with_name("tf_stderr")
 

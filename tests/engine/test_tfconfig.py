@@ -1,4 +1,4 @@
-"""engine.tfconfig: the TF_CONFIG rules, the JSON round trip, and local ports."""
+"""engine.core.tfconfig: the TF_CONFIG rules, the JSON round trip, and local ports."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from engine.config import RunConfig
-from engine.tfconfig import (
+from engine.core.config import RunConfig
+from engine.core.tfconfig import (
     ClusterError,
     ClusterSpec,
     Program,
@@ -274,7 +274,7 @@ def test_port_in_use_sees_a_listener(listen_on):
 
 def test_cluster_module_imports_no_tensorflow():
     code = (
-        "import sys, engine.tfconfig, engine.exports.bundle, engine.cluster.launcher, engine.cluster.cli; "
+        "import sys, engine.core.tfconfig, engine.core.exports.bundle, engine.cluster.launcher, engine.cluster.cli; "
         "bad = [m for m in ('tensorflow', 'tf_keras', 'keras', 'PySide6') if m in sys.modules]; "
         "sys.exit(f'imported {bad}' if bad else 0)"
     )

@@ -6,7 +6,7 @@ the launcher stops the chief), wait (the workers train until `stop`), stall
 waits in `held_in_the_fake_cluster`, so its stacks can be read), ps (a
 parameter_server cluster with an evaluator: worker 1 is lost, restarted and
 rejoins; the evaluator validates each epoch's checkpoint).
-Only engine.events is imported, so it starts fast.
+Only engine.core.events is imported, so it starts fast.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import threading
 
 from fake_trainer import emit, watch_stdin  # it also puts the repository on sys.path
 
-from engine import events as ev
+from engine.core import events as ev
 
 
 def main() -> int:

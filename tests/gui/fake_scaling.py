@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from engine import events as ev
+from engine.core import events as ev
 
 RESULTS = {1: 1000.0, 2: 1500.0}
 ANATOMIES = {1: (1.0, 8.0, 0.0, 1.0), 2: (1.0, 2.5, 5.5, 1.0)}  # input, compute, sync, rest ms per step

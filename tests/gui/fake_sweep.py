@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from engine import events as ev
+from engine.core import events as ev
 
 PARAMS = ({"learning_rate": 0.01}, {"learning_rate": 5.0})
 

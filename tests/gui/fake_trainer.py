@@ -9,7 +9,7 @@ trainer_ready, reads its arguments as one line on stdin, then runs
 normally). With `--delay 0` it prints events as fast as it can (the
 event-loop stall benchmark); `--anatomy I,C,S,R` adds a step_anatomy of those ms per step before each
 epoch's end.
-It imports only engine.events (no TensorFlow), so it starts fast.
+It imports only engine.core.events (no TensorFlow), so it starts fast.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine import events as ev  # noqa: E402
-from engine.protocol.commands import parse_assignment  # noqa: E402
-from engine.protocol.paths import RunPaths  # noqa: E402
-from engine.runlock import RunLock  # noqa: E402
+from engine.core import events as ev  # noqa: E402
+from engine.core.protocol.commands import parse_assignment  # noqa: E402
+from engine.core.protocol.paths import RunPaths  # noqa: E402
+from engine.core.runs.runlock import RunLock  # noqa: E402
 
 DEFAULT_RUN_DIR = "/tmp/fake-run"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine import events as ev  # noqa: E402
+from engine.core import events as ev  # noqa: E402
 from tests.run_fixtures import write_run  # noqa: E402
 
 NAMES = {

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
-from engine.config import RunConfig
+from engine.core.config import RunConfig
 from gui import settings
 from gui.form.device_probe import DeviceInfo, ProbeResult
 
@@ -124,7 +124,7 @@ def test_stored_settings_that_cannot_be_read_give_the_defaults_and_say_so(qtbot,
 
 def test_the_run_config_handed_to_a_trainer_lives_in_a_swept_scratch_folder(qtbot, make_window):
     """A killed window left /tmp/tfdd-config-*.json behind; now the file is in a locked scratch folder,
-    removed at shutdown and swept by the next window if this one is killed (engine.scratch)."""
+    removed at shutdown and swept by the next window if this one is killed (engine.core.runs.scratch)."""
     window = make_window()
     window.apply_probe(CPU_ONLY)
     window.start_run()

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from engine.config import DataConfig, RunConfig
+from engine.core.config import DataConfig, RunConfig
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
 

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.history import tensorboard_command
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.runs.history import tensorboard_command
 from gui.exports import export_plot
 from gui.live.plots import TrainingPlots
 from gui.runs.panel import RunsPanel

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 from PySide6.QtWidgets import QDialogButtonBox
 
-from engine.messages import msg
+from engine.core.messages import msg
 from gui import i18n, translations
 
 
@@ -102,7 +102,7 @@ def test_lupdate_extracts_engine_templates_and_window_strings(tmp_path: Path) ->
     """The msg() marker is recognised by Qt's lupdate in Python sources (with the tool's alias)."""
     source = tmp_path / "sample.py"
     source.write_text(
-        'from engine.messages import msg\n\ndef check(n):\n    return msg("must be at most {high:,}", high=n)\n\n'
+        'from engine.core.messages import msg\n\ndef check(n):\n    return msg("must be at most {high:,}", high=n)\n\n'
         'class Panel:\n    def title(self, n):\n        return self.tr("%n run(s)", "", n)\n',
         encoding="utf-8",
     )
@@ -117,8 +117,8 @@ def test_lupdate_extracts_engine_templates_and_window_strings(tmp_path: Path) ->
 
 
 def test_a_run_failed_event_is_translated_from_its_template(qapp) -> None:
-    from engine import events as ev
-    from engine.problems import ConfigError, Problem, failure_message
+    from engine.core import events as ev
+    from engine.core.problems import ConfigError, Problem, failure_message
 
     i18n.install(qapp, "zh_CN")
     error = ConfigError([Problem("epochs", 0, msg("must be a number >= {low:g}", low=1.0))])

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from engine.config import DataConfig, ModelConfig, RunConfig
-from engine.rundir import read_metrics
+from engine.core.config import DataConfig, ModelConfig, RunConfig
+from engine.core.runs.rundir import read_metrics
 from tests.data_factory import write_image_folder, write_python_data, write_python_model
 from tests.gui.test_end_to_end import real_window
 

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from engine.config import RunConfig
+from engine.core.config import RunConfig
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
 from tests.gui.stacks_shown import assert_stacks_show

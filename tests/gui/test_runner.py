@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import events as ev
-from engine.protocol.commands import trainer_command as worker_command
+from engine.core import events as ev
+from engine.core.protocol.commands import trainer_command as worker_command
 from gui.runner import TrainingRunner
 
 

@@ -82,8 +82,8 @@ def test_the_log_of_a_run_is_in_chinese(chinese, make_window, qtbot) -> None:
 
 def test_an_engine_log_event_is_in_chinese_after_crossing_the_pipe(chinese) -> None:
     """The trainer's own lines (strategy, data, model) carry their templates across the process boundary."""
-    from engine import events as ev
-    from engine.messages import msg
+    from engine.core import events as ev
+    from engine.core.messages import msg
     from gui.runner import log_line
 
     said = msg(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from engine.config import RunConfig
-from engine.sources import SourceInfo
+from engine.core.config import RunConfig
+from engine.core.sources import SourceInfo
 from engine.train.datasets.base import InputSource, epoch_seed
 
 
 def make_source(config: RunConfig, info: SourceInfo, shard_policy: str, workers: int) -> InputSource:
-    """The source of `config.data`, as engine.sources found it (checked before TensorFlow started)."""
+    """The source of `config.data`, as engine.core.sources found it (checked before TensorFlow started)."""
     kind = config.data.kind
     if kind in ("synthetic", "npz"):
         from engine.train.datasets.arrays import arrays_source

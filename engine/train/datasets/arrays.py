@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.config import DataConfig, RunConfig
-from engine.data_kinds.labels import labels_to_classes
-from engine.sources import SourceInfo
+from engine.core.config import DataConfig, RunConfig
+from engine.core.data_kinds.labels import labels_to_classes
+from engine.core.sources import SourceInfo
 from engine.train.datasets.base import InputSource
 from engine.train.tf_runtime import tf
 
@@ -31,12 +31,12 @@ def synthetic(data: DataConfig, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def read_npz(data: DataConfig) -> tuple[np.ndarray, np.ndarray]:
-    """The arrays engine.sources checked; features (n, f) float32, labels class ids."""
+    """The arrays engine.core.sources checked; features (n, f) float32, labels class ids."""
     with np.load(str(data.path), allow_pickle=False) as npz:
         x, y = np.asarray(npz[data.features_key]), np.asarray(npz[data.labels_key])
     x = x[:, None] if x.ndim == 1 else x
     if not np.all(np.isfinite(x)):
-        from engine.problems import DataError
+        from engine.core.problems import DataError
 
         row = int(np.argwhere(~np.isfinite(x))[0][0])
         raise DataError(f"NPZ file {data.path}: example {row} has a missing or infinite feature value; fill or drop it")

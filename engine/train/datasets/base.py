@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from engine.config import RunConfig
-from engine.messages import msg
-from engine.problems import DataError
-from engine.sources import SourceInfo, split_sizes, worker_examples
+from engine.core.config import RunConfig
+from engine.core.messages import msg
+from engine.core.problems import DataError
+from engine.core.sources import SourceInfo, split_sizes, worker_examples
 from engine.train.tf_runtime import tf
 
 POLICIES = {

@@ -3,7 +3,7 @@
 Lines are read by TensorFlow's TextLineDataset (one file after another, so
 `file` sharding can give each worker its own files), shuffled as lines
 (the shuffle buffer is the only memory that grows with shuffle_buffer) and
-parsed a batch at a time by `tf.io.decode_csv`. engine.csv_rows has already
+parsed a batch at a time by `tf.io.decode_csv`. engine.core.data_kinds.csv_rows has already
 read every row once before TensorFlow started, by this reader's rules, so a
 text cell, a line this reader would misread or a label that is not a class
 id is reported with its line, not as a TensorFlow error.
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.config import RunConfig
-from engine.csv_rows import header_of
-from engine.sources import SourceInfo
+from engine.core.config import RunConfig
+from engine.core.data_kinds.csv_rows import header_of
+from engine.core.sources import SourceInfo
 from engine.train.datasets.base import InputSource, label_tensor
 from engine.train.tf_runtime import tf
 

@@ -1,6 +1,6 @@
 """An image folder (one subfolder per class) decoded by tf.data, in parallel, cached where it fits.
 
-engine.sources listed the files and checked every header before TensorFlow
+engine.core.sources listed the files and checked every header before TensorFlow
 started. The file order is shuffled once with the run's seed (the files are
 listed class by class, and the last validation share must hold every class),
 then each epoch trains on a permutation of all of them (InputSource.order),
@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from engine.config import RunConfig
-from engine.messages import msg
-from engine.problems import DataError
-from engine.sources import SourceInfo
+from engine.core.config import RunConfig
+from engine.core.messages import msg
+from engine.core.problems import DataError
+from engine.core.sources import SourceInfo
 from engine.train.datasets.base import InputSource, label_tensor, with_policy
 from engine.train.tf_runtime import tf
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.config import RunConfig
-from engine.messages import msg
-from engine.problems import DataError
-from engine.sources import SourceInfo
+from engine.core.config import RunConfig
+from engine.core.messages import msg
+from engine.core.problems import DataError
+from engine.core.sources import SourceInfo
 from engine.train.datasets.base import InputSource, class_label
 from engine.train.tf_runtime import tf
 from engine.train.user_code import call_user, load_function

@@ -2,7 +2,7 @@
 
 The description (which key holds the features, float values or an encoded
 image, their shape, which key holds the int64 label) was checked against
-the first records by engine.sources before TensorFlow started. Records are
+the first records by engine.core.sources before TensorFlow started. Records are
 shuffled while still serialized (cheap), then parsed: float features a batch
 at a time, images one by one in parallel (decoding is not vectorised).
 """

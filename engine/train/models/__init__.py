@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.config import RunConfig
+from engine.core.config import RunConfig
 from engine.train.models.contract import check_output, ends_in_probabilities
 from engine.train.models.fused_adam import fuse_updates
 from engine.train.tf_runtime import keras

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.config import RunConfig
-from engine.model_kinds.keras_application import KERAS_APPLICATIONS
+from engine.core.config import RunConfig
+from engine.core.model_kinds.keras_application import KERAS_APPLICATIONS
 from engine.train.tf_runtime import keras
 from engine.train.user_code import ModelError
 

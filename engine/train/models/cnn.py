@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.config import RunConfig
+from engine.core.config import RunConfig
 from engine.train.tf_runtime import keras
 from engine.train.user_code import ModelError
 

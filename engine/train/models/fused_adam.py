@@ -16,7 +16,7 @@ change resumes after it) and the optimizer saved in model.keras are exactly
 Keras's. Sparse gradients, amsgrad and adaptive epsilon keep Keras's own step.
 
 An exported standalone script gets this module's functions copied in by
-engine.exports.script (its losses must equal the engine's to the last bit),
+engine.core.exports.script (its losses must equal the engine's to the last bit),
 so they use only `tf`, `keras` and the standard library.
 """
 

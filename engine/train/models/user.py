@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.config import RunConfig
-from engine.messages import msg
+from engine.core.config import RunConfig
+from engine.core.messages import msg
 from engine.train.tf_runtime import keras
 from engine.train.user_code import ModelError, call_user, load_function
 

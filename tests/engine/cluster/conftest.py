@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import DataConfig, RunConfig
+from engine.core.config import DataConfig, RunConfig
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """A stand-in for engine.train.worker that obeys the same protocol in milliseconds.
 
-Like the real one, TF_CONFIG's role picks the program (engine.tfconfig.task_program):
+Like the real one, TF_CONFIG's role picks the program (engine.core.tfconfig.task_program):
 a trainer, a parameter_server task's server, or the evaluator. FAKE_WORKER_PLAN
 (JSON, e.g. {"1": "crash", "ps-0": "crash"}) picks each task's behaviour by task id,
 or (workers) by index:
@@ -24,9 +24,9 @@ import threading
 import time
 from pathlib import Path
 
-from engine import events as ev
-from engine.protocol.codes import task_id
-from engine.tfconfig import Program, task_program
+from engine.core import events as ev
+from engine.core.protocol.codes import task_id
+from engine.core.tfconfig import Program, task_program
 
 
 def emit(event: ev.Event) -> None:

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from engine import events as ev
 from engine.cluster.cli import main
-from engine.config import RunConfig
+from engine.core import events as ev
+from engine.core.config import RunConfig
 
 
 def write(tmp_path, doc) -> str:
@@ -137,8 +137,8 @@ def launch_cli(*args: str) -> subprocess.CompletedProcess:
 def test_launch_refuses_a_run_another_process_trains(tmp_path, write_run_config):
     import os
 
-    from engine.protocol.paths import RunPaths
-    from engine.runlock import RunLock
+    from engine.core.protocol.paths import RunPaths
+    from engine.core.runs.runlock import RunLock
     from tests.run_fixtures import write_run
 
     run = write_run(tmp_path, "stopped", ev.RunFinished(status="stopped", epochs_completed=1, run_dir=""), 1)
@@ -193,7 +193,7 @@ def test_launch_refuses_a_bad_cluster_with_one_clear_line(tmp_path, capsys, stra
 
 def test_resume_relaunches_the_tasks_the_run_had_on_fresh_ports(tmp_path, write_run_config):
     from engine.cluster.cli import _launch_plan, register  # noqa: F401 - the parser is the contract
-    from engine.protocol.paths import RunPaths
+    from engine.core.protocol.paths import RunPaths
 
     run_dir = tmp_path / "run"
     run_dir.mkdir()

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.config import RunConfig
-from engine.exports.bundle import export_bundle
-from engine.protocol.codes import ExitCode
-from engine.tfconfig import local_cluster
+from engine.core.config import RunConfig
+from engine.core.exports.bundle import export_bundle
+from engine.core.protocol.codes import ExitCode
+from engine.core.tfconfig import local_cluster
 
 pytestmark = pytest.mark.timeout(300)
 

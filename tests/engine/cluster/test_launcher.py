@@ -11,11 +11,11 @@ import time
 
 import pytest
 
-from engine import events as ev
 from engine.cluster import launcher
 from engine.cluster.launcher import FAILED, FINISHED, STARTING, STOPPED, TRAINING, WAITING, launch_cluster
-from engine.problems import ConfigError
-from engine.tfconfig import ClusterError, ClusterSpec, local_cluster, parse_tf_config
+from engine.core import events as ev
+from engine.core.problems import ConfigError
+from engine.core.tfconfig import ClusterError, ClusterSpec, local_cluster, parse_tf_config
 from tests.engine.cluster.fake_worker import marker
 
 ORDER = [STARTING, WAITING, TRAINING, FINISHED]
@@ -274,8 +274,8 @@ def test_the_launcher_claims_and_locks_the_run_folder_for_its_cluster(tmp_path, 
     held by the launcher for its whole cluster."""
     import os
 
-    from engine.protocol.paths import RunPaths
-    from engine.runlock import holder
+    from engine.core.protocol.paths import RunPaths
+    from engine.core.runs.runlock import holder
 
     holders = []
     result, _, _ = launch(

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
 from engine.cluster.cli import main as cluster_main
 from engine.cluster.launcher import FINISHED, STOPPED, WAITING, launch_cluster, launch_local_cluster
-from engine.config import RunConfig
-from engine.exports.bundle import export_bundle
-from engine.rundir import read_events, read_metrics
-from engine.tfconfig import local_cluster
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.exports.bundle import export_bundle
+from engine.core.runs.rundir import read_events, read_metrics
+from engine.core.tfconfig import local_cluster
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 EPOCH_LINE = re.compile(r"epoch (\d+)/\d+: loss ([0-9.]+)")

@@ -15,9 +15,9 @@ import time
 
 import pytest
 
-from engine import events as ev
 from engine.cluster.launcher import FAILED, FINISHED, LOST, REJOINED, launch_local_cluster
-from engine.rundir import read_events, read_metrics
+from engine.core import events as ev
+from engine.core.runs.rundir import read_events, read_metrics
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
 

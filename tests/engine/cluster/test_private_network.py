@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
 from engine.cluster.netns import DISABLE_ENV, can_isolate
+from engine.core import events as ev
 from tests.engine.train.worker_process import REPO, base_config, env, write_config
 
 ISOLATION = can_isolate() if sys.platform.startswith("linux") else "not Linux"
@@ -33,7 +33,7 @@ LAUNCH_FAKES = textwrap.dedent(
     iso = isolate_network()  # first, as `cluster launch` does: before any thread
     print(json.dumps({"isolated": iso.isolated, "message": iso.message()}), flush=True)
     from engine.cluster.launcher import launch_cluster
-    from engine.tfconfig import local_cluster
+    from engine.core.tfconfig import local_cluster
     from tests.engine.cluster.test_launcher import fake_worker_command
     stop = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()

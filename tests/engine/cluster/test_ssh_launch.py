@@ -15,16 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
 from engine.cluster import remote as remote_module
 from engine.cluster.cli import main as cluster_main
 from engine.cluster.launcher import FINISHED, LOST, REJOINED, STOPPED
 from engine.cluster.remote import launch_remote_cluster, remote_cluster
 from engine.cluster.remote_task import LINK_TIMEOUT_S
 from engine.cluster.ssh import SSH_CONFIG_ENV, Ssh
-from engine.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
-from engine.rundir import claim, read_events, read_metrics
-from engine.tfconfig import local_cluster
+from engine.core import events as ev
+from engine.core.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
+from engine.core.runs.rundir import claim, read_events, read_metrics
+from engine.core.tfconfig import local_cluster
 from tests.engine.cluster.ssh_server import SSHD, SshServer, remote_processes, session_pids, sshd_processes
 
 pytestmark = [

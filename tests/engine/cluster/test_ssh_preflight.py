@@ -13,9 +13,9 @@ import pytest
 from engine.cluster.cli import main as cluster_main
 from engine.cluster.remote import PreflightError, preflight, remote_cluster, send_tasks
 from engine.cluster.ssh import Ssh
-from engine.config import DataConfig, ModelConfig, RunConfig
-from engine.protocol.codes import ExitCode
-from engine.tfconfig import local_cluster
+from engine.core.config import DataConfig, ModelConfig, RunConfig
+from engine.core.protocol.codes import ExitCode
+from engine.core.tfconfig import local_cluster
 from tests.engine.cluster.ssh_server import SSHD, SshServer
 
 pytestmark = pytest.mark.skipif(SSHD is None, reason="OpenSSH's server (sshd, package openssh-server) is missing")

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
 from engine.cluster.launcher import launch_cluster
-from engine.config import DataConfig, RunConfig
-from engine.protocol.commands import cli_command
-from engine.stacks import python_stacks
-from engine.tfconfig import local_cluster
+from engine.core import events as ev
+from engine.core.config import DataConfig, RunConfig
+from engine.core.logs.stacks import python_stacks
+from engine.core.protocol.commands import cli_command
+from engine.core.tfconfig import local_cluster
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 BLOCK_AFTER = 3 * 32  # examples: three steps of a global batch of 32 on one worker

@@ -1,4 +1,4 @@
-"""engine.exports.bundle: the bundle's files, its scripts (run with a fake interpreter), the TFJob."""
+"""engine.core.exports.bundle: the bundle's files, its scripts (run with a fake interpreter), the TFJob."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.config import RunConfig
-from engine.exports.bundle import export_bundle, ps_quote, sh_quote, tfjob_yaml
-from engine.problems import OutputExists
-from engine.protocol.codes import CLUSTER_GRACE_S
-from engine.tfconfig import ClusterError, ClusterSpec, errors, local_cluster, parse_tf_config, validate
+from engine.core.config import RunConfig
+from engine.core.exports.bundle import export_bundle, ps_quote, sh_quote, tfjob_yaml
+from engine.core.problems import OutputExists
+from engine.core.protocol.codes import CLUSTER_GRACE_S
+from engine.core.tfconfig import ClusterError, ClusterSpec, errors, local_cluster, parse_tf_config, validate
 
 CONFIG = RunConfig(name="Tiny 'cluster' run", strategy="multi_worker_mirrored", epochs=2)
 WITH_CHIEF = ClusterSpec.from_dict({"chief": ["127.0.0.1:20000"], "worker": ["127.0.0.1:20001", "127.0.0.1:20002"]})
@@ -256,7 +256,7 @@ def test_the_readme_keeps_the_warning_and_gives_a_firewall_example_for_every_por
 
 
 def test_export_script_refuses_to_overwrite_unless_asked(tmp_path):
-    from engine.exports.script import export_script
+    from engine.core.exports.script import export_script
 
     mine = tmp_path / "train.py"
     mine.write_text("mine")

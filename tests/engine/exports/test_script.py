@@ -3,7 +3,7 @@
 Fast tests (no TensorFlow, milliseconds) keep the exporter's decisions honest:
 every RunConfig field is either honoured by the template or listed as ignored
 with a reason, an honoured field is really read by the template's code, and
-the template's device set-up decides what engine/plan.py decides (run against
+the template's device set-up decides what engine/core/plan.py decides (run against
 a fake `tf`, so on any machine, GPUs or not).
 
 Slow tests train the engine and the exported script on the same tiny config
@@ -24,11 +24,11 @@ from typing import Any
 
 import pytest
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.exports.script import HONOURED, IGNORED, TEMPLATE, export_script, render_script
-from engine.plan import DeviceError, plan_devices
-from engine.problems import ConfigError
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.exports.script import HONOURED, IGNORED, TEMPLATE, export_script, render_script
+from engine.core.plan import DeviceError, plan_devices
+from engine.core.problems import ConfigError
 from tests.engine.train.worker_process import REPO, base_config, env, train, write_config
 
 EPOCH_LINE = re.compile(r"^epoch (\d+): loss=([0-9.eE+-]+)", re.M)
@@ -102,7 +102,9 @@ def test_every_config_field_is_honoured_or_ignored_with_a_reason():
     assert len(fields) == len(set(fields))
     assert not set(HONOURED) & set(IGNORED), "a field cannot be both honoured and ignored"
     undecided = set(fields) - set(HONOURED) - set(IGNORED)
-    assert not undecided, f"add these RunConfig fields to HONOURED or IGNORED in engine/exports/script.py: {undecided}"
+    assert not undecided, (
+        f"add these RunConfig fields to HONOURED or IGNORED in engine/core/exports/script.py: {undecided}"
+    )
     assert set(HONOURED) | set(IGNORED) == set(fields), "decisions about fields RunConfig no longer has"
     assert all(isinstance(v, str) and v.strip() for v in [*HONOURED.values(), *IGNORED.values()])
 
@@ -373,7 +375,7 @@ def test_exported_script_reproduces_the_new_kinds(tmp_path, case):
 
 def test_parameter_server_is_refused_with_what_to_do_instead(tmp_path, capsys):
     from engine.cli import main
-    from engine.exports.script import render_script
+    from engine.core.exports.script import render_script
 
     config = RunConfig(strategy="parameter_server")
     with pytest.raises(ConfigError, match="does not support parameter_server"):
@@ -388,7 +390,7 @@ def test_parameter_server_is_refused_with_what_to_do_instead(tmp_path, capsys):
 def test_the_script_carries_the_engines_fused_adam_step():
     """The trainer's Adam step rounds differently from Keras's own: without it the script's losses drift
     from the engine's in the fifth digit (a bfloat16 fit run's validation loss, a TFRecord run's loss)."""
-    from engine.exports.script import FUSED_ADAM, FUSED_ADAM_BEGIN, FUSED_ADAM_END
+    from engine.core.exports.script import FUSED_ADAM, FUSED_ADAM_BEGIN, FUSED_ADAM_END
 
     script = render_script(RunConfig())
     block = script.split(FUSED_ADAM_BEGIN, 1)[1].split(FUSED_ADAM_END, 1)[0]

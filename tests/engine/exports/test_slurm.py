@@ -1,4 +1,4 @@
-"""engine.exports.slurm: the sbatch job, its shell syntax, and each task's TF_CONFIG under a faked srun."""
+"""engine.core.exports.slurm: the sbatch job, its shell syntax, and each task's TF_CONFIG under a faked srun."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from engine.config import RunConfig
-from engine.exports.slurm import PRINT_FLAG, export_slurm
-from engine.tfconfig import ClusterError, ClusterSpec, local_cluster
+from engine.core.config import RunConfig
+from engine.core.exports.slurm import PRINT_FLAG, export_slurm
+from engine.core.tfconfig import ClusterError, ClusterSpec, local_cluster
 
 MWMS = RunConfig(strategy="multi_worker_mirrored")
 PS = RunConfig(strategy="parameter_server", validation_split=0.2)

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from engine.config import RunConfig
-from engine.problems import ConfigError
-from engine.sweep.slots import Slot, default_cpu_concurrency, per_replica_batches, plan_slots
-from engine.sweep.space import apply, load_space, parse_space
+from engine.core.config import RunConfig
+from engine.core.problems import ConfigError
+from engine.core.sweep.slots import Slot, default_cpu_concurrency, per_replica_batches, plan_slots
+from engine.core.sweep.space import apply, load_space, parse_space
 
 BASE = RunConfig(strategy="mirrored", validation_split=0.2, global_batch_size=64)
 

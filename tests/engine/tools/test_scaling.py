@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import anatomy
-from engine.config import RunConfig
-from engine.config import with_replicas as variant
+from engine.core import anatomy
+from engine.core.config import RunConfig
+from engine.core.config import with_replicas as variant
 from engine.tools import scaling
 from engine.tools.scaling import format_table, run_study
 

@@ -13,12 +13,12 @@ import optuna
 import pytest
 from optuna.trial import TrialState
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.protocol.paths import RunPaths
-from engine.rundir import read_metrics
-from engine.sweep import SweepPaths, TrialStatus
-from engine.sweep.space import parse_space
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.rundir import read_metrics
+from engine.core.sweep import SweepPaths, TrialStatus
+from engine.core.sweep.space import parse_space
 from engine.tools import sweep
 
 pytestmark = pytest.mark.slow

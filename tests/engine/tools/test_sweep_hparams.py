@@ -10,8 +10,8 @@ from tests.repo import REPO
 WRITE = """
 import sys
 from pathlib import Path
-from engine.config import RunConfig
-from engine.sweep.space import parse_space
+from engine.core.config import RunConfig
+from engine.core.sweep.space import parse_space
 from engine.tools import sweep_hparams
 varied = {"learning_rate": {"log_uniform": [0.001, 0.1]}, "model.hidden_units": {"choice": [[8], [16, 8]]}}
 space = parse_space({"parameters": varied, "objective": "loss"}, RunConfig())

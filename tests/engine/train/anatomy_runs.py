@@ -14,9 +14,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from engine import events as ev
-from engine.config import RunConfig
-from engine.protocol.channel import StopSignal
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.protocol.channel import StopSignal
 
 
 def main(runs: list[dict]) -> None:

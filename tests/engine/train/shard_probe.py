@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import sys
 
-from engine.config import RunConfig
-from engine.sources import inspect, resolve_shard_policy
-from engine.tfconfig import role_from_environment
+from engine.core.config import RunConfig
+from engine.core.sources import inspect, resolve_shard_policy
+from engine.core.tfconfig import role_from_environment
 
 
 def main(config_path: str, out: str) -> None:

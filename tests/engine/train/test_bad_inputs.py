@@ -2,7 +2,7 @@
 
 Errors that need TensorFlow (a model file that raises on import, returns something else, outputs the wrong
 number of units; a weights file that does not fit) come after TensorFlow's start-up, before the first step.
-Errors found by reading the files (engine.sources) come before TensorFlow and before a run directory exists.
+Errors found by reading the files (engine.core.sources) come before TensorFlow and before a run directory exists.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def test_python_data_with_labels_beyond_num_classes_fails_naming_the_label(tmp_p
 
 def test_tfrecord_labels_beyond_num_classes_after_the_checked_records_fail_naming_the_label(tmp_path):
     """The pre-check parses the first FULL_RECORDS records; a bad label after them is caught in the graph."""
-    from engine.data_kinds.tfrecord import FULL_RECORDS
+    from engine.core.data_kinds.tfrecord import FULL_RECORDS
     from tests.data_factory import encode_example, write_tfrecord
 
     records = [

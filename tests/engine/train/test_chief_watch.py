@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import socket
 
-from engine.protocol.channel import StopSignal
-from engine.protocol.codes import ExitCode
-from engine.tfconfig import Task
+from engine.core.protocol.channel import StopSignal
+from engine.core.protocol.codes import ExitCode
+from engine.core.tfconfig import Task
 from engine.train.chief_watch import watch_chief
 
 

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from engine import events as ev
-from engine.protocol.channel import StopSignal
-from engine.protocol.codes import RunStatus
+from engine.core import events as ev
+from engine.core.protocol.channel import StopSignal
+from engine.core.protocol.codes import RunStatus
 from engine.train.controller import REPORT_EVERY_S, Controller, NonFiniteLoss, Schedule
 from engine.train.steps_policy import StepsPerCall
 

@@ -1,4 +1,4 @@
-"""The CSV pre-check (engine.sources, before TensorFlow) and the tf.data reader (CsvSource) read one way.
+"""The CSV pre-check (engine.core.sources, before TensorFlow) and the tf.data reader (CsvSource) read one way.
 
 Every file here is given to both: either the check refuses it, naming the file and line, or the reader
 yields exactly the rows the check counted, value for value (issue 23, item 9b).
@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.config import DataConfig, RunConfig
-from engine.problems import DataError
-from engine.sources import inspect
+from engine.core.config import DataConfig, RunConfig
+from engine.core.problems import DataError
+from engine.core.sources import inspect
 from engine.train.datasets.csv_stream import CsvSource
 
 GOOD = "a,b,label\n1,2,0\n3,4,1\n5,6,0\n7,8,1\n"

@@ -1,13 +1,13 @@
-"""Data sources and the bad-data cases a person meets first: checked by engine.sources before TensorFlow."""
+"""Data sources and the bad-data cases a person meets first: checked by engine.core.sources before TensorFlow."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from engine.config import DataConfig, RunConfig
-from engine.problems import DataError
-from engine.sources import check_fits_batch, inspect
+from engine.core.config import DataConfig, RunConfig
+from engine.core.problems import DataError
+from engine.core.sources import check_fits_batch, inspect
 from engine.train.datasets.arrays import synthetic
 
 

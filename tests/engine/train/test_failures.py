@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import events as ev
-from engine.rundir import read_events, read_metrics
+from engine.core import events as ev
+from engine.core.runs.rundir import read_events, read_metrics
 from tests.engine.train.worker_process import REPO, LiveWorker, base_config, env, run_worker, write_config
 
 pytestmark = pytest.mark.slow
@@ -189,7 +189,7 @@ def test_a_worker_waiting_for_cluster_peers_dies_with_its_parent(tmp_path):
     import os
     import time
 
-    from engine.tfconfig import free_loopback_ports
+    from engine.core.tfconfig import free_loopback_ports
 
     ports = free_loopback_ports(2)
     tf_config = {"cluster": {"worker": [f"127.0.0.1:{p}" for p in ports]}, "task": {"type": "worker", "index": 0}}

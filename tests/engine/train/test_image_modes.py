@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine.config import DataConfig, RunConfig
-from engine.sources import inspect
+from engine.core.config import DataConfig, RunConfig
+from engine.core.sources import inspect
 from engine.train.datasets.images import ImageFolderSource
 
 CASES = {  # name: (Pillow mode written, format, color_mode, channels the run gets, Pillow mode to compare with)

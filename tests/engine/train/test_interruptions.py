@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
-from engine.rundir import read_events, read_metrics
+from engine.core import events as ev
+from engine.core.runs.rundir import read_events, read_metrics
 from tests.engine.train.worker_process import REPO, base_config, env, write_config
 
 pytestmark = pytest.mark.slow
@@ -212,8 +212,8 @@ FULL_DISK = r"""
 import json, subprocess, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[3])
-from engine import events as ev
-from engine.rundir import read_events, read_metrics
+from engine.core import events as ev
+from engine.core.runs.rundir import read_events, read_metrics
 run_dir, config = Path(sys.argv[1]), sys.argv[2]
 proc = subprocess.Popen([sys.executable, "main.py", "train", "--config", config, "--run-dir", str(run_dir)],
                         stderr=subprocess.PIPE, text=True)

@@ -22,8 +22,8 @@ def watched(held):
     weakref.finalize(held[0], lambda: died.append([kind, threading.current_thread().name]))
     return handed(held)
 retire.retire = watched  # what retire.retired hands its list to
-from engine.protocol.channel import StopSignal
-from engine.rundir import open_run
+from engine.core.protocol.channel import StopSignal
+from engine.core.runs.rundir import open_run
 from engine.train.task import run_task
 config, run_dir, resume = open_run(sys.argv[1], sys.argv[2], None)
 outcome = run_task(config, run_dir, [lambda event: None], StopSignal(), resume=resume)
@@ -72,7 +72,7 @@ def iterators_that_died(tmp_path, config) -> list[list[str]]:
 
 ENDING_WHILE_RETIRING = """
 import sys, threading
-from engine.protocol.codes import RunStatus
+from engine.core.protocol.codes import RunStatus
 from engine.train.retire import retire
 from engine.train.task import end_process
 from engine.train.trainer import Outcome

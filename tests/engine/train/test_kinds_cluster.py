@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from engine import events as ev
 from engine.cluster.launcher import FINISHED, launch_local_cluster
-from engine.resources import resource_path
+from engine.core import events as ev
+from engine.core.resources import resource_path
 from tests.data_factory import write_image_folder
 from tests.engine.train.worker_process import base_config, env, write_config
 from tests.repo import REPO

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import events as ev
+from engine.core import events as ev
 from tests.data_factory import write_image_folder, write_python_model
 from tests.engine.train.worker_process import base_config, train_all
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine import events as ev
-from engine.rundir import read_metrics
+from engine.core import events as ev
+from engine.core.runs.rundir import read_metrics
 from tests.data_factory import write_float_tfrecords, write_image_tfrecords, write_python_data, write_python_model
 from tests.engine.train.worker_process import LiveWorker, base_config, run_worker, train, write_config
 

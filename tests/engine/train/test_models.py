@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from engine import events as ev
-from engine.model_kinds.keras_application import KERAS_APPLICATIONS
+from engine.core import events as ev
+from engine.core.model_kinds.keras_application import KERAS_APPLICATIONS
 from tests.data_factory import write_image_folder
 from tests.engine.train.worker_process import base_config, env, train
 

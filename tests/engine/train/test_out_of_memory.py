@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.config import RunConfig
-from engine.plan import plan_devices
-from engine.protocol.channel import StopSignal
+from engine.core.config import RunConfig
+from engine.core.plan import plan_devices
+from engine.core.protocol.channel import StopSignal
 from engine.train.trainer import Trainer
 
 

@@ -8,9 +8,9 @@ import threading
 
 import pytest
 
-from engine import events as ev
-from engine.protocol.channel import StopSignal
-from engine.tfconfig import free_loopback_ports
+from engine.core import events as ev
+from engine.core.protocol.channel import StopSignal
+from engine.core.tfconfig import free_loopback_ports
 from engine.train.peers import NotJoined, wait_for_peers
 
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from engine.tfconfig import for_task, local_cluster, render
+from engine.core.tfconfig import for_task, local_cluster, render
 from tests.data_factory import write_float_tfrecords
 from tests.engine.train.worker_process import env, write_config
 from tests.repo import REPO

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from engine import anatomy
-from engine import events as ev
+from engine.core import anatomy
+from engine.core import events as ev
 from tests.engine.train.worker_process import base_config, parse_stdout, run_python, train, train_all
 
 pytestmark = pytest.mark.slow

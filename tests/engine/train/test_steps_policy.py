@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.config import RunConfig
+from engine.core.config import RunConfig
 from engine.train.steps_policy import CLUSTER_AND_FIT_AUTO, StepsPerCall, steps_per_call
 
 

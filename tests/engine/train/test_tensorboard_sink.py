@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from engine import events as ev
+from engine.core import events as ev
 from engine.train.tensorboard_sink import TensorBoardSink
 from engine.train.tf_runtime import tf
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
-from engine.rundir import read_events
+from engine.core import events as ev
+from engine.core.runs.rundir import read_events
 from tests.engine.train.worker_process import REPO, LiveWorker, base_config, env, run_worker, write_config
 
 pytestmark = pytest.mark.slow

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
-from engine.rundir import read_metrics
+from engine.core import events as ev
+from engine.core.runs.rundir import read_metrics
 from tests.engine.train.worker_process import base_config, train_all
 
 pytestmark = pytest.mark.slow

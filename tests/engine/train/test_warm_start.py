@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from engine import events as ev
-from engine.protocol.commands import assignment_line, spare_command, trainer_args
-from engine.rundir import read_metrics
+from engine.core import events as ev
+from engine.core.protocol.commands import assignment_line, spare_command, trainer_args
+from engine.core.runs.rundir import read_metrics
 from tests.engine.train.worker_process import REPO, LiveWorker, base_config, env, run_python, train, write_config
 
 pytestmark = pytest.mark.slow
@@ -69,8 +69,8 @@ def counting(self, fn, context):
     converted.append(fn.__code__.co_filename.rpartition("/")[2] + ":" + fn.__qualname__)
     return convert(self, fn, context)
 transpiler.GenericTranspiler.transform_function = counting
-from engine.protocol.channel import StopSignal
-from engine.rundir import open_run
+from engine.core.protocol.channel import StopSignal
+from engine.core.runs.rundir import open_run
 from engine.train.task import run_task
 config, run_dir, resume = open_run(sys.argv[1], sys.argv[2], None)
 outcome = run_task(config, run_dir, [lambda event: None], StopSignal(), resume=resume)

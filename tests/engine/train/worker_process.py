@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine import events as ev
+from engine.core import events as ev
 from tests.repo import REPO
 
 

@@ -14,8 +14,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from engine.config import RunConfig
-from engine.tfconfig import ClusterSpec, TFConfig
+from engine.core.config import RunConfig
+from engine.core.tfconfig import ClusterSpec, TFConfig
 from gui.cluster.editor import ClusterEditor
 from gui.cluster.task_table import HOST, JOB, PORT, TASK, join_address, split_address
 from gui.form.device_probe import DeviceInfo, ProbeResult

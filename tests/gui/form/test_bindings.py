@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox
 
-from engine.config import CheckpointConfig, RunConfig
+from engine.core.config import CheckpointConfig, RunConfig
 from gui.form.bindings import FieldBindings, field_value, with_fields
 from gui.form.number_fields import KeptValues, limited_spin
 

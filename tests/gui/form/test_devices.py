@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from engine.nvml import GpuSample, Nvml
+from engine.core.nvml import GpuSample, Nvml
 from gui.form.device_probe import DeviceProbe, ProbeError, parse_probe_output
 from gui.form.devices_panel import DevicesPanel
 from gui.live.gpu_monitor import GpuMonitor

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from engine.config import DataConfig, ModelConfig, RunConfig
+from engine.core.config import DataConfig, ModelConfig, RunConfig
 from tests.data_factory import write_float_tfrecords, write_image_folder, write_python_model
 from tests.gui.form.test_run_form import make_form, problem_text
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.config import DataConfig, RunConfig
+from engine.core.config import DataConfig, RunConfig
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.form.model_form import parse_units
 from gui.form.run_form import RunForm

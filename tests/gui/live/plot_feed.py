@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import events as ev
+from engine.core import events as ev
 from gui.live.plots import TrainingPlots
 
 T0 = 1_000_000.0  # the run's Start, wall clock

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication
 
-from engine import events as ev
+from engine.core import events as ev
 from gui import i18n
 from gui.main_window import MainWindow
 from tests.gui.live.plot_feed import T0, batch, shown_plots

@@ -3,9 +3,9 @@ and shown again in the Runs tab. NVML is tests/fake_nvml.py: a 4-GPU server wher
 
 from __future__ import annotations
 
-from engine.config import RunConfig
-from engine.gpu_log import GpuLog, read_gpu_log
-from engine.nvml import GpuSample, Nvml
+from engine.core.config import RunConfig
+from engine.core.nvml import GpuSample, Nvml
+from engine.core.runs.gpu_log import GpuLog, read_gpu_log
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from tests.fake_nvml import four_gpus
 from tests.gui.history_runs import make_runs

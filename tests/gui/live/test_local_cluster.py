@@ -16,8 +16,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from engine.config import DataConfig, RunConfig
-from engine.protocol.codes import CLUSTER_GRACE_S
+from engine.core.config import DataConfig, RunConfig
+from engine.core.protocol.codes import CLUSTER_GRACE_S
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.form.run_form import RunForm
 from gui.live.workers_panel import MESSAGE, ROLE, STEPS
@@ -324,7 +324,7 @@ def test_export_script_says_why_there_is_none_for_parameter_server(qtbot, make_w
 
 @pytest.mark.slow
 def test_the_cluster_tab_runs_a_real_parameter_server_cluster_with_an_evaluator(qtbot, make_window):
-    from engine.tfconfig import free_loopback_ports
+    from engine.core.tfconfig import free_loopback_ports
 
     window = make_window()
     window.apply_probe(CPU_ONLY)

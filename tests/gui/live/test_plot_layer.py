@@ -11,8 +11,8 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPen, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
-from engine import events as ev
-from engine.nvml import GpuSample
+from engine.core import events as ev
+from engine.core.nvml import GpuSample
 from gui import theme
 from gui.live.plot_layer import PlotLayer, ScreenCopy
 from tests.gui.live.plot_feed import T0, batch, shown_plots

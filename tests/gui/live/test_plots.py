@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTabWidget, QWidget
 
-from engine import events as ev
-from engine.nvml import GpuSample
+from engine.core import events as ev
+from engine.core.nvml import GpuSample
 from gui.live.live_plot import FRAME_RATES, FRAME_SLACK_MS, PAINT_BUDGET, REDRAW_PERIOD_MS
 from gui.live.plots import TrainingPlots
 from gui.live.traces import MAX_BUCKETS

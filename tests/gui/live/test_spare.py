@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from engine.protocol.commands import assignment_line, trainer_args
-from engine.protocol.paths import RunPaths
+from engine.core.protocol.commands import assignment_line, trainer_args
+from engine.core.protocol.paths import RunPaths
 from gui import settings
 from gui.live.spare import SpareState, WarmTrainer
 from gui.runner import TrainingRunner

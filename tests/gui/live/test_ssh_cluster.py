@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from engine.cluster.ssh import SSH_CONFIG_ENV
-from engine.config import DataConfig, RunConfig
-from engine.tfconfig import free_loopback_ports
+from engine.core.config import DataConfig, RunConfig
+from engine.core.tfconfig import free_loopback_ports
 from tests.engine.cluster.ssh_server import SSHD, SshServer, remote_processes
 from tests.gui.live.test_local_cluster import CPU_ONLY
 

@@ -15,11 +15,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from engine import events as ev
-from engine.protocol.paths import RunPaths
-from engine.rundir import read_events
-from engine.runlock import RunLock
-from engine.safe_files import atomic_write_bytes
+from engine.core import events as ev
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.rundir import read_events
+from engine.core.runs.runlock import RunLock
+from engine.core.runs.safe_files import atomic_write_bytes
 from gui.main_window import MainWindow
 from tests.engine.train.worker_process import REPO, base_config, env, write_config
 from tests.gui.runs.panel_helpers import refresh

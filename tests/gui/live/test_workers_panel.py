@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine import events as ev
-from engine.protocol.codes import WorkerState
+from engine.core import events as ev
+from engine.core.protocol.codes import WorkerState
 from gui import theme
 from gui.live.workers_panel import MESSAGE, PID, ROLE, STATE, STEPS, WorkersPanel
 from gui.runner import log_line

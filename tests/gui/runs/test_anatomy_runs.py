@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import events as ev
-from engine.history import RunHistory
+from engine.core import events as ev
+from engine.core.runs.history import RunHistory
 from gui.runs.panel import RunsPanel
 from gui.runs.table_model import COLUMNS
 from tests.gui.runs.panel_helpers import refresh, select

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
-from engine.history import Curves, load_curves, tensorboard_command
+from engine.core.runs.history import Curves, load_curves, tensorboard_command
 from gui.runs.compare_plot import ComparePlot, Curve
 from gui.runs.compare_plots import ComparedRun, ComparePlots, batch_series, epoch_series
 from gui.runs.panel import RunsPanel

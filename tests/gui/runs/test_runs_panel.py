@@ -13,10 +13,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QTableView, QTabWidget
 
-from engine.config import DataConfig, RunConfig
-from engine.protocol.commands import resume_command
-from engine.protocol.paths import RunPaths
-from engine.runlock import RunLock
+from engine.core.config import DataConfig, RunConfig
+from engine.core.protocol.commands import resume_command
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.runlock import RunLock
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
 from gui.runs.panel import RunsPanel
@@ -291,7 +291,7 @@ def test_a_run_another_process_trains_is_running_and_offers_no_resume(qtbot, pan
 def test_history_is_read_by_another_process(qtbot, runs, monkeypatch):
     """No parsing in the window's process: a thread of it that parses holds the interpreter lock, and the
     window waits for it whenever a busy machine suspends that thread."""
-    from engine.history import RunHistory
+    from engine.core.runs.history import RunHistory
     from gui.runs.loader import READER_MODULE
 
     read_here: list[str] = []

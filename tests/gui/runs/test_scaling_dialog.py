@@ -12,8 +12,8 @@ from pathlib import Path
 import pyqtgraph as pg
 import pytest
 
-from engine.config import DataConfig, RunConfig
-from engine.events import ScalingPoint
+from engine.core.config import DataConfig, RunConfig
+from engine.core.events import ScalingPoint
 from gui import i18n
 from gui.runs.scaling_dialog import ScalingDialog, count_problems, device_note, parse_counts, verdict
 

@@ -10,8 +10,8 @@ import pytest
 import shiboken6
 from PySide6.QtGui import QColor
 
-from engine.config import DataConfig, RunConfig
-from engine.sweep.space import DISTRIBUTIONS, METHODS, PRUNERS, parse_space
+from engine.core.config import DataConfig, RunConfig
+from engine.core.sweep.space import DISTRIBUTIONS, METHODS, PRUNERS, parse_space
 from gui import theme
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.sweep.setup_dialog import SweepDialog

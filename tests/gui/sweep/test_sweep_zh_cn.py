@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from engine.config import DataConfig, RunConfig
-from engine.sweep.space import parse_space
+from engine.core.config import DataConfig, RunConfig
+from engine.core.sweep.space import parse_space
 from gui.sweep.view import SweepView
 from tests.gui.english_words import shown_texts
 

@@ -1,0 +1,216 @@
+"""A run as the window sees it, without Qt: what to start, in which folder, and where it stands.
+
+The window asks the session for a `Launch` (the command of a trainer or a local cluster, its run directory,
+the config file the child reads), hands the command to its runner, and tells the session what the run
+reports; the session keeps the run's state and the plan (strategy, replicas, per-replica batch) to show.
+Nothing here needs a QApplication, so the rules of starting, resuming and stopping are tested on their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.core import events as ev
+from engine.core.config import RunConfig, per_replica_batch
+from engine.core.logs.stall import STALLED
+from engine.core.messages import msg
+from engine.core.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
+from engine.core.protocol.commands import (
+    cluster_command,
+    cluster_file_command,
+    hosts_args,
+    resume_args,
+    resume_command,
+    trainer_args,
+    trainer_command,
+)
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.rundir import new_run_dir
+from engine.core.runs.scratch import ScratchDir
+from engine.core.tfconfig import ClusterSpec, parse_tf_config
+
+IDLE, STARTING, STOPPING = "idle", "starting", "stopping"
+"""The session's own states; once the run reports, its state is a RunStatus, or STALLED while a task of it
+makes no step progress."""
+
+
+@dataclass(frozen=True)
+class Commands:
+    """How each kind of child is started (engine.core.protocol.commands); tests substitute fakes."""
+
+    trainer: Callable[[Path, Path], list[str]] = trainer_command  # (config, run dir)
+    cluster: Callable[..., list[str]] = cluster_command  # (config, run dir, workers, *, ps, evaluator)
+    cluster_file: Callable[[Path, Path, Path], list[str]] = cluster_file_command  # (cluster file, config, run dir)
+    resume: Callable[[Path, int], list[str]] = resume_command  # (run dir, workers)
+
+
+@dataclass(frozen=True)
+class ClusterShape:
+    """A local cluster as the run form describes it."""
+
+    workers: int
+    ps: int = 0
+    evaluator: bool = False
+
+    @property
+    def tasks(self) -> int:
+        """Every process of it: a parameter-server cluster adds its coordinator."""
+        return self.workers + self.ps + int(self.evaluator) + int(bool(self.ps))
+
+    def words(self) -> str:
+        """The log's own words, like TensorFlow's lines around it."""
+        return (
+            f"{self.workers} workers"
+            + (f", {self.ps} parameter servers" if self.ps else "")
+            + (", an evaluator" if self.evaluator else "")
+        )
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One run to start: its command, folder and what the views need to know of it."""
+
+    command: list[str]
+    run_dir: Path
+    what: str  # the log's words for it (a Message where the window translates it)
+    config_file: Path  # the config the run trains with
+    tasks: int = 0  # rows of the cluster tasks panel; 0 for a run of one process
+    warm_args: list[str] | None = None  # a warm trainer may take the run with these arguments
+
+    def grace_seconds(self, single: float = STOP_GRACE_S) -> float:
+        """How long a stop may take before the process is killed: a cluster checkpoints on every task."""
+        return max(single, CLUSTER_GRACE_S) if self.tasks else single
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the status bar shows of a run: the form's plan before it starts, the engine's once it reports."""
+
+    strategy: str
+    replicas: int | None
+    per_replica: int | None
+
+    @classmethod
+    def of(cls, strategy: str, replicas: int | None, global_batch: int) -> Plan:
+        return cls(strategy, replicas, per_replica_batch(global_batch, replicas))
+
+
+@dataclass
+class RunSession:
+    """The window's one run at a time: prepared here, started by the window's runner, observed through events."""
+
+    runs_root: Path
+    commands: Commands = field(default_factory=Commands)
+    state: str = IDLE
+    launch: Launch | None = None
+    stalled: set[str] = field(default_factory=set)  # the run's tasks without step progress now
+    _scratch: ScratchDir | None = None  # the run configs handed to trainers, swept if the window is killed
+
+    @property
+    def active(self) -> bool:
+        return self.launch is not None
+
+    @property
+    def config_file(self) -> Path | None:
+        """The config file a starting child reads (in the scratch folder), while a run is active."""
+        return self.launch.config_file if self.launch is not None else None
+
+    def start(self, config: RunConfig, shape: ClusterShape | None = None) -> Launch:
+        """A fresh run of the form's config: one trainer, or a local cluster of `shape`. OSError or RunDirError
+        if the run directory or its config cannot be written."""
+        run_dir, config_file = self._prepare(config)
+        if shape is not None:
+            command = self.commands.cluster(config_file, run_dir, shape.workers, ps=shape.ps, evaluator=shape.evaluator)
+            launch = Launch(command, run_dir, f"starting a local cluster of {shape.words()}", config_file, shape.tasks)
+        else:
+            command = self.commands.trainer(config_file, run_dir)
+            warm = trainer_args(config_file, run_dir)
+            launch = Launch(command, run_dir, msg("starting run"), config_file, warm_args=warm)
+        return self._begin(launch)
+
+    def start_cluster(
+        self, config: RunConfig, cluster: ClusterSpec, cluster_json: str, machines: list[str] | None = None
+    ) -> Launch:
+        """The Cluster tab's tasks as its table says them, with the form's config; `machines` (engine.core.hosts
+        rows, in task order) start each over SSH on its machine."""
+        run_dir, config_file = self._prepare(config)
+        cluster_file = RunPaths(run_dir).cluster  # the launcher keeps it there too, for --resume
+        cluster_file.write_text(cluster_json, encoding="utf-8")
+        tasks = len(cluster.tasks())
+        command = self.commands.cluster_file(cluster_file, config_file, run_dir)
+        what = f"starting the Cluster tab's {tasks} tasks"
+        if machines:
+            hosts_file = config_file.with_suffix(".hosts")
+            hosts_file.write_text("".join(f"{row}\n" for row in machines), encoding="utf-8")
+            command += hosts_args(hosts_file)
+            what += " on " + ", ".join(dict.fromkeys(machines))
+        return self._begin(Launch(command, run_dir, what, config_file, tasks))
+
+    def resume(self, run_dir: Path, workers: int) -> Launch:
+        """Continue a stopped or killed run from its checkpoint; `workers` as its history knows them."""
+        tasks = launched_tasks(run_dir) or (workers if workers > 1 else 0)
+        warm = resume_args(run_dir) if not tasks else None
+        command = self.commands.resume(run_dir, workers)
+        return self._begin(Launch(command, run_dir, msg("resuming run"), RunPaths(run_dir).config, tasks, warm))
+
+    def _prepare(self, config: RunConfig) -> tuple[Path, Path]:
+        run_dir = new_run_dir(config, self.runs_root)
+        if self._scratch is None:
+            self._scratch = ScratchDir("tfdd-window-")
+        config_file = self._scratch.path / f"{run_dir.name}.json"
+        config.save(config_file)
+        return run_dir, config_file
+
+    def _begin(self, launch: Launch) -> Launch:
+        if self.launch is not None:
+            raise RuntimeError("a run is already active")
+        self.launch, self.state = launch, STARTING
+        self.stalled.clear()
+        return launch
+
+    def observe(self, events: Iterable[ev.Event]) -> Plan | None:
+        """Follow the run's state; the engine's plan once the run has started (every worker agrees on it)."""
+        plan = None
+        for event in events:
+            if isinstance(event, ev.RunStarted):
+                plan = Plan(event.strategy, event.num_replicas, event.per_replica_batch_size)
+                self.state = RunStatus.RUNNING
+            elif isinstance(event, ev.TaskStalled) and self.state in (RunStatus.RUNNING, STALLED):
+                (self.stalled.discard if event.resumed else self.stalled.add)(event.worker)
+                self.state = STALLED if self.stalled else RunStatus.RUNNING
+        return plan
+
+    def request_stop(self) -> None:
+        if self.launch is not None:
+            self.state = STOPPING
+
+    def ended(self, status: str) -> None:
+        """The run reported how it ended (completed, stopped, failed ...)."""
+        self.state = status
+
+    def release(self) -> None:
+        """The run's process is gone: its scratch config goes; the session can start another run."""
+        if (
+            self.launch is not None
+            and self._scratch is not None
+            and self.launch.config_file.parent == self._scratch.path
+        ):
+            self.launch.config_file.unlink(missing_ok=True)
+        self.launch = None
+
+    def close(self) -> None:
+        """The window's last word: a trainer reads its config when it starts, none needs one any more."""
+        if self._scratch is not None:
+            self._scratch.cleanup()
+            self._scratch = None
+
+
+def launched_tasks(run_dir: Path) -> int:
+    """How many tasks a local cluster run had (its cluster.json); 0 for a run of one process."""
+    path = RunPaths(run_dir).cluster
+    try:
+        return len(parse_tf_config(path.read_text(encoding="utf-8")).cluster.tasks()) if path.is_file() else 0
+    except (OSError, ValueError):
+        return 0
