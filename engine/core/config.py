@@ -38,6 +38,10 @@ LOOPS = tuple(Loop)
 OPTIMIZERS = ("adam", "sgd", "rmsprop", "adagrad")
 ACTIVATIONS = ("relu", "tanh", "sigmoid", "gelu", "elu", "selu", "swish")
 MIXED_PRECISION = ("off", "float16", "bfloat16")
+# How replicas sum their gradients. "auto" lets the device plan choose (engine.core.plan.choose_all_reduce);
+# the others name TensorFlow's implementations: nccl (GPUs, Linux), ring (multi-worker collectives),
+# hierarchical_copy and reduction_to_one_device (MirroredStrategy's cross-device ops).
+ALL_REDUCE = ("auto", "nccl", "ring", "hierarchical_copy", "reduction_to_one_device")
 
 # The whole numbers a config may hold, (lowest, highest). Past the highest, a number is a typo rather than a
 # plan, or TensorFlow or NumPy overflows on it (a seed beyond 2**32 - 1, a buffer beyond int32); the window's
@@ -50,6 +54,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "virtual_devices": (1, 64),
     "virtual_gpu_memory_mb": (64, 1 << 24),
     "steps_per_execution": (1, 1_000_000),
+    "bytes_per_pack": (0, 1 << 40),  # 0: TensorFlow packs gradients its own way
     "checkpoint.every_steps": (0, 10_000_000),
     "checkpoint.keep": (1, 1000),
     "model.hidden_units": (1, 1_000_000),  # each layer
@@ -97,6 +102,9 @@ class RunConfig:
     validation_split: float = 0.0
     steps_per_execution: StepsPerExecution = "auto"
     mixed_precision: str = "off"
+    jit_compile: bool = False  # XLA-compile the training step
+    all_reduce: str = "auto"  # one of ALL_REDUCE
+    bytes_per_pack: int = 0  # CommunicationOptions.bytes_per_pack: gradients all-reduced in packs of this size
     memory_growth: bool = True
     variable_partitioner: str = "min_size"
     # multi_worker_mirrored: a collective (an all-reduce) that waits longer for a peer fails instead of hanging
@@ -319,6 +327,7 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
     _choice(p, "loop", config.loop, LOOPS)
     _choice(p, "optimizer", config.optimizer, OPTIMIZERS)
     _choice(p, "mixed_precision", config.mixed_precision, MIXED_PRECISION)
+    _choice(p, "all_reduce", config.all_reduce, ALL_REDUCE)
     if (kind := model_kind(config.model.kind)) and "activation" in kind.fields:
         _choice(p, "model.activation", config.model.activation, ACTIVATIONS)
     _choice(p, "variable_partitioner", config.variable_partitioner, VARIABLE_PARTITIONERS)

@@ -212,3 +212,13 @@ def test_an_integer_of_thousands_of_digits_is_a_config_problem(tmp_path):
     path.write_text(text)
     with pytest.raises(ConfigError, match="digits"):
         RunConfig.load(path)
+
+
+def test_the_all_reduce_the_xla_switch_and_the_pack_size_are_checked_with_the_rest():
+    """all_reduce names one of TensorFlow's implementations, jit_compile is true or false, bytes_per_pack >= 0."""
+    good = RunConfig.from_dict({"all_reduce": "ring", "jit_compile": True, "bytes_per_pack": 4 << 20})
+    assert (good.all_reduce, good.jit_compile, good.bytes_per_pack) == ("ring", True, 4 << 20)
+    with pytest.raises(ConfigError) as caught:
+        RunConfig.from_dict({"all_reduce": "fastest", "jit_compile": "yes", "bytes_per_pack": -1})
+    fields = {p.field for p in caught.value.problems}
+    assert {"all_reduce", "jit_compile", "bytes_per_pack"} <= fields

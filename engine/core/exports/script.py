@@ -106,6 +106,9 @@ IGNORED: dict[str, str] = {
     "name": "a label for the dashboard's run list and run directory; the script keeps no run directory",
     "variable_partitioner": "only parameter_server shards variables, and the script does not run that "
     "strategy (see UNSUPPORTED_STRATEGIES)",
+    "jit_compile": "not yet reproduced: the script's step is not XLA-compiled",
+    "all_reduce": "not yet reproduced: the script keeps the engine's automatic all-reduce choice",
+    "bytes_per_pack": "not yet reproduced: the script packs gradients as TensorFlow does by default",
     "checkpoint.every_epoch": _NO_CHECKPOINTS,
     "checkpoint.every_steps": _NO_CHECKPOINTS,
     "checkpoint.keep": _NO_CHECKPOINTS,
