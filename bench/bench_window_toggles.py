@@ -1,6 +1,6 @@
 """A small change to how the window draws, on and off in one process, while a fake trainer streams.
 
-    QT_QPA_PLATFORM=offscreen python bench/bench_window_toggles.py NAME [--seconds 60]
+    QT_QPA_PLATFORM=offscreen python bench/bench_window_toggles.py NAME [--seconds 60] [--history POINTS]
 
 Separate processes measure the window's CPU to about ±10 % on this shared host, while the
 changes still worth trying cost or save a few per cent. So one window streams the fake trainer's
@@ -18,6 +18,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+import numpy as np
+import plain_plot_items
 from bench_gui_helpers import cpu_seconds, fake_command
 from bench_gui_stream import make_window, spin_until
 from PySide6.QtCore import Qt
@@ -83,10 +85,28 @@ def toggles(window: MainWindow) -> dict[str, Switch]:
                 modes.BoundingRectViewportUpdate if on else modes.MinimalViewportUpdate
             )
         ),
+        # the image layer priced: pyqtgraph's own curve items instead (bench/plain_plot_items.py)
+        "pyqtgraph_items": every_plot(plain_plot_items.switch),
         "full_update": every_plot(
             lambda p, on: p.setViewportUpdateMode(modes.FullViewportUpdate if on else modes.MinimalViewportUpdate)
         ),
     }
+
+
+def with_history(window: MainWindow, points: int) -> None:
+    """Each series of the metric plots starts with `points` points (squeezed before the stream's first step,
+    as a run that has streamed for hours holds them), so a frame's cost is measured against a long run."""
+    reset = window.plots.reset
+
+    def reset_with_history(origin: float | None = None) -> None:
+        reset(origin)
+        rng = np.random.default_rng(0)
+        x = np.linspace(0.0, 0.99, points)
+        for plot in window.plots._metric_plots:
+            for name in plot.traces:
+                plot.extend(name, x, x, rng.random(points))
+
+    window.plots.reset = reset_with_history
 
 
 def wait(seconds: float) -> None:
@@ -98,9 +118,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("name")
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument(
+        "--history", type=int, default=0, help="points each series holds before the stream: a run hours along"
+    )
     args = parser.parse_args()
     create_application([])
     window = make_window(lambda _config, run_dir: fake_command(*STREAM, "--run-dir", str(run_dir)))
+    if args.history:
+        with_history(window, args.history)
     switch = toggles(window)[args.name]
     window.start_run()
     spin_until(lambda: window.plots.plotted_points() > 0, 30)
