@@ -357,7 +357,8 @@ _DECODERS = {name: msgspec.json.Decoder(cls) for name, cls in EVENT_TYPES.items(
 
 def from_dict(raw: dict[str, Any]) -> Event:
     """An event from its JSON object; EventDecodeError for an unknown type or a field of the wrong type."""
-    cls = EVENT_TYPES.get(raw.get("type", ""))
+    name = raw.get("type", "")
+    cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
     if cls is None:
         raise EventDecodeError(f"unknown event type {str(raw.get('type'))[:40]!r}")
     floats = _FLOATS[cls]

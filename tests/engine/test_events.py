@@ -82,7 +82,9 @@ def test_nan_survives_as_float():
     assert math.isnan(back.loss)
 
 
-@pytest.mark.parametrize("line", ["hello", "{", "[1, 2]", '{"type": "martian"}', '{"type": "batch_end"}'])
+@pytest.mark.parametrize(
+    "line", ["hello", "{", "[1, 2]", '{"type": "martian"}', '{"type": "batch_end"}', '{"type": ["batch_end"]}']
+)
 def test_garbage_is_a_decode_error(line):
     with pytest.raises(ev.EventDecodeError):
         ev.decode(line)
