@@ -9,12 +9,16 @@ to validate its form and to write the file the trainer process reads.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
+import typing
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from engine.core.data_kinds import data_kind, validate_data
 from engine.core.data_kinds.base import DataConfig
@@ -226,47 +230,40 @@ def _lists(value: Any) -> Any:
     return value
 
 
-_SECTIONS = {"data": DataConfig, "model": ModelConfig, "checkpoint": CheckpointConfig}
+@functools.cache
+def _field_types(cls: type) -> dict[str, Any]:
+    """Each field's declared type, resolved (the annotations are strings: `from __future__ import annotations`)."""
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
 
 
-def _type_ok(value: Any, annotation: str) -> bool:
-    """Loose JSON type check driven by the dataclass annotation string."""
-    if value is None:
-        return "None" in annotation
-    if isinstance(value, bool) or annotation.startswith("bool"):
-        return isinstance(value, bool) and annotation.startswith("bool")
-    if annotation.startswith("int"):
-        return isinstance(value, int)
-    if annotation.startswith("float"):
-        return isinstance(value, (int, float))
-    if annotation.startswith("str"):
-        return isinstance(value, str)
-    if annotation.startswith("tuple"):
-        return isinstance(value, list)
-    return True  # StepsPerExecution and sections are checked by validate()
+def _type_name(declared: Any) -> str:
+    """A declared type as written: int, tuple[int, ...] | None."""
+    return declared.__name__ if isinstance(declared, type) else str(declared)
 
 
 def _build(cls: type, raw: Any, prefix: str, problems: list[Problem]) -> Any:
+    """`cls` from a JSON object: each value checked against its field's type by msgspec, one problem per field
+    (an unknown key, a value of the wrong type: left out, so the field keeps its default)."""
     if not isinstance(raw, dict):
         problems.append(Problem(prefix.rstrip(".") or "(document)", raw, msg("must be a JSON object")))
         return cls()
-    fields = {f.name: f for f in dataclasses.fields(cls)}
+    types = _field_types(cls)
     kwargs: dict[str, Any] = {}
     for key, value in raw.items():
         name = f"{prefix}{key}"
-        if key not in fields:
-            problems.append(Problem(name, value, msg("unknown key; known keys: {fields}", fields=", ".join(fields))))
-            continue
-        if key in _SECTIONS and cls is RunConfig:
-            kwargs[key] = _build(_SECTIONS[key], value, f"{key}.", problems)
-            continue
-        annotation = str(fields[key].type)
-        if not _type_ok(value, annotation):
-            problems.append(Problem(name, value, msg("wrong type; expected {annotation}", annotation=annotation)))
-            continue
-        if annotation.startswith("tuple") and value is not None:
-            value = tuple(value)
-        kwargs[key] = value
+        declared = types.get(key)
+        if declared is None:
+            problems.append(Problem(name, value, msg("unknown key; known keys: {fields}", fields=", ".join(types))))
+        elif dataclasses.is_dataclass(declared):  # a section: data, model, checkpoint
+            kwargs[key] = _build(declared, value, f"{name}.", problems)
+        else:
+            try:
+                kwargs[key] = msgspec.convert(value, declared)  # strict: no "5" for 5, no 1 for true
+            except msgspec.ValidationError:
+                problems.append(
+                    Problem(name, value, msg("wrong type; expected {annotation}", annotation=_type_name(declared)))
+                )
     return cls(**kwargs)
 
 

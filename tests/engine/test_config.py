@@ -222,3 +222,24 @@ def test_the_all_reduce_the_xla_switch_and_the_pack_size_are_checked_with_the_re
         RunConfig.from_dict({"all_reduce": "fastest", "jit_compile": "yes", "bytes_per_pack": -1})
     fields = {p.field for p in caught.value.problems}
     assert {"all_reduce", "jit_compile", "bytes_per_pack"} <= fields
+
+
+@pytest.mark.parametrize(
+    "text, field",
+    [
+        ('{"learning_rate": 1' + "0" * 400 + "}", "learning_rate"),  # a float field given a 401-digit integer
+        ('{"collective_timeout_s": 1' + "0" * 400 + "}", "collective_timeout_s"),
+        ('{"model": {"kind": "mlp", "filters": ["32"]}}', "model.filters"),  # a field the kind does not read
+        ('{"data": {"kind": "synthetic", "image_size": ["a", 2]}}', "data.image_size"),
+    ],
+)
+def test_every_value_is_checked_against_its_declared_type_items_too(text, field):
+    """A number too big for a float is a problem, not a crash; a list's items have the type the field declares,
+    also in a field the chosen kind ignores (else the config is saved, and shown again, with it)."""
+    with pytest.raises(ConfigError) as info:
+        RunConfig.from_json(text)
+    (problem,) = [p for p in info.value.problems if p.field == field]
+    assert "wrong type; expected" in problem.message
+    kept = RunConfig.from_dict(json.loads(text), check=False)  # the form's reading: the bad value is left out
+    assert kept.to_dict() == RunConfig(model=kept.model, data=kept.data).to_dict()  # the top level: defaults
+    assert (kept.model.filters, kept.data.image_size) == (RunConfig().model.filters, None)

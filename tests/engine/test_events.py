@@ -82,7 +82,9 @@ def test_nan_survives_as_float():
     assert math.isnan(back.loss)
 
 
-@pytest.mark.parametrize("line", ["hello", "{", "[1, 2]", '{"type": "martian"}', '{"type": "batch_end"}'])
+@pytest.mark.parametrize(
+    "line", ["hello", "{", "[1, 2]", '{"type": "martian"}', '{"type": "batch_end"}', '{"type": ["batch_end"]}']
+)
 def test_garbage_is_a_decode_error(line):
     with pytest.raises(ev.EventDecodeError):
         ev.decode(line)
@@ -103,3 +105,32 @@ def test_optional_and_integer_valued_fields_still_decode():
     raw = ev.to_dict(ev.EpochEnd(epoch=1, loss=1, accuracy=0, seconds=2, examples_per_sec=3, val_loss=None))
     assert ev.from_dict(raw).val_loss is None and ev.from_dict({**raw, "loss": 1}).loss == 1
     assert ev.from_dict(ev.to_dict(ev.WorkerState(worker="w", state="s", pid=None))).pid is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"type":"task_steps","steps":{"worker-0":"many"}}',
+        '{"type":"run_started","strategy":"mirrored","num_replicas":1,"devices":[0],"global_batch_size":8,'
+        '"per_replica_batch_size":8,"loop":"fit","epochs":1,"steps_per_epoch":1,"steps_per_execution":1,"run_dir":"r"}',
+        '{"type":"epoch_end","epoch":1,"loss":0.5,"accuracy":0.5,"seconds":1,"examples_per_sec":1,"val_loss":true}',
+    ],
+    ids=["steps-of-text", "a-device-number", "a-bool-loss"],
+)
+def test_what_a_field_holds_is_checked_inside_lists_and_dicts(line):
+    """A worker's step count of text would break the window's sum; a list of devices holds names."""
+    with pytest.raises(ev.EventDecodeError, match=r"task_steps|run_started|epoch_end"):
+        ev.decode(line)
+
+
+def test_non_finite_numbers_survive_anywhere_in_an_event():
+    """Top-level floats are written as "nan"/"inf"; a NaN inside a dict is JSON's NaN token: both decode."""
+    event = ev.EpochEnd(
+        epoch=1, loss=float("inf"), accuracy=0.5, seconds=1.0, examples_per_sec=1.0, val_loss=float("-inf")
+    )
+    back = ev.decode(ev.encode(event))
+    assert (back.loss, back.val_loss) == (float("inf"), float("-inf"))
+    point = ev.ScalingPoint(
+        replicas=2, examples_per_sec=1.0, speedup=1.0, efficiency=1.0, run_dir="r", anatomy={"sync_ms": float("nan")}
+    )
+    assert math.isnan(ev.decode(ev.encode(point)).anatomy["sync_ms"])
