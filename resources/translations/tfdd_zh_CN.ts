@@ -36,6 +36,46 @@
         <translation>不是 UTF-8 文本（位置 {start} 处的字节 0x{byte:02x}）：运行配置是 JSON 文本文件；是不是选错了文件？</translation>
     </message>
     <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>text in quotes</source>
+        <translation>带引号的文本</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <source>a JSON object</source>
+        <translation>JSON 对象</translation>
+    </message>
+    <message>
+        <source>a list of whole numbers</source>
+        <translation>整数列表</translation>
+    </message>
+    <message>
+        <source>a list of numbers</source>
+        <translation>数字列表</translation>
+    </message>
+    <message>
+        <source>a list of texts</source>
+        <translation>文本列表</translation>
+    </message>
+    <message>
+        <source>{first} or {second}</source>
+        <translation>{first} 或 {second}</translation>
+    </message>
+    <message>
+        <source>{kind} or null</source>
+        <translation>{kind} 或 null</translation>
+    </message>
+    <message>
         <source>must be a JSON object</source>
         <translation>必须是 JSON 对象</translation>
     </message>

@@ -243,3 +243,23 @@ def test_every_value_is_checked_against_its_declared_type_items_too(text, field)
     kept = RunConfig.from_dict(json.loads(text), check=False)  # the form's reading: the bad value is left out
     assert kept.to_dict() == RunConfig(model=kept.model, data=kept.data).to_dict()  # the top level: defaults
     assert (kept.model.filters, kept.data.image_size) == (RunConfig().model.filters, None)
+
+
+@pytest.mark.parametrize(
+    "raw, field, expected",
+    [
+        ({"devices": [1]}, "devices", "expected a list of texts or null"),
+        ({"model": {"hidden_units": ["a"]}}, "model.hidden_units", "expected a list of whole numbers"),
+        ({"epochs": "5"}, "epochs", "expected a whole number"),
+        ({"learning_rate": "x"}, "learning_rate", "expected a number"),
+        ({"jit_compile": "yes"}, "jit_compile", "expected true or false"),
+        ({"name": 3}, "name", "expected text in quotes"),
+        ({"collective_timeout_s": "1"}, "collective_timeout_s", "expected a number or null"),
+    ],
+)
+def test_a_wrong_type_is_named_in_json_words(raw, field, expected):
+    """The config is JSON: a person who wrote [1] for devices reads "a list of texts", not tuple[str, ...]."""
+    with pytest.raises(ConfigError) as info:
+        RunConfig.from_dict(raw)
+    (problem,) = [p for p in info.value.problems if p.field == field]
+    assert problem.message.endswith(expected), problem.message
