@@ -31,6 +31,7 @@ from engine.core.sweep.space import apply, is_field
 FEW_STEPS_PER_CALL = 32  # a fixed steps_per_execution below this pays Python's per-call cost often
 MANY_STEPS_PER_CALL = 128  # what a host-bound run is offered instead
 PACK_BYTES = 32 * 2**20  # gradients all-reduced in packs of 32 MiB rather than one tensor at a time
+STREAMED_KINDS = ("python", "csv", "tfrecord", "image_folder")  # sources read again every epoch unless cached
 BF16_FLAGS = ("avx512_bf16", "amx_bf16")  # CPU flags of bfloat16 arithmetic (Linux /proc/cpuinfo)
 
 
@@ -79,7 +80,14 @@ def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Ma
     """The changes that address what bounds `anatomy`'s steps, valid for `config` at `replicas` replicas."""
     part = bound_by(anatomy)
     offered = _OFFERS[part](config, replicas, machine)
-    return [r for r in offered if not r.changes or not changed_problems(config, r.changes, replicas)]
+    had = {
+        str(p) for p in validate(config, replicas=replicas)
+    }  # e.g. a data file moved since the run: not the change's
+
+    def valid(remedy: Remedy) -> bool:
+        return all(str(p) in had for p in changed_problems(config, remedy.changes, replicas))
+
+    return [r for r in offered if not r.changes or valid(r)]
 
 
 def changed_problems(config: RunConfig, changes: dict[str, Any], replicas: int | None) -> list[Problem]:
@@ -111,8 +119,20 @@ def parse_change(text: str) -> tuple[str, Any] | None:
 
 
 def _input(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
-    """The engine's own pipelines already map in parallel and prefetch (AUTOTUNE); what remains is the source."""
+    """The engine's own pipelines already map in parallel and prefetch (AUTOTUNE): what remains is reading the
+    source once (`data.cache`, for a run of one process), and advice on the source itself."""
     kind = config.data.kind
+    offered = []
+    if kind in STREAMED_KINDS and not config.data.cache and config.strategy not in (MULTI_WORKER, PARAMETER_SERVER):
+        offered.append(
+            Remedy(
+                {"data.cache": True},
+                msg(
+                    "read the examples into memory once, before training: every epoch after takes its batches "
+                    "from memory (they must fit in memory)"
+                ),
+            )
+        )
     if kind == "python":
         why = msg(
             "your make_dataset feeds every step: add num_parallel_calls=tf.data.AUTOTUNE to its map calls, "
@@ -126,7 +146,7 @@ def _input(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
         why = msg("split the records over more files: tf.data reads several files at once")
     else:
         why = msg("the examples are in memory already: the time is spent handing batches to the devices")
-    return [Remedy({}, why)]
+    return [*offered, Remedy({}, why)]
 
 
 def _compute(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:

@@ -76,6 +76,10 @@
         <translation>必须是 &gt;= 1 的整数或 &quot;auto&quot;</translation>
     </message>
     <message>
+        <source>caches the examples of a run of one process; {strategy} runs several: set it to false</source>
+        <translation>只能缓存单进程运行的样本；{strategy} 会运行多个进程：请设为 false</translation>
+    </message>
+    <message>
         <source>{why}; the name becomes part of the run folder&apos;s name: use up to {name_max_chars} characters without {name_forbidden} or control characters</source>
         <translation>{why}；名称会成为运行文件夹名的一部分：最多 {name_max_chars} 个字符，不能含 {name_forbidden} 或控制字符</translation>
     </message>
@@ -912,6 +916,10 @@
         <translation>{tag}TensorFlow：{topic}{detail}</translation>
     </message>
     <message>
+        <source>the data held fewer than the {n} training examples counted before training</source>
+        <translation>数据中的样本少于训练前统计的 {n} 个训练样本</translation>
+    </message>
+    <message>
         <source>{kind}: {train} training and {validation} validation examples</source>
         <translation>{kind}：{train} 个训练样本和 {validation} 个验证样本</translation>
     </message>
@@ -1142,6 +1150,10 @@
     <message>
         <source>not a field of the run config</source>
         <translation>不是运行配置中的字段</translation>
+    </message>
+    <message>
+        <source>read the examples into memory once, before training: every epoch after takes its batches from memory (they must fit in memory)</source>
+        <translation>训练前把样本一次读入内存：之后每个轮次都从内存取批次（样本必须放得进内存）</translation>
     </message>
     <message>
         <source>your make_dataset feeds every step: add num_parallel_calls=tf.data.AUTOTUNE to its map calls, and .cache() after the slow part when the examples fit in memory</source>

@@ -222,3 +222,15 @@ def test_the_all_reduce_the_xla_switch_and_the_pack_size_are_checked_with_the_re
         RunConfig.from_dict({"all_reduce": "fastest", "jit_compile": "yes", "bytes_per_pack": -1})
     fields = {p.field for p in caught.value.problems}
     assert {"all_reduce", "jit_compile", "bytes_per_pack"} <= fields
+
+
+def test_the_data_cache_is_for_runs_of_one_process():
+    """Cached examples are one process's memory; workers of a cluster each read their own shard as it streams."""
+    assert RunConfig.from_dict({"virtual_devices": 2, "data": {"cache": True}}).data.cache is True
+    for strategy in ("multi_worker_mirrored", "parameter_server"):
+        with pytest.raises(ConfigError) as caught:
+            RunConfig.from_dict({"strategy": strategy, "data": {"cache": True}})
+        assert [p.field for p in caught.value.problems] == ["data.cache"], strategy
+    with pytest.raises(ConfigError) as caught:
+        RunConfig.from_dict({"data": {"cache": "yes"}})
+    assert [p.field for p in caught.value.problems] == ["data.cache"]

@@ -77,11 +77,15 @@ def test_host_bound_offers_more_steps_per_call_unless_the_run_tunes_them():
     assert changes(RunConfig(loop="fit", steps_per_execution="auto"), "rest") == [{"steps_per_execution": 128}]
 
 
-def test_input_bound_gives_advice_for_the_source_and_no_change():
-    for kind in ("python", "csv", "image_folder", "tfrecord", "synthetic"):
+def test_input_bound_offers_the_cache_to_a_run_of_one_process_and_advice_for_the_source():
+    for kind in ("python", "csv", "image_folder", "tfrecord"):
         config = RunConfig(data=RunConfig().data.__class__(kind=kind, path="x"))
         offered = remedies(config, bound("input"), 1, LINUX_CPU)
-        assert len(offered) == 1 and offered[0].changes == {} and offered[0].why, kind
+        assert [r.changes for r in offered] == [{"data.cache": True}, {}] and offered[1].why, kind
+        workers = config.replace(strategy="multi_worker_mirrored")
+        assert [r.changes for r in remedies(workers, bound("input"), 2, LINUX_CPU)] == [{}], "one process only"
+    in_memory = remedies(RunConfig(), bound("input"), 1, LINUX_CPU)
+    assert [r.changes for r in in_memory] == [{}] and "in memory already" in in_memory[0].why
 
 
 def test_the_machine_of_a_run_counts_its_gpus(tmp_path):

@@ -8,9 +8,11 @@ import sys
 
 import pytest
 
+from engine.core import anatomy
 from engine.core import events as ev
 from engine.core.remedies import CHANGED, CURRENT, speedup
 from engine.tools import trial
+from tests.engine.train.test_step_anatomy import SLEEPY_DATA
 from tests.engine.train.worker_process import base_config, env, parse_stdout, write_config
 from tests.repo import REPO
 
@@ -106,3 +108,38 @@ def test_more_steps_per_call_on_a_tiny_model_is_measured_faster(tmp_path):
     assert changed["steps_per_execution"] == 64 and changed["epochs"] == 2, "one epoch warms up, one is measured"
     result = speedup(arms)
     assert result is not None and result.pairs == 3 and result.factor > 1.5, result
+
+
+@pytest.mark.slow
+def test_caching_a_slow_python_dataset_is_measured_faster_and_trains_the_same_batches(tmp_path):
+    """A user's pipeline that sleeps 20 ms a batch, read once into memory: the measured epochs wait for no
+    input, and every epoch's loss is the streamed run's."""
+    data = tmp_path / "sleepy.py"
+    data.write_text(SLEEPY_DATA.replace("{pause}", "0.02"), encoding="utf-8")
+    sleepy = base_config(
+        data={"kind": "python", "path": str(data), "num_samples": 1280}, checkpoint={"every_epoch": False}
+    )
+    out = tmp_path / "trial"
+    code, events, stderr = tfdd_events(
+        tmp_path,
+        "try",
+        "--config",
+        str(write_config(tmp_path, sleepy)),
+        "--change",
+        "data.cache=true",
+        "--out",
+        str(out),
+    )
+    assert code == 0, stderr[-3000:]
+    arms = [e for e in events if isinstance(e, ev.TrialArm)]
+    assert len(arms) == 4 and all(not a.error for a in arms), arms
+    input_share = {a.arm: anatomy.shares(anatomy.from_plain(a.anatomy))["input"] for a in arms}
+    assert input_share[CURRENT] > 0.5 and input_share[CHANGED] < 0.2, input_share
+    result = speedup(arms)
+    assert result is not None and result.factor > 2, result
+
+    def losses(run: str) -> list[float]:
+        ends = [ev.decode(line) for line in (out / run / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+        return [e.loss for e in ends if isinstance(e, ev.EpochEnd)]
+
+    assert len(losses("changed-1")) == 2 and losses("changed-1") == losses("current-1")

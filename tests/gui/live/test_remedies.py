@@ -74,14 +74,17 @@ def test_a_sync_bound_run_offers_a_larger_batch_tried_after_the_run_and_applied_
     assert window.form.batch_size.value() == 128
 
 
-def test_an_input_bound_run_gets_advice_without_a_trial(make_window, tmp_path):
+def test_an_input_bound_run_is_offered_the_cache_and_advice_without_a_trial(make_window, tmp_path):
     (tmp_path / "x.csv").write_text("a,y\n1,0\n2,1\n", encoding="utf-8")
     paths = a_run(tmp_path, base_config(data={"kind": "csv", "path": str(tmp_path / "x.csv"), "label": "y"}))
     window = make_window()
     feed(window, started(paths.root, 1), bound(8, 1, 0, 1), finished(paths))
-    (row,) = window.plots.anatomy.remedies.rows
-    assert row.remedy.changes == {} and "CSV" in row.label.text()
-    assert row.try_button.parent() is None or not row.try_button.isVisible()
+    cache, advice = window.plots.anatomy.remedies.rows
+    assert cache.label.text() == "data.cache=true" and cache.try_button.isVisible()
+    assert advice.remedy.changes == {} and "CSV" in advice.label.text()
+    assert not advice.try_button.isVisible() and not advice.apply_button.isVisible()
+    cache.apply_button.click()
+    assert window.form.evaluate()[0].data.cache is True
 
 
 def test_a_new_run_clears_the_changes(make_window, tmp_path):
