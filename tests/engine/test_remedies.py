@@ -51,6 +51,8 @@ def test_compute_bound_offers_xla_and_mixed_precision_only_where_it_helps():
     assert {"mixed_precision": "bfloat16"} in changes(config, "compute", Machine(cpu_bfloat16=True))
     assert {"mixed_precision": "float16"} in changes(config, "compute", Machine(gpus=1))
     assert changes(RunConfig(jit_compile=True, mixed_precision="float16"), "compute", Machine(gpus=1)) == []
+    one_step_a_call = RunConfig(jit_compile=True, steps_per_execution=1)
+    assert changes(one_step_a_call, "compute") == [{"steps_per_execution": "auto"}], "a tiny step is mostly its call"
 
 
 def test_sync_bound_offers_a_larger_batch_divisible_by_the_replicas_and_only_all_reduces_that_run():
