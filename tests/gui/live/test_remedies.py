@@ -131,3 +131,19 @@ def test_try_measures_the_change_with_a_real_trial(qtbot, make_window, tmp_path)
     assert 'steps_per_execution="auto": ' in row.result.toolTip() and "pairs of runs" in row.result.toolTip()
     assert row.try_button.text() == "Try" and row.try_button.isEnabled()
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir()), "nothing in the run list"
+
+
+@pytest.mark.slow
+def test_a_trial_is_cancelled_by_its_button(qtbot, make_window, tmp_path):
+    paths = a_run(tmp_path, base_config(steps_per_execution=1, data={"num_samples": 65536}))
+    window = make_window()
+    feed(window, started(paths.root, 1), bound(1, 1, 0, 8), finished(paths))
+    panel = window.plots.anatomy.remedies
+    (row,) = panel.rows
+    row.try_button.click()
+    qtbot.waitUntil(lambda: "run 1 of 4" in row.result.text(), timeout=120_000)
+    row.try_button.click()
+    assert row.result.text() == "cancelling…"
+    qtbot.waitUntil(lambda: panel.thread is None, timeout=60_000)
+    assert row.result.text() == "no speed-up measured" and panel.arms == []
+    assert row.try_button.text() == "Try" and row.try_button.isEnabled()
