@@ -5,6 +5,7 @@ tfdd train --resume RUN_DIR
 tfdd devices [--json]
 tfdd export-script --config run.json --out train.py
 tfdd scaling --config run.json --replicas 1 2 4 [--events]
+tfdd try --config run.json --change jit_compile=true [--change ...] [--rounds 2] [--epochs 1] [--events]
 tfdd sweep --config base.json --space space.json [--out DIR] | --resume SWEEP_DIR
 tfdd model-summary --config run.json [--replicas N] [--json]
 tfdd cluster {validate,export,launch} ...
@@ -16,7 +17,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from engine.core import anatomy
 from engine.core import events as ev
@@ -25,6 +26,7 @@ from engine.core.config import RunConfig
 from engine.core.logs import event_lines
 from engine.core.problems import ConfigError, DataError, OutputExists, RunDirError, capped, printable
 from engine.core.protocol.codes import ExitCode, RunStatus
+from engine.core.remedies import TRIAL_EPOCHS, TRIAL_ROUNDS
 
 if TYPE_CHECKING:
     from engine.core.sources import SourceInfo
@@ -191,6 +193,40 @@ def _scaling(args: argparse.Namespace) -> int:
     return ExitCode.FAILED if any(p.error for p in points) else ExitCode.OK
 
 
+def _try(args: argparse.Namespace) -> int:
+    """A trial of config changes: the current and the changed config in turn, the speed-up measured."""
+    from engine.tools import trial
+
+    try:
+        config, changes = trial.load_checked(args.config, args.change)
+    except ConfigError as exc:
+        if args.events:
+            from engine.core.protocol.channel import EventChannel, protect_stdout
+
+            EventChannel(protect_stdout())(ev.RunFailed(message=str(exc), error_type="ConfigError"))
+        print(f"error: the trial cannot start:\n{exc}", file=sys.stderr)
+        return ExitCode.CONFIG
+    if args.events:
+        return trial.run_in(args.out, lambda root: trial.serve(config, changes, root, args.rounds, args.epochs))
+    label = " ".join(args.change)
+
+    def body(root: Path) -> int:
+        arms = trial.run_trial(
+            config,
+            changes,
+            root,
+            args.rounds,
+            args.epochs,
+            on_arm=lambda a: print(
+                f"{a.arm} run {a.round}: {a.error or f'{a.examples_per_sec:,.0f} examples/s'}", file=sys.stderr
+            ),
+        )
+        print(trial.format_table(arms, label))
+        return ExitCode.FAILED if any(a.error for a in arms) else ExitCode.OK
+
+    return trial.run_in(args.out, body)
+
+
 def _model_summary(args: argparse.Namespace) -> int:
     """Layers, parameters and a memory estimate; with --json one document on stdout (the window reads it),
     {"error": ..., "field": ...} and exit code 2 when the model or data cannot be built."""
@@ -288,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(the worker protocol, as the window uses it)",
     )
     scaling.set_defaults(handler=_scaling)
+    _add_try(commands, common)
     summary = commands.add_parser(
         "model-summary", parents=[common], help="the model's layers, parameters and per-replica memory, untrained"
     )
@@ -302,6 +339,42 @@ def build_parser() -> argparse.ArgumentParser:
 
     sweep_cli.register(commands)
     return parser
+
+
+def _add_try(commands: Any, common: argparse.ArgumentParser) -> None:
+    tryout = commands.add_parser(
+        "try",
+        parents=[common],
+        help="run a config and the config with changes in turn (short real runs) and report the speed-up",
+    )
+    tryout.add_argument("--config", required=True, help="RunConfig JSON file: the current config")
+    tryout.add_argument(
+        "--change",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="a change to try, e.g. jit_compile=true or model.hidden_units=[64,32] (JSON, or text); repeat for "
+        "several changes tried together",
+    )
+    tryout.add_argument(
+        "--rounds",
+        type=positive_int,
+        default=TRIAL_ROUNDS,
+        help=f"runs of each config, alternating (default {TRIAL_ROUNDS}: A B A B)",
+    )
+    tryout.add_argument(
+        "--epochs",
+        type=positive_int,
+        default=TRIAL_EPOCHS,
+        help=f"epochs measured in each run, after a first epoch that traces and warms up (default {TRIAL_EPOCHS})",
+    )
+    tryout.add_argument("--out", help="keep the trial's runs in this folder (default: a scratch folder, removed)")
+    tryout.add_argument(
+        "--events",
+        action="store_true",
+        help='JSON-line events on stdout (trial_arm per run); "stop" on stdin cancels (the worker protocol)',
+    )
+    tryout.set_defaults(handler=_try)
 
 
 def main(argv: list[str] | None = None) -> int:

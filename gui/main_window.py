@@ -152,6 +152,9 @@ class MainWindow(QMainWindow):
         self.cluster.start_requested.connect(self.start_cluster_here)
         self.cluster.start_on_machines_requested.connect(self.start_cluster_on_machines)
         self.workers.worker_chosen.connect(lambda worker: self.log.filter.setText(source_tag(worker)))
+        self.plots.anatomy.remedies.apply_requested.connect(  # Apply: a change the verdict offered, into the form
+            lambda changes: self.form.set_config(self.plots.anatomy.remedies.applied(self.form.evaluate()[0], changes))
+        )
         plots = self.plots
         for plot in (plots.loss, plots.accuracy, plots.throughput, plots.anatomy.plot, plots.gpus):
             add_export_action(plot)
@@ -699,6 +702,7 @@ class MainWindow(QMainWindow):
             self.spare.shutdown()
         if self.scaling_dialog is not None:
             self.scaling_dialog.shutdown()
+        self.plots.anatomy.remedies.shutdown()
         self.watching.stop()
         if self.sweep_dialog is not None:
             self.sweep_dialog.shutdown()

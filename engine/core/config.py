@@ -373,6 +373,17 @@ def validate(config: RunConfig, replicas: int | None = None) -> list[Problem]:
         p.append(Problem("steps_per_execution", spe, msg('must be an integer >= 1 or "auto"')))
     p += validate_model(config.model)
     p += _validate_devices(config)
+    if config.data.cache is True and config.strategy in (Strategy.MULTI_WORKER_MIRRORED, Strategy.PARAMETER_SERVER):
+        p.append(
+            Problem(
+                "data.cache",
+                True,
+                msg(
+                    "caches the examples of a run of one process; {strategy} runs several: set it to false",
+                    strategy=config.strategy,
+                ),
+            )
+        )
     if isinstance(vs, (int, float)):
         p += validate_data(config.data, vs)
     if replicas is None:

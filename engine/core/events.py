@@ -184,6 +184,21 @@ class ScalingPoint:
 
 
 @dataclass(frozen=True, kw_only=True)
+class TrialArm:
+    """One short run of a trial: the current config or the changed one, measured (or failed: `error` says
+    why). A trial alternates them, current first (engine.tools.trial)."""
+
+    type: ClassVar[str] = "trial_arm"
+    arm: str  # "current" or "changed"
+    round: int  # 1-based: the n-th run of this arm
+    examples_per_sec: float  # mean of the epochs after the first
+    run_dir: str
+    error: str = ""
+    anatomy: dict[str, Any] | None = None  # its steps' StepAnatomy as to_dict gives it (engine.core.anatomy.from_plain)
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
 class SweepTrial:
     """One trial of a hyper-parameter sweep changed state (engine.tools.sweep)."""
 
@@ -274,6 +289,7 @@ Event = (
     | TaskSteps
     | TaskStalled
     | ScalingPoint
+    | TrialArm
     | SweepTrial
     | SweepSummary
     | TrainerReady
@@ -296,6 +312,7 @@ EVENT_TYPES: dict[str, type] = {
         TaskSteps,
         TaskStalled,
         ScalingPoint,
+        TrialArm,
         SweepTrial,
         SweepSummary,
         TrainerReady,

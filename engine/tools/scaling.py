@@ -129,7 +129,7 @@ def run_study(
             count_config,
             run_dir,
             should_stop=should_stop,
-            on_event=_collecting(anatomies, on_event),
+            on_event=collecting(anatomies, on_event),
             command_for=command_for,
             grace_s=CLUSTER_GRACE_S if config.strategy == Strategy.PARAMETER_SERVER else STOP_GRACE_S,
         )
@@ -146,7 +146,7 @@ def run_study(
             efficiency=efficiency,
             run_dir=str(run_dir),
             error=error,
-            anatomy=_steady_anatomy(anatomies),
+            anatomy=steady_anatomy(anatomies),
         )
         points.append(point)
         if on_point:
@@ -154,7 +154,7 @@ def run_study(
     return points
 
 
-def _collecting(anatomies: list[ev.StepAnatomy], then: ev.Sink | None) -> ev.Sink:
+def collecting(anatomies: list[ev.StepAnatomy], then: ev.Sink | None) -> ev.Sink:
     """A sink that keeps the step anatomies it sees in `anatomies` and passes every event on to `then`."""
 
     def sink(event: ev.Event) -> None:
@@ -166,7 +166,7 @@ def _collecting(anatomies: list[ev.StepAnatomy], then: ev.Sink | None) -> ev.Sin
     return sink
 
 
-def _steady_anatomy(anatomies: list[ev.StepAnatomy]) -> dict | None:
+def steady_anatomy(anatomies: list[ev.StepAnatomy]) -> dict | None:
     """The anatomy of the steps after the first epoch (as the throughput), else of all, as event data."""
     steady = anatomy.combine(a for a in anatomies if a.epoch > 1) or anatomy.combine(anatomies)
     return None if steady is None else ev.to_dict(steady)

@@ -21,6 +21,7 @@ from engine.core import events as ev
 from gui import theme
 from gui.i18n import translate
 from gui.live.live_plot import LivePlot
+from gui.live.remedies_panel import RemediesPanel
 from gui.theme import WidgetRole, set_role
 
 PART_NAMES = {  # engine.core.anatomy.PARTS in the window's words
@@ -103,7 +104,7 @@ class AnatomyPlot(LivePlot):
 
 
 class AnatomyPanel(QWidget):
-    """The anatomy chart and the verdict of the latest anatomy under it."""
+    """The anatomy chart, the verdict of the latest anatomy under it, and the changes that address it."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -115,15 +116,19 @@ class AnatomyPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
+        self.remedies = RemediesPanel()
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.verdict)
+        layout.addWidget(self.remedies)
 
     def add(self, event: ev.StepAnatomy, start_s: float, end_s: float) -> None:
         """The anatomy drawn and its verdict shown, unless its steps were drawn already."""
         if self.plot.add_anatomy(event, start_s, end_s):
             self.verdict.setText(translate(anatomy.verdict(event)))
             self.verdict.setToolTip(translate(anatomy.summary_line(event)))
+            self.remedies.observe(event)
 
     def clear(self) -> None:
         self.verdict.clear()
         self.verdict.setToolTip("")
+        self.remedies.clear()

@@ -186,6 +186,8 @@ class TrainingPlots(QWidget):
                 self._add_batches(run)  # its steps' times are known from their batches
                 run = []
                 self._add_anatomy(event)
+            elif isinstance(event, (ev.RunStarted, ev.RunFinished, ev.RunFailed)):
+                self.anatomy.remedies.observe(event)  # the run's config, and whether a trial may start
         self._add_batches(run)
         if self.loss.plotted_points("batch") == 0 and self.loss.has_new_data() and self._showing():
             self._draw([self.loss])  # a run's first point at once, not at the next frame

@@ -116,6 +116,10 @@
         <translation>必须是 &gt;= 1 的整数或 &quot;auto&quot;</translation>
     </message>
     <message>
+        <source>caches the examples of a run of one process; {strategy} runs several: set it to false</source>
+        <translation>只能缓存单进程运行的样本；{strategy} 会运行多个进程：请设为 false</translation>
+    </message>
+    <message>
         <source>{why}; the name becomes part of the run folder&apos;s name: use up to {name_max_chars} characters without {name_forbidden} or control characters</source>
         <translation>{why}；名称会成为运行文件夹名的一部分：最多 {name_max_chars} 个字符，不能含 {name_forbidden} 或控制字符</translation>
     </message>
@@ -952,6 +956,10 @@
         <translation>{tag}TensorFlow：{topic}{detail}</translation>
     </message>
     <message>
+        <source>the data held fewer than the {n} training examples counted before training</source>
+        <translation>数据中的样本少于训练前统计的 {n} 个训练样本</translation>
+    </message>
+    <message>
         <source>{kind}: {train} training and {validation} validation examples</source>
         <translation>{kind}：{train} 个训练样本和 {validation} 个验证样本</translation>
     </message>
@@ -1184,6 +1192,66 @@
         <translation>不是运行配置中的字段</translation>
     </message>
     <message>
+        <source>read the examples into memory once, before training: every epoch after takes its batches from memory (they must fit in memory)</source>
+        <translation>训练前把样本一次读入内存：之后每个轮次都从内存取批次（样本必须放得进内存）</translation>
+    </message>
+    <message>
+        <source>your make_dataset feeds every step: add num_parallel_calls=tf.data.AUTOTUNE to its map calls, and .cache() after the slow part when the examples fit in memory</source>
+        <translation>每一步都在等你的 make_dataset：给其中的 map 调用加上 num_parallel_calls=tf.data.AUTOTUNE，样本放得进内存时在慢的部分之后加 .cache()</translation>
+    </message>
+    <message>
+        <source>CSV text is parsed again every epoch: save the data as NPZ (held in memory) or as TFRecord files</source>
+        <translation>CSV 文本每个轮次都要重新解析：把数据存为 NPZ（保存在内存中）或 TFRecord 文件</translation>
+    </message>
+    <message>
+        <source>images are decoded every epoch when they exceed the cache: a smaller data.image_size fits more</source>
+        <translation>图像超出缓存时每个轮次都要重新解码：较小的 data.image_size 能缓存更多</translation>
+    </message>
+    <message>
+        <source>split the records over more files: tf.data reads several files at once</source>
+        <translation>把记录分到更多文件中：tf.data 会同时读取多个文件</translation>
+    </message>
+    <message>
+        <source>the examples are in memory already: the time is spent handing batches to the devices</source>
+        <translation>样本已在内存中：时间花在把批次交给设备上</translation>
+    </message>
+    <message>
+        <source>float16 runs on the GPUs&apos; tensor cores (compute capability 7.0 or newer): up to 2-3× faster</source>
+        <translation>float16 在 GPU 的张量核心上运行（计算能力 7.0 或更高）：最多快 2-3 倍</translation>
+    </message>
+    <message>
+        <source>this CPU computes in bfloat16 natively: half the bytes</source>
+        <translation>此 CPU 原生支持 bfloat16 计算：字节数减半</translation>
+    </message>
+    <message>
+        <source>XLA compiles the step into fused kernels: fewer, larger operations</source>
+        <translation>XLA 把训练步编译成融合的内核：操作更少、更大</translation>
+    </message>
+    <message>
+        <source>sum the gradients with {choice} instead of {current}</source>
+        <translation>用 {choice} 而不是 {current} 对梯度求和</translation>
+    </message>
+    <message>
+        <source>all-reduce the gradients in packs of {mb} MB: fewer, larger messages between workers</source>
+        <translation>以每包 {mb} MB 对梯度做 all-reduce：工作器之间的消息更少、更大</translation>
+    </message>
+    <message>
+        <source>each all-reduce then serves twice the examples; the loss curve changes with the batch (the learning rate may need to grow with it)</source>
+        <translation>这样每次 all-reduce 服务两倍的样本；损失曲线会随批次改变（学习率可能需要随之增大）</translation>
+    </message>
+    <message>
+        <source>run more steps per call: Python&apos;s cost of a call is paid once for many steps</source>
+        <translation>每次调用运行更多步：Python 的调用开销由许多步分摊</translation>
+    </message>
+    <message>
+        <source>{change}: no speed-up measured (a run failed or was cancelled)</source>
+        <translation>{change}：未测得加速（有一次运行失败或被取消）</translation>
+    </message>
+    <message>
+        <source>{change}: {factor:.2f}× the examples/s ({low:.2f}-{high:.2f} over {pairs} pairs of runs)</source>
+        <translation>{change}：样本/秒为原来的 {factor:.2f}×（{pairs} 对运行之间为 {low:.2f}-{high:.2f}）</translation>
+    </message>
+    <message>
         <source>a choice needs a non-empty list of values</source>
         <translation>choice 需要一个非空的取值列表</translation>
     </message>
@@ -1298,6 +1366,18 @@
     <message>
         <source>{hosts} hosts for {tasks} tasks: these would run nothing</source>
         <translation>{hosts} 台主机对应 {tasks} 个任务：这些主机将不运行任何任务</translation>
+    </message>
+    <message>
+        <source>write a change as field=value, e.g. jit_compile=true</source>
+        <translation>把更改写成 字段=值，例如 jit_compile=true</translation>
+    </message>
+    <message>
+        <source>give at least one change, e.g. --change jit_compile=true</source>
+        <translation>至少给出一项更改，例如 --change jit_compile=true</translation>
+    </message>
+    <message>
+        <source>the config already has these values</source>
+        <translation>配置中已经是这些值</translation>
     </message>
 </context>
 <context>
@@ -2644,6 +2724,57 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>Redraw every {seconds} s</source>
         <translation>每 {seconds} 秒重绘</translation>
+    </message>
+</context>
+<context>
+    <name>RemediesPanel</name>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Put this change into the run form</source>
+        <translation>把这项更改填入运行表单</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Try</source>
+        <translation>试用</translation>
+    </message>
+    <message>
+        <source>Stop the trial</source>
+        <translation>停止试验</translation>
+    </message>
+    <message>
+        <source>Trials start when the run has ended: beside a training they would measure both slower</source>
+        <translation>运行结束后才能开始试验：与训练同时进行会使两者都测得更慢</translation>
+    </message>
+    <message>
+        <source>Run the run&apos;s config and the changed one in turn, {runs} short runs, and measure the speed-up</source>
+        <translation>轮流运行本次运行的配置和更改后的配置，共 {runs} 次短运行，并测量加速</translation>
+    </message>
+    <message>
+        <source>cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>run {n} of {total}…</source>
+        <translation>第 {n} 次运行，共 {total} 次…</translation>
+    </message>
+    <message>
+        <source>{factor:.2f}× ({low:.2f}–{high:.2f})</source>
+        <translation>{factor:.2f}×（{low:.2f}–{high:.2f}）</translation>
+    </message>
+    <message>
+        <source>no speed-up measured</source>
+        <translation>未测得加速</translation>
     </message>
 </context>
 <context>

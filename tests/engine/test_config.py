@@ -263,3 +263,15 @@ def test_a_wrong_type_is_named_in_json_words(raw, field, expected):
         RunConfig.from_dict(raw)
     (problem,) = [p for p in info.value.problems if p.field == field]
     assert problem.message.endswith(expected), problem.message
+
+
+def test_the_data_cache_is_for_runs_of_one_process():
+    """Cached examples are one process's memory; workers of a cluster each read their own shard as it streams."""
+    assert RunConfig.from_dict({"virtual_devices": 2, "data": {"cache": True}}).data.cache is True
+    for strategy in ("multi_worker_mirrored", "parameter_server"):
+        with pytest.raises(ConfigError) as caught:
+            RunConfig.from_dict({"strategy": strategy, "data": {"cache": True}})
+        assert [p.field for p in caught.value.problems] == ["data.cache"], strategy
+    with pytest.raises(ConfigError) as caught:
+        RunConfig.from_dict({"data": {"cache": "yes"}})
+    assert [p.field for p in caught.value.problems] == ["data.cache"]

@@ -61,6 +61,7 @@ SAMPLES = [
     ev.TaskStalled(worker="worker-1", pid=42, step_s=None, resumed=True),
     ev.TrainerReady(pid=4242, import_seconds=4.1, rss_mb=602.5),
     ev.ScalingPoint(replicas=2, examples_per_sec=900.0, speedup=1.8, efficiency=0.9, run_dir="/tmp/s/replicas-2"),
+    ev.TrialArm(arm="changed", round=1, examples_per_sec=1200.0, run_dir="/tmp/t/changed-1"),
 ]
 
 

@@ -38,7 +38,7 @@ class DataConfig:
 
     One record holds every kind's fields; each kind reads some of them (its
     module's `KIND.fields`, README "Your data" has one section per kind).
-    `shard_policy` says how multi-worker runs split the data.
+    `shard_policy` says how multi-worker runs split the data; `cache` holds the examples in memory.
     """
 
     kind: str = "synthetic"
@@ -56,6 +56,9 @@ class DataConfig:
     function: str = "make_dataset"
     validation_function: str | None = None
     shard_policy: str = "auto"
+    # read (and decode) the training examples into memory once, before training; every epoch then gathers its
+    # batches from memory. Runs of one process only (engine.core.config.validate)
+    cache: bool = False
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,8 @@ IGNORED: dict[str, str] = {
     "checkpoint.every_epoch": _NO_CHECKPOINTS,
     "checkpoint.every_steps": _NO_CHECKPOINTS,
     "checkpoint.keep": _NO_CHECKPOINTS,
+    "data.cache": "the script reads the data as a run without the cache does (a cached run permutes all its "
+    "examples each epoch, as for data held in memory)",
     "data.shard_policy": "the script shards as TensorFlow's auto policy does (file when it finds files, else "
     "data); the dashboard decides the policy before TensorFlow starts and checks it",
 }

@@ -127,6 +127,14 @@ def scaling_command(config_path: Path | str, replicas: list[int], out_dir: Path 
     )
 
 
+def trial_command(config_path: Path | str, changes: list[str], out_dir: Path | str | None = None) -> list[str]:
+    """A trial of config changes (`field=value` each) whose runs arrive as events (trial_arm per run); its runs
+    go to `out_dir`, else to a scratch folder removed at its end."""
+    flags = [arg for change in changes for arg in ("--change", change)]
+    out = ["--out", str(out_dir)] if out_dir is not None else []
+    return cli_command("try", "--config", str(config_path), *flags, *out, "--events")
+
+
 def sweep_command(config_path: Path | str, space_path: Path | str, out_dir: Path | str) -> list[str]:
     """A hyper-parameter sweep whose trials arrive as events (sweep_trial, sweep_summary); "stop" stops it."""
     return cli_command(

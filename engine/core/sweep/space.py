@@ -87,14 +87,15 @@ class SweepSpace:
         return math.prod(len(p.grid()) for p in self.parameters)
 
 
-def apply(base: RunConfig, params: dict[str, Any]) -> RunConfig:
-    """`base` with each named field set to its value, validated (ConfigError says what is wrong)."""
+def apply(base: RunConfig, params: dict[str, Any], check: bool = True) -> RunConfig:
+    """`base` with each named field set to its value, validated (ConfigError says what is wrong); check=False
+    keeps what can be read, as RunConfig.from_dict does for a form."""
     document = base.to_dict()
     for name, value in params.items():
         section, _, key = name.rpartition(".")
         target = document[section] if section else document
         target[key] = value
-    return RunConfig.from_dict(document)
+    return RunConfig.from_dict(document, check=check)
 
 
 def load_space(path: str | Path, base: RunConfig) -> SweepSpace:
@@ -190,7 +191,7 @@ def _parameter(where: str, name: str, spec: Any, base: RunConfig, problems: list
     if name in ("name", "devices", "strategy") or name.startswith("checkpoint."):
         problems.append(Problem(where, spec, msg("is set by the sweep itself, not varied")))
         return None
-    if not _is_field(base, name):
+    if not is_field(base, name):
         problems.append(Problem(where, spec, msg("not a field of the run config")))
         return None
     if not isinstance(spec, dict) or len(spec) != 1 or next(iter(spec)) not in DISTRIBUTIONS:
@@ -228,7 +229,8 @@ def _parameter(where: str, name: str, spec: Any, base: RunConfig, problems: list
     return parameter if len(problems) == before else None
 
 
-def _is_field(base: RunConfig, name: str) -> bool:
+def is_field(base: RunConfig, name: str) -> bool:
+    """Whether `name` names a field of the run config (a section's field as `model.filters`)."""
     section, _, key = name.rpartition(".")
     owner = getattr(base, section, None) if section else base
     return dataclasses.is_dataclass(owner) and key in {f.name for f in dataclasses.fields(owner)}

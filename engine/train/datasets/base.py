@@ -76,6 +76,9 @@ def with_policy(dataset: Any, policy: str) -> Any:
     return dataset.with_options(options)
 
 
+READ_BATCH = 1024  # examples a batch while a cached source reads its data into memory
+
+
 class InputSource:
     """Base: subclasses give `_examples(train: bool)` (unbatched, in file order) or override `train`."""
 
@@ -107,8 +110,25 @@ class InputSource:
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray] | None:
         """The training examples as (features, labels as the loss takes them) when the source holds them in
-        memory: each epoch then trains on a permutation of all of them (`order`). None: they stream."""
-        return None
+        memory: each epoch then trains on a permutation of all of them (`order`). None: they stream, unless
+        the config caches them (read once, here)."""
+        if not self.config.data.cache:
+            return None
+        return self._read_into_memory(self._decode_batch(self._decode(self._examples(train=True)).batch(READ_BATCH)))
+
+    def _read_into_memory(self, batches: Any) -> tuple[np.ndarray, np.ndarray]:
+        """`batches` of (features, labels), the first n_train examples of them read into arrays."""
+        features, labels = [], []
+        for x, y in batches:
+            features.append(x.numpy())
+            labels.append(y.numpy())
+        if sum(len(y) for y in labels) < self.n_train:
+            raise DataError(
+                msg("the data held fewer than the {n} training examples counted before training", n=self.n_train),
+                "data.path",
+                self.config.data.path,
+            )
+        return np.concatenate(features)[: self.n_train], np.concatenate(labels)[: self.n_train]
 
     def _host_tensors(self) -> tuple[Any, Any] | None:
         """`_arrays()` as tensors on the host, made once."""

@@ -5,7 +5,7 @@ started. The file order is shuffled once with the run's seed (the files are
 listed class by class, and the last validation share must hold every class),
 then each epoch trains on a permutation of all of them (InputSource.order),
 decoding the paths in that order in parallel. When the decoded images fit in
-CACHE_BUDGET_BYTES they are decoded once, up front, and each epoch gathers
+CACHE_BUDGET_BYTES (or the config caches the data) they are decoded once, up front, and each epoch gathers
 its batches from memory: the same permutation of the same examples either
 way, so caching never changes the losses.
 Pixels are float32 in [0, 1].
@@ -49,7 +49,7 @@ class ImageFolderSource(InputSource):
         self.labels = info.labels[order]
         self.cached: tuple[np.ndarray, np.ndarray] | None = None
         self.cache_note: str = ""
-        if self.decoded_bytes() <= CACHE_BUDGET_BYTES:
+        if config.data.cache or self.decoded_bytes() <= CACHE_BUDGET_BYTES:
             t0 = time.perf_counter()
             self.cached = self._decode_all()
             self.cache_note = msg(

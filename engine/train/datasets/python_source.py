@@ -9,17 +9,21 @@ engine batches each pipeline at `input_context.get_per_replica_batch_size`,
 repeats it (an epoch is data.num_samples examples), skips the steps an
 interrupted epoch already trained on, and prefetches. Labels are class ids
 (0..num_classes-1). An optional `validation_function` is called the same way.
+With `data.cache` (a run of one process) an epoch's examples are read once, before training, and every
+epoch trains on them from memory, in the order the pipeline made them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from engine.core.config import RunConfig
 from engine.core.messages import msg
 from engine.core.problems import DataError
 from engine.core.sources import SourceInfo
-from engine.train.datasets.base import InputSource, class_label
+from engine.train.datasets.base import READ_BATCH, InputSource, class_label
 from engine.train.tf_runtime import tf
 from engine.train.user_code import call_user, load_function
 
@@ -87,16 +91,33 @@ class PythonSource(InputSource):
 
         return dataset_fn
 
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Cached: an epoch's examples of the user's pipeline (repeated, as streamed), read once into memory."""
+        if not self.config.data.cache:
+            return None
+        ds = self._examples_of(self.make, tf.distribute.InputContext(1, 0, 1), self.where)
+        return self._read_into_memory(ds.repeat().take(self.n_train).batch(READ_BATCH))
+
+    def order(self, epoch: int) -> np.ndarray:
+        """Cached: the examples in the order the user's pipeline made them, every epoch, as streamed."""
+        return np.arange(self.steps_per_epoch * self.config.global_batch_size, dtype=np.int32)
+
     def _distribute_train(self, strategy: Any, epoch: int, skip_steps: int) -> Any:
+        if self.config.data.cache:
+            return super()._distribute_train(strategy, epoch, skip_steps)
         steps = self.steps_per_epoch - skip_steps  # a pipeline that ends with the epoch: none is cut off mid-way
         pipeline = self._pipeline(self.make, self.where, skip_steps, True, steps=steps)
         return strategy.distribute_datasets_from_function(pipeline)
 
     def fit_train(self, strategy: Any, epoch: int, skip_steps: int = 0) -> Any:
+        if self.config.data.cache:
+            return super().fit_train(strategy, epoch, skip_steps)
         return self.distributed_train(strategy, epoch, skip_steps)
 
     def train(self, epoch: int, skip_steps: int = 0) -> Any:
         """Global batches in one pipeline (the output check of a user's model runs on its first)."""
+        if self.config.data.cache:
+            return super().train(epoch, skip_steps)
         ds = self._examples_of(self.make, tf.distribute.InputContext(1, 0, 1), self.where)
         return ds.repeat().batch(self.config.global_batch_size, drop_remainder=True).skip(skip_steps)
 

@@ -1,0 +1,306 @@
+"""What to change when a step is bound by one part: candidate config changes for a verdict, each with why.
+
+engine.core.anatomy says what bounds a step (input, compute, sync or the rest); this module turns that
+verdict into changes of the run config that address it, as field -> value diffs (the sweep's names:
+`model.hidden_units` for a section's field), each with a one-line reason. Only changes valid for this
+config and this machine are offered: the changed config must pass validation with the run's replica
+count, and device-bound choices (NCCL, mixed precision) must be able to help on the devices the run used.
+Where the config cannot express a fix (a user's own input pipeline), the reason is advice with no change.
+A change is proved by a short trial before it is adopted (engine.tools.trial). TensorFlow-free: the
+window offers these under the Live tab's verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.core.anatomy import Part, bound_by
+from engine.core.config import LIMITS, Loop, RunConfig, validate
+from engine.core.events import RunStarted, StepAnatomy, TrialArm
+from engine.core.messages import Message, msg
+from engine.core.plan import MULTI_WORKER, PARAMETER_SERVER, Strategy, choose_all_reduce
+from engine.core.problems import ConfigError, Problem
+from engine.core.sweep.space import apply, is_field
+
+FEW_STEPS_PER_CALL = 32  # a fixed steps_per_execution below this pays Python's per-call cost often
+MANY_STEPS_PER_CALL = 128  # what a host-bound run is offered instead
+PACK_BYTES = 32 * 2**20  # gradients all-reduced in packs of 32 MiB rather than one tensor at a time
+STREAMED_KINDS = ("python", "csv", "tfrecord", "image_folder")  # sources read again every epoch unless cached
+BF16_FLAGS = ("avx512_bf16", "amx_bf16")  # CPU flags of bfloat16 arithmetic (Linux /proc/cpuinfo)
+
+
+@dataclass(frozen=True)
+class Machine:
+    """What the run's devices can do, as far as the changes care."""
+
+    gpus: int = 0  # GPUs the run trained on
+    system: str = field(default_factory=platform.system)
+    cpu_bfloat16: bool = False  # the CPU computes in bfloat16 natively (else it emulates: slower)
+
+
+@dataclass(frozen=True)
+class Remedy:
+    """A change of the run config (field -> value; empty for advice the config cannot express) and why."""
+
+    changes: dict[str, Any]
+    why: Message
+
+    @property
+    def arguments(self) -> list[str]:
+        """The change as `tfdd try --change` takes it: ["jit_compile=true", "global_batch_size=256"]."""
+        return [f"{name}={json.dumps(value)}" for name, value in self.changes.items()]
+
+    @property
+    def label(self) -> str:
+        return " ".join(self.arguments)
+
+
+def cpu_has_bfloat16(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
+    """Whether this CPU has bfloat16 instructions (False where it cannot be told)."""
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return any(flag in text.split() for flag in BF16_FLAGS)
+
+
+def machine_of(started: RunStarted) -> Machine:
+    """The machine a run reported at its start: its GPUs, this system and this CPU."""
+    gpus = sum("GPU" in device.upper() for device in started.devices)
+    return Machine(gpus=gpus, cpu_bfloat16=cpu_has_bfloat16())
+
+
+def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Machine) -> list[Remedy]:
+    """The changes that address what bounds `anatomy`'s steps, valid for `config` at `replicas` replicas."""
+    part = bound_by(anatomy)
+    offered = _OFFERS[part](config, replicas, machine)
+    had = {
+        str(p) for p in validate(config, replicas=replicas)
+    }  # e.g. a data file moved since the run: not the change's
+
+    def valid(remedy: Remedy) -> bool:
+        return all(str(p) in had for p in changed_problems(config, remedy.changes, replicas))
+
+    return [r for r in offered if not r.changes or valid(r)]
+
+
+def changed_problems(config: RunConfig, changes: dict[str, Any], replicas: int | None) -> list[Problem]:
+    """What is wrong with `config` with `changes` applied: unknown fields, values the config refuses."""
+    unknown = [Problem(name, value, msg("not a field of the run config")) for name, value in changes.items()]
+    unknown = [p for p in unknown if not is_field(config, p.field)]
+    if unknown:
+        return unknown
+    try:
+        changed = apply(config, changes)
+    except ConfigError as exc:
+        return exc.problems
+    return validate(changed, replicas=replicas)
+
+
+def parse_change(text: str) -> tuple[str, Any] | None:
+    """`field=value` as the command line gives it: the value is JSON (`true`, `256`, `"ring"`), or else the
+    text itself (`all_reduce=ring`). None when there is no `=` or no field name."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        return None
+    try:
+        return name.strip(), json.loads(value)
+    except ValueError:
+        return name.strip(), value
+
+
+# ---- what each part is offered ----------------------------------------------------------------------
+
+
+def _input(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
+    """The engine's own pipelines already map in parallel and prefetch (AUTOTUNE): what remains is reading the
+    source once (`data.cache`, for a run of one process), and advice on the source itself."""
+    kind = config.data.kind
+    offered = []
+    if kind in STREAMED_KINDS and not config.data.cache and config.strategy not in (MULTI_WORKER, PARAMETER_SERVER):
+        offered.append(
+            Remedy(
+                {"data.cache": True},
+                msg(
+                    "read the examples into memory once, before training: every epoch after takes its batches "
+                    "from memory (they must fit in memory)"
+                ),
+            )
+        )
+    if kind == "python":
+        why = msg(
+            "your make_dataset feeds every step: add num_parallel_calls=tf.data.AUTOTUNE to its map calls, "
+            "and .cache() after the slow part when the examples fit in memory"
+        )
+    elif kind == "csv":
+        why = msg("CSV text is parsed again every epoch: save the data as NPZ (held in memory) or as TFRecord files")
+    elif kind == "image_folder":
+        why = msg("images are decoded every epoch when they exceed the cache: a smaller data.image_size fits more")
+    elif kind == "tfrecord":
+        why = msg("split the records over more files: tf.data reads several files at once")
+    else:
+        why = msg("the examples are in memory already: the time is spent handing batches to the devices")
+    return [*offered, Remedy({}, why)]
+
+
+def _compute(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
+    offered: list[Remedy] = []
+    if config.mixed_precision == "off":
+        if machine.gpus:
+            offered.append(
+                Remedy(
+                    {"mixed_precision": "float16"},
+                    msg("float16 runs on the GPUs' tensor cores (compute capability 7.0 or newer): up to 2-3× faster"),
+                )
+            )
+        elif machine.cpu_bfloat16:
+            offered.append(
+                Remedy({"mixed_precision": "bfloat16"}, msg("this CPU computes in bfloat16 natively: half the bytes"))
+            )
+    if not config.jit_compile:
+        offered.append(
+            Remedy({"jit_compile": True}, msg("XLA compiles the step into fused kernels: fewer, larger operations"))
+        )
+    return offered + _steps_per_call(config)  # a small model's step time is mostly the call that runs it
+
+
+def _sync(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
+    offered = [*_larger_batch(config, replicas), *_steps_per_call(config)]
+    current = config.all_reduce
+    if current == "auto":
+        current = choose_all_reduce(config.strategy, machine.gpus, machine.system)
+    for choice in _all_reduce_choices(config.strategy, machine):
+        if choice != current:
+            offered.append(
+                Remedy(
+                    {"all_reduce": choice},
+                    msg("sum the gradients with {choice} instead of {current}", choice=choice, current=current),
+                )
+            )
+    if config.strategy == MULTI_WORKER and config.bytes_per_pack == 0:
+        offered.append(
+            Remedy(
+                {"bytes_per_pack": PACK_BYTES},
+                msg(
+                    "all-reduce the gradients in packs of {mb} MB: fewer, larger messages between workers",
+                    mb=PACK_BYTES // 2**20,
+                ),
+            )
+        )
+    return offered
+
+
+def _rest(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
+    return _steps_per_call(config)
+
+
+def _larger_batch(config: RunConfig, replicas: int) -> list[Remedy]:
+    """Twice the global batch (still a multiple of the replicas), when the data holds two such batches."""
+    larger = config.global_batch_size * 2
+    if larger > LIMITS["global_batch_size"][1] or larger > _training_examples(config):
+        return []
+    return [
+        Remedy(
+            {"global_batch_size": larger},
+            msg(
+                "each all-reduce then serves twice the examples; the loss curve changes with the batch "
+                "(the learning rate may need to grow with it)"
+            ),
+        )
+    ]
+
+
+def _training_examples(config: RunConfig) -> float:
+    """The examples an epoch trains on, where the config says (synthetic, python), else unbounded here."""
+    if config.data.kind not in ("synthetic", "python"):
+        return float("inf")
+    return config.data.num_samples - int(config.data.num_samples * config.validation_split)
+
+
+def _steps_per_call(config: RunConfig) -> list[Remedy]:
+    """More steps per tf.function call, where the run is not tuning them itself (custom loop, one process)."""
+    spe = config.steps_per_execution
+    tunes_itself = config.loop == Loop.CUSTOM and config.strategy not in (MULTI_WORKER, PARAMETER_SERVER)
+    if spe == "auto" and tunes_itself:
+        return []
+    if spe == "auto" or spe < FEW_STEPS_PER_CALL:
+        value: int | str = "auto" if tunes_itself else MANY_STEPS_PER_CALL
+        return [
+            Remedy(
+                {"steps_per_execution": value},
+                msg("run more steps per call: Python's cost of a call is paid once for many steps"),
+            )
+        ]
+    return []
+
+
+def _all_reduce_choices(strategy: str, machine: Machine) -> tuple[str, ...]:
+    """The all-reduce implementations that can run for `strategy` on `machine`."""
+    linux = machine.system == "Linux"
+    if strategy == Strategy.MIRRORED and machine.gpus > 1:
+        return (*(("nccl",) if linux else ()), "hierarchical_copy", "reduction_to_one_device")
+    if strategy == MULTI_WORKER and machine.gpus and linux:
+        return ("nccl", "ring")
+    return ()
+
+
+_OFFERS: dict[Part, Callable[[RunConfig, int, Machine], list[Remedy]]] = {
+    "input": _input,
+    "compute": _compute,
+    "sync": _sync,
+    "rest": _rest,
+}
+
+
+# ---- what a trial measured ------------------------------------------------------------------------------
+
+CURRENT, CHANGED = "current", "changed"  # a trial's two arms (events.TrialArm.arm)
+TRIAL_ROUNDS = 2  # runs of each arm, alternating: A B A B gives three neighbouring pairs for the speed-up
+TRIAL_EPOCHS = 1  # epochs measured in each run, after a first that traces and warms up
+
+
+@dataclass(frozen=True)
+class Speedup:
+    """The changed config's examples/s over the current one's: the median of the ratios of each changed run
+    to the current runs beside it in the sequence (A B A B: three pairs of neighbours), and their range."""
+
+    factor: float
+    low: float
+    high: float
+    pairs: int
+
+
+def speedup(arms: Sequence[TrialArm]) -> Speedup | None:
+    """The speed-up the arms measured, in the order they ran; None until a changed run has a measured
+    neighbour. Pairing neighbours cancels a host that grows busier or quieter while the trial runs."""
+    runs = [a for a in arms if not a.error and a.examples_per_sec > 0]
+    ratios = []
+    for i, arm in enumerate(runs):
+        if arm.arm != CHANGED:
+            continue
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(runs) and runs[j].arm == CURRENT:
+                ratios.append(arm.examples_per_sec / runs[j].examples_per_sec)
+    if not ratios:
+        return None
+    return Speedup(statistics.median(ratios), min(ratios), max(ratios), len(ratios))
+
+
+def speedup_line(change: str, result: Speedup | None) -> Message:
+    """The trial's outcome in one line, e.g. "jit_compile=true: 1.42× the examples/s (1.35-1.50 over 3 pairs)"."""
+    if result is None:
+        return msg("{change}: no speed-up measured (a run failed or was cancelled)", change=change)
+    return msg(
+        "{change}: {factor:.2f}× the examples/s ({low:.2f}-{high:.2f} over {pairs} pairs of runs)",
+        change=change,
+        factor=result.factor,
+        low=result.low,
+        high=result.high,
+        pairs=result.pairs,
+    )

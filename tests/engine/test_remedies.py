@@ -1,0 +1,130 @@
+"""What a verdict offers to change (engine.core.remedies): only changes valid for the config and the machine."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import events as ev
+from engine.core.config import RunConfig, validate
+from engine.core.remedies import (
+    CHANGED,
+    CURRENT,
+    Machine,
+    cpu_has_bfloat16,
+    machine_of,
+    parse_change,
+    remedies,
+    speedup,
+)
+from engine.core.sweep.space import apply
+
+LINUX_CPU = Machine(gpus=0, system="Linux", cpu_bfloat16=False)
+
+
+def bound(part: str) -> ev.StepAnatomy:
+    """An anatomy whose steps are 80 % `part`."""
+    ms = {"input_ms": 1.0, "compute_ms": 1.0, "sync_ms": 1.0, "rest_ms": 1.0, f"{part}_ms": 12.0}
+    return ev.StepAnatomy(epoch=2, global_step=40, steps=20, step_ms=15.0, **ms)
+
+
+def changes(config: RunConfig, part: str, machine: Machine = LINUX_CPU, replicas: int = 1) -> list[dict]:
+    return [r.changes for r in remedies(config, bound(part), replicas, machine)]
+
+
+def test_every_change_offered_is_a_valid_config():
+    configs = [
+        RunConfig(virtual_devices=2, global_batch_size=64, steps_per_execution=1),
+        RunConfig(strategy="multi_worker_mirrored", loop="fit"),
+        RunConfig(mixed_precision="off", devices=("GPU:0", "GPU:1")),
+    ]
+    machines = [LINUX_CPU, Machine(gpus=2, system="Linux"), Machine(gpus=2, system="Windows", cpu_bfloat16=True)]
+    for config in configs:
+        for machine in machines:
+            for part in ("input", "compute", "sync", "rest"):
+                for change in changes(config, part, machine, replicas=2):
+                    assert not validate(apply(config, change), replicas=2), (config, part, change)
+
+
+def test_compute_bound_offers_xla_and_mixed_precision_only_where_it_helps():
+    config = RunConfig()
+    assert changes(config, "compute") == [{"jit_compile": True}], "a CPU without bfloat16 emulates it: slower"
+    assert {"mixed_precision": "bfloat16"} in changes(config, "compute", Machine(cpu_bfloat16=True))
+    assert {"mixed_precision": "float16"} in changes(config, "compute", Machine(gpus=1))
+    assert changes(RunConfig(jit_compile=True, mixed_precision="float16"), "compute", Machine(gpus=1)) == []
+    one_step_a_call = RunConfig(jit_compile=True, steps_per_execution=1)
+    assert changes(one_step_a_call, "compute") == [{"steps_per_execution": "auto"}], "a tiny step is mostly its call"
+
+
+def test_sync_bound_offers_a_larger_batch_divisible_by_the_replicas_and_only_all_reduces_that_run():
+    config = RunConfig(virtual_devices=3, global_batch_size=96, data=RunConfig().data)
+    offered = changes(config, "sync", replicas=3)
+    assert {"global_batch_size": 192} in offered
+    assert not any("all_reduce" in c for c in offered), "virtual CPU devices reduce on one device: no choice"
+    gpus = changes(RunConfig(devices=("GPU:0", "GPU:1")), "sync", Machine(gpus=2, system="Linux"), replicas=2)
+    assert {"all_reduce": "hierarchical_copy"} in gpus and {"all_reduce": "nccl"} not in gpus, "nccl is the auto"
+    windows = changes(RunConfig(devices=("GPU:0", "GPU:1")), "sync", Machine(gpus=2, system="Windows"), replicas=2)
+    assert {"all_reduce": "nccl"} not in windows, "Windows has no NCCL"
+    workers = changes(RunConfig(strategy="multi_worker_mirrored"), "sync", replicas=2)
+    assert {"bytes_per_pack": 32 * 2**20} in workers
+
+
+def test_a_batch_the_data_cannot_hold_twice_is_not_offered():
+    small = RunConfig(global_batch_size=600, data=RunConfig().data.__class__(num_samples=1000))
+    assert not any("global_batch_size" in c for c in changes(small, "sync"))
+
+
+def test_host_bound_offers_more_steps_per_call_unless_the_run_tunes_them():
+    assert changes(RunConfig(steps_per_execution=1), "rest") == [{"steps_per_execution": "auto"}]
+    assert changes(RunConfig(steps_per_execution="auto"), "rest") == [], "the custom loop tunes them itself"
+    assert changes(RunConfig(loop="fit", steps_per_execution="auto"), "rest") == [{"steps_per_execution": 128}]
+
+
+def test_input_bound_offers_the_cache_to_a_run_of_one_process_and_advice_for_the_source():
+    for kind in ("python", "csv", "image_folder", "tfrecord"):
+        config = RunConfig(data=RunConfig().data.__class__(kind=kind, path="x"))
+        offered = remedies(config, bound("input"), 1, LINUX_CPU)
+        assert [r.changes for r in offered] == [{"data.cache": True}, {}] and offered[1].why, kind
+        workers = config.replace(strategy="multi_worker_mirrored")
+        assert [r.changes for r in remedies(workers, bound("input"), 2, LINUX_CPU)] == [{}], "one process only"
+    in_memory = remedies(RunConfig(), bound("input"), 1, LINUX_CPU)
+    assert [r.changes for r in in_memory] == [{}] and "in memory already" in in_memory[0].why
+
+
+def test_the_machine_of_a_run_counts_its_gpus(tmp_path):
+    started = ev.RunStarted(
+        strategy="mirrored",
+        num_replicas=2,
+        devices=["/job:localhost/replica:0/task:0/device:GPU:0", "/gpu:1"],
+        global_batch_size=64,
+        per_replica_batch_size=32,
+        loop="custom",
+        epochs=2,
+        steps_per_epoch=10,
+        steps_per_execution=0,
+        run_dir="",
+    )
+    assert machine_of(started).gpus == 2
+    info = tmp_path / "cpuinfo"
+    info.write_text("flags\t\t: fpu sse avx512f avx512_bf16\n", encoding="utf-8")
+    assert cpu_has_bfloat16(info) and not cpu_has_bfloat16(tmp_path / "missing")
+    info.write_text("flags\t\t: fpu sse avx2\n", encoding="utf-8")
+    assert not cpu_has_bfloat16(info)
+
+
+def test_a_change_is_read_as_json_or_else_as_text():
+    assert parse_change("jit_compile=true") == ("jit_compile", True)
+    assert parse_change("model.hidden_units=[64, 32]") == ("model.hidden_units", [64, 32])
+    assert parse_change("all_reduce=ring") == ("all_reduce", "ring")
+    assert parse_change("jit_compile") is None and parse_change("=1") is None
+
+
+def arm(which: str, rate: float, error: str = "") -> ev.TrialArm:
+    return ev.TrialArm(arm=which, round=1, examples_per_sec=rate, run_dir="", error=error)
+
+
+def test_the_speedup_pairs_each_changed_run_with_its_neighbours():
+    result = speedup([arm(CURRENT, 100), arm(CHANGED, 150), arm(CURRENT, 120), arm(CHANGED, 240)])
+    assert result is not None and result.pairs == 3
+    assert (result.low, result.factor, result.high) == pytest.approx((1.25, 1.5, 2.0))
+    assert speedup([arm(CURRENT, 100)]) is None
+    assert speedup([arm(CURRENT, 100), arm(CHANGED, 0, error="failed")]) is None

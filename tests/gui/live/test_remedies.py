@@ -1,0 +1,149 @@
+"""Under the Live tab's verdict, the changes that address it: Try measures one with a real trial in the background,
+Apply puts it into the run form."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from engine.core import events as ev
+from engine.core.config import RunConfig
+from engine.core.protocol.paths import RunPaths
+from tests.engine.train.worker_process import base_config
+from tests.gui.live.plot_feed import T0, batch
+
+
+def started(run_dir, replicas: int = 2) -> ev.RunStarted:
+    return ev.RunStarted(
+        strategy="mirrored",
+        num_replicas=replicas,
+        devices=[f"/cpu:{i}" for i in range(replicas)],
+        global_batch_size=64,
+        per_replica_batch_size=64 // replicas,
+        loop="custom",
+        epochs=2,
+        steps_per_epoch=10,
+        steps_per_execution=1,
+        run_dir=str(run_dir),
+        time=T0,
+    )
+
+
+def bound(input_ms: float, compute_ms: float, sync_ms: float, rest_ms: float) -> ev.StepAnatomy:
+    step = input_ms + compute_ms + sync_ms + rest_ms
+    return ev.StepAnatomy(
+        epoch=1, global_step=10, steps=10, step_ms=step, input_ms=input_ms, compute_ms=compute_ms, sync_ms=sync_ms,
+        rest_ms=rest_ms, time=T0 + 1,
+    )  # fmt: skip
+
+
+def a_run(tmp_path, config: dict) -> RunPaths:
+    """A run folder holding its config, as the trainer leaves it."""
+    paths = RunPaths(tmp_path / "run")
+    paths.root.mkdir()
+    RunConfig.from_dict(config).save(paths.config)
+    return paths
+
+
+def finished(paths: RunPaths) -> ev.RunFinished:
+    return ev.RunFinished(status="completed", epochs_completed=2, run_dir=str(paths.root))
+
+
+def feed(window, *events: ev.Event) -> None:
+    window.plots.add_events([*(batch(s) for s in range(1, 11)), *events])
+
+
+def test_a_sync_bound_run_offers_a_larger_batch_tried_after_the_run_and_applied_to_the_form(
+    qtbot, make_window, tmp_path
+):
+    paths = a_run(tmp_path, base_config(virtual_devices=2, steps_per_execution=1))
+    window = make_window()
+    window.form.learning_rate.setValue(0.05)  # an edit of the form since the run started: Apply keeps it
+    feed(window, started(paths.root), bound(1, 2, 6, 1))
+    panel = window.plots.anatomy.remedies
+    assert panel.isVisible()
+    labels = [row.label.text() for row in panel.rows]
+    assert labels == ["global_batch_size=128", 'steps_per_execution="auto"'], labels
+    assert "twice the examples" in panel.rows[0].label.toolTip()
+    assert not panel.rows[0].try_button.isEnabled(), "a trial waits for the run's end"
+    feed(window, finished(paths))
+    assert panel.rows[0].try_button.isEnabled()
+    qtbot.mouseClick(panel.rows[0].apply_button, Qt.MouseButton.LeftButton)
+    config = window.form.evaluate()[0]
+    assert config.global_batch_size == 128 and config.learning_rate == pytest.approx(0.05)
+    assert window.form.batch_size.value() == 128
+
+
+def test_an_input_bound_run_is_offered_the_cache_and_advice_without_a_trial(make_window, tmp_path):
+    (tmp_path / "x.csv").write_text("a,y\n1,0\n2,1\n", encoding="utf-8")
+    paths = a_run(tmp_path, base_config(data={"kind": "csv", "path": str(tmp_path / "x.csv"), "label": "y"}))
+    window = make_window()
+    feed(window, started(paths.root, 1), bound(8, 1, 0, 1), finished(paths))
+    cache, advice = window.plots.anatomy.remedies.rows
+    assert cache.label.text() == "data.cache=true" and cache.try_button.isVisible()
+    assert advice.remedy.changes == {} and "CSV" in advice.label.text()
+    assert not advice.try_button.isVisible() and not advice.apply_button.isVisible()
+    cache.apply_button.click()
+    assert window.form.evaluate()[0].data.cache is True
+
+
+def test_a_new_run_clears_the_changes(make_window, tmp_path):
+    paths = a_run(tmp_path, base_config(virtual_devices=2, steps_per_execution=1))
+    window = make_window()
+    feed(window, started(paths.root), bound(1, 2, 6, 1))
+    window.plots.reset()
+    assert window.plots.anatomy.remedies.rows == [] and window.plots.anatomy.remedies.isHidden()
+
+
+def test_the_changes_are_in_chinese(make_window, tmp_path, chinese):
+    paths = a_run(tmp_path, base_config(virtual_devices=2, steps_per_execution=1))
+    window = make_window()
+    feed(window, started(paths.root), bound(1, 2, 6, 1), finished(paths))
+    row = window.plots.anatomy.remedies.rows[0]
+    for text in (row.try_button.text(), row.apply_button.text(), row.label.toolTip(), row.try_button.toolTip()):
+        assert text and not any(word in text for word in ("Try", "Apply", "examples", "Run the")), text
+
+
+@pytest.mark.slow
+def test_try_measures_the_change_with_a_real_trial(qtbot, make_window, tmp_path):
+    """A host-bound tiny model at one step a call: Try runs the real `tfdd try` (four short trainers, one after
+    another) and shows the speed-up; no run folder lands in the run list."""
+    tiny = base_config(
+        steps_per_execution=1,
+        global_batch_size=16,
+        model={"hidden_units": [8]},
+        data={"num_samples": 8192, "num_features": 4},
+        checkpoint={"every_epoch": False},
+    )
+    paths = a_run(tmp_path, tiny)
+    window = make_window()
+    feed(window, started(paths.root, 1), bound(1, 1, 0, 8), finished(paths))
+    panel = window.plots.anatomy.remedies
+    (row,) = panel.rows
+    assert row.remedy.changes == {"steps_per_execution": "auto"}
+    qtbot.mouseClick(row.try_button, Qt.MouseButton.LeftButton)
+    assert row.try_button.text() == "Cancel"
+    qtbot.waitUntil(lambda: "run 1 of 4" in row.result.text(), timeout=120_000)
+    qtbot.waitUntil(lambda: panel.thread is None, timeout=600_000)
+    assert [a.arm for a in panel.arms] == ["current", "changed", "current", "changed"]
+    assert all(not a.error for a in panel.arms), [a.error for a in panel.arms]
+    assert row.result.text().endswith(")") and "×" in row.result.text(), row.result.text()
+    assert 'steps_per_execution="auto": ' in row.result.toolTip() and "pairs of runs" in row.result.toolTip()
+    assert row.try_button.text() == "Try" and row.try_button.isEnabled()
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir()), "nothing in the run list"
+
+
+@pytest.mark.slow
+def test_a_trial_is_cancelled_by_its_button(qtbot, make_window, tmp_path):
+    paths = a_run(tmp_path, base_config(steps_per_execution=1, data={"num_samples": 65536}))
+    window = make_window()
+    feed(window, started(paths.root, 1), bound(1, 1, 0, 8), finished(paths))
+    panel = window.plots.anatomy.remedies
+    (row,) = panel.rows
+    row.try_button.click()
+    qtbot.waitUntil(lambda: "run 1 of 4" in row.result.text(), timeout=120_000)
+    row.try_button.click()
+    assert row.result.text() == "cancelling…"
+    qtbot.waitUntil(lambda: panel.thread is None, timeout=60_000)
+    assert row.result.text() == "no speed-up measured" and panel.arms == []
+    assert row.try_button.text() == "Try" and row.try_button.isEnabled()
