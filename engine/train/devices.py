@@ -13,7 +13,7 @@ import platform
 import sys
 from typing import Any
 
-from engine.core.plan import DevicePlan, device_index
+from engine.core.plan import PRECISION_CPU_FEATURES, DevicePlan, device_index
 from engine.train.tf_runtime import tf
 
 
@@ -40,15 +40,33 @@ def apply_plan(plan: DevicePlan) -> None:
 # ---- probe ---------------------------------------------------------------------
 
 
-def _cpu_model() -> str:
+def _cpuinfo() -> dict[str, str]:
+    """The first processor's lines of /proc/cpuinfo ({} where there is none: Windows, macOS)."""
+    info: dict[str, str] = {}
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                if not line.strip():
+                    break
+                key, _, value = line.partition(":")
+                info[key.strip()] = value.strip()
     except OSError:
         pass
-    return platform.processor() or platform.machine()
+    return info
+
+
+def _cpu_model(info: dict[str, str]) -> str:
+    return info.get("model name") or platform.processor() or platform.machine()
+
+
+def _cpu_features(info: dict[str, str]) -> list[str] | None:
+    """Which of the mixed-precision CPU features (engine.core.plan.PRECISION_CPU_FEATURES) the CPU has;
+    None where the system does not say (no /proc/cpuinfo)."""
+    flags = info.get("flags") or info.get("Features")  # x86, ARM
+    if flags is None:
+        return None
+    known = {f for features in PRECISION_CPU_FEATURES.values() for f in features}
+    return sorted(known & set(flags.split()))
 
 
 def _memory_mb() -> int | None:
@@ -69,11 +87,13 @@ def probe() -> dict[str, Any]:
 
     reader = nvml.default()
     nvml_info = reader.status()
+    cpuinfo = _cpuinfo()
     devices: list[dict[str, Any]] = [
         {
             "name": "CPU:0",
             "type": "CPU",
-            "model": _cpu_model(),
+            "model": _cpu_model(cpuinfo),
+            "features": _cpu_features(cpuinfo),
             "cores": os.cpu_count(),
             "memory_mb": _memory_mb(),
         }
