@@ -49,6 +49,8 @@ class DeviceFields(Protocol):
     def bytes_per_pack(self) -> int: ...
     @property
     def mixed_precision(self) -> str: ...
+    @property
+    def jit_compile(self) -> bool: ...
 
 
 MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
@@ -158,13 +160,32 @@ def _layout(config: DeviceFields, physical_gpus: Sequence[str]) -> tuple[tuple[i
     return gpu_indices, split, logical
 
 
-def all_reduce_problems(config: DeviceFields, uses_gpu: bool, system: str | None = None) -> list[Problem]:
-    """Why the config's all-reduce cannot run under its strategy on this machine (a choice that merely
-    cannot help is a note: plan_notes)."""
+def choice_problems(config: DeviceFields, uses_gpu: bool, system: str | None = None) -> list[Problem]:
+    """Why the config's all-reduce or XLA cannot run under its strategy on these devices (a choice that
+    merely cannot help is a note: plan_notes)."""
+    problems = _all_reduce_problems(config, uses_gpu, system or platform.system())
+    if config.jit_compile is True:
+        why = ""
+        if config.strategy == PARAMETER_SERVER:
+            why = msg(
+                "XLA compiles a step whose variables are on its own device; parameter_server keeps them on "
+                "the ps tasks: turn jit_compile off"
+            )
+        elif config.strategy in ALL_REDUCE_BY_STRATEGY and not uses_gpu:
+            why = msg(
+                "{strategy} compiles its step with XLA only on GPUs (on CPU replicas TensorFlow cannot "
+                "all-reduce inside XLA); on the CPU use one_device or default, or turn jit_compile off",
+                strategy=config.strategy,
+            )
+        if why:
+            problems.append(Problem("jit_compile", True, why))
+    return problems
+
+
+def _all_reduce_problems(config: DeviceFields, uses_gpu: bool, system: str) -> list[Problem]:
     choice, allowed = config.all_reduce, ALL_REDUCE_BY_STRATEGY.get(config.strategy)
     if allowed is None or choice not in {a for names in ALL_REDUCE_BY_STRATEGY.values() for a in names}:
         return []  # a strategy that all-reduces nothing, "auto", or a name validate() refuses
-    system = system or platform.system()
     why = ""
     if choice not in allowed:
         why = msg(
@@ -197,7 +218,7 @@ def plan_devices(
 ) -> DevicePlan:
     """Decide devices from the config and the machine's GPU names ("GPU:0", ...); DeviceError if impossible."""
     gpu_indices, split, logical = _layout(config, physical_gpus)
-    problems = all_reduce_problems(config, bool(gpu_indices), system)
+    problems = choice_problems(config, bool(gpu_indices), system)
     if problems:
         raise DeviceError(problems)
     return DevicePlan(
@@ -284,10 +305,19 @@ def plan_notes(
         gpu_indices, _, logical = _layout(config, physical_gpus)
     except (DeviceError, ValueError, TypeError, AttributeError):
         return notes  # plan_problems and validate() say what is wrong
-    if config.all_reduce != AUTO and strategy == Strategy.MIRRORED and len(logical) == 1:
-        notes.append(
-            Problem("all_reduce", config.all_reduce, msg("one replica has nothing to all-reduce with; not used"))
-        )
+    if config.all_reduce != AUTO and strategy == Strategy.MIRRORED:
+        if len(logical) == 1:
+            notes.append(
+                Problem("all_reduce", config.all_reduce, msg("one replica has nothing to all-reduce with; not used"))
+            )
+        elif config.jit_compile is True and gpu_indices:
+            notes.append(
+                Problem(
+                    "all_reduce",
+                    config.all_reduce,
+                    msg("under XLA (jit_compile) mirrored all-reduces with collectives; this choice is not used"),
+                )
+            )
     return notes + _precision_notes(config.mixed_precision, gpu_indices, cpu_features, compute_capabilities)
 
 

@@ -172,3 +172,33 @@ def test_mixed_precision_on_hardware_that_does_not_compute_it_faster_is_a_note()
     assert "GPU:0 (7.5)" in plan_notes(on_gpus, gpus(2), cpu_features=[], compute_capabilities=old)[0].message
     assert plan_notes(on_gpus.replace(mixed_precision="float16"), gpus(2), compute_capabilities=old) == []
     assert plan_notes(on_gpus, gpus(2), cpu_features=[]) == [], "a GPU run's CPU does not matter"
+
+
+@pytest.mark.parametrize(
+    "strategy, machine, refused",
+    [
+        ("mirrored", 0, "compiles its step with XLA only on GPUs"),
+        ("multi_worker_mirrored", 0, "compiles its step with XLA only on GPUs"),
+        ("parameter_server", 0, "keeps them on the ps tasks"),
+        ("mirrored", 2, None),
+        ("multi_worker_mirrored", 2, None),
+        ("one_device", 0, None),
+        ("default", 0, None),
+    ],
+)
+def test_xla_is_refused_where_tensorflow_cannot_compile_the_step(strategy, machine, refused):
+    """Measured with TensorFlow 2.21 on CPU: a mirrored step under jit_compile fails (merge_call inside XLA,
+    or variables on other logical CPUs), one_device and default train (tests/engine/train/test_xla.py)."""
+    config = RunConfig(strategy=strategy, jit_compile=True, virtual_devices=2)
+    problems = plan_problems(config, gpus(machine), "Linux")
+    if refused is None:
+        assert problems == []
+        plan_devices(config, gpus(machine), system="Linux")
+    else:
+        assert [p.field for p in problems] == ["jit_compile"] and refused in problems[0].message
+
+
+def test_under_xla_mirrored_gpus_ignore_the_chosen_all_reduce():
+    config = RunConfig(jit_compile=True, all_reduce="hierarchical_copy")
+    assert "collectives" in plan_notes(config, gpus(2))[0].message
+    assert plan_notes(config.replace(jit_compile=False), gpus(2)) == []
