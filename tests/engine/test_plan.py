@@ -188,8 +188,8 @@ def test_mixed_precision_on_hardware_that_does_not_compute_it_faster_is_a_note()
 )
 def test_xla_is_refused_where_tensorflow_cannot_compile_the_step(strategy, machine, refused):
     """Measured with TensorFlow 2.21 on CPU: a mirrored step under jit_compile fails (merge_call inside XLA,
-    or variables on other logical CPUs), one_device and default train
-    (tests/engine/train/test_xla_and_all_reduce.py)."""
+    or variables on other logical CPUs), and so does a parameter_server step ("Trying to access resource ...
+    located in device /job:ps"); one_device and default train (tests/engine/train/test_xla_and_all_reduce.py)."""
     config = RunConfig(strategy=strategy, jit_compile=True, virtual_devices=2)
     problems = plan_problems(config, gpus(machine), "Linux")
     if refused is None:
