@@ -24,7 +24,18 @@ from engine.core.anatomy import Part, bound_by
 from engine.core.config import LIMITS, Loop, RunConfig, validate
 from engine.core.events import RunStarted, StepAnatomy, TrialArm
 from engine.core.messages import Message, msg
-from engine.core.plan import MULTI_WORKER, PARAMETER_SERVER, Strategy, choose_all_reduce
+from engine.core.plan import (
+    ALL_REDUCE_BY_STRATEGY,
+    CPUINFO,
+    MULTI_WORKER,
+    PARAMETER_SERVER,
+    PRECISION_CPU_FEATURES,
+    Strategy,
+    choice_problems,
+    choose_all_reduce,
+    cpu_info,
+    precision_features,
+)
 from engine.core.problems import ConfigError, Problem
 from engine.core.sweep.space import apply, is_field
 
@@ -32,7 +43,6 @@ FEW_STEPS_PER_CALL = 32  # a fixed steps_per_execution below this pays Python's 
 MANY_STEPS_PER_CALL = 128  # what a host-bound run is offered instead
 PACK_BYTES = 32 * 2**20  # gradients all-reduced in packs of 32 MiB rather than one tensor at a time
 STREAMED_KINDS = ("python", "csv", "tfrecord", "image_folder")  # sources read again every epoch unless cached
-BF16_FLAGS = ("avx512_bf16", "amx_bf16")  # CPU flags of bfloat16 arithmetic (Linux /proc/cpuinfo)
 
 
 @dataclass(frozen=True)
@@ -61,13 +71,10 @@ class Remedy:
         return " ".join(self.arguments)
 
 
-def cpu_has_bfloat16(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
+def cpu_has_bfloat16(cpuinfo: Path = CPUINFO) -> bool:
     """Whether this CPU has bfloat16 instructions (False where it cannot be told)."""
-    try:
-        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
-    return any(flag in text.split() for flag in BF16_FLAGS)
+    features = precision_features(cpu_info(cpuinfo)) or []
+    return bool(set(PRECISION_CPU_FEATURES["bfloat16"]) & set(features))
 
 
 def machine_of(started: RunStarted) -> Machine:
@@ -175,7 +182,7 @@ def _sync(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
     current = config.all_reduce
     if current == "auto":
         current = choose_all_reduce(config.strategy, machine.gpus, machine.system)
-    for choice in _all_reduce_choices(config.strategy, machine):
+    for choice in _all_reduce_choices(config, machine):
         if choice != current:
             offered.append(
                 Remedy(
@@ -240,14 +247,16 @@ def _steps_per_call(config: RunConfig) -> list[Remedy]:
     return []
 
 
-def _all_reduce_choices(strategy: str, machine: Machine) -> tuple[str, ...]:
-    """The all-reduce implementations that can run for `strategy` on `machine`."""
-    linux = machine.system == "Linux"
-    if strategy == Strategy.MIRRORED and machine.gpus > 1:
-        return (*(("nccl",) if linux else ()), "hierarchical_copy", "reduction_to_one_device")
-    if strategy == MULTI_WORKER and machine.gpus and linux:
-        return ("nccl", "ring")
-    return ()
+def _all_reduce_choices(config: RunConfig, machine: Machine) -> tuple[str, ...]:
+    """The all-reduce implementations the plan accepts for the config's strategy on `machine`'s GPUs (on the
+    CPU there is one way that pays: the automatic one)."""
+    if not machine.gpus or (config.strategy == Strategy.MIRRORED and machine.gpus < 2):
+        return ()
+    return tuple(
+        choice
+        for choice in ALL_REDUCE_BY_STRATEGY.get(config.strategy, ())
+        if not choice_problems(config.replace(all_reduce=choice), True, machine.system)
+    )
 
 
 _OFFERS: dict[Part, Callable[[RunConfig, int, Machine], list[Remedy]]] = {

@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.core import events as ev
 from engine.core.config import Loop
-from engine.train.loops import Session, replica_train_step
+from engine.train.loops import Session, replica_train_step, with_xla
 from engine.train.models import build_loss_and_metric
 from engine.train.retire import retired
 from engine.train.tf_runtime import keras, tf
@@ -252,7 +252,7 @@ def step_meter(s: Session, emit: ev.Sink, batches: Callable[[], Any]) -> StepMet
     model = s.model
     if s.config.loop == Loop.FIT:
         written = lambda: _written_by_step(model, model.optimizer, metrics=True)  # noqa: E731
-        return StepMeter(emit, StepProbes(s.strategy, model.train_step, written, batches, reduced=False))
+        return StepMeter(emit, StepProbes(s.strategy, with_xla(s, model.train_step), written, batches, reduced=False))
     with s.strategy.scope():
         loss_object, _ = build_loss_and_metric(
             s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits

@@ -13,7 +13,7 @@ import platform
 import sys
 from typing import Any
 
-from engine.core.plan import DevicePlan, device_index
+from engine.core.plan import DevicePlan, cpu_info, device_index, precision_features
 from engine.train.tf_runtime import tf
 
 
@@ -40,15 +40,8 @@ def apply_plan(plan: DevicePlan) -> None:
 # ---- probe ---------------------------------------------------------------------
 
 
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+def _cpu_model(info: dict[str, str]) -> str:
+    return info.get("model name") or platform.processor() or platform.machine()
 
 
 def _memory_mb() -> int | None:
@@ -69,11 +62,13 @@ def probe() -> dict[str, Any]:
 
     reader = nvml.default()
     nvml_info = reader.status()
+    cpuinfo = cpu_info()
     devices: list[dict[str, Any]] = [
         {
             "name": "CPU:0",
             "type": "CPU",
-            "model": _cpu_model(),
+            "model": _cpu_model(cpuinfo),
+            "features": precision_features(cpuinfo),
             "cores": os.cpu_count(),
             "memory_mb": _memory_mb(),
         }

@@ -119,7 +119,13 @@ def replica_train_step(s: Session, loss_object: Any) -> Any:
         optimizer.apply_gradients(zip(grads, model.trainable_variables))  # noqa: B905 - AutoGraph rejects strict=
         return loss, _correct_count(binary, labels, logits, threshold)
 
-    return train_step
+    return with_xla(s, train_step)
+
+
+def with_xla(s: Session, replica_step: Callable[..., Any]) -> Callable[..., Any]:
+    """One replica's step, XLA-compiled when the config asks (as tf-keras's compile(jit_compile=True) does:
+    the loop around the step reads a tf.data iterator, which XLA cannot compile)."""
+    return tf.function(replica_step, jit_compile=True) if s.config.jit_compile else replica_step
 
 
 def _loss_object(s: Session) -> Any:
@@ -331,7 +337,11 @@ class FitLoop:
         with s.strategy.scope():
             loss, metric = build_loss_and_metric(s.source.num_classes, from_logits=s.from_logits)
             s.model.compile(
-                optimizer=s.optimizer, loss=loss, metrics=[metric], steps_per_execution=s.steps_per_execution
+                optimizer=s.optimizer,
+                loss=loss,
+                metrics=[metric],
+                steps_per_execution=s.steps_per_execution,
+                jit_compile=s.config.jit_compile,
             )
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:

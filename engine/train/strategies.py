@@ -22,7 +22,7 @@ MIN_SHARD_BYTES = 256 << 10
 
 
 def cross_device_ops(plan: DevicePlan) -> Any:
-    """The all-reduce the plan chose (NCCL between Linux GPUs, see engine.core.plan.choose_all_reduce)."""
+    """MirroredStrategy's all-reduce: the config's, or the plan's automatic choice (engine.core.plan)."""
     return {
         "nccl": tf.distribute.NcclAllReduce,
         "hierarchical_copy": tf.distribute.HierarchicalCopyAllReduce,
@@ -99,7 +99,9 @@ def make_strategy(
         else tf.distribute.experimental.CommunicationImplementation.RING
     )
     options = tf.distribute.experimental.CommunicationOptions(
-        implementation=implementation, timeout_seconds=config.collective_timeout_s
+        bytes_per_pack=config.bytes_per_pack,  # 0: TensorFlow's own packing
+        timeout_seconds=config.collective_timeout_s,
+        implementation=implementation,
     )
     if stop is not None and emit is not None:
         wait_for_peers(config.strategy, stop, emit)

@@ -39,6 +39,7 @@ class DeviceInfo:
     mig: bool = False
     mig_uuid: str = ""
     nvml_note: str = ""  # why there are no live figures, or what they lack (a MIG instance)
+    features: tuple[str, ...] | None = None  # a CPU's mixed-precision features (engine.core.plan); None: unknown
 
     @property
     def is_gpu(self) -> bool:
@@ -70,6 +71,10 @@ def _int_or_none(value: Any) -> int | None:
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+def _names_or_none(value: Any) -> tuple[str, ...] | None:
+    return tuple(str(v) for v in value) if isinstance(value, list) else None
+
+
 def parse_probe_output(text: str) -> ProbeResult:
     """Parse the probe's stdout; tolerate stray lines before the JSON document."""
     raw: Any = None
@@ -98,6 +103,7 @@ def parse_probe_output(text: str) -> ProbeResult:
                 mig=bool(d.get("mig")),
                 mig_uuid=str(d.get("mig_uuid") or ""),
                 nvml_note=str(d.get("nvml_note") or ""),
+                features=_names_or_none(d.get("features")),
             )
         )
     nvml = raw.get("nvml") if isinstance(raw.get("nvml"), dict) else {}

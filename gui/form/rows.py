@@ -21,6 +21,7 @@ class ProblemLabels:
 
     def __init__(self, catch_all: QLabel) -> None:
         self._labels: dict[str, QLabel] = {}
+        self._notes: dict[str, QLabel] = {}  # a note: a valid choice that cannot help (engine.core.plan.plan_notes)
         self._catch_all = catch_all
         _style_problem(catch_all)
 
@@ -38,8 +39,12 @@ class ProblemLabels:
         _style_problem(problem)
         problem.setObjectName("problem_" + fields[0].replace(".", "_"))
         column.addWidget(problem)
+        note = hint_label("note_" + fields[0].replace(".", "_"))
+        note.setVisible(False)
+        column.addWidget(note)
         for name in fields:
             self._labels[name] = problem
+            self._notes[name] = note
         target = field_widget.focusProxy() or field_widget  # a row of several widgets focuses its first
         if tooltip:
             field_widget.setToolTip(tooltip)
@@ -59,8 +64,21 @@ class ProblemLabels:
             label.setText("\n".join(lines))
             label.setVisible(bool(lines))
 
+    def show_notes(self, notes: list[Problem]) -> None:
+        """Each note under its field's row, in the window's language (a field without a row has none)."""
+        texts: dict[QLabel, list[str]] = {label: [] for label in self._notes.values()}
+        for note in notes:
+            if note.field in self._notes:
+                texts[self._notes[note.field]].append(translate(note.message))
+        for label, lines in texts.items():
+            label.setText("\n".join(lines))
+            label.setVisible(bool(lines))
+
     def label_for(self, field: str) -> QLabel:
         return self._labels.get(field, self._catch_all)
+
+    def note_for(self, field: str) -> QLabel | None:
+        return self._notes.get(field)
 
 
 def hint_label(object_name: str = "") -> QLabel:

@@ -2,16 +2,19 @@
 
 The form never decides what is valid: it builds a RunConfig and asks
 `engine.core.config.validate` with the replica count of the chosen devices, then
-shows each Problem next to its field. Keys the form does not show (seed,
-mixed precision, …) are kept from the config it was given, so opening a
-hand-written file and saving it again loses nothing.
+shows each Problem next to its field, and each note of the device plan (a
+valid choice that cannot help on this machine) under its field. Keys the
+form does not show (seed, shuffle buffer, …) are kept from the config it was
+given, so opening a hand-written file and saving it again loses nothing.
+Each row names the config fields its widgets edit once: the form's field
+bindings are made from the rows.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,7 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.core.config import (
+    ALL_REDUCE,
     LOOPS,
+    MIXED_PRECISION,
     OPTIMIZERS,
     STRATEGIES,
     VARIABLE_PARTITIONERS,
@@ -36,50 +41,20 @@ from engine.core.config import (
     validate,
 )
 from engine.core.messages import msg
-from engine.core.plan import plan_problems, replica_count
+from engine.core.plan import plan_notes, plan_problems, replica_count
 from engine.core.problems import Problem
 from engine.core.tfconfig import CLUSTER_STRATEGIES, evaluator_problem
-from gui.form.bindings import FieldBindings
+from gui.form.bindings import Bound, FieldBindings
 from gui.form.data_source import DataSourceForm
 from gui.form.device_probe import ProbeResult
 from gui.form.model_form import ModelForm
 from gui.form.number_fields import KeptValues, ScientificSpinBox, limited_spin
 from gui.form.rows import ProblemLabels, hint_label
+from gui.form.run_form_tips import ALL_REDUCE_TIPS, PARTITIONER_TIPS, PRECISION_TIPS, STRATEGY_HINTS, VIRTUAL_TIP
 from gui.keyboard import order_tabs_by_layout
 
-STRATEGY_HINTS = {
-    Strategy.DEFAULT: QT_TRANSLATE_NOOP("RunForm", "No distribution: one replica on the first GPU, else the CPU."),
-    Strategy.ONE_DEVICE: QT_TRANSLATE_NOOP("RunForm", "Everything on the one device you tick."),
-    Strategy.MIRRORED: QT_TRANSLATE_NOOP(
-        "RunForm", "One replica per ticked device (times virtual devices); gradients averaged by all-reduce."
-    ),
-    Strategy.MULTI_WORKER_MIRRORED: QT_TRANSLATE_NOOP(
-        "RunForm",
-        "Mirrored across worker processes: Start runs the local workers on 127.0.0.1, one replica per ticked "
-        "device each (the CPU is one device). The Cluster tab exports a cluster for other machines.",
-    ),
-    Strategy.PARAMETER_SERVER: QT_TRANSLATE_NOOP(
-        "RunForm",
-        "Asynchronous: a coordinator hands steps to the workers, parameter servers hold the variables, and a "
-        "lost worker does not stop the run. Start runs them all on 127.0.0.1.",
-    ),
-}
 MULTI_WORKER = Strategy.MULTI_WORKER_MIRRORED
 PARAMETER_SERVER = Strategy.PARAMETER_SERVER
-PARTITIONER_TIPS = {
-    "min_size": QT_TRANSLATE_NOOP(
-        "RunForm",
-        "Split a variable only when it is at least 256 KiB, into at most one shard per parameter server "
-        "(TensorFlow's tutorial; a small model's variables stay whole)",
-    ),
-    "fixed": QT_TRANSLATE_NOOP(
-        "RunForm", "Split every variable into one shard per parameter server (shows sharding even on a small model)"
-    ),
-    "none": QT_TRANSLATE_NOOP(
-        "RunForm", "Keep every variable whole; variables are placed on the parameter servers in turn"
-    ),
-}
-VIRTUAL_TIP = QT_TRANSLATE_NOOP("RunForm", "Split each device into N logical devices (N replicas with mirrored)")
 DEVICE_COLUMNS = 3
 
 
@@ -103,6 +78,7 @@ class RunForm(QWidget):
         self._probe: ProbeResult | None = None
         self._device_boxes: dict[str, QCheckBox] = {}
         self._loading = False
+        self._bound: dict[str, Bound] = {}  # config field -> its widget, filled by the rows (_field_row)
         self.kept = KeptValues()  # config values a field cannot show: never silently changed
         self.general_problems = QLabel()
         self.general_problems.setObjectName("generalProblems")
@@ -110,6 +86,7 @@ class RunForm(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self._training_group())
         layout.addWidget(self._distribution_group())
+        layout.addWidget(self._speed_group())
         data_group = QGroupBox(self.tr("Data"))
         data_layout = QVBoxLayout(data_group)
         self.data_source = DataSourceForm(self.labels)
@@ -123,6 +100,24 @@ class RunForm(QWidget):
         self.set_config(RunConfig())
 
     # ---- building ------------------------------------------------------------
+    def _field_row(
+        self, form: QFormLayout, label: str, fields: dict[str, Bound], shown: QWidget | None = None, tooltip: str = ""
+    ) -> QWidget:
+        """A row editing the config `fields` through their widgets (`shown`: the row's own widget when it
+        holds several): its problems and notes under it, and the fields bound to the widgets (self.fields)."""
+        self._bound.update(fields)
+        widget = shown or next(iter(fields.values()))
+        return self.labels.add_row(form, label, widget, *fields, tooltip=tooltip)
+
+    def _choices(self, name: str, items: tuple[str, ...], tips: dict[str, str] | None = None) -> QComboBox:
+        """A combo box of a config field's choices, each with its tooltip."""
+        combo = QComboBox(objectName=name)
+        for item in items:
+            combo.addItem(item)
+            if tips and item in tips:
+                combo.setItemData(combo.count() - 1, self.tr(tips[item]), Qt.ItemDataRole.ToolTipRole)
+        return combo
+
     def _training_group(self) -> QGroupBox:
         box = QGroupBox(self.tr("Training"))
         form = QFormLayout(box)
@@ -136,47 +131,42 @@ class RunForm(QWidget):
         column.addWidget(self.batch_size)
         column.addWidget(self.per_replica)
         batch_row.setFocusProxy(self.batch_size)  # the label's mnemonic and Tab reach the number
-        self.loop = QComboBox(objectName="loopCombo")
-        self.loop.addItems(LOOPS)
+        self.loop = self._choices("loopCombo", LOOPS)
         self.learning_rate = ScientificSpinBox()
         self.learning_rate.setObjectName("learningRateSpin")
         self.learning_rate.setRange(1e-12, 10.0)  # the engine takes (0, 10]
-        self.optimizer = QComboBox(objectName="optimizerCombo")
-        self.optimizer.addItems(OPTIMIZERS)
+        self.optimizer = self._choices("optimizerCombo", OPTIMIZERS)
         self.validation = QDoubleSpinBox(objectName="validationSpin")
         self.validation.setRange(0.0, 0.99)  # the engine takes [0, 1)
         self.validation.setSingleStep(0.05)
-        self.labels.add_row(form, self.tr("&Epochs"), self.epochs, "epochs")
-        self.labels.add_row(
+        self._field_row(form, self.tr("&Epochs"), {"epochs": self.epochs})
+        self._field_row(
             form,
             self.tr("Global &batch"),
+            {"global_batch_size": self.batch_size},
             batch_row,
-            "global_batch_size",
             tooltip=self.tr("Examples per step over all replicas; each replica gets global ÷ replicas"),
         )
-        self.labels.add_row(
+        self._field_row(
             form,
             self.tr("&Loop"),
-            self.loop,
-            "loop",
+            {"loop": self.loop},
             tooltip=self.tr("fit: Keras model.fit; custom: strategy.run + strategy.reduce"),
         )
-        self.labels.add_row(form, self.tr("&Optimizer"), self.optimizer, "optimizer")
-        self.labels.add_row(form, self.tr("Learning &rate"), self.learning_rate, "learning_rate")
-        self.labels.add_row(
+        self._field_row(form, self.tr("&Optimizer"), {"optimizer": self.optimizer})
+        self._field_row(form, self.tr("Learning &rate"), {"learning_rate": self.learning_rate})
+        self._field_row(
             form,
             self.tr("&Validation split"),
-            self.validation,
-            "validation_split",
+            {"validation_split": self.validation},
             tooltip=self.tr("Share of the data kept for validation; 0 plots no validation curve"),
         )
         return box
 
     def _distribution_group(self) -> QGroupBox:
         box = QGroupBox(self.tr("Distribution"))
-        form = QFormLayout(box)
-        self.strategy = QComboBox(objectName="strategyCombo")
-        self.strategy.addItems(STRATEGIES)
+        form = self._distribution_form = QFormLayout(box)
+        self.strategy = self._choices("strategyCombo", STRATEGIES)
         self.strategy_hint = hint_label()
         self.devices = QWidget(objectName="deviceChecks")
         self.devices_layout = QGridLayout(self.devices)
@@ -185,6 +175,20 @@ class RunForm(QWidget):
         self.devices_waiting.setWordWrap(True)
         self.devices_layout.addWidget(self.devices_waiting, 0, 0, 1, DEVICE_COLUMNS)
         self.virtual = limited_spin("virtual_devices", "virtualDevicesSpin")
+        self._field_row(form, self.tr("&Strategy"), {"strategy": self.strategy})
+        form.addRow("", self.strategy_hint)
+        self.labels.add_row(form, self.tr("&Devices"), self.devices, "devices")
+        self._field_row(
+            form, self.tr("V&irtual devices"), {"virtual_devices": self.virtual}, tooltip=self.tr(VIRTUAL_TIP)
+        )
+        self._cluster_rows(form)
+        self.strategy.currentTextChanged.connect(self._on_strategy)
+        self._on_strategy(self.strategy.currentText())
+        self._checkpoint_row(form)
+        return box
+
+    def _cluster_rows(self, form: QFormLayout) -> None:
+        """The local cluster Start launches for a cluster strategy (not config fields) and its sharding."""
         self.workers = _spin(1, 32, "workersSpin")
         self.workers.setValue(2)
         self.ps = _spin(1, 16, "psSpin")
@@ -198,30 +202,7 @@ class RunForm(QWidget):
                 "validation curve"
             )
         )
-        self.partitioner = QComboBox(objectName="partitionerCombo")
-        for name in VARIABLE_PARTITIONERS:
-            self.partitioner.addItem(name)
-            self.partitioner.setItemData(
-                self.partitioner.count() - 1, self.tr(PARTITIONER_TIPS[name]), Qt.ItemDataRole.ToolTipRole
-            )
-        self.every_epoch = QCheckBox(self.tr("every epoch"), objectName="checkpointEpochCheck")
-        self.every_steps = limited_spin("checkpoint.every_steps", "checkpointStepsSpin")
-        self.every_steps.setSpecialValueText(self.tr("never by steps"))
-        self.every_steps.setAccessibleName(self.tr("Checkpoint every N steps"))
-        self.every_steps.setPrefix(self.tr("every "))
-        self.every_steps.setSuffix(self.tr(" steps"))
-        checkpoints = QWidget()
-        column = QVBoxLayout(checkpoints)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.every_epoch)
-        column.addWidget(self.every_steps)
-        checkpoints.setFocusProxy(self.every_epoch)
-        self.labels.add_row(form, self.tr("&Strategy"), self.strategy, "strategy")
-        form.addRow("", self.strategy_hint)
-        self.labels.add_row(form, self.tr("&Devices"), self.devices, "devices")
-        self.labels.add_row(
-            form, self.tr("V&irtual devices"), self.virtual, "virtual_devices", tooltip=self.tr(VIRTUAL_TIP)
-        )
+        self.partitioner = self._choices("partitionerCombo", VARIABLE_PARTITIONERS, PARTITIONER_TIPS)
         self._workers_row = self.labels.add_row(
             form,
             self.tr("Local &workers"),
@@ -240,24 +221,76 @@ class RunForm(QWidget):
             "ps",
             tooltip=self.tr("ps tasks Start launches: they hold the variables"),
         )
-        self._partitioner_row = self.labels.add_row(
+        self._partitioner_row = self._field_row(
             form,
             self.tr("Variable s&harding"),
-            self.partitioner,
-            "variable_partitioner",
+            {"variable_partitioner": self.partitioner},
             tooltip=self.tr("How variables are split across the parameter servers"),
         )
         self._evaluator_row = self.labels.add_row(form, self.tr("Evaluator"), self.evaluator, "evaluator")
-        self._distribution_form = form
-        self.strategy.currentTextChanged.connect(self._on_strategy)
-        self._on_strategy(self.strategy.currentText())
-        self.labels.add_row(
+
+    def _checkpoint_row(self, form: QFormLayout) -> None:
+        self.every_epoch = QCheckBox(self.tr("every epoch"), objectName="checkpointEpochCheck")
+        self.every_steps = limited_spin("checkpoint.every_steps", "checkpointStepsSpin")
+        self.every_steps.setSpecialValueText(self.tr("never by steps"))
+        self.every_steps.setAccessibleName(self.tr("Checkpoint every N steps"))
+        self.every_steps.setPrefix(self.tr("every "))
+        self.every_steps.setSuffix(self.tr(" steps"))
+        checkpoints = QWidget()
+        column = QVBoxLayout(checkpoints)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.every_epoch)
+        column.addWidget(self.every_steps)
+        checkpoints.setFocusProxy(self.every_epoch)
+        self._field_row(
             form,
             self.tr("&Checkpoints"),
+            {"checkpoint.every_steps": self.every_steps, "checkpoint.every_epoch": self.every_epoch},
             checkpoints,
-            "checkpoint.every_steps",
-            "checkpoint.every_epoch",
             tooltip=self.tr("A stop always leaves a checkpoint"),
+        )
+
+    def _speed_group(self) -> QGroupBox:
+        """What makes a step faster: mixed precision, XLA, and how the replicas all-reduce their gradients.
+        A choice that cannot help on this machine gets the device plan's note under it (show_notes)."""
+        box = QGroupBox(self.tr("Speed"))
+        form = QFormLayout(box)
+        self.precision = self._choices("precisionCombo", MIXED_PRECISION, PRECISION_TIPS)
+        self.jit = QCheckBox(self.tr("compile each step with XLA"), objectName="jitCheck")
+        self.all_reduce = self._choices("allReduceCombo", ALL_REDUCE, ALL_REDUCE_TIPS)
+        self.pack = limited_spin("bytes_per_pack", "bytesPerPackSpin")
+        self.pack.setSpecialValueText(self.tr("TensorFlow's default"))
+        self.pack.setSuffix(self.tr(" bytes"))
+        self.pack.setSingleStep(1 << 20)
+        self._field_row(
+            form,
+            self.tr("&Mixed precision"),
+            {"mixed_precision": self.precision},
+            tooltip=self.tr("16-bit maths with float32 variables: faster where the hardware computes it"),
+        )
+        self._field_row(
+            form,
+            self.tr("&XLA"),
+            {"jit_compile": self.jit},
+            tooltip=self.tr(
+                "jit_compile: XLA fuses each replica's step into fewer kernels, often faster on GPUs; the first "
+                "steps wait for the compiler"
+            ),
+        )
+        self._field_row(
+            form,
+            self.tr("All-red&uce"),
+            {"all_reduce": self.all_reduce},
+            tooltip=self.tr("How the replicas sum their gradients"),
+        )
+        self._field_row(
+            form,
+            self.tr("Pac&k size"),
+            {"bytes_per_pack": self.pack},
+            tooltip=self.tr(
+                "multi_worker_mirrored: gradients are all-reduced in packs of this many bytes (fewer, larger "
+                "messages); 0 leaves it to TensorFlow"
+            ),
         )
         return box
 
@@ -278,23 +311,8 @@ class RunForm(QWidget):
 
     # ---- config <-> widgets --------------------------------------------------
     def _bind_fields(self) -> FieldBindings:
-        """The config fields this form's own widgets edit (data, model and devices have theirs)."""
-        bindings = FieldBindings(
-            {
-                "epochs": self.epochs,
-                "global_batch_size": self.batch_size,
-                "loop": self.loop,
-                "optimizer": self.optimizer,
-                "learning_rate": self.learning_rate,
-                "validation_split": self.validation,
-                "strategy": self.strategy,
-                "variable_partitioner": self.partitioner,
-                "virtual_devices": self.virtual,
-                "checkpoint.every_epoch": self.every_epoch,
-                "checkpoint.every_steps": self.every_steps,
-            },
-            self.kept,
-        )
+        """The config fields this form's rows edit (data, model and devices have theirs)."""
+        bindings = FieldBindings(self._bound, self.kept)
         bindings.connect(self._emit_changed)
         for local_cluster in (self.workers, self.ps):  # the shape of a local cluster, not config fields
             local_cluster.valueChanged.connect(self._emit_changed)
@@ -394,7 +412,20 @@ class RunForm(QWidget):
     def show_problems(self, problems: list[Problem]) -> None:
         self.labels.show(problems)
 
+    def notes(self, config: RunConfig) -> list[Problem]:
+        """The device plan's notes on `config` for the probed machine: valid choices that cannot help here."""
+        probe = self._probe
+        cpus = probe.cpus if probe else ()
+        return plan_notes(
+            config,
+            [d.name for d in probe.gpus] if probe else None,
+            cpu_features=cpus[0].features if cpus else None,
+            compute_capabilities={d.name: d.compute_capability for d in probe.gpus} if probe else None,
+        )
+
     def show_per_replica(self, config: RunConfig, replicas: int | None) -> None:
+        """The hints that follow the config: the strategy's, the per-replica batch and the plan's notes."""
+        self.labels.show_notes(self.notes(config))
         hint = STRATEGY_HINTS.get(config.strategy)
         self.strategy_hint.setText(self.tr(hint) if hint else "")
         per_replica = per_replica_batch(config.global_batch_size, replicas)

@@ -1,8 +1,8 @@
 """Standalone training script exported by the TensorFlow distributed training dashboard.
 
 It reproduces one configured run with plain TensorFlow and tf-keras, no
-dashboard needed: the same devices, data, model, strategy, mixed precision
-and loop, and so the same per-epoch losses and validation losses for the
+dashboard needed: the same devices, data, model, strategy (and all-reduce),
+mixed precision, XLA and loop, and so the same per-epoch losses and validation losses for the
 same seed. Run it with:
 
     pip install "tensorflow>=2.21,<2.22" "tf-keras>=2.21,<2.22"
@@ -276,23 +276,32 @@ def configure_devices(config):
 
 
 def make_strategy(config, devices, gpu_count):
-    """The tf.distribute strategy; the all-reduce is the dashboard's choice (engine/core/plan.py)."""
-    name, linux = config["strategy"], platform.system() == "Linux"
+    """The tf.distribute strategy; the all-reduce is the config's, or the dashboard's automatic choice
+    (engine/core/plan.py)."""
+    name, linux, choice = config["strategy"], platform.system() == "Linux", config["all_reduce"]
     if name == "default":
         return tf.distribute.get_strategy()  # no distribution: the one visible device
     if name == "one_device":
         return tf.distribute.OneDeviceStrategy(devices[0])
     if name == "mirrored":
-        if gpu_count > 1:  # NCCL is the fast path between GPUs, on Linux only
-            reduce = tf.distribute.NcclAllReduce() if linux else tf.distribute.HierarchicalCopyAllReduce()
-        else:  # the CPU, or logical devices of one GPU
-            reduce = tf.distribute.ReductionToOneDevice()
+        if choice == "auto" and gpu_count > 1:  # NCCL is the fast path between GPUs, on Linux only
+            choice = "nccl" if linux else "hierarchical_copy"
+        elif choice == "auto":  # the CPU, or logical devices of one GPU
+            choice = "reduction_to_one_device"
+        reduce = {
+            "nccl": tf.distribute.NcclAllReduce,
+            "hierarchical_copy": tf.distribute.HierarchicalCopyAllReduce,
+            "reduction_to_one_device": tf.distribute.ReductionToOneDevice,
+        }[choice]()
         return tf.distribute.MirroredStrategy(devices, cross_device_ops=reduce)
     # multi_worker_mirrored: the TF_CONFIG environment variable names the cluster and this worker's task;
     # every worker runs this same script, and each visible device is one replica
+    if choice == "auto":
+        choice = "nccl" if gpu_count and linux else "ring"
     comm = tf.distribute.experimental.CommunicationImplementation
     options = tf.distribute.experimental.CommunicationOptions(
-        implementation=comm.NCCL if gpu_count and linux else comm.RING,
+        implementation=comm.NCCL if choice == "nccl" else comm.RING,
+        bytes_per_pack=config["bytes_per_pack"],  # gradients all-reduced in packs of this size; 0: TF's own
         timeout_seconds=config["collective_timeout_s"],  # a hung all-reduce fails instead of waiting for ever
     )
     return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
@@ -466,6 +475,9 @@ def custom_loop(config, strategy, model, optimizer, data, spe, logits):
         optimizer.apply_gradients(zip(grads, model.trainable_variables, strict=True))
         return loss, correct_count(num_classes, labels, outputs, logits)
 
+    if config["jit_compile"]:  # XLA compiles each replica's step (the loop around it reads an iterator)
+        train_step = tf.function(train_step, jit_compile=True)
+
     @tf.function
     def train_steps(iterator, n):
         losses = tf.TensorArray(tf.float32, size=n)
@@ -493,7 +505,9 @@ def custom_loop(config, strategy, model, optimizer, data, spe, logits):
 def fit_loop(config, strategy, model, optimizer, data, spe, logits):
     with strategy.scope():
         loss, metric = loss_and_metric(data.num_classes, logits)
-        model.compile(optimizer=optimizer, loss=loss, metrics=[metric], steps_per_execution=spe)
+        model.compile(
+            optimizer=optimizer, loss=loss, metrics=[metric], steps_per_execution=spe, jit_compile=config["jit_compile"]
+        )
     evaluate = make_evaluate(config, strategy, model, data, logits)  # python datasets: their size is unknown
     for epoch in range(config["epochs"]):  # one fit call per epoch: each epoch has its own fixed order
         t0 = time.perf_counter()
@@ -532,7 +546,8 @@ def main(config):
         raise SystemExit(f"{data.n_train} training examples are fewer than one global batch of {global_batch}")
     print(
         f"{config['strategy']} on {', '.join(devices)}: {replicas} replica(s); global batch {global_batch} = "
-        f"{global_batch // replicas} per replica; mixed precision: {config['mixed_precision']}"
+        f"{global_batch // replicas} per replica; mixed precision: {config['mixed_precision']}; "
+        f"XLA: {'on' if config['jit_compile'] else 'off'}"
     )
 
     keras.utils.set_random_seed(config["seed"])

@@ -352,6 +352,50 @@
         <translation>CPU 只算一个设备 &quot;CPU:0&quot;；请用 virtual_devices 拆分它</translation>
     </message>
     <message>
+        <source>XLA compiles a step whose variables are on its own device; parameter_server keeps them on the ps tasks: turn jit_compile off</source>
+        <translation>XLA 只能编译变量与其在同一设备上的训练步；parameter_server 把变量放在 ps 任务上：请关闭 jit_compile</translation>
+    </message>
+    <message>
+        <source>{strategy} compiles its step with XLA only on GPUs (on CPU replicas TensorFlow cannot all-reduce inside XLA); on the CPU use one_device or default, or turn jit_compile off</source>
+        <translation>{strategy} 只在 GPU 上用 XLA 编译训练步（CPU 副本上 TensorFlow 无法在 XLA 内做 all-reduce）；在 CPU 上请用 one_device 或 default，或关闭 jit_compile</translation>
+    </message>
+    <message>
+        <source>{strategy} all-reduces with {allowed} or auto; {choice} belongs to another strategy</source>
+        <translation>{strategy} 的 all-reduce 可选 {allowed} 或 auto；{choice} 属于另一种策略</translation>
+    </message>
+    <message>
+        <source>NCCL does not exist on {system} (TensorFlow has it on Linux only); choose auto</source>
+        <translation>{system} 上没有 NCCL（TensorFlow 只在 Linux 上提供）；请选 auto</translation>
+    </message>
+    <message>
+        <source>NCCL all-reduces between GPUs and this run is on the CPU; choose auto</source>
+        <translation>NCCL 在 GPU 之间做 all-reduce，而本次运行在 CPU 上；请选 auto</translation>
+    </message>
+    <message>
+        <source>{strategy} all-reduces no gradients, so this choice is not used</source>
+        <translation>{strategy} 不对梯度做 all-reduce，此选项不会生效</translation>
+    </message>
+    <message>
+        <source>only multi_worker_mirrored packs its gradients (CommunicationOptions); {strategy} does not use it</source>
+        <translation>只有 multi_worker_mirrored 会把梯度分包（CommunicationOptions）；{strategy} 不使用它</translation>
+    </message>
+    <message>
+        <source>one replica has nothing to all-reduce with; not used</source>
+        <translation>只有一个副本，无需 all-reduce；此选项不会生效</translation>
+    </message>
+    <message>
+        <source>under XLA (jit_compile) mirrored all-reduces with collectives; this choice is not used</source>
+        <translation>在 XLA（jit_compile）下 mirrored 用集合通信做 all-reduce；此选项不会生效</translation>
+    </message>
+    <message>
+        <source>this CPU lacks {features}: it converts {precision} to and from float32, so the run is no faster, usually slower; mixed precision pays on GPUs of compute capability {low}.{high} or more</source>
+        <translation>此 CPU 没有 {features}：它要在 {precision} 与 float32 之间来回转换，运行不会更快，通常更慢；混合精度在计算能力 {low}.{high} 及以上的 GPU 上才有收益</translation>
+    </message>
+    <message>
+        <source>{gpus}: {precision} runs fast from compute capability {low}.{high}; expect little or no gain</source>
+        <translation>{gpus}：{precision} 从计算能力 {low}.{high} 起才快；预计收益很小或没有</translation>
+    </message>
+    <message>
         <source>unknown data.kind {kind!r}</source>
         <translation>未知的 data.kind {kind!r}</translation>
     </message>
@@ -2862,6 +2906,38 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>每个变量保持完整；变量依次放在各参数服务器上</translation>
     </message>
     <message>
+        <source>The engine&apos;s choice: NCCL between GPUs on Linux, hierarchical copy between other GPUs, reduction to one device on the CPU, a ring between CPU workers</source>
+        <translation>由引擎选择：Linux 上 GPU 之间用 NCCL，其他 GPU 之间用分层复制，CPU 上归约到一个设备，CPU worker 之间用环</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s collective library: the fast path between GPUs; Linux only</source>
+        <translation>NVIDIA 的集合通信库：GPU 之间的快速通道；仅限 Linux</translation>
+    </message>
+    <message>
+        <source>multi_worker_mirrored: the gradients pass around a ring of the workers</source>
+        <translation>multi_worker_mirrored：梯度沿 worker 组成的环传递</translation>
+    </message>
+    <message>
+        <source>mirrored: GPUs sum in groups, then across the groups (made for eight GPUs)</source>
+        <translation>mirrored：GPU 先分组求和，再跨组求和（为八块 GPU 设计）</translation>
+    </message>
+    <message>
+        <source>mirrored: every replica&apos;s gradients summed on one device and copied back</source>
+        <translation>mirrored：所有副本的梯度在一个设备上求和后再复制回去</translation>
+    </message>
+    <message>
+        <source>float32 throughout</source>
+        <translation>全程 float32</translation>
+    </message>
+    <message>
+        <source>float16 maths, float32 variables; fast on GPUs of compute capability 7.0 or more; the loss is scaled</source>
+        <translation>float16 计算、float32 变量；在计算能力 7.0 及以上的 GPU 上快；损失会被缩放</translation>
+    </message>
+    <message>
+        <source>bfloat16 maths, float32 variables; fast on GPUs of compute capability 8.0 or more and CPUs with AMX or AVX512-BF16</source>
+        <translation>bfloat16 计算、float32 变量；在计算能力 8.0 及以上的 GPU 和支持 AMX 或 AVX512-BF16 的 CPU 上快</translation>
+    </message>
+    <message>
         <source>Split each device into N logical devices (N replicas with mirrored)</source>
         <translation>把每个设备拆成 N 个逻辑设备（mirrored 下即 N 个副本）</translation>
     </message>
@@ -2992,6 +3068,54 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>A stop always leaves a checkpoint</source>
         <translation>停止时总会留下检查点</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>compile each step with XLA</source>
+        <translation>用 XLA 编译每个训练步</translation>
+    </message>
+    <message>
+        <source>TensorFlow&apos;s default</source>
+        <translation>TensorFlow 默认</translation>
+    </message>
+    <message>
+        <source> bytes</source>
+        <translation> 字节</translation>
+    </message>
+    <message>
+        <source>&amp;Mixed precision</source>
+        <translation>混合精度(&amp;M)</translation>
+    </message>
+    <message>
+        <source>16-bit maths with float32 variables: faster where the hardware computes it</source>
+        <translation>16 位计算、float32 变量：在硬件支持的地方更快</translation>
+    </message>
+    <message>
+        <source>&amp;XLA</source>
+        <translation>XLA(&amp;X)</translation>
+    </message>
+    <message>
+        <source>jit_compile: XLA fuses each replica&apos;s step into fewer kernels, often faster on GPUs; the first steps wait for the compiler</source>
+        <translation>jit_compile：XLA 把每个副本的训练步融合成更少的内核，在 GPU 上常常更快；最初几步要等待编译</translation>
+    </message>
+    <message>
+        <source>All-red&amp;uce</source>
+        <translation>全归约(&amp;U)</translation>
+    </message>
+    <message>
+        <source>How the replicas sum their gradients</source>
+        <translation>各副本如何对梯度求和</translation>
+    </message>
+    <message>
+        <source>Pac&amp;k size</source>
+        <translation>分包大小(&amp;K)</translation>
+    </message>
+    <message>
+        <source>multi_worker_mirrored: gradients are all-reduced in packs of this many bytes (fewer, larger messages); 0 leaves it to TensorFlow</source>
+        <translation>multi_worker_mirrored：梯度按这么多字节分包做 all-reduce（消息更少、更大）；0 交给 TensorFlow 决定</translation>
     </message>
     <message>
         <source>Model</source>

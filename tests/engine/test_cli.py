@@ -12,6 +12,7 @@ import time
 import pytest
 
 from engine.core import events as ev
+from engine.core.plan import PRECISION_CPU_FEATURES
 from engine.core.runs.history import load_curves, summarize
 from engine.core.runs.rundir import read_events, read_metrics
 from tests.engine.train.worker_process import REPO, base_config, env, write_config
@@ -49,6 +50,9 @@ def test_devices_json_lists_the_cpu_with_details():
     info = json.loads(out.stdout)
     cpu = info["devices"][0]
     assert cpu["type"] == "CPU" and cpu["cores"] >= 1 and cpu["model"]
+    if sys.platform == "linux":  # which mixed-precision features the CPU has (engine.core.plan.plan_notes)
+        known = {f for features in PRECISION_CPU_FEATURES.values() for f in features}
+        assert isinstance(cpu["features"], list) and set(cpu["features"]) <= known
     assert info["nvml"]["available"] in (True, False) and info["tensorflow"].startswith("2.")
     table = cli("devices")
     assert "CPU:0" in table.stdout and table.returncode == 0

@@ -42,7 +42,7 @@ ALLOWED = set(
     multiworkermirroredstrategy onedevicestrategy parameterserverstrategy tpustrategy tf_config mnist kubeflow
     tfjob slurm sbatch kubernetes powershell bash python pyqtgraph pyside numpy adam sgd rmsprop adagrad relu
     softmax dense conv2d mlp cnn ema fit json csv npz tfrecord png svg jpeg jpg bmp gif yaml sh ps1 gpu gpus cpu
-    cpus tpu id ip url utf ok pid stderr stdout mig readme english ssh
+    cpus tpu id ip url utf ok pid stderr stdout mig readme english ssh nvidia linux windows xla avx float bfloat
     ctrl shift alt esc return enter tab
     mirrored multi_worker_mirrored one_device parameter_server custom chief worker ps evaluator linear synthetic
     images folder off data file default saved elu gelu selu sigmoid swish tanh error epoch warning

@@ -40,9 +40,13 @@ FUSED_ADAM_END = "# ---- end of fused Adam ----\n"
 
 # field (dotted for sections) -> how the script reproduces it, as the engine does
 HONOURED: dict[str, str] = {
-    "strategy": "make_strategy: default, one_device, mirrored (with the engine's all-reduce: NCCL between "
-    "Linux GPUs, hierarchical copy elsewhere, reduction to one device for the CPU) or "
-    "multi_worker_mirrored (reads TF_CONFIG; ring or NCCL)",
+    "strategy": "make_strategy: default, one_device, mirrored or multi_worker_mirrored (reads TF_CONFIG)",
+    "all_reduce": "make_strategy: mirrored's cross_device_ops or multi_worker_mirrored's CommunicationImplementation; "
+    '"auto" is the engine\'s choice: NCCL between Linux GPUs, hierarchical copy between other GPUs, reduction '
+    "to one device on the CPU, a ring for multi-worker CPUs",
+    "bytes_per_pack": "make_strategy: multi_worker_mirrored's CommunicationOptions(bytes_per_pack=)",
+    "jit_compile": "custom_loop XLA-compiles each replica's step (tf.function(jit_compile=True)); fit_loop "
+    "passes compile(jit_compile=)",
     "devices": "configure_devices: the listed GPUs are made visible (default: every GPU, else the CPU); "
     "one_device and default keep the first",
     "virtual_devices": "configure_devices: mirrored splits each chosen GPU, or the CPU, into N logical devices; "
@@ -106,9 +110,6 @@ IGNORED: dict[str, str] = {
     "name": "a label for the dashboard's run list and run directory; the script keeps no run directory",
     "variable_partitioner": "only parameter_server shards variables, and the script does not run that "
     "strategy (see UNSUPPORTED_STRATEGIES)",
-    "jit_compile": "not yet reproduced: the script's step is not XLA-compiled",
-    "all_reduce": "not yet reproduced: the script keeps the engine's automatic all-reduce choice",
-    "bytes_per_pack": "not yet reproduced: the script packs gradients as TensorFlow does by default",
     "checkpoint.every_epoch": _NO_CHECKPOINTS,
     "checkpoint.every_steps": _NO_CHECKPOINTS,
     "checkpoint.keep": _NO_CHECKPOINTS,

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.core.config import RunConfig, Strategy, has_validation
 from engine.core.messages import msg
+from engine.core.plan import choice_problems
 from engine.core.tfconfig.addresses import host_problem, is_loopback, parse_address
 from engine.core.tfconfig.spec import (
     CLUSTER_STRATEGIES,
@@ -227,6 +228,9 @@ def run_problems(cluster: ClusterSpec, config: RunConfig) -> list[ClusterProblem
     why = evaluator_problem(config)
     if cluster.addresses(EVALUATOR_JOB) and evaluator_allowed and why:
         problems.append(ClusterProblem("error", "cluster.evaluator", list(cluster.addresses(EVALUATOR_JOB)), why))
+    # the tasks' machines are not known here: what even a Linux GPU machine cannot run (each task's trainer
+    # checks its own devices)
+    problems += [ClusterProblem("error", p.field, p.value, p.message) for p in choice_problems(config, True, "Linux")]
     return problems
 
 

@@ -79,6 +79,24 @@ def test_a_cluster_with_errors_is_not_exported(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_xla_the_all_reduce_and_the_pack_size_travel_to_every_task_and_what_no_machine_runs_is_refused(tmp_path):
+    """The tasks' machines are not known here: what could run on a Linux GPU machine is exported (each
+    task's trainer checks its own devices), what no machine runs is refused before any file is written."""
+    fast = CONFIG.replace(jit_compile=True, all_reduce="nccl", bytes_per_pack=4 << 20)
+    export_bundle(local_cluster(2), fast, tmp_path / "fast")
+    for folder in ("worker-0", "worker-1"):
+        loaded = RunConfig.load(tmp_path / "fast" / folder / "run.json")
+        assert (loaded.jit_compile, loaded.all_reduce, loaded.bytes_per_pack) == (True, "nccl", 4 << 20)
+    config_map = next(yaml.safe_load_all((tmp_path / "fast" / "tfjob.yaml").read_text()))
+    assert RunConfig.from_json(config_map["data"]["run.json"]) == fast
+    cluster = ClusterSpec.from_dict({"chief": ["10.0.0.1:2222"], "worker": ["10.0.0.2:2222"], "ps": ["10.0.0.4:2222"]})
+    with pytest.raises(ClusterError, match="keeps them on the ps tasks"):
+        export_bundle(cluster, CONFIG.replace(strategy="parameter_server", jit_compile=True), tmp_path / "ps")
+    with pytest.raises(ClusterError, match="belongs to another strategy"):
+        export_bundle(local_cluster(2), CONFIG.replace(all_reduce="hierarchical_copy"), tmp_path / "mirrored-op")
+    assert not (tmp_path / "ps").exists() and not (tmp_path / "mirrored-op").exists()
+
+
 @pytest.fixture
 def fake_python(tmp_path) -> Path:
     """An "interpreter" that records where it ran, its TF_CONFIG and its arguments."""

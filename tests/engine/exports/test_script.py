@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from engine.core import events as ev
-from engine.core.config import RunConfig
+from engine.core.config import ALL_REDUCE, RunConfig
 from engine.core.exports.script import HONOURED, IGNORED, TEMPLATE, export_script, render_script
 from engine.core.plan import DeviceError, plan_devices
 from engine.core.problems import ConfigError
@@ -142,6 +142,7 @@ class FakeTF:
         self.visible: list[Any] | None = None
         self.splits: list[tuple[str, list[Any]]] = []
         self.growth: list[str] = []
+        self.packs: list[int] = []
         self.config = SimpleNamespace(
             list_physical_devices=lambda kind: list(self.gpus if kind == "GPU" else [self.cpu]),
             set_visible_devices=self._set_visible,
@@ -159,9 +160,13 @@ class FakeTF:
             MultiWorkerMirroredStrategy=lambda communication_options: ("multi_worker_mirrored", communication_options),
             experimental=SimpleNamespace(
                 CommunicationImplementation=SimpleNamespace(NCCL="nccl", RING="ring"),
-                CommunicationOptions=lambda implementation, timeout_seconds: implementation,
+                CommunicationOptions=self._options,
             ),
         )
+
+    def _options(self, implementation: str, bytes_per_pack: int, timeout_seconds: float | None) -> str:
+        self.packs.append(bytes_per_pack)
+        return implementation
 
     def _set_visible(self, devices: list[Any], kind: str) -> None:
         assert kind == "GPU"
@@ -184,29 +189,39 @@ def template_functions(*names: str, **namespace: Any) -> dict[str, Any]:
 
 
 def test_template_applies_devices_as_the_engine_plans_them():
-    """Every combination of strategy, devices, split, memory growth, GPU count and OS: the template makes
-    visible, splits, grows and reduces what plan_devices + apply_plan + make_strategy would."""
+    """Every combination of strategy, devices, split, memory growth, GPU count, OS and all-reduce: the
+    template makes visible, splits, grows and reduces what plan_devices + apply_plan + make_strategy would.
+    An all-reduce the plan refuses is left to TensorFlow to refuse in the script."""
     gpu = "/physical_device:GPU:{}".format
     checked = refused = 0
-    for strategy, devices, split, growth, gpu_count, system in itertools.product(
+    for strategy, devices, split, growth, gpu_count, system, all_reduce in itertools.product(
         ("default", "one_device", "mirrored", "multi_worker_mirrored"),
         (None, ("GPU:1",), ("gpu:0", "GPU:1"), ("CPU:0",), ("CPU:0", "GPU:0"), ("CPU:1",)),
         (1, 3),
         (True, False),
         (0, 2),
         ("Linux", "Windows"),
+        ALL_REDUCE,
     ):
         config = RunConfig(
-            strategy=strategy, devices=devices, virtual_devices=split, memory_growth=growth, virtual_gpu_memory_mb=512
+            strategy=strategy,
+            devices=devices,
+            virtual_devices=split,
+            memory_growth=growth,
+            virtual_gpu_memory_mb=512,
+            all_reduce=all_reduce,
+            bytes_per_pack=1 << 20,
         )
-        case = f"{strategy} devices={devices} split={split} growth={growth} gpus={gpu_count} {system}"
+        case = f"{strategy} devices={devices} split={split} growth={growth} gpus={gpu_count} {system} {all_reduce}"
         tf = FakeTF(gpu_count)
         functions = template_functions(
             "configure_devices", "make_strategy", tf=tf, platform=SimpleNamespace(system=lambda s=system: s)
         )
         try:
             plan = plan_devices(config, [f"GPU:{i}" for i in range(gpu_count)], system=system)
-        except DeviceError:
+        except DeviceError as exc:
+            if {p.field for p in exc.problems} == {"all_reduce"}:
+                continue
             with pytest.raises(SystemExit):
                 functions["configure_devices"](config.to_dict())
             refused += 1
@@ -223,6 +238,7 @@ def test_template_applies_devices_as_the_engine_plans_them():
         assert made[0] == strategy, case
         if strategy in ("mirrored", "multi_worker_mirrored"):
             assert made[1] == plan.all_reduce, case
+        assert tf.packs == ([1 << 20] if strategy == "multi_worker_mirrored" else []), case
         if strategy == "one_device":
             assert made[1] == plan.strategy_devices[0], case
         checked += 1
@@ -288,8 +304,9 @@ def test_exported_script_reproduces_engine_losses(tmp_path, overrides):
         {"virtual_devices": 2, "loop": "custom", "mixed_precision": "float16", "steps_per_execution": "auto"},
         {"virtual_devices": 2, "loop": "fit", "mixed_precision": "bfloat16", "data": {"num_classes": 3}},
         {"strategy": "default", "loop": "fit"},
+        {"strategy": "one_device", "loop": "custom", "jit_compile": True},
     ],
-    ids=["mirrored-custom-float16-auto", "mirrored-fit-bfloat16-multiclass", "default-fit-float32"],
+    ids=["mirrored-custom-float16-auto", "mirrored-fit-bfloat16-multiclass", "default-fit-float32", "one-device-xla"],
 )
 def test_exported_script_reproduces_mixed_precision_and_validation(tmp_path, overrides):
     """Per-epoch losses and validation losses of the script are the engine's, at RTOL = 1e-5.
@@ -307,7 +324,7 @@ def test_exported_script_reproduces_mixed_precision_and_validation(tmp_path, ove
     catches a script that ignores the policy: float32 and mixed-precision runs of the same config differ by
     7.3e-4 to 1.7e-3 relative in epoch losses and by 6.4e-5 to 1.9e-3 in validation losses (float16
     custom and bfloat16 fit, 2 epochs). The "auto" case checks that the engine's tuned steps per call and the script's
-    fixed 32 give the same losses.
+    fixed 32 give the same losses; the XLA case that both compile the same step the same way.
     """
     config = base_config(**overrides, validation_split=0.2)
     engine_run = train(tmp_path, config)
@@ -318,6 +335,7 @@ def test_exported_script_reproduces_mixed_precision_and_validation(tmp_path, ove
     script = export_script(RunConfig.from_dict(config), tmp_path / "train.py")
     stdout = run_script(tmp_path, script)
     assert f"mixed precision: {config.get('mixed_precision', 'off')}" in stdout
+    assert f"XLA: {'on' if config.get('jit_compile') else 'off'}" in stdout
     script_losses, script_val_losses = script_epochs(stdout)
     assert script_losses == pytest.approx([e.loss for e in engine_ends], rel=RTOL)
     assert script_val_losses == pytest.approx([e.val_loss for e in engine_ends], rel=RTOL)

@@ -77,14 +77,16 @@ def parse_stdout(text: str) -> tuple[list[ev.Event], list[str]]:
     return events, garbage
 
 
-def run_worker(args: list[str], command: list[str] | None = None, timeout: float = 300) -> Finished:
+def run_worker(
+    args: list[str], command: list[str] | None = None, timeout: float = 300, extra_env: dict[str, str] | None = None
+) -> Finished:
     """Run to the end. Stdin stays open: its EOF would mean "stop" to the worker."""
     control_read, control_write = os.pipe()
     try:
         proc = subprocess.run(
             command or worker_command(*args),
             cwd=REPO,
-            env=env(),
+            env={**env(), **(extra_env or {})},
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -102,9 +104,11 @@ def run_python(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[
     return subprocess.run([sys.executable, *args], cwd=REPO, env=env(), capture_output=True, text=True, timeout=timeout)
 
 
-def train(tmp_path: Path, config: dict[str, Any], name: str = "run") -> Finished:
+def train(
+    tmp_path: Path, config: dict[str, Any], name: str = "run", extra_env: dict[str, str] | None = None
+) -> Finished:
     path = write_config(tmp_path, config, f"{name}.json")
-    return run_worker(["--config", str(path), "--run-dir", str(tmp_path / name)])
+    return run_worker(["--config", str(path), "--run-dir", str(tmp_path / name)], extra_env=extra_env)
 
 
 def train_all(tmp_path: Path, configs: dict[str, dict[str, Any]], at_once: int = 2) -> dict[str, Finished]:

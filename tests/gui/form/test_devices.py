@@ -43,6 +43,9 @@ def test_parse_probe_output_reads_gpus_and_cpu():
     assert (gpu.model, gpu.compute_capability, gpu.memory_mb, gpu.nvml_index) == ("NVIDIA A100", "8.0", 40960, 0)
     assert gpu.gpu_match().pci_bus_id == "0000:18:00.0"
     assert result.cpus[0].cores == 2
+    assert result.cpus[0].features is None, "an older probe says nothing of the CPU's features"
+    with_features = parse_probe_output(probe_json([{**CPU, "features": ["amx_bf16"]}]))
+    assert with_features.cpus[0].features == ("amx_bf16",)
     assert not result.nvml_available and "not found" in result.nvml_reason
 
 

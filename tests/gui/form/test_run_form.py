@@ -47,9 +47,9 @@ def test_defaults_are_valid_and_round_trip(qtbot):
 
 def test_keys_without_widgets_survive(qtbot):
     form = make_form(qtbot)
-    form.set_config(RunConfig(seed=7, mixed_precision="bfloat16", name="mine"))
+    form.set_config(RunConfig(seed=7, shuffle_buffer=99, name="mine"))
     config = form.evaluate()[0]
-    assert (config.seed, config.mixed_precision, config.name) == (7, "bfloat16", "mine")
+    assert (config.seed, config.shuffle_buffer, config.name) == (7, 99, "mine")
 
 
 def test_batch_not_divisible_by_virtual_replicas_is_shown_next_to_batch(qtbot):
@@ -133,3 +133,64 @@ def test_npz_keys_are_offered(qtbot, tmp_path: Path):
     config, _, problems = form.evaluate()
     assert problems == []
     assert (config.data.features_key, config.data.labels_key) == ("feats", "labs")
+
+
+# ---- speed: mixed precision, XLA, the all-reduce and its pack size ---------------------------------------
+
+NO_BF16_CPU = ProbeResult(tensorflow="2.21.0", devices=(DeviceInfo("CPU:0", "CPU", "Xeon", 24000, 2, features=()),))
+
+
+def note_text(form: RunForm, field: str) -> str:
+    label = form.labels.note_for(field)
+    return label.text() if label is not None and not label.isHidden() else ""
+
+
+def test_the_speed_fields_are_edited_in_the_form(qtbot):
+    form = make_form(qtbot)
+    form.strategy.setCurrentText("multi_worker_mirrored")
+    form.precision.setCurrentText("bfloat16")
+    form.jit.setChecked(True)
+    form.all_reduce.setCurrentText("ring")
+    form.pack.setValue(4 << 20)
+    config = form.evaluate()[0]
+    assert (config.mixed_precision, config.jit_compile, config.all_reduce, config.bytes_per_pack) == (
+        "bfloat16",
+        True,
+        "ring",
+        4 << 20,
+    )
+    form.set_config(RunConfig())
+    assert (form.precision.currentText(), form.jit.isChecked(), form.all_reduce.currentText()) == ("off", False, "auto")
+    assert form.pack.value() == 0 and form.pack.text() == "TensorFlow's default"
+
+
+def test_what_cannot_run_is_a_problem_and_what_cannot_help_a_note_under_its_field(qtbot):
+    form = make_form(qtbot, NO_BF16_CPU)
+    form.strategy.setCurrentText("mirrored")
+    form.all_reduce.setCurrentText("nccl")
+    form.jit.setChecked(True)
+    config, replicas, problems = form.evaluate()
+    form.show_problems(problems)
+    assert {p.field for p in problems} == {"all_reduce", "jit_compile"}
+    assert "on the CPU" in problem_text(form, "all_reduce") and "only on GPUs" in problem_text(form, "jit_compile")
+    form.strategy.setCurrentText("one_device")
+    form.precision.setCurrentText("bfloat16")
+    form.pack.setValue(1 << 20)
+    config, replicas, problems = form.evaluate()
+    assert problems == [], "notes never block a run"
+    form.show_per_replica(config, replicas)
+    assert "one_device all-reduces no gradients" in note_text(form, "all_reduce")
+    assert "only multi_worker_mirrored packs" in note_text(form, "bytes_per_pack")
+    assert "avx512_bf16" in note_text(form, "mixed_precision")
+    form.set_config(RunConfig(strategy="one_device"))
+    form.show_per_replica(*form.evaluate()[:2])
+    assert note_text(form, "all_reduce") == note_text(form, "mixed_precision") == ""
+
+
+def test_every_bound_field_has_its_row(qtbot):
+    """One table: each row names the fields its widgets edit, and the bindings are made from the rows."""
+    form = make_form(qtbot)
+    for field, widget in form.fields.table.items():
+        assert form.labels.label_for(field) is not form.general_problems, field
+        assert widget.isVisibleTo(form) or field == "variable_partitioner", field
+    assert {"jit_compile", "all_reduce", "bytes_per_pack", "mixed_precision"} <= set(form.fields.table)
