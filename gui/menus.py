@@ -5,6 +5,7 @@ Its words are the window's, in the MainWindow translation context.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -38,24 +39,28 @@ def build_menus(window: MainWindow) -> Menus:
     """Every menu of `window`'s menu bar, in the order they are shown."""
     bar = window.menuBar()
     file_menu = bar.addMenu(QCoreApplication.translate("MainWindow", "&File"))
-    for text, shortcut, slot in (
-        (
-            QCoreApplication.translate("MainWindow", "&Open config…"),
-            QKeySequence.StandardKey.Open,
-            lambda: config_files.open_config_dialog(window),
-        ),
-        (
-            QCoreApplication.translate("MainWindow", "&Save config as…"),
-            QKeySequence.StandardKey.Save,
-            lambda: config_files.save_config_dialog(window),
-        ),
-        (QCoreApplication.translate("MainWindow", "&Quit"), QKeySequence.StandardKey.Quit, window.close),
-    ):
-        action = QAction(text, window, shortcut=shortcut)
-        action.triggered.connect(slot)
-        file_menu.addAction(action)
+    _add_actions(
+        window,
+        file_menu,
+        (QCoreApplication.translate("MainWindow", "&Open config…"), lambda: config_files.open_config_dialog(window)),
+        (QCoreApplication.translate("MainWindow", "&Save config as…"), lambda: config_files.save_config_dialog(window)),
+        (QCoreApplication.translate("MainWindow", "&Quit"), window.close),
+        shortcuts=(QKeySequence.StandardKey.Open, QKeySequence.StandardKey.Save, QKeySequence.StandardKey.Quit),
+    )
+    start, stop, stacks, warm = _add_run_menu(window, bar.addMenu(QCoreApplication.translate("MainWindow", "&Run")))
+    view_menu = add_view_menu(bar)
+    view_menu.addSeparator()
+    frame_rate_menu = add_frame_rate_menu(view_menu, window.plots)
+    tabs = tab_actions(window.tabs, window)
+    language_menu = add_language_menu(bar, window, lambda: not window.session.active)
+    help_menu = bar.addMenu(QCoreApplication.translate("MainWindow", "&Help"))
+    _add_actions(window, help_menu, (QCoreApplication.translate("MainWindow", "&About"), window.show_about))
+    return Menus(start, stop, stacks, warm, view_menu, frame_rate_menu, tabs, language_menu)
+
+
+def _add_run_menu(window: MainWindow, run_menu: QMenu) -> tuple[QAction, QAction, QAction, QAction | None]:
+    """Start, Stop and the trainer's stacks; the tools that take the form's config; the warm trainer's switch."""
     run, controls = window.run, window.controls
-    run_menu = bar.addMenu(QCoreApplication.translate("MainWindow", "&Run"))
     start = button_action(
         controls.start, QCoreApplication.translate("MainWindow", "&Start"), START_KEYS, run.start, window
     )
@@ -69,29 +74,34 @@ def build_menus(window: MainWindow) -> Menus:
     stacks.triggered.connect(run.show_stacks)
     run_menu.addAction(stacks)
     run_menu.addSeparator()
-    for text, slot in (
+    _add_actions(
+        window,
+        run_menu,
         (QCoreApplication.translate("MainWindow", "&Scaling study…"), window.open_scaling_study),
         (QCoreApplication.translate("MainWindow", "S&weep…"), window.open_sweep),
         (QCoreApplication.translate("MainWindow", "&Export form as script…"), window.export_form_script),
         (QCoreApplication.translate("MainWindow", "Export &cluster for other machines…"), window.export_cluster),
-    ):
-        action = QAction(text, window)
-        action.triggered.connect(slot)
-        run_menu.addAction(action)
+    )
     run_menu.addSeparator()
     warm = None
-    if run.spare is not None:
-        warm = run.spare.toggle_action(window)
+    if window.spare is not None:
+        warm = window.spare.toggle_action(window)
         warm.toggled.connect(settings.save_warm_trainer)
         run_menu.addAction(warm)
     run_menu.addAction(window.runs.refresh_action)
-    view_menu = add_view_menu(bar)
-    view_menu.addSeparator()
-    frame_rate_menu = add_frame_rate_menu(view_menu, window.plots)
-    tabs = tab_actions(window.tabs, window)
-    language_menu = add_language_menu(bar, window, lambda: not run.session.active)
-    help_menu = bar.addMenu(QCoreApplication.translate("MainWindow", "&Help"))
-    about = QAction(QCoreApplication.translate("MainWindow", "&About"), window)
-    about.triggered.connect(window.show_about)
-    help_menu.addAction(about)
-    return Menus(start, stop, stacks, warm, view_menu, frame_rate_menu, tabs, language_menu)
+    return start, stop, stacks, warm
+
+
+def _add_actions(
+    window: MainWindow,
+    menu: QMenu,
+    *entries: tuple[str, Callable[[], object]],
+    shortcuts: tuple[QKeySequence.StandardKey, ...] = (),
+) -> None:
+    """One action per (text, slot) entry, with the matching shortcut when `shortcuts` gives one."""
+    for index, (text, slot) in enumerate(entries):
+        action = QAction(text, window)
+        if index < len(shortcuts):
+            action.setShortcut(shortcuts[index])
+        action.triggered.connect(slot)
+        menu.addAction(action)
