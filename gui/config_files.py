@@ -1,11 +1,11 @@
-"""The form's config in and out of files: open, save, a script of it, and the last session's config.
+"""The form's config in and out of files: the File menu's dialogs, a script of it, and the last session's config.
 
-Its words are the window's, in the MainWindow translation context.
+Its words are the window's, in the MainWindow translation context (plural messages stay in MainWindow itself:
+lupdate reads `%n` as a plural form only in a class's `self.tr`).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
@@ -13,43 +13,12 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from engine.core.config import RunConfig
 from engine.core.exports.script import export_script, script_problems
-from engine.core.problems import ConfigError
 from gui import settings
 from gui.exports import save_as
-from gui.i18n import problem_text, translate
+from gui.i18n import translate
 
 if TYPE_CHECKING:
     from gui.main_window import MainWindow
-
-
-def open_config(window: MainWindow, path: str | Path) -> bool:
-    """The config in `path` in the form; False, saying every problem of it, when it cannot be used."""
-    try:
-        config = RunConfig.load(path)
-    except ConfigError as exc:
-        window.message(
-            QMessageBox.Icon.Warning,
-            QCoreApplication.translate("MainWindow", "Cannot open config"),
-            QCoreApplication.translate("MainWindow", "{path} has %n problem(s):", "", len(exc.problems)).format(
-                path=path
-            ),
-            "\n".join(f"• {problem_text(p)}" for p in exc.problems),
-        )
-        return False
-    window.form.set_config(config)
-    window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "Opened {path}").format(path=path), 5000)
-    return True
-
-
-def save_config(window: MainWindow, path: str | Path) -> None:
-    """The form's config in `path`, problems and all (the status bar says how many it still has)."""
-    config, _, problems = window.form.evaluate()
-    config.save(path)
-    note = (
-        QCoreApplication.translate("MainWindow", " (it still has %n problem(s))", "", len(problems)) if problems else ""
-    )
-    said = QCoreApplication.translate("MainWindow", "Saved {path}{note}").format(path=path, note=note)
-    window.statusBar().showMessage(said, 5000)
 
 
 def open_config_dialog(window: MainWindow) -> None:
@@ -60,7 +29,7 @@ def open_config_dialog(window: MainWindow) -> None:
         QCoreApplication.translate("MainWindow", "Run configs (*.json);;All files (*)"),
     )
     if path:
-        open_config(window, path)
+        window.open_config(path)
 
 
 def save_config_dialog(window: MainWindow) -> None:
@@ -71,7 +40,7 @@ def save_config_dialog(window: MainWindow) -> None:
         QCoreApplication.translate("MainWindow", "Run configs (*.json)"),
     )
     if path:
-        save_config(window, path)
+        window.save_config(path)
 
 
 def export_form_script(window: MainWindow) -> None:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from engine.core.config import RunConfig
 from engine.core.logs.stall import STALLED
 from engine.core.nvml import Nvml
+from engine.core.problems import ConfigError
 from engine.core.protocol.codes import STOP_GRACE_S
 from engine.core.protocol.commands import cluster_command, cluster_file_command, resume_command, trainer_command
 from engine.core.protocol.paths import runs_root
@@ -39,6 +40,7 @@ from gui.exports import add_export_action
 from gui.form.device_probe import DeviceProbe, ProbeResult
 from gui.form.devices_panel import DevicesPanel
 from gui.form.run_form import RunForm
+from gui.i18n import problem_text
 from gui.keyboard import order_tabs_by_layout
 from gui.live.controls import RunControls
 from gui.live.gpu_monitor import GpuMonitor
@@ -278,12 +280,29 @@ class MainWindow(QMainWindow):
         name = names.get(state) or run_status_name(state)
         self.status_labels["state"].setText(self.tr("state: {state}").format(state=name))
 
-    # ---- config files (gui.config_files) ----------------------------------------------
+    # ---- config files (their dialogs: gui.config_files) ----------------------------------------------
     def open_config(self, path: str | Path) -> bool:
-        return config_files.open_config(self, path)
+        """The config in `path` in the form; False, saying every problem of it, when it cannot be used."""
+        try:
+            config = RunConfig.load(path)
+        except ConfigError as exc:
+            self.message(
+                QMessageBox.Icon.Warning,
+                self.tr("Cannot open config"),
+                self.tr("{path} has %n problem(s):", "", len(exc.problems)).format(path=path),
+                "\n".join(f"• {problem_text(p)}" for p in exc.problems),
+            )
+            return False
+        self.form.set_config(config)
+        self.statusBar().showMessage(self.tr("Opened {path}").format(path=path), 5000)
+        return True
 
     def save_config(self, path: str | Path) -> None:
-        config_files.save_config(self, path)
+        """The form's config in `path`, problems and all (the status bar says how many it still has)."""
+        config, _, problems = self.form.evaluate()
+        config.save(path)
+        note = self.tr(" (it still has %n problem(s))", "", len(problems)) if problems else ""
+        self.statusBar().showMessage(self.tr("Saved {path}{note}").format(path=path, note=note), 5000)
 
     def export_form_script(self) -> None:
         config_files.export_form_script(self)
