@@ -194,6 +194,9 @@ def test_a_warm_trainer_that_takes_the_run_is_handed_its_arguments(session):
     assert session.pid == 4242
     session.release()
     assert (session.pid, session.warm_pid) == (None, None)
+    session.start(RunConfig(strategy="multi_worker_mirrored"), ClusterShape(workers=2))
+    with pytest.raises(RuntimeError, match="starts its own process"):
+        session.handed_over(4243)  # a local cluster's launcher starts its tasks itself
 
 
 def test_a_stop_to_close_the_window_is_remembered_until_the_run_is_gone(session):
