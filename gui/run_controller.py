@@ -140,7 +140,7 @@ class RunController(QObject):
             stalls=self.session.stall_watch(),
             parent=w,
         )
-        runner.process_started.connect(self.session.process_started)
+        runner.process_started.connect(self._on_process_started)  # a slot of this QObject: on the GUI thread
         runner.events_ready.connect(self.on_events)
         runner.log_lines.connect(w.log.append_lines)
         runner.run_finished.connect(self.on_finished)
@@ -229,6 +229,9 @@ class RunController(QObject):
         return self.stacks_dialog
 
     # ---- what the run reports (a watched run's too) ------------------------------------
+    def _on_process_started(self, pid: int) -> None:
+        self.session.process_started(pid)
+
     def on_events(self, events: list[ev.Event]) -> None:
         w = self.window
         if w.first_step.add_events(events) and self.spare is not None:
