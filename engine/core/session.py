@@ -2,8 +2,9 @@
 
 The window asks the session for a `Launch` (the command of a trainer or a local cluster, its run directory,
 the config file the child reads), hands the command to its runner, and tells the session what the run
-reports; the session keeps the run's state and the plan (strategy, replicas, per-replica batch) to show.
-Nothing here needs a QApplication, so the rules of starting, resuming and stopping are tested on their own.
+reports; the session keeps the run's state (its listeners hear each change), its process, the warm trainer
+that took it, and the plan (strategy, replicas, per-replica batch) to show. Nothing here needs a
+QApplication, so the rules of starting, resuming, stopping and the hand-off are tested on their own.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from pathlib import Path
 
 from engine.core import events as ev
 from engine.core.config import RunConfig, per_replica_batch
-from engine.core.logs.stall import STALLED
+from engine.core.logs.stall import STALLED, StallWatch
 from engine.core.messages import msg
 from engine.core.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
 from engine.core.protocol.commands import (
+    assignment_line,
     cluster_command,
     cluster_file_command,
     hosts_args,
@@ -29,7 +31,15 @@ from engine.core.protocol.commands import (
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.rundir import new_run_dir
 from engine.core.runs.scratch import ScratchDir
-from engine.core.tfconfig import ClusterSpec, parse_tf_config
+from engine.core.tfconfig import (
+    CLUSTER_STRATEGIES,
+    ClusterError,
+    ClusterProblem,
+    ClusterSpec,
+    errors,
+    parse_tf_config,
+    run_problems,
+)
 
 IDLE, STARTING, STOPPING = "idle", "starting", "stopping"
 """The session's own states; once the run reports, its state is a RunStatus, or STALLED while a task of it
@@ -97,16 +107,36 @@ class Plan:
         return cls(strategy, replicas, per_replica_batch(global_batch, replicas))
 
 
+Listener = Callable[[str, str], None]
+"""Told (state before, state now) at each change of the session's state."""
+
+
 @dataclass
 class RunSession:
     """The window's one run at a time: prepared here, started by the window's runner, observed through events."""
 
     runs_root: Path
     commands: Commands = field(default_factory=Commands)
-    state: str = IDLE
+    grace_s: float = STOP_GRACE_S  # how long a run of one process may take to stop before it is killed
+    stall_s: float | None = None  # a trainer without step progress this long is stalled (None: from its steps)
     launch: Launch | None = None
+    pid: int | None = None  # the run's process, once started
+    warm_pid: int | None = None  # the warm trainer that took the run, if one did
+    closing: bool = False  # the window closes once the run's process is gone
     stalled: set[str] = field(default_factory=set)  # the run's tasks without step progress now
+    listeners: list[Listener] = field(default_factory=list)
+    _state: str = IDLE
     _scratch: ScratchDir | None = None  # the run configs handed to trainers, swept if the window is killed
+
+    @property
+    def state(self) -> str:
+        return self._state
+
+    def _set_state(self, state: str) -> None:
+        before, self._state = self._state, state
+        if state != before:
+            for listener in list(self.listeners):
+                listener(before, state)
 
     @property
     def active(self) -> bool:
@@ -118,10 +148,10 @@ class RunSession:
         return self.launch.config_file if self.launch is not None else None
 
     def start(self, config: RunConfig, shape: ClusterShape | None = None) -> Launch:
-        """A fresh run of the form's config: one trainer, or a local cluster of `shape`. OSError or RunDirError
-        if the run directory or its config cannot be written."""
+        """A fresh run of the form's config: one trainer, or a local cluster of `shape` for a cluster strategy.
+        OSError or RunDirError if the run directory or its config cannot be written."""
         run_dir, config_file = self._prepare(config)
-        if shape is not None:
+        if shape is not None and config.strategy in CLUSTER_STRATEGIES:
             command = self.commands.cluster(config_file, run_dir, shape.workers, ps=shape.ps, evaluator=shape.evaluator)
             launch = Launch(command, run_dir, f"starting a local cluster of {shape.words()}", config_file, shape.tasks)
         else:
@@ -134,7 +164,11 @@ class RunSession:
         self, config: RunConfig, cluster: ClusterSpec, cluster_json: str, machines: list[str] | None = None
     ) -> Launch:
         """The Cluster tab's tasks as its table says them, with the form's config; `machines` (engine.core.hosts
-        rows, in task order) start each over SSH on its machine."""
+        rows, in task order) start each over SSH on its machine. ClusterError, before anything is written, if
+        the cluster cannot run the config (e.g. an evaluator without a validation split)."""
+        blockers = cluster_blockers(cluster, config)
+        if blockers:
+            raise ClusterError(blockers)
         run_dir, config_file = self._prepare(config)
         cluster_file = RunPaths(run_dir).cluster  # the launcher keeps it there too, for --resume
         cluster_file.write_text(cluster_json, encoding="utf-8")
@@ -166,9 +200,37 @@ class RunSession:
     def _begin(self, launch: Launch) -> Launch:
         if self.launch is not None:
             raise RuntimeError("a run is already active")
-        self.launch, self.state = launch, STARTING
+        self.launch, self.pid, self.warm_pid = launch, None, None
         self.stalled.clear()
+        self._set_state(STARTING)
         return launch
+
+    def _active(self) -> Launch:
+        if self.launch is None:
+            raise RuntimeError("no run is active")
+        return self.launch
+
+    def stop_grace(self) -> float:
+        """How long the active run may take to stop before its process is killed."""
+        return self._active().grace_seconds(self.grace_s)
+
+    def stall_watch(self) -> StallWatch | None:
+        """The window watches a run of one trainer for stalls; a local cluster's launcher watches its tasks."""
+        return None if self._active().tasks else StallWatch(self.stall_s)
+
+    def handed_over(self, warm_pid: int) -> None:
+        """A ready warm trainer takes the active run (one that allows it: `Launch.warm_args`)."""
+        if self._active().warm_args is None:
+            raise RuntimeError("this run starts its own process")
+        self.warm_pid = warm_pid
+
+    def assignment(self) -> str:
+        """What the warm trainer that took the run reads to start it; "" for a run that starts its own process."""
+        args = self._active().warm_args
+        return assignment_line(args) if self.warm_pid is not None and args is not None else ""
+
+    def process_started(self, pid: int) -> None:
+        self.pid = pid
 
     def observe(self, events: Iterable[ev.Event]) -> Plan | None:
         """Follow the run's state; the engine's plan once the run has started (every worker agrees on it)."""
@@ -176,19 +238,26 @@ class RunSession:
         for event in events:
             if isinstance(event, ev.RunStarted):
                 plan = Plan(event.strategy, event.num_replicas, event.per_replica_batch_size)
-                self.state = RunStatus.RUNNING
+                self._set_state(RunStatus.RUNNING)
             elif isinstance(event, ev.TaskStalled) and self.state in (RunStatus.RUNNING, STALLED):
                 (self.stalled.discard if event.resumed else self.stalled.add)(event.worker)
-                self.state = STALLED if self.stalled else RunStatus.RUNNING
+                self._set_state(STALLED if self.stalled else RunStatus.RUNNING)
         return plan
 
-    def request_stop(self) -> None:
+    def request_stop(self, closing: bool = False) -> None:
+        """Stop the active run; `closing`: the window closes once its process is gone."""
         if self.launch is not None:
-            self.state = STOPPING
+            self.closing = self.closing or closing
+            self._set_state(STOPPING)
 
     def ended(self, status: str) -> None:
         """The run reported how it ended (completed, stopped, failed ...)."""
-        self.state = status
+        self._set_state(status)
+
+    def watch_over(self) -> None:
+        """The window stopped watching another process's run: the state it showed was that run's."""
+        if self.launch is None:
+            self._set_state(IDLE)
 
     def release(self) -> None:
         """The run's process is gone: its scratch config goes; the session can start another run."""
@@ -198,7 +267,7 @@ class RunSession:
             and self.launch.config_file.parent == self._scratch.path
         ):
             self.launch.config_file.unlink(missing_ok=True)
-        self.launch = None
+        self.launch, self.pid, self.warm_pid = None, None, None
 
     def close(self) -> None:
         """The window's last word: a trainer reads its config when it starts, none needs one any more."""
@@ -214,3 +283,8 @@ def launched_tasks(run_dir: Path) -> int:
         return len(parse_tf_config(path.read_text(encoding="utf-8")).cluster.tasks()) if path.is_file() else 0
     except (OSError, ValueError):
         return 0
+
+
+def cluster_blockers(cluster: ClusterSpec, config: RunConfig) -> list[ClusterProblem]:
+    """What stops `config` from running on `cluster` at all (its warnings do not), said before any process starts."""
+    return errors(run_problems(cluster, config))

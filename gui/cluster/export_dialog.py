@@ -74,7 +74,41 @@ class ClusterExportDialog(QDialog):
             self.tr("run form, {field}: {problem}").format(field=p.field, problem=translate(p.message))
             for p in config_problems
         ]
-        tasks = sum(len(addresses) for _, addresses in cluster.jobs)
+        self.target = QComboBox(objectName="exportTargetCombo")
+        for key, text in TARGETS.items():
+            self.target.addItem(self.tr(text), key)
+        target_row = QHBoxLayout()
+        _labelled(target_row, self.tr("F&or:"), self.target, 1)
+        self.slurm_row = self._build_slurm_row()
+        self.blockers = QLabel(objectName="exportBlockers")
+        set_role(self.blockers, WidgetRole.PROBLEM)
+        self.blockers.setWordWrap(True)
+        self.result = QLabel(objectName="exportResult")
+        self.result.setWordWrap(True)
+        self.files = QListWidget(objectName="exportedFiles")
+        self.files.setVisible(False)
+        self.readme = QTextBrowser(objectName="exportReadme")
+        self.readme.setPlaceholderText(self.tr("After the export: what to copy where, and how to start it."))
+        layout = QVBoxLayout(self)
+        for item, stretch in (
+            (self._intro(), 0),
+            (target_row, 0),
+            (self.slurm_row, 0),
+            (self.blockers, 0),
+            (self._build_folder_row(default_folder), 0),
+            (self.result, 0),
+            (self.files, 1),
+            (self.readme, 3),
+            (self._build_buttons(), 0),
+        ):
+            (layout.addLayout if isinstance(item, QHBoxLayout) else layout.addWidget)(item, stretch)
+        self.target.currentIndexChanged.connect(self._on_target)
+        self._on_target()
+
+    def _intro(self) -> QLabel:
+        """What the export writes: for how many tasks, with which of the form's settings."""
+        config = self._config
+        tasks = sum(len(addresses) for _, addresses in self._cluster.jobs)
         intro = QLabel(
             self.tr(
                 "Writes what the %n task(s) of the Cluster tab need, with the run "
@@ -89,9 +123,10 @@ class ClusterExportDialog(QDialog):
             )
         )
         intro.setWordWrap(True)
-        self.target = QComboBox(objectName="exportTargetCombo")
-        for key, text in TARGETS.items():
-            self.target.addItem(self.tr(text), key)
+        return intro
+
+    def _build_slurm_row(self) -> QWidget:
+        """GPUs per node and the tasks' port: shown for a Slurm job only."""
         self.gpus = QSpinBox(objectName="slurmGpusSpin")
         self.gpus.setRange(0, 64)
         self.gpus.setSpecialValueText(self.tr("none (CPU nodes)"))
@@ -100,19 +135,16 @@ class ClusterExportDialog(QDialog):
         self.port.setRange(1024, 65535)
         self.port.setValue(DEFAULT_PORT_BASE)
         self.port.setToolTip(self.tr("The port every task listens on, on its node"))
-        self.slurm_row = QWidget()
-        slurm = QHBoxLayout(self.slurm_row)
+        row = QWidget()
+        slurm = QHBoxLayout(row)
         slurm.setContentsMargins(0, 0, 0, 0)
-        for label, widget in ((self.tr("&GPUs per node:"), self.gpus), (self.tr("P&ort:"), self.port)):
-            caption = QLabel(label)
-            caption.setBuddy(widget)
-            widget.setAccessibleName(plain_label(label))
-            slurm.addWidget(caption)
-            slurm.addWidget(widget)
+        _labelled(slurm, self.tr("&GPUs per node:"), self.gpus)
+        _labelled(slurm, self.tr("P&ort:"), self.port)
         slurm.addStretch(1)
-        self.blockers = QLabel(objectName="exportBlockers")
-        set_role(self.blockers, WidgetRole.PROBLEM)
-        self.blockers.setWordWrap(True)
+        return row
+
+    def _build_folder_row(self, default_folder: Path) -> QHBoxLayout:
+        """The folder to write to, Browse, and Export."""
         self.folder = QLineEdit(str(default_folder), objectName="exportFolderEdit")
         browse = QPushButton(self.tr("Browse…"))
         browse.clicked.connect(self._browse)
@@ -120,43 +152,20 @@ class ClusterExportDialog(QDialog):
         set_role(self.export_button, WidgetRole.PRIMARY)
         self.export_button.clicked.connect(self.export)
         row = QHBoxLayout()
-        folder_label = QLabel(self.tr("&Folder:"))
-        folder_label.setBuddy(self.folder)
-        self.folder.setAccessibleName(plain_label(folder_label.text()))
-        row.addWidget(folder_label)
-        row.addWidget(self.folder, 1)
+        _labelled(row, self.tr("&Folder:"), self.folder, 1)
         row.addWidget(browse)
         row.addWidget(self.export_button)
-        self.result = QLabel(objectName="exportResult")
-        self.result.setWordWrap(True)
-        self.files = QListWidget(objectName="exportedFiles")
-        self.files.setVisible(False)
-        self.readme = QTextBrowser(objectName="exportReadme")
-        self.readme.setPlaceholderText(self.tr("After the export: what to copy where, and how to start it."))
+        return row
+
+    def _build_buttons(self) -> QDialogButtonBox:
+        """Close, and Open folder once the bundle is written."""
         self.open_folder = QPushButton(self.tr("Open folder"), objectName="openExportFolderButton")
         self.open_folder.setEnabled(False)
         self.open_folder.clicked.connect(self._open_folder)
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        close.rejected.connect(self.reject)
-        close.addButton(self.open_folder, QDialogButtonBox.ButtonRole.ActionRole)
-        target_row = QHBoxLayout()
-        target_label = QLabel(self.tr("F&or:"))
-        target_label.setBuddy(self.target)
-        self.target.setAccessibleName(plain_label(target_label.text()))
-        target_row.addWidget(target_label)
-        target_row.addWidget(self.target, 1)
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addLayout(target_row)
-        layout.addWidget(self.slurm_row)
-        layout.addWidget(self.blockers)
-        layout.addLayout(row)
-        layout.addWidget(self.result)
-        layout.addWidget(self.files, 1)
-        layout.addWidget(self.readme, 3)
-        layout.addWidget(close)
-        self.target.currentIndexChanged.connect(self._on_target)
-        self._on_target()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        buttons.addButton(self.open_folder, QDialogButtonBox.ButtonRole.ActionRole)
+        return buttons
 
     @property
     def slurm(self) -> bool:
@@ -240,6 +249,16 @@ class ClusterExportDialog(QDialog):
 
     def _open_folder(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(self.folder.text().strip()))
+
+
+def _labelled(row: QHBoxLayout, label: str, widget: QWidget, stretch: int = 0) -> None:
+    """`widget` after its caption in `row`: Alt with the caption's underlined letter focuses it, and a screen
+    reader names it by the caption."""
+    caption = QLabel(label)
+    caption.setBuddy(widget)
+    widget.setAccessibleName(plain_label(label))
+    row.addWidget(caption)
+    row.addWidget(widget, stretch)
 
 
 def _fresh_folder(taken: Path) -> Path:

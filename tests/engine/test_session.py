@@ -9,10 +9,11 @@ import pytest
 
 from engine.core import events as ev
 from engine.core.config import RunConfig
+from engine.core.logs.stall import StallWatch
 from engine.core.protocol.codes import CLUSTER_GRACE_S, STOP_GRACE_S, RunStatus
 from engine.core.protocol.paths import RunPaths
 from engine.core.session import IDLE, STARTING, STOPPING, ClusterShape, Commands, Plan, RunSession
-from engine.core.tfconfig import parse_tf_config
+from engine.core.tfconfig import ClusterError, parse_tf_config
 
 
 def recording_commands() -> Commands:
@@ -141,3 +142,73 @@ def test_a_run_is_stalled_while_any_of_its_tasks_makes_no_progress(session):
     assert session.state == STALLED and session.stalled == {"worker-1"}
     session.observe([ev.TaskStalled(worker="worker-1", resumed=True)])
     assert session.state == RunStatus.RUNNING
+
+
+def test_the_window_is_told_every_change_of_state_once(session):
+    seen: list[tuple[str, str]] = []
+    session.listeners.append(lambda before, now: seen.append((before, now)))
+    session.start(RunConfig())
+    session.observe([started()])
+    session.observe([started()])  # no change: nothing said
+    session.request_stop()
+    session.ended(RunStatus.STOPPED)
+    assert seen == [
+        (IDLE, STARTING),
+        (STARTING, RunStatus.RUNNING),
+        (RunStatus.RUNNING, STOPPING),
+        (STOPPING, RunStatus.STOPPED),
+    ]
+
+
+def test_a_local_cluster_shape_is_used_only_by_a_cluster_strategy(session):
+    launch = session.start(RunConfig(strategy="mirrored"), ClusterShape(workers=1))
+    assert (launch.command[0], launch.tasks) == ("trainer", 0)
+
+
+def test_the_cluster_tabs_blocking_problems_stop_the_run_before_any_folder_is_made(session):
+    text = json.dumps({"cluster": {"worker": ["127.0.0.1:2001"], "evaluator": ["127.0.0.1:2002"]}})
+    config = RunConfig(strategy="multi_worker_mirrored", validation_split=0.0)
+    with pytest.raises(ClusterError) as raised:
+        session.start_cluster(config, parse_tf_config(text).cluster, text)
+    assert [p.location for p in raised.value.problems] == ["cluster.evaluator"]
+    assert not session.active and not session.runs_root.exists()
+
+
+def test_a_single_trainer_is_watched_for_stalls_and_a_cluster_by_its_launcher(tmp_path):
+    session = RunSession(tmp_path / "runs", recording_commands(), grace_s=7.0, stall_s=30.0)
+    session.start(RunConfig())
+    assert session.stop_grace() == 7.0 and isinstance(session.stall_watch(), StallWatch)
+    session.release()
+    session.start(RunConfig(strategy="multi_worker_mirrored"), ClusterShape(workers=2))
+    assert session.stop_grace() == CLUSTER_GRACE_S and session.stall_watch() is None
+    session.close()
+
+
+def test_a_warm_trainer_that_takes_the_run_is_handed_its_arguments(session):
+    launch = session.start(RunConfig())
+    assert session.assignment() == ""  # a cold trainer reads its arguments from its command line
+    session.handed_over(4242)
+    assert session.warm_pid == 4242
+    assert json.loads(session.assignment()) == launch.warm_args
+    session.process_started(4242)
+    assert session.pid == 4242
+    session.release()
+    assert (session.pid, session.warm_pid) == (None, None)
+    session.start(RunConfig(strategy="multi_worker_mirrored"), ClusterShape(workers=2))
+    with pytest.raises(RuntimeError, match="starts its own process"):
+        session.handed_over(4243)  # a local cluster's launcher starts its tasks itself
+
+
+def test_a_stop_to_close_the_window_is_remembered_until_the_run_is_gone(session):
+    session.start(RunConfig())
+    session.request_stop(closing=True)
+    assert session.closing and session.state == STOPPING
+
+
+def test_a_watched_runs_state_goes_when_the_watch_ends_but_the_windows_own_run_stays(session):
+    session.observe([started()])  # a watched run's events
+    session.watch_over()
+    assert session.state == IDLE
+    session.start(RunConfig())
+    session.watch_over()
+    assert session.state == STARTING

@@ -52,7 +52,7 @@ def shown(make_window, qtbot):
 def test_ctrl_return_starts_a_run_from_any_tab(shown, qtbot) -> None:
     window = shown("normal", "--epochs", "1", "--steps", "3", "--delay", "0")
     window.tabs.setCurrentIndex(1)  # the Runs tab: Start is not even visible
-    assert window.start_action.isEnabled()
+    assert window.menus.start_action.isEnabled()
     press(qtbot, window, "Ctrl+Return")
     assert window.runner is not None
     wait_idle(qtbot, window)
@@ -63,7 +63,7 @@ def test_ctrl_return_does_nothing_while_the_form_has_problems(shown, qtbot) -> N
     window.form.strategy.setCurrentText("mirrored")
     window.form.virtual.setValue(2)
     window.form.batch_size.setValue(7)  # not divisible by the 2 replicas
-    assert not window.controls.start.isEnabled() and not window.start_action.isEnabled()
+    assert not window.controls.start.isEnabled() and not window.menus.start_action.isEnabled()
     press(qtbot, window, "Ctrl+Return")
     assert window.runner is None
 
@@ -71,9 +71,9 @@ def test_ctrl_return_does_nothing_while_the_form_has_problems(shown, qtbot) -> N
 def test_esc_asks_before_stopping_and_no_means_no(shown, qtbot, monkeypatch) -> None:
     asked = answer(monkeypatch, QMessageBox.StandardButton.No)
     window = shown(*LONG_RUN)
-    assert not window.stop_action.isEnabled()  # nothing to stop yet
+    assert not window.menus.stop_action.isEnabled()  # nothing to stop yet
     window.start_run()
-    assert window.stop_action.isEnabled()
+    assert window.menus.stop_action.isEnabled()
     press(qtbot, window, "Esc")
     assert asked == ["Stop the run?"] and window.runner is not None
     answer(monkeypatch, QMessageBox.StandardButton.Yes)

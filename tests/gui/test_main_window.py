@@ -95,9 +95,9 @@ def test_a_run_without_step_progress_is_shown_stalled_with_its_python_stacks(qtb
     in the state, the status bar and the log, and Run › Show the trainer's Python stacks tells where it waits."""
     window = make_window("stall", "--steps", "50", stall_seconds=1.0)
     window.apply_probe(CPU_ONLY)
-    assert not window.stacks_action.isEnabled()
+    assert not window.menus.stacks_action.isEnabled()
     window.start_run()
-    assert window.stacks_action.isEnabled()
+    assert window.menus.stacks_action.isEnabled()
     qtbot.waitUntil(lambda: "stalled" in window.status_labels["state"].text(), timeout=30_000)
     assert "[trainer] trainer: no step for 1 s" in window.log.shown_text()
     assert "Python stacks" in window.statusBar().currentMessage()
@@ -105,7 +105,7 @@ def test_a_run_without_step_progress_is_shown_stalled_with_its_python_stacks(qtb
     window.stop_run()
     qtbot.waitUntil(lambda: window.runner is None, timeout=30_000)
     assert "stopped" in window.status_labels["state"].text()
-    assert not window.stacks_action.isEnabled()
+    assert not window.menus.stacks_action.isEnabled()
 
 
 def test_stop_asks_then_stops(qtbot, make_window, monkeypatch):
@@ -194,8 +194,8 @@ def test_last_config_comes_back(qtbot, make_window):
 
 def test_the_live_plots_frame_rate_is_in_the_view_menu_and_comes_back(qtbot, make_window):
     first = make_window()
-    assert first.frame_rate_menu.menuAction() in first.view_menu.actions()
-    slowest = first.frame_rate_menu.actions()[-1]
+    assert first.menus.frame_rate_menu.menuAction() in first.menus.view_menu.actions()
+    slowest = first.menus.frame_rate_menu.actions()[-1]
     slowest.trigger()
     assert first.plots.frames_per_second == slowest.data() == 1
     first.close()

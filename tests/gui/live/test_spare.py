@@ -122,7 +122,7 @@ def test_turning_the_spare_off_ends_it_and_runs_start_cold(qtbot, make_window, s
     window.show()
     qtbot.waitUntil(lambda: window.spare.state == SpareState.READY, timeout=10_000)
     process = window.spare._process
-    window.warm_action.setChecked(False)
+    window.menus.warm_action.setChecked(False)
     assert window.spare.state == SpareState.OFF and not process.alive()
     assert settings.load_warm_trainer() is False, "remembered for the next launch"
     assert "off" in window.spare_label.text()

@@ -103,7 +103,7 @@ def test_the_window_shows_states_and_filters_the_log_by_worker(qtbot, make_windo
     window = make_window()
     window.form.strategy.setCurrentText("multi_worker_mirrored")
     assert not window.workers.isHidden(), "shown while the strategy is multi-worker"
-    window._on_events([state("worker-0", "training", 11), state("worker-1", "failed", 12, "killed")])
+    window.run.on_events([state("worker-0", "training", 11), state("worker-1", "failed", 12, "killed")])
     assert window.workers.state("worker-1") == "failed"
     window.log.append_lines(["[worker-0] INFO: a", "[worker-1] INFO: b", "[worker-1] failed: killed"])
     window.workers.table.cellDoubleClicked.emit(1, 0)
