@@ -24,9 +24,9 @@ from bench_gui_helpers import shoot_mid_run  # noqa: E402
 from PySide6.QtCore import QTimer  # noqa: E402
 
 from engine.core.config import RunConfig  # noqa: E402
-from engine.core.protocol.commands import spare_command  # noqa: E402
+from engine.core.protocol.commands import warm_trainer_command  # noqa: E402
 from gui.app import create_application  # noqa: E402
-from gui.live.spare import SpareState  # noqa: E402
+from gui.live.warm_trainer import WarmState  # noqa: E402
 from gui.main_window import MainWindow  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "resources" / "examples" / "mirrored_large_synthetic.json"
@@ -34,13 +34,15 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "resources" / "examples" / "mirr
 
 def main(out: str, epochs_before_shot: int = 4) -> int:
     app = create_application([])
-    window = MainWindow(runs_dir=Path(tempfile.mkdtemp(prefix="tfdd-shot-")), spare_command=spare_command())
+    window = MainWindow(
+        runs_dir=Path(tempfile.mkdtemp(prefix="tfdd-shot-")), warm_trainer_command=warm_trainer_command()
+    )
     window.form.set_config(RunConfig.load(EXAMPLE))
     window.show()
     window.live_tab.setSizes([520, 0, 330])  # room for the log's folded lines and the epochs
 
     def start_when_probed() -> None:
-        if window.probe.is_running() or window.spare.state != SpareState.READY:
+        if window.probe.is_running() or window.warm_trainer.state != WarmState.READY:
             QTimer.singleShot(200, start_when_probed)
             return
         window.start_run()

@@ -22,9 +22,9 @@ from bench_configs import FIRST_POINT_RUN
 from bench_gui_helpers import REPO, table
 from bench_gui_stream import make_window, spin_until
 
-from engine.core.protocol.commands import spare_command, trainer_command
+from engine.core.protocol.commands import trainer_command, warm_trainer_command
 from gui.app import create_application
-from gui.live.spare import SpareState
+from gui.live.warm_trainer import WarmState
 
 CONFIG = FIRST_POINT_RUN
 
@@ -47,13 +47,13 @@ def memory_mb(pid: int) -> tuple[float, float]:
 
 
 def first_point(warm: bool) -> tuple[float, tuple[float, float] | None, str]:
-    window = make_window(trainer_command, spare_command=spare_command() if warm else None)
+    window = make_window(trainer_command, warm_trainer_command=warm_trainer_command() if warm else None)
     window.form.set_config(CONFIG)
     memory = None
     if warm:
-        spin_until(lambda: window.spare.state == SpareState.READY, 120)
+        spin_until(lambda: window.warm_trainer.state == WarmState.READY, 120)
         time.sleep(1.0)  # idle, as it would be when a user presses Start
-        memory = memory_mb(window.spare._process.pid)
+        memory = memory_mb(window.warm_trainer._process.pid)
     t0 = time.perf_counter()
     window.start_run()
     spin_until(lambda: window.plots.plotted_points() > 0, 300)

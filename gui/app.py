@@ -20,7 +20,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from engine.core.protocol.commands import spare_command
+from engine.core.protocol.commands import warm_trainer_command
 from engine.core.resources import resource_path
 from gui import i18n, settings, theme
 from gui.main_window import MainWindow
@@ -81,7 +81,7 @@ def _arm_smoke_quit(app: QApplication, window: MainWindow, quit_ms: int) -> None
 
 def main(argv: list[str] | None = None) -> int:
     app = create_application(list(sys.argv[1:] if argv is None else argv))
-    window = MainWindow(spare_command=spare_command())
+    window = MainWindow(warm_trainer_command=warm_trainer_command())
     app.aboutToQuit.connect(window.shutdown)
     app.aboutToQuit.connect(kill_live_processes)
     window.show()

@@ -1,7 +1,7 @@
 """The main window: assembles the panels and menus, and shows the run its session describes.
 
 Data flows one way: form → RunConfig → trainer process → events → plots, progress, log and status bar.
-engine.core.session.RunSession holds the run's state (start, resume, stop, the warm trainer hand-off) without
+engine.core.session.RunSession holds the run's state (start, resume, stop, the warm trainer taking a run) without
 Qt, gui.run_controller gives it a process, and the window shows each change of state the session reports.
 """
 
@@ -47,8 +47,8 @@ from gui.live.gpu_monitor import GpuMonitor
 from gui.live.gpu_recorder import GpuRecorder
 from gui.live.log_view import LogView
 from gui.live.plots import TrainingPlots
-from gui.live.spare import FirstStepLabel, WarmTrainer
 from gui.live.stacks_view import StacksDialog
+from gui.live.warm_trainer import FirstStepLabel, WarmTrainer
 from gui.live.watching import LiveViews, LiveWatch
 from gui.live.workers_panel import WorkersPanel
 from gui.menus import build_menus
@@ -59,7 +59,7 @@ from gui.runs.scaling_dialog import ScalingDialog
 from gui.statuses import run_status_name, worker_state_name
 from gui.sweep.setup_dialog import SweepDialog
 
-SPARE_DELAY_MS = 500  # the warm trainer starts once the window is drawn: it never delays the window
+WARM_TRAINER_DELAY_MS = 500  # the warm trainer starts once the window is drawn: it never delays the window
 
 
 class MainWindow(QMainWindow):
@@ -76,12 +76,13 @@ class MainWindow(QMainWindow):
         resume_command_for: Callable[[Path, int], list[str]] = resume_command,
         grace_seconds: float = STOP_GRACE_S,
         runs_dir: Path | None = None,
-        spare_command: list[str] | None = None,
+        warm_trainer_command: list[str] | None = None,
         gpu_reader: Nvml | None = None,
         stall_seconds: float | None = None,
     ) -> None:
         """The `*_command_for` arguments start the run's children (engine.core.session.Commands; tests pass fakes);
-        `spare_command` keeps a warm trainer of that command (engine.core.protocol.commands.spare_command);
+        `warm_trainer_command` keeps a warm trainer of that command
+        (engine.core.protocol.commands.warm_trainer_command);
         `gpu_reader` reads NVML (default: this process's engine.core.nvml reader); `stall_seconds` is how long a
         run of one trainer may go without step progress (default: derived from its step times,
         engine.core.logs.stall)."""
@@ -95,8 +96,10 @@ class MainWindow(QMainWindow):
         self.scaling_dialog: ScalingDialog | None = None
         self.sweep_dialog: SweepDialog | None = None
         self.export_dialog: ClusterExportDialog | None = None
-        self.spare = WarmTrainer(spare_command, settings.load_warm_trainer(), self) if spare_command else None
-        self.run = RunController(self, self.session, self.spare)
+        self.warm_trainer = (
+            WarmTrainer(warm_trainer_command, settings.load_warm_trainer(), self) if warm_trainer_command else None
+        )
+        self.run = RunController(self, self.session, self.warm_trainer)
         self._build_panels(gpu_reader)
         self._build_layout()
         self.menus = build_menus(self)
@@ -213,10 +216,10 @@ class MainWindow(QMainWindow):
         self.status_labels = {
             key: QLabel(objectName=f"status_{key}") for key in ("strategy", "replicas", "per_replica", "state")
         }
-        self.spare_label = QLabel(objectName="status_spare")
-        if self.spare is not None:
-            self.spare.state_changed.connect(self.spare_label.setText)
-        for label in (self.spare_label, self.first_step, *self.status_labels.values()):
+        self.warm_label = QLabel(objectName="status_warm")
+        if self.warm_trainer is not None:
+            self.warm_trainer.state_changed.connect(self.warm_label.setText)
+        for label in (self.warm_label, self.first_step, *self.status_labels.values()):
             self.statusBar().addPermanentWidget(label)
         self._show_state()
 
@@ -383,8 +386,8 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if self.spare is not None and not event.spontaneous():
-            QTimer.singleShot(SPARE_DELAY_MS, self.spare.replenish)
+        if self.warm_trainer is not None and not event.spontaneous():
+            QTimer.singleShot(WARM_TRAINER_DELAY_MS, self.warm_trainer.start_next)
 
     # ---- closing ---------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -411,8 +414,8 @@ class MainWindow(QMainWindow):
         self.form.model_form.summary.cancel()
         self.gpu_monitor.stop()
         self.runs.shutdown()
-        if self.spare is not None:
-            self.spare.shutdown()
+        if self.warm_trainer is not None:
+            self.warm_trainer.shutdown()
         if self.scaling_dialog is not None:
             self.scaling_dialog.shutdown()
         self.plots.anatomy.remedies.shutdown()

@@ -84,8 +84,8 @@ def _add_run_menu(window: MainWindow, run_menu: QMenu) -> tuple[QAction, QAction
     )
     run_menu.addSeparator()
     warm = None
-    if window.spare is not None:
-        warm = window.spare.toggle_action(window)
+    if window.warm_trainer is not None:
+        warm = window.warm_trainer.toggle_action(window)
         warm.toggled.connect(settings.save_warm_trainer)
         run_menu.addAction(warm)
     run_menu.addAction(window.runs.refresh_action)

@@ -28,8 +28,8 @@ from gui import settings
 from gui.announce import announce
 from gui.i18n import translate
 from gui.live.gpu_recorder import run_gpus
-from gui.live.spare import Handoff, WarmTrainer
 from gui.live.stacks_view import StacksDialog
+from gui.live.warm_trainer import TakenTrainer, WarmTrainer
 from gui.runner import TrainingRunner, kill_live_processes
 from gui.statuses import run_status_name
 
@@ -40,11 +40,11 @@ if TYPE_CHECKING:
 class RunController(QObject):
     """Starts, resumes and stops the session's run in the window, one at a time."""
 
-    def __init__(self, window: MainWindow, session: RunSession, spare: WarmTrainer | None) -> None:
+    def __init__(self, window: MainWindow, session: RunSession, warm_trainer: WarmTrainer | None) -> None:
         super().__init__(window)
         self.window = window
         self.session = session
-        self.spare = spare
+        self.warm_trainer = warm_trainer
         self.runner: TrainingRunner | None = None
         self.stacks_dialog: StacksDialog | None = None
 
@@ -120,16 +120,16 @@ class RunController(QObject):
         self.runner.start()
         announce(w, QCoreApplication.translate("MainWindow", "Run started"))
 
-    def _take_warm(self, launch: Launch) -> Handoff | None:
+    def _take_warm(self, launch: Launch) -> TakenTrainer | None:
         """The ready warm trainer, for a run that allows one; the session learns who took the run."""
-        if self.spare is None or launch.warm_args is None:
+        if self.warm_trainer is None or launch.warm_args is None:
             return None
-        warm = self.spare.take(dict(os.environ))
+        warm = self.warm_trainer.take(dict(os.environ))
         if warm is not None:
-            self.session.handed_over(warm.process.pid)
+            self.session.took_warm_trainer(warm.process.pid)
         return warm
 
-    def _runner_for(self, launch: Launch, warm: Handoff | None) -> TrainingRunner:
+    def _runner_for(self, launch: Launch, warm: TakenTrainer | None) -> TrainingRunner:
         w = self.window
         runner = TrainingRunner(
             launch.command,
@@ -148,7 +148,7 @@ class RunController(QObject):
         runner.finished.connect(self._on_runner_done)
         return runner
 
-    def _show_launch(self, launch: Launch, warm: Handoff | None) -> None:
+    def _show_launch(self, launch: Launch, warm: TakenTrainer | None) -> None:
         """The Live tab and the form for a run that starts: fresh plots, its tasks, its log."""
         w = self.window
         w.plots.reset()
@@ -164,8 +164,10 @@ class RunController(QObject):
             how = QCoreApplication.translate("MainWindow", " (warm trainer, pid {pid})").format(
                 pid=self.session.warm_pid
             )
-        elif self.spare is not None and launch.warm_args is not None:
-            how = QCoreApplication.translate("MainWindow", " (a fresh trainer: {why})").format(why=self.spare.declined)
+        elif self.warm_trainer is not None and launch.warm_args is not None:
+            how = QCoreApplication.translate("MainWindow", " (a fresh trainer: {why})").format(
+                why=self.warm_trainer.declined
+            )
         line = QCoreApplication.translate("MainWindow", "{what} in {folder}{how}").format(
             what=translate(launch.what), folder=launch.run_dir, how=how
         )
@@ -234,8 +236,8 @@ class RunController(QObject):
 
     def on_events(self, events: list[ev.Event]) -> None:
         w = self.window
-        if w.first_step.add_events(events) and self.spare is not None:
-            self.spare.replenish()  # after the run's first step: two imports never slow a run's start
+        if w.first_step.add_events(events) and self.warm_trainer is not None:
+            self.warm_trainer.start_next()  # after the run's first step: two imports never slow a run's start
         w.plots.add_events(events)
         w.controls.add_events(events)
         w.workers.add_events(events)
@@ -278,8 +280,8 @@ class RunController(QObject):
         self.session.release()
         w.first_step.run_ended()
         w.gpu_recorder.stop()
-        if self.spare is not None:
-            self.spare.replenish()
+        if self.warm_trainer is not None:
+            self.warm_trainer.start_next()
         w.form.setEnabled(True)
         w.controls.set_running(False)
         w.runs.set_active_run(None)

@@ -27,7 +27,7 @@ from engine.core.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, Worker
 from engine.core.runs.raw_log import RawLog
 from engine.core.tfconfig import EVALUATOR_JOB
 from gui.i18n import event_message, event_text, translate
-from gui.live.spare import Handoff
+from gui.live.warm_trainer import TakenTrainer
 from gui.statuses import run_status_name, worker_state_name
 
 EMIT_INTERVAL_S = 0.1
@@ -141,7 +141,7 @@ class TrainingRunner(EventRelay):
         env: dict[str, str] | None = None,
         grace_seconds: float = STOP_GRACE_S,
         stderr_log: Path | None = None,
-        warm: Handoff | None = None,
+        warm: TakenTrainer | None = None,
         assignment: str = "",
         stalls: StallWatch | None = None,
         parent: QObject | None = None,
@@ -174,8 +174,8 @@ class TrainingRunner(EventRelay):
         try:
             self._open_stderr_log(pid)
             self.process_started.emit(pid)
-            if self._warm is not None and self._warm.prelude:
-                self._flush([], [*self._warm.prelude], raw=list(self._warm.prelude))
+            if self._warm is not None and self._warm.early_output:
+                self._flush([], [*self._warm.early_output], raw=list(self._warm.early_output))
             self._supervise()
         finally:
             self._process.close()

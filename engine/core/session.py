@@ -4,7 +4,7 @@ The window asks the session for a `Launch` (the command of a trainer or a local 
 the config file the child reads), hands the command to its runner, and tells the session what the run
 reports; the session keeps the run's state (its listeners hear each change), its process, the warm trainer
 that took it, and the plan (strategy, replicas, per-replica batch) to show. Nothing here needs a
-QApplication, so the rules of starting, resuming, stopping and the hand-off are tested on their own.
+QApplication, so the rules of starting, resuming, stopping and a warm trainer taking the run are tested on their own.
 """
 
 from __future__ import annotations
@@ -218,7 +218,7 @@ class RunSession:
         """The window watches a run of one trainer for stalls; a local cluster's launcher watches its tasks."""
         return None if self._active().tasks else StallWatch(self.stall_s)
 
-    def handed_over(self, warm_pid: int) -> None:
+    def took_warm_trainer(self, warm_pid: int) -> None:
         """A ready warm trainer takes the active run (one that allows it: `Launch.warm_args`)."""
         if self._active().warm_args is None:
             raise RuntimeError("this run starts its own process")

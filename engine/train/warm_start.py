@@ -12,10 +12,10 @@ The import runs in a helper thread that lowers only its own priority:
 Linux priorities belong to threads, an unprivileged process can never raise
 a lowered priority again, and TensorFlow's compute threads are created later
 by the main thread, so the run itself trains at normal priority while a
-spare importing beside a running job costs that job nothing measurable.
+a warm trainer importing beside a running job costs that job nothing measurable.
 
 What TensorFlow reads at import (TF_CPP_MIN_LOG_LEVEL, TF_ENABLE_ONEDNN_OPTS,
-OMP_NUM_THREADS, LD_LIBRARY_PATH and others) is fixed in a spare: its owner
+OMP_NUM_THREADS, LD_LIBRARY_PATH and others) is fixed in a warm trainer: its owner
 hands it only runs whose environment is the one it was started with.
 """
 
@@ -88,7 +88,7 @@ def wait_for_assignment(emit: ev.Sink) -> list[str]:
     def importer() -> None:
         try:
             _preload()
-        except BaseException as exc:  # a spare must never hang silently
+        except BaseException as exc:  # a warm trainer must never hang silently
             emit(ev.RunFailed(message=f"The warm trainer could not prepare TensorFlow: {exc}", error_type="WarmStart"))
             os._exit(ExitCode.FAILED)
         emit(

@@ -187,7 +187,7 @@ def test_a_single_trainer_is_watched_for_stalls_and_a_cluster_by_its_launcher(tm
 def test_a_warm_trainer_that_takes_the_run_is_handed_its_arguments(session):
     launch = session.start(RunConfig())
     assert session.assignment() == ""  # a cold trainer reads its arguments from its command line
-    session.handed_over(4242)
+    session.took_warm_trainer(4242)
     assert session.warm_pid == 4242
     assert json.loads(session.assignment()) == launch.warm_args
     session.process_started(4242)
@@ -196,7 +196,7 @@ def test_a_warm_trainer_that_takes_the_run_is_handed_its_arguments(session):
     assert (session.pid, session.warm_pid) == (None, None)
     session.start(RunConfig(strategy="multi_worker_mirrored"), ClusterShape(workers=2))
     with pytest.raises(RuntimeError, match="starts its own process"):
-        session.handed_over(4243)  # a local cluster's launcher starts its tasks itself
+        session.took_warm_trainer(4243)  # a local cluster's launcher starts its tasks itself
 
 
 def test_a_stop_to_close_the_window_is_remembered_until_the_run_is_gone(session):

@@ -4,7 +4,7 @@ Modes (first argument): normal, ignore_stop, crash, garbage, fail, terminated
 (stops like normal, then exits 143 as a trainer stopped by SIGTERM does), stall
 (after its third step it makes no progress until asked to stop), linger
 (completes, then does not exit, as a process a thread of the user's code keeps alive), and
-spare (a warm trainer: it prints TensorFlow's start-up chatter, says
+warm_trainer (a warm trainer: it prints TensorFlow's start-up chatter, says
 trainer_ready, reads its arguments as one line on stdin, then runs
 normally). With `--delay 0` it prints events as fast as it can (the
 event-loop stall benchmark); `--anatomy I,C,S,R` adds a step_anatomy of those ms per step before each
@@ -69,7 +69,7 @@ def main() -> int:
     )
     parser.add_argument("--first-step-after", type=float, default=0.0, help="seconds from run_started (tracing)")
     args = parser.parse_args()
-    if args.mode == "spare":
+    if args.mode == "warm_trainer":
         print(CHATTER[0] + "\n" + CHATTER[1], file=sys.stderr, flush=True)
         emit(ev.TrainerReady(pid=os.getpid(), import_seconds=0.01, rss_mb=42.0))
         line = sys.stdin.readline()

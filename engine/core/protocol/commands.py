@@ -44,20 +44,20 @@ def trainer_command(config_path: Path | str, run_dir: Path | str) -> list[str]:
     return [python(), "-m", TRAINER_MODULE, *trainer_args(config_path, run_dir)]
 
 
-def spare_command() -> list[str]:
+def warm_trainer_command() -> list[str]:
     """A warm trainer: started ahead of time, it waits for `assignment_line(...)` on stdin."""
     return [python(), "-m", TRAINER_MODULE, WAIT_FOR_CONFIG]
 
 
-def spare_serves(spare_env: dict[str, str], run_env: dict[str, str]) -> bool:
-    """Whether a warm trainer started with `spare_env` may take a run meant to have `run_env`.
+def warm_trainer_serves(warm_env: dict[str, str], run_env: dict[str, str]) -> bool:
+    """Whether a warm trainer started with `warm_env` may take a run meant to have `run_env`.
 
     TensorFlow reads much of its environment once, at import (TF_CPP_MIN_LOG_LEVEL,
     TF_ENABLE_ONEDNN_OPTS, OMP_NUM_THREADS, LD_LIBRARY_PATH, PYTHONPATH ...) and the CUDA
-    driver reads CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER once; a spare cannot change
+    driver reads CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER once; a warm trainer cannot change
     them. So the rule is strict: the whole environment must be the same.
     """
-    return _comparable(spare_env) == _comparable(run_env)
+    return _comparable(warm_env) == _comparable(run_env)
 
 
 def _comparable(env: dict[str, str]) -> dict[str, str]:

@@ -2,16 +2,16 @@
 
 A fresh trainer spends 3-6 s importing TensorFlow before it does anything
 for its run. `WarmTrainer` starts a trainer in its waiting mode
-(engine.core.protocol.commands.spare_command) ahead of time: it imports
+(engine.core.protocol.commands.warm_trainer_command) ahead of time: it imports
 TensorFlow at low priority, touches no device and says `trainer_ready`. At
 Start the window takes it (`take`) and the runner hands it the run's
-arguments; a new one is started (`replenish`) once that run has reached its
+arguments; a new one is started (`start_next`) once that run has reached its
 first step, so two imports never compete with a run's own start-up.
 
-A spare serves only a run whose environment is the one it was started with
-(commands.spare_serves): anything TensorFlow or CUDA reads at start-up
+A warm trainer serves only a run whose environment is the one it was started with
+(commands.warm_trainer_serves): anything TensorFlow or CUDA reads at start-up
 cannot change afterwards, so a changed environment discards it. An idle
-spare costs memory (about 0.6 GB resident, most of it TensorFlow's shared
+A warm trainer costs memory (about 0.6 GB resident, most of it TensorFlow's shared
 libraries) and no CPU; the window's Run menu turns it off.
 """
 
@@ -28,15 +28,15 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from engine.core import events as ev
 from engine.core.protocol.client import WorkerProcess
-from engine.core.protocol.commands import spare_serves
+from engine.core.protocol.commands import warm_trainer_serves
 
 POLL_WARMING_MS = 200  # while it imports: catch `trainer_ready` promptly
 POLL_READY_MS = 2000  # once ready it is silent; this only notices that it died
-MAX_FAILURES = 2  # spares that die before they are ready: after this many, stop trying (cold starts still work)
-PRELUDE_LINES = 200
+MAX_FAILURES = 2  # warm trainers that die before they are ready: after this many, stop trying (cold starts still work)
+EARLY_OUTPUT_LINES = 200
 
 
-class SpareState(StrEnum):
+class WarmState(StrEnum):
     OFF = "off"
     WARMING = "warming"
     READY = "ready"
@@ -45,16 +45,16 @@ class SpareState(StrEnum):
 
 
 @dataclass
-class Handoff:
+class TakenTrainer:
     """A ready warm trainer given to a run: its process, and what it printed while it waited."""
 
     process: WorkerProcess
     ready: ev.TrainerReady
-    prelude: list[str] = field(default_factory=list)
+    early_output: list[str] = field(default_factory=list)
 
 
 class WarmTrainer(QObject):
-    """Owns at most one warm trainer process; `take` gives it away, `replenish` starts the next."""
+    """Owns at most one warm trainer process; `take` gives it away, `start_next` starts the next."""
 
     state_changed = Signal(str)
     """A line for the status bar: what the warm trainer is doing, e.g. "warm trainer ready (604 MB)"."""
@@ -66,11 +66,11 @@ class WarmTrainer(QObject):
         self._process: WorkerProcess | None = None
         self._env: dict[str, str] = {}
         self._ready: ev.TrainerReady | None = None
-        self._prelude: list[str] = []
+        self._early_output: list[str] = []
         self._failures = 0
         self.last_error = ""
-        self.declined = ""  # why the last `take` gave no spare, for the log
-        self.state = SpareState.NONE if enabled else SpareState.OFF
+        self.declined = ""  # why the last `take` gave no warm trainer, for the log
+        self.state = WarmState.NONE if enabled else WarmState.OFF
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._poll)
 
@@ -81,21 +81,21 @@ class WarmTrainer(QObject):
 
     @property
     def rss_mb(self) -> float | None:
-        """The resident size the ready spare reported."""
+        """The resident size the ready warm trainer reported."""
         return self._ready.rss_mb if self._ready else None
 
     def set_enabled(self, enabled: bool) -> None:
-        """Off: the spare is ended now and runs start cold; on: one is started."""
+        """Off: the warm trainer is ended now and runs start cold; on: one is started."""
         self._enabled = enabled
         self._failures = 0
         if enabled:
-            self._set_state(SpareState.NONE)
-            self.replenish()
+            self._set_state(WarmState.NONE)
+            self.start_next()
         else:
             self._discard()
-            self._set_state(SpareState.OFF)
+            self._set_state(WarmState.OFF)
 
-    def replenish(self) -> None:
+    def start_next(self) -> None:
         """Start a warm trainer unless there is one, it is off, or it keeps failing."""
         if not self._enabled or self._process is not None or self._failures >= MAX_FAILURES:
             return
@@ -106,38 +106,38 @@ class WarmTrainer(QObject):
         except OSError as exc:
             self._broken(f"could not start: {exc}")
             return
-        self._process, self._ready, self._prelude = process, None, []
-        self._set_state(SpareState.WARMING)
+        self._process, self._ready, self._early_output = process, None, []
+        self._set_state(WarmState.WARMING)
         self._timer.start(POLL_WARMING_MS)
 
-    def take(self, run_env: dict[str, str]) -> Handoff | None:
-        """The ready spare for a run with `run_env`, or None (a cold start). A spare whose
+    def take(self, run_env: dict[str, str]) -> TakenTrainer | None:
+        """The ready warm trainer for a run with `run_env`, or None (a cold start). A warm trainer whose
         environment differs is discarded, and the next one starts with the new environment."""
         self._poll()
         self.declined = {
-            SpareState.OFF: self.tr("the warm trainer is off"),
-            SpareState.WARMING: self.tr("the warm trainer is still importing TensorFlow"),
-            SpareState.BROKEN: self.tr("no warm trainer: {error}").format(error=self.last_error),
+            WarmState.OFF: self.tr("the warm trainer is off"),
+            WarmState.WARMING: self.tr("the warm trainer is still importing TensorFlow"),
+            WarmState.BROKEN: self.tr("no warm trainer: {error}").format(error=self.last_error),
         }.get(self.state, self.tr("no warm trainer yet"))
         if self._process is None or self._ready is None:
             return None  # none, or still importing: it carries on for the next run
-        if not spare_serves(self._env, run_env):
+        if not warm_trainer_serves(self._env, run_env):
             changed = sorted(k for k in {*self._env, *run_env} if self._env.get(k) != run_env.get(k))
             self.declined = self.tr("the environment changed since the warm trainer started ({names})").format(
                 names=", ".join(changed[:4])
             )
             self._discard()
-            self._set_state(SpareState.NONE)
+            self._set_state(WarmState.NONE)
             return None
         self.declined = ""
-        handoff = Handoff(self._process, self._ready, self._prelude)
-        self._process, self._ready, self._prelude = None, None, []
+        taken = TakenTrainer(self._process, self._ready, self._early_output)
+        self._process, self._ready, self._early_output = None, None, []
         self._timer.stop()
-        self._set_state(SpareState.NONE)
-        return handoff
+        self._set_state(WarmState.NONE)
+        return taken
 
     def shutdown(self) -> None:
-        """End the spare now (the window is closing)."""
+        """End the warm trainer now (the window is closing)."""
         self._timer.stop()
         self._discard()
 
@@ -154,17 +154,17 @@ class WarmTrainer(QObject):
         return action
 
     def describe(self) -> str:
-        if self.state == SpareState.READY:
+        if self.state == WarmState.READY:
             return (
                 self.tr("warm trainer ready ({memory:.0f} MB)").format(memory=self.rss_mb)
                 if self.rss_mb
                 else self.tr("warm trainer ready")
             )
-        if self.state == SpareState.BROKEN:
+        if self.state == WarmState.BROKEN:
             return self.tr("no warm trainer ({error})").format(error=self.last_error)
         return {
-            SpareState.OFF: self.tr("warm trainer off"),
-            SpareState.WARMING: self.tr("warm trainer: importing TensorFlow…"),
+            WarmState.OFF: self.tr("warm trainer off"),
+            WarmState.WARMING: self.tr("warm trainer: importing TensorFlow…"),
         }.get(self.state, "")
 
     # ---- inside -------------------------------------------------------------------------
@@ -176,14 +176,14 @@ class WarmTrainer(QObject):
             if isinstance(out.event, ev.TrainerReady):
                 self._ready = out.event
                 self._failures = 0
-                self._set_state(SpareState.READY)
+                self._set_state(WarmState.READY)
                 self._timer.start(POLL_READY_MS)
             elif isinstance(out.event, ev.RunFailed):
                 self.last_error = out.event.message
-            elif out.stderr is not None and len(self._prelude) < PRELUDE_LINES:
-                self._prelude.append(out.stderr)
+            elif out.stderr is not None and len(self._early_output) < EARLY_OUTPUT_LINES:
+                self._early_output.append(out.stderr)
         if not process.alive():
-            tail = "; ".join(line for line in self._prelude[-3:] if line.strip())
+            tail = "; ".join(line for line in self._early_output[-3:] if line.strip())
             self._process = None
             process.close()
             self._failures += 1
@@ -193,17 +193,17 @@ class WarmTrainer(QObject):
         self._timer.stop()
         self.last_error = reason
         if self._failures >= MAX_FAILURES:
-            self._set_state(SpareState.BROKEN)
+            self._set_state(WarmState.BROKEN)
         else:
-            self._set_state(SpareState.NONE)
-            QTimer.singleShot(0, self.replenish)
+            self._set_state(WarmState.NONE)
+            QTimer.singleShot(0, self.start_next)
 
     def _discard(self) -> None:
         process, self._process, self._ready = self._process, None, None
         if process is not None:
-            process.close()  # a waiting spare has nothing to save: killed and reaped at once
+            process.close()  # a waiting warm trainer has nothing to save: killed and reaped at once
 
-    def _set_state(self, state: SpareState) -> None:
+    def _set_state(self, state: WarmState) -> None:
         self.state = state
         self.state_changed.emit(self.describe())
 
