@@ -243,6 +243,8 @@ def _type_ok(value: Any, annotation: str) -> bool:
         return isinstance(value, str)
     if annotation.startswith("tuple"):
         return isinstance(value, list)
+    if annotation.startswith("dict"):
+        return isinstance(value, dict)
     return True  # StepsPerExecution and sections are checked by validate()
 
 
