@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         emit = _print_trial
     if args.status:
-        return _status(Path(args.status), emit, args.events)
+        return _status(Path(args.status), emit if args.events else lambda e: None, args.events)
     try:
         if args.resume:
             sweep_dir = Path(args.resume)
@@ -102,7 +102,7 @@ def _status(sweep_dir: Path, emit: ev.Sink, events: bool) -> int:
     if events:
         emit(ev.RunFinished(status=status, epochs_completed=0, run_dir=str(sweep_dir)))
     else:
-        print(f"sweep {sweep_dir}: {status}", file=sys.stderr)
+        print(f"{report(sweep_dir)}\n{status}")
     return ExitCode.OK
 
 
@@ -124,14 +124,16 @@ def _print_trial(event: ev.Event) -> None:
     print(f"trial {event.number} {event.state}{value} ({event.devices or 'CPU'}) {event.params}{tail}", file=sys.stderr)
 
 
-def report(sweep_dir: Path, trials: list[FrozenTrial]) -> str:
-    """The trials sorted by the objective, the best trial's parameters and each parameter's importance."""
+def report(sweep_dir: Path, trials: list[FrozenTrial] | None = None) -> str:
+    """The trials (default: every trial of its study) sorted by the objective, the best trial's parameters and
+    each parameter's importance."""
     import optuna
     from optuna.trial import TrialState
 
     from engine.tools.sweep import config_values as values
 
     study = optuna.load_study(study_name="sweep", storage=f"sqlite:///{SweepPaths(sweep_dir).study}")
+    trials = study.get_trials(deepcopy=False) if trials is None else trials
     maximise = study.direction == optuna.study.StudyDirection.MAXIMIZE
     order = {TrialState.COMPLETE: 0, TrialState.PRUNED: 1, TrialState.RUNNING: 2, TrialState.FAIL: 3}
 

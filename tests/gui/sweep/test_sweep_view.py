@@ -3,7 +3,6 @@ as bars with the estimator named."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -13,10 +12,10 @@ import pytest
 from engine.core.config import DataConfig, RunConfig
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.runlock import RunLock
-from engine.core.sweep import SweepPaths
 from engine.core.sweep.space import parse_space
 from gui.sweep.setup_dialog import SweepDialog
 from gui.sweep.view import SweepView
+from tests.sweep_fixtures import make_study
 
 FAKE_SWEEP = Path(__file__).parents[1] / "fake_sweep.py"
 BASE = RunConfig(strategy="default", epochs=2, validation_split=0.25, data=DataConfig(num_samples=256))
@@ -60,35 +59,6 @@ def test_closing_the_view_leaves_the_sweep_running_and_opening_its_folder_shows_
     assert dialog.open_sweep(tmp_path) is view and view.isVisible()
     view.stop()
     qtbot.waitUntil(lambda: not view.running, timeout=30_000)
-
-
-def make_study(sweep_dir: Path, base: RunConfig, raw_space: dict) -> None:
-    """A sweep's folder as a sweep process leaves it: its spec and its study, two trials finished, one training."""
-    import optuna
-    from optuna.distributions import FloatDistribution
-    from optuna.trial import TrialState, create_trial
-
-    from engine.tools.sweep import study_for
-
-    sweep_dir.mkdir()
-    paths = SweepPaths(sweep_dir)
-    paths.spec.write_text(json.dumps({"base": base.to_dict(), "space": raw_space}), encoding="utf-8")
-    study = study_for(parse_space(raw_space, base), paths, base.epochs)
-    rate = {"learning_rate": FloatDistribution(0.001, 10.0, log=True)}
-    for number, (lr, state, values) in enumerate(
-        [(0.01, TrialState.COMPLETE, [0.9, 0.5]), (5.0, TrialState.PRUNED, [9.0]), (0.02, TrialState.RUNNING, [0.8])]
-    ):
-        study.add_trial(
-            create_trial(
-                params={"learning_rate": lr},
-                distributions=rate,
-                value=values[-1] if state == TrialState.COMPLETE else None,
-                intermediate_values=dict(enumerate(values, start=1)),
-                state=state,
-                user_attrs={"run_dir": str(paths.trial_dir(number)), "devices": "CPU"},
-            )
-        )
-    assert len(study.trials) == 3 and optuna.__version__
 
 
 def test_a_sweep_folder_opened_again_shows_where_it_stands_and_follows_a_sweep_run_elsewhere(qtbot, tmp_path):
