@@ -16,13 +16,15 @@ from gui import theme
 from gui.exports import add_export_action
 
 BAR_HEIGHT = 0.6  # of the distance between two bars
-ROW_PIXELS = 26  # the chart's height grows with the number of parameters
+ROW_PIXELS = 28  # the chart's height grows with the number of parameters
+FRAME_PIXELS = 90  # its title and its axis of shares
 
 
 class ImportanceBars(pg.PlotWidget):
     """Horizontal bars, one per parameter, longest = most important."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parameters: int, parent: QWidget | None = None) -> None:
+        """`parameters`: how many the sweep varies (one bar each), which sets the chart's height."""
         super().__init__(parent)
         self.setObjectName("sweepImportancePlot")
         item = self.getPlotItem()
@@ -34,7 +36,7 @@ class ImportanceBars(pg.PlotWidget):
         self.title = ""  # the title's text without markup (tests, exports)
         self.shares: dict[str, float] = {}
         self.note = ""
-        self.setMinimumHeight(2 * ROW_PIXELS + 70)
+        self.setFixedHeight(FRAME_PIXELS + ROW_PIXELS * max(2, parameters))  # the trials and curves take the rest
         add_export_action(self)
 
     def show_importance(self, shares: dict[str, float], method: str, note: str = "") -> None:

@@ -147,8 +147,9 @@ class SweepView(QDialog):
         self.curves.getPlotItem().setLabel("bottom", self.tr("epoch"))
         self.curves.getPlotItem().setLabel("left", self.space.objective)
         self.curves.getPlotItem().showGrid(x=True, y=True, alpha=0.25)
+        self.curves.getPlotItem().getAxis("left").enableAutoSIPrefix(False)  # "val_loss (x0.001)" misleads
         add_export_action(self.curves)
-        self.importance = ImportanceBars()
+        self.importance = ImportanceBars(len(self.space.parameters))
         self.best = QLabel(objectName="sweepBest", wordWrap=True)
         self.best.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -203,7 +204,9 @@ class SweepView(QDialog):
         if self.running:
             return
         self.follow_timer.stop()
-        self.ended, self.reading = "", reading
+        if not (reading and self.elsewhere):  # read again, a sweep trained elsewhere stays so until told otherwise
+            self.ended = ""
+        self.reading = reading
         self.problems.hide()
         runner = TrainingRunner(command, grace_seconds=self.grace_seconds, parent=self)
         runner.events_ready.connect(self._on_events)

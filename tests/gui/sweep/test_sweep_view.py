@@ -81,6 +81,9 @@ def test_a_sweep_folder_opened_again_shows_where_it_stands_and_follows_a_sweep_r
         assert view.progress.text().startswith("trained by another sweep process: 2 of 4 trials finished")
         assert not view.continue_button.isEnabled() and not view.stop_button.isEnabled()
         assert view.follow_timer.isActive()  # read again in a few seconds
+        view.attach()  # while it reads again, it still says who trains the sweep
+        assert view.running and view.progress.text().startswith("trained by another sweep process")
+        qtbot.waitUntil(lambda: not view.running, timeout=60_000)
     view.close()
     view.follow_timer.stop()
 
