@@ -146,6 +146,7 @@ class MainWindow(QMainWindow):
         self.runs.resume_requested.connect(self.run.resume)
         self.runs.watch_requested.connect(self.watch_run)
         self.runs.scaling_requested.connect(self.open_scaling_study)
+        self.runs.sweep_requested.connect(lambda folder: self.open_sweep().open_sweep(folder))
         self.cluster.export_requested.connect(self.export_cluster)
         self.cluster.start_requested.connect(self.run.start_cluster)
         self.cluster.start_on_machines_requested.connect(self.run.start_cluster_on_machines)

@@ -13,6 +13,7 @@ continue its run directory from its last checkpoint, so every parameter set fini
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import json
 import math
@@ -31,9 +32,9 @@ from engine.core.messages import msg
 from engine.core.problems import ConfigError, Problem
 from engine.core.protocol import commands
 from engine.core.protocol.client import WorkerProcess
-from engine.core.protocol.codes import STOP_GRACE_S, ExitCode
+from engine.core.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus
 from engine.core.protocol.paths import RunPaths
-from engine.core.runs.runlock import RunLock
+from engine.core.runs.runlock import RunLock, holder
 from engine.core.sweep import SweepPaths, TrialStatus
 from engine.core.sweep.slots import Slot, plan_slots
 from engine.core.sweep.space import Parameter, SweepSpace, apply, load_sweep
@@ -44,6 +45,7 @@ CONTINUES = "continues"  # user attribute of a trial queued again for an interru
 RUN_DIR = "run_dir"  # user attribute: the trial's run directory
 ERROR = "error"  # user attribute: why a trial failed
 DEVICES = "devices"  # user attribute: where the trial trains, Slot.label()
+MEDIAN_STARTUP_TRIALS = 5  # Optuna's default n_startup_trials of its MedianPruner
 IMPORTANCE_METHOD = "PED-ANOVA"  # Optuna's PedAnovaImportanceEvaluator; its fANOVA would need scikit-learn
 FINISHED_STATUS = {
     TrialState.COMPLETE: TrialStatus.COMPLETED,
@@ -54,27 +56,36 @@ FINISHED_STATUS = {
 optuna.logging.set_verbosity(optuna.logging.WARNING)  # the sweep reports trials itself, once each
 
 
-def study_for(space: SweepSpace, paths: SweepPaths) -> optuna.Study:
-    """The sweep's study in its folder, created or loaded, with the space's sampler and pruner."""
+def pruner_for(space: SweepSpace, epochs: int) -> optuna.pruners.BasePruner:
+    """The space's pruner, for trials of `epochs` epochs.
+
+    Median: Optuna's recommended MedianPruner (5 finished trials before any is judged, no step judged before its
+    warm-up) scaled to the sweep: at most half the budget waits, so a small sweep still prunes, and the first
+    quarter of the epochs is not judged (a trial's first epochs say little of its last)."""
+    varied = next((p for p in space.parameters if p.name == "epochs"), None)
+    epochs = min(int(e) for e in varied.values) if varied is not None else epochs  # the shortest trial's
+    if space.pruner == "median":
+        startup = min(MEDIAN_STARTUP_TRIALS, max(1, space.trials // 2))
+        # steps are epochs, from 1: Optuna judges a step from n_warmup_steps on
+        return optuna.pruners.MedianPruner(n_startup_trials=startup, n_warmup_steps=epochs // 4 + 1)
+    if space.pruner == "halving":
+        return optuna.pruners.SuccessiveHalvingPruner()
+    return optuna.pruners.NopPruner()
+
+
+def study_for(space: SweepSpace, paths: SweepPaths, epochs: int) -> optuna.Study:
+    """The sweep's study in its folder, created or loaded, with the space's sampler and pruner (for trials of
+    `epochs` epochs)."""
     if space.method in ("grid", "random"):  # a grid's points are queued when it starts (queue_grid)
         sampler: optuna.samplers.BaseSampler = optuna.samplers.RandomSampler(seed=space.seed)
     else:
         sampler = optuna.samplers.TPESampler(seed=space.seed)
-    if space.pruner == "median":
-        # no pruning before a quarter of the budget (at most 5 trials) has finished to compare with
-        pruner: optuna.pruners.BasePruner = optuna.pruners.MedianPruner(
-            n_startup_trials=min(5, max(1, space.trials // 4))
-        )
-    elif space.pruner == "halving":
-        pruner = optuna.pruners.SuccessiveHalvingPruner()
-    else:
-        pruner = optuna.pruners.NopPruner()
     return optuna.create_study(
         storage=f"sqlite:///{paths.study}",
         study_name="sweep",
         direction="maximize" if space.maximise else "minimize",
         sampler=sampler,
-        pruner=pruner,
+        pruner=pruner_for(space, epochs),
         load_if_exists=True,
     )
 
@@ -163,7 +174,7 @@ class Sweep:
     ):
         self.paths, self.base, self.space, self.slots = paths, base, space, list(slots)
         self.on_event, self.should_stop = on_event, should_stop
-        self.study = study_for(space, paths)
+        self.study = study_for(space, paths, base.epochs)
         self.running: list[_Running] = []
         self.stopping = False
 
@@ -376,7 +387,7 @@ def start(
     sweep_dir.mkdir(parents=True, exist_ok=True)
     paths.spec.write_text(json.dumps({"base": base.to_dict(), "space": space.raw}, indent=2) + "\n", encoding="utf-8")
     if space.method == "grid":
-        queue_grid(study_for(space, paths), space)
+        queue_grid(study_for(space, paths, base.epochs), space)
     sweep_hparams.write_space(sweep_dir, space)
     return _run(paths, base, space, slots, on_event, should_stop)
 
@@ -391,6 +402,32 @@ def resume(
     paths = SweepPaths(sweep_dir)
     base, space = load_sweep(paths)
     return _run(paths, base, space, plan_slots(space, base, physical_gpus), on_event, should_stop)
+
+
+def status(sweep_dir: Path, on_event: ev.Sink) -> RunStatus:
+    """What the sweep in `sweep_dir` holds, said as events without running anything: each finished trial, each
+    trial left training, the summary. RUNNING when a sweep process trains it now (its lock is held), COMPLETED
+    when its budget is spent, else STOPPED (`resume` continues it). The study is only read."""
+    paths = SweepPaths(sweep_dir)
+    base, space = load_sweep(paths)
+    sweep = Sweep(paths, base, space, [], on_event)
+    sweep._replay()
+    held = holder(RunPaths(paths.root)) is not None
+    now = datetime.datetime.now()
+    for t in sweep.study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        sweep._emit(
+            t.number,
+            TrialStatus.RUNNING if held else TrialStatus.INTERRUPTED,
+            config_values(t.params),
+            value=t.intermediate_values.get(t.last_step) if t.last_step else None,
+            epoch=t.last_step or 0,
+            devices=t.user_attrs.get(DEVICES, ""),
+            run_dir=t.user_attrs.get(RUN_DIR, ""),
+            seconds=(now - t.datetime_start).total_seconds() if t.datetime_start else 0.0,
+        )
+    if held:
+        return RunStatus.RUNNING
+    return RunStatus.COMPLETED if sweep.finished_count() >= sweep.budget() else RunStatus.STOPPED
 
 
 def _run(

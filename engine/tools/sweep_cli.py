@@ -33,6 +33,9 @@ def register(subcommands: Any) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", help="the base RunConfig JSON file (with --space)")
     source.add_argument("--resume", metavar="SWEEP_DIR", help="continue a stopped or killed sweep where it was")
+    source.add_argument(
+        "--status", metavar="SWEEP_DIR", help="what a sweep holds (running, stopped or finished), without running it"
+    )
     parser.add_argument("--space", help="the search space JSON file: which fields vary, the objective, the budget")
     parser.add_argument("--out", help="the sweep's folder (default: a new folder under the runs folder)")
     parser.add_argument(
@@ -65,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         watch_stdin(stop)
     else:
         emit = _print_trial
+    if args.status:
+        return _status(Path(args.status), emit if args.events else lambda e: None, args.events)
     try:
         if args.resume:
             sweep_dir = Path(args.resume)
@@ -75,12 +80,7 @@ def run(args: argparse.Namespace) -> int:
             sweep_dir = Path(args.out) if args.out else new_sweep_dir(runs_root(), base.name)
             trials = sweep.start(sweep_dir, base, space, physical_gpus(), emit, lambda: stop.requested)
     except ConfigError as exc:
-        text = printable(str(exc))
-        if args.events:
-            emit(ev.RunFailed(message=text, error_type="ConfigError"))
-        else:
-            print(f"error: {text}", file=sys.stderr)
-        return ExitCode.CONFIG
+        return _refused(exc, emit, args.events)
     status = RunStatus.STOPPED if stop.requested else RunStatus.COMPLETED
     if args.events:
         emit(ev.RunFinished(status=status, epochs_completed=len(trials), run_dir=str(sweep_dir)))
@@ -91,6 +91,31 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _status(sweep_dir: Path, emit: ev.Sink, events: bool) -> int:
+    """`--status`: the sweep's trials and summary as events, then how it stands (a RunFinished status)."""
+    from engine.tools import sweep
+
+    try:
+        status = sweep.status(sweep_dir, emit)
+    except ConfigError as exc:
+        return _refused(exc, emit, events)
+    if events:
+        emit(ev.RunFinished(status=status, epochs_completed=0, run_dir=str(sweep_dir)))
+    else:
+        print(f"{report(sweep_dir)}\n{status}")
+    return ExitCode.OK
+
+
+def _refused(exc: ConfigError, emit: ev.Sink, events: bool) -> int:
+    """A sweep refused (a bad space, no sweep in the folder): said as an event or on stderr."""
+    text = printable(str(exc))
+    if events:
+        emit(ev.RunFailed(message=text, error_type="ConfigError"))
+    else:
+        print(f"error: {text}", file=sys.stderr)
+    return ExitCode.CONFIG
+
+
 def _print_trial(event: ev.Event) -> None:
     if not isinstance(event, ev.SweepTrial) or (event.state == TrialStatus.RUNNING and event.epoch):
         return
@@ -99,14 +124,16 @@ def _print_trial(event: ev.Event) -> None:
     print(f"trial {event.number} {event.state}{value} ({event.devices or 'CPU'}) {event.params}{tail}", file=sys.stderr)
 
 
-def report(sweep_dir: Path, trials: list[FrozenTrial]) -> str:
-    """The trials sorted by the objective, the best trial's parameters and each parameter's importance."""
+def report(sweep_dir: Path, trials: list[FrozenTrial] | None = None) -> str:
+    """The trials (default: every trial of its study) sorted by the objective, the best trial's parameters and
+    each parameter's importance."""
     import optuna
     from optuna.trial import TrialState
 
     from engine.tools.sweep import config_values as values
 
     study = optuna.load_study(study_name="sweep", storage=f"sqlite:///{SweepPaths(sweep_dir).study}")
+    trials = study.get_trials(deepcopy=False) if trials is None else trials
     maximise = study.direction == optuna.study.StudyDirection.MAXIMIZE
     order = {TrialState.COMPLETE: 0, TrialState.PRUNED: 1, TrialState.RUNNING: 2, TrialState.FAIL: 3}
 

@@ -81,13 +81,16 @@ def running_user_code() -> str:
     return _running[-1] if _running else ""
 
 
-def call_user(function: Callable[..., Any], args: tuple, where: str, section: str = "data") -> Any:
-    """Call a user function; an exception, or sys.exit, becomes one line naming where it was raised."""
+def call_user(
+    function: Callable[..., Any], args: tuple, where: str, section: str = "data", kwargs: dict | None = None
+) -> Any:
+    """Call a user function (with `kwargs`: a python model's keyword arguments); an exception, or sys.exit,
+    becomes one line naming where it was raised."""
     code = getattr(function, "__code__", None)
     file = Path(code.co_filename) if code else Path(where)
     _running.append(where)
     try:
-        return function(*args)
+        return function(*args, **(kwargs or {}))
     except ConfigError:
         raise
     except SystemExit as exc:  # would end the process with a code that reads as a finished run

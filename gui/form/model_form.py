@@ -11,6 +11,7 @@ summary builds the model in a child process (gui.form.model_summary).
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
 from PySide6.QtWidgets import (
@@ -53,6 +54,12 @@ ROWS: dict[str, tuple[str, str]] = {
     "weights": (QT_TRANSLATE_NOOP("ModelForm", "Weights file"), ""),
     "path": (QT_TRANSLATE_NOOP("ModelForm", "Model file"), ""),
     "function": (QT_TRANSLATE_NOOP("ModelForm", "Function"), ""),
+    "kwargs": (
+        QT_TRANSLATE_NOOP("ModelForm", "Keyword arguments"),
+        QT_TRANSLATE_NOOP(
+            "ModelForm", "Passed to the function as keyword arguments, a JSON object; a sweep can vary each of them"
+        ),
+    ),
 }
 
 
@@ -66,6 +73,19 @@ def parse_units(text: str, field: str, example: str) -> tuple[tuple[int, ...], P
     if not units:
         return (), Problem(field, text, msg("give at least one size, e.g. {example}", example=example))
     return units, None
+
+
+def parse_kwargs(text: str) -> tuple[dict | None, Problem | None]:
+    """'{"width": 64}' -> {"width": 64}; "" -> {}; (None, a Problem) for text that is not a JSON object."""
+    if not text.strip():
+        return {}, None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        return None, Problem("model.kwargs", text, msg('write a JSON object, e.g. {{"width": 64}}'))
+    return value, None
 
 
 def _path_row(edit: QLineEdit, on_browse: object) -> QWidget:
@@ -103,6 +123,7 @@ class ModelForm(QWidget):
         self.weights = QLineEdit(objectName="weightsEdit", placeholderText=self.tr("none: random initial weights"))
         self.path = QLineEdit(objectName="modelPathEdit", placeholderText=self.tr("choose a file…"))
         self.function = QLineEdit(objectName="modelFunctionEdit")
+        self.kwargs = QLineEdit(objectName="modelKwargsEdit", placeholderText='e.g. {"width": 64, "dropout": 0.1}')
         self.summary = ModelSummary()
 
         form = QFormLayout()
@@ -120,6 +141,7 @@ class ModelForm(QWidget):
             "weights": _path_row(self.weights, self._browse_weights),
             "path": _path_row(self.path, self._browse_path),
             "function": self.function,
+            "kwargs": self.kwargs,
         }
         user_function = model_kind("python")
         self._rows: dict[str, QWidget] = {}
@@ -136,14 +158,14 @@ class ModelForm(QWidget):
         self.kind.currentTextChanged.connect(self._show_rows)
         for combo in (self.kind, self.activation, self.app_name):
             combo.currentTextChanged.connect(self.changed)
-        for edit in (self.hidden, self.filters, self.weights, self.path, self.function):
+        for edit in (self.hidden, self.filters, self.weights, self.path, self.function, self.kwargs):
             edit.textChanged.connect(self.changed)
         self.kernel.valueChanged.connect(self.changed)
         self.batch_norm.toggled.connect(self.changed)
 
     def set_model(self, model: ModelConfig) -> None:
         widgets = (self.kind, self.activation, self.app_name, self.hidden, self.filters, self.weights, self.path)
-        for w in (*widgets, self.function, self.kernel, self.batch_norm):
+        for w in (*widgets, self.function, self.kwargs, self.kernel, self.batch_norm):
             w.blockSignals(True)
         self.kind.setCurrentText(model.kind)
         self.hidden.setText(", ".join(str(u) for u in model.hidden_units))
@@ -155,7 +177,8 @@ class ModelForm(QWidget):
         self.weights.setText(model.weights or "")
         self.path.setText(model.path or "")
         self.function.setText(model.function)
-        for w in (*widgets, self.function, self.kernel, self.batch_norm):
+        self.kwargs.setText(json.dumps(model.kwargs) if model.kwargs else "")
+        for w in (*widgets, self.function, self.kwargs, self.kernel, self.batch_norm):
             w.blockSignals(False)
         self._show_rows(model.kind)
 
@@ -167,6 +190,8 @@ class ModelForm(QWidget):
         filters, filters_problem = parse_units(self.filters.text(), "model.filters", "32, 64")
         problems = [hidden_problem] if "hidden_units" in fields and hidden_problem else []
         problems += [filters_problem] if "filters" in fields and filters_problem else []
+        kwargs, kwargs_problem = parse_kwargs(self.kwargs.text())
+        problems += [kwargs_problem] if "kwargs" in fields and kwargs_problem else []
         model = dataclasses.replace(
             base,
             kind=kind,
@@ -179,6 +204,7 @@ class ModelForm(QWidget):
             weights=self.weights.text().strip() or None,
             path=self.path.text().strip() or None,
             function=self.function.text().strip() or base.function,
+            kwargs=base.kwargs if kwargs is None else kwargs,
         )
         return model, problems
 

@@ -58,8 +58,12 @@ class ProblemLabels:
     def show(self, problems: list[Problem]) -> None:
         texts: dict[QLabel, list[str]] = {label: [] for label in {*self._labels.values(), self._catch_all}}
         for p in problems:
-            label = self._labels.get(p.field, self._catch_all)
-            texts[label].append(translate(p.message) if label is not self._catch_all else problem_text(p))
+            label = self._labels.get(p.field)
+            if label is not None:
+                texts[label].append(translate(p.message))
+            else:  # a part of a field ("model.kwargs.width") under the field's row, named; anything else at the end
+                label = self._labels.get(p.field.rpartition(".")[0], self._catch_all)
+                texts[label].append(problem_text(p))
         for label, lines in texts.items():
             label.setText("\n".join(lines))
             label.setVisible(bool(lines))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelection, QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QHideEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QSplitter,
-    QTableView,
     QToolButton,
+    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -70,6 +70,8 @@ class RunsPanel(QWidget):
     """Open the scaling study for the run form's config."""
     runs_loaded = Signal()
     """A scan has ended and the table shows every run it found."""
+    sweep_requested = Signal(object)
+    """Open the view of the sweep in this folder (a Path): a double-click on its row."""
     curves_shown = Signal()
     """The compare plots show the selected runs' curves as they are on disk now."""
 
@@ -100,18 +102,22 @@ class RunsPanel(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
 
     # ---- assembly -------------------------------------------------------------
-    def _build_table(self) -> QTableView:
-        table = QTableView(objectName="runsTable")
+    def _build_table(self) -> QTreeView:
+        """A table whose sweeps' rows fold their trials away (a tree of one level)."""
+        table = QTreeView(objectName="runsTable")
         table.setModel(self.proxy)
         table.setSortingEnabled(True)
         table.sortByColumn(COLUMNS.index("Started"), Qt.SortOrder.DescendingOrder)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         table.setAlternatingRowColors(True)
-        table.verticalHeader().hide()
+        table.setRootIsDecorated(True)
+        table.setUniformRowHeights(True)  # one height for every row: no row's size is asked
+        table.setExpandsOnDoubleClick(False)  # a double-click opens a sweep's view, or a run in the form
+        table.setAllColumnsShowFocus(True)
         table.setWordWrap(False)
         table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        header = table.horizontalHeader()
+        header = table.header()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         table.doubleClicked.connect(self._double_clicked)
@@ -207,7 +213,7 @@ class RunsPanel(QWidget):
         """Widths from the texts of the first rows (Qt's resizeColumnsToContents asks every cell's size
         through the style sheet: a third of a second for a few hundred rows)."""
         metrics = self.table.fontMetrics()
-        header = self.table.horizontalHeader().fontMetrics()
+        header = self.table.header().fontMetrics()
         rows = self.model.runs[:SIZE_FROM_ROWS]
         for column, title in enumerate(COLUMNS):
             texts = [self.model.data(self.model.index(r, column)) or "" for r in range(len(rows))]
@@ -249,10 +255,16 @@ class RunsPanel(QWidget):
     # ---- selection ------------------------------------------------------------------
     def selected_runs(self) -> list[RunSummary]:
         """The selected runs in the order the table shows them (which also orders their colours)."""
-        # from the selection's ranges of whole rows (selectedRows() asks every cell: 30 ms for 300 runs)
-        ranges = self.table.selectionModel().selection()
-        shown = sorted({row for r in ranges for row in range(r.top(), r.bottom() + 1)})
-        return [self.model.runs[self.proxy.mapToSource(self.proxy.index(row, 0)).row()] for row in shown]
+        # from the selection's ranges of whole rows (selectedRows() asks every cell: 30 ms for 300 runs); a
+        # trial's place is its sweep's row, then its own
+        shown: dict[tuple[int, int], RunSummary] = {}
+        for r in self.table.selectionModel().selection():
+            parent = r.parent()
+            for row in range(r.top(), r.bottom() + 1):
+                run = self.model.run_at(self.proxy.mapToSource(self.proxy.index(row, 0, parent)))
+                if run is not None:
+                    shown[(parent.row(), row) if parent.isValid() else (row, -1)] = run
+        return [shown[key] for key in sorted(shown)]
 
     def select_paths(self, paths: list[Path]) -> None:
         self.table.clearSelection()
@@ -260,11 +272,13 @@ class RunsPanel(QWidget):
 
     def _select(self, paths: set[Path]) -> None:
         selection = QItemSelection()
-        for row, run in enumerate(self.model.runs):
-            if run.path in paths:
-                left = self.proxy.mapFromSource(self.model.index(row, 0))
-                right = self.proxy.mapFromSource(self.model.index(row, self.model.columnCount() - 1))
+        for path in paths:
+            left = self.proxy.mapFromSource(self.model.index_of(path))
+            if left.isValid():
+                right = self.proxy.mapFromSource(self.model.index_of(path, self.model.columnCount() - 1))
                 selection.select(left, right)
+                if left.parent().isValid():  # a trial: its sweep's row unfolds
+                    self.table.expand(left.parent())
         self.table.selectionModel().select(selection, self.table.selectionModel().SelectionFlag.Select)
 
     def _recolour(self, _theme: theme.Theme) -> None:
@@ -359,8 +373,13 @@ class RunsPanel(QWidget):
         if len(runs) == 1 and watchable(runs[0], self._active):
             self.watch_requested.emit(runs[0].path)
 
-    def _double_clicked(self) -> None:
-        """A run that is training is watched live; any other run's config opens in the form."""
+    def _double_clicked(self, index: QModelIndex) -> None:
+        """A sweep's row opens its view; a run that is training is watched live; any other run's config opens in
+        the form."""
+        sweep = self.model.sweep_at(self.proxy.mapToSource(index))
+        if sweep is not None:
+            self.sweep_requested.emit(sweep)
+            return
         runs = self.selected_runs()
         if len(runs) == 1 and runs[0].status == RunStatus.RUNNING:
             self.watch_selected()

@@ -123,8 +123,10 @@ class SweepDialog(QDialog):
         set_role(self.problems, WidgetRole.PROBLEM)
         self.start_button = QPushButton(self.tr("Start sweep"), objectName="startSweepButton")
         set_role(self.start_button, WidgetRole.PRIMARY)
-        self.open_button = QPushButton(self.tr("Continue a sweep…"), objectName="openSweepButton")
-        self.open_button.setToolTip(self.tr("Open a stopped sweep's folder and continue it where it was"))
+        self.open_button = QPushButton(self.tr("Open a sweep…"), objectName="openSweepButton")
+        self.open_button.setToolTip(
+            self.tr("Open a sweep's folder: its trials and where it stands; Continue resumes a stopped sweep")
+        )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         row = QHBoxLayout()
@@ -242,7 +244,14 @@ class SweepDialog(QDialog):
         return None
 
     def open_sweep(self, sweep_dir: Path) -> SweepView | None:
-        """Continue the sweep in `sweep_dir` (stopped, killed or finished) in a view of its own."""
+        """The view of the sweep in `sweep_dir`: the one that runs it, or a new one showing where it stands (its
+        Continue resumes a stopped sweep)."""
+        view = next((v for v in self.views if v.sweep_dir == sweep_dir), None)
+        if view is not None:
+            self._show(view)
+            if not view.running:  # it may have moved on since the view last read it
+                view.attach()
+            return view
         try:
             base, space = load_sweep(SweepPaths(sweep_dir))
         except ConfigError as exc:
@@ -250,7 +259,7 @@ class SweepDialog(QDialog):
             self.problems.show()
             return None
         view = self._view(sweep_dir, base, space)
-        view.resume()
+        view.attach()
         return view
 
     def _choose_sweep_folder(self) -> None:
@@ -262,9 +271,13 @@ class SweepDialog(QDialog):
         view = SweepView(sweep_dir, base, space, parent=self.parentWidget())
         view.config_chosen.connect(self.config_chosen)
         self.views.append(view)
-        view.show()
-        self.hide()
+        self._show(view)
         return view
+
+    def _show(self, view: SweepView) -> None:
+        view.show()
+        view.activateWindow()
+        self.hide()
 
     def shutdown(self) -> None:
         """Stop every sweep this dialog started (the window is closing)."""

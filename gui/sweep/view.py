@@ -7,12 +7,12 @@ It runs the sweep process (`tfdd sweep --events`) and shows what its events say;
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -33,7 +33,7 @@ from engine.core import events as ev
 from engine.core.config import RunConfig
 from engine.core.problems import ConfigError
 from engine.core.protocol.codes import STOP_GRACE_S, RunStatus
-from engine.core.protocol.commands import sweep_resume_command
+from engine.core.protocol.commands import sweep_resume_command, sweep_status_command
 from engine.core.runs.history import load_curves
 from engine.core.sweep import TrialStatus
 from engine.core.sweep.space import SweepSpace, apply
@@ -44,10 +44,12 @@ from gui.live.controls import format_duration
 from gui.runner import TrainingRunner
 from gui.statuses import run_status_name
 from gui.sweep import names
+from gui.sweep.importance import ImportanceBars
 from gui.sweep.parallel import ParallelCoordinates, value_text
 from gui.sweep.trials import TrialRow, Trials
 from gui.theme import WidgetRole, set_role
 
+FOLLOW_MS = 3000  # a sweep another process trains is read again this often
 SWEEP_STOP_GRACE_S = 2 * STOP_GRACE_S + 5  # the sweep gives each trial STOP_GRACE_S to checkpoint, then ends
 COUNTERPART = {"val_loss": "loss", "loss": "val_loss", "val_accuracy": "accuracy", "accuracy": "val_accuracy"}
 FIXED_COLUMNS = (
@@ -58,7 +60,6 @@ FIXED_COLUMNS = (
     QT_TRANSLATE_NOOP("SweepView", "Duration"),
     QT_TRANSLATE_NOOP("SweepView", "Devices"),
 )
-BAR_WIDTH = 24  # characters of the longest importance bar
 
 
 class SweepView(QDialog):
@@ -75,8 +76,10 @@ class SweepView(QDialog):
         parent: QWidget | None = None,
         grace_seconds: float = SWEEP_STOP_GRACE_S,
         resume_command_for: Callable[[Path], list[str]] = sweep_resume_command,
+        status_command_for: Callable[[Path], list[str]] = sweep_status_command,
     ) -> None:
-        """`resume_command_for` continues the sweep (Continue): the protocol's command; tests inject a fake."""
+        """`resume_command_for` continues the sweep (Continue), `status_command_for` reads where it stands (attach):
+        the protocol's commands; tests inject fakes. Closing the view leaves the sweep running."""
         super().__init__(parent)
         self.setObjectName("sweepView")
         self.setWindowTitle(self.tr("Sweep: {folder}").format(folder=sweep_dir.name))
@@ -87,8 +90,13 @@ class SweepView(QDialog):
         self.trials = Trials(space.maximise)
         self.summary: ev.SweepSummary | None = None
         self.selected: set[int] = set()
+        self.legend: list[tuple[str, str]] = []  # (colour, trial) of the curves drawn bold: the title shows it
         self.runner: TrainingRunner | None = None
         self.ended = ""  # how the sweep process last ended: a RunStatus, or "failed"
+        self.reading = False  # the process only reads where the sweep stands (attach)
+        self.status_command_for = status_command_for
+        self.follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_MS)
+        self.follow_timer.timeout.connect(self.attach)
         self._build()
         self.table.itemSelectionChanged.connect(self._on_table_selection)
         self.parallel.trial_clicked.connect(self.select_trial)
@@ -99,6 +107,7 @@ class SweepView(QDialog):
         self._refresh()
 
     def _restyle(self, _theme: theme.Theme) -> None:
+        self.importance.restyle()
         self._fill_table()
         self._draw()
 
@@ -106,7 +115,12 @@ class SweepView(QDialog):
         self.header = QLabel(objectName="sweepHeader", wordWrap=True)
         set_role(self.header, WidgetRole.TITLE)
         self.header.setText(self._header_text())
-        self.folder = QLabel(self.tr("Trials are run folders in {folder}").format(folder=self.sweep_dir))
+        self.folder = QLabel(
+            self.tr(
+                "Trials are run folders in {folder}. Closing this view leaves the sweep running: its row in the Runs "
+                "tab or Run › Sweep opens it again."
+            ).format(folder=self.sweep_dir)
+        )
         self.folder.setObjectName("sweepFolder")
         self.folder.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         set_role(self.folder, WidgetRole.HINT)
@@ -133,10 +147,9 @@ class SweepView(QDialog):
         self.curves.getPlotItem().setLabel("bottom", self.tr("epoch"))
         self.curves.getPlotItem().setLabel("left", self.space.objective)
         self.curves.getPlotItem().showGrid(x=True, y=True, alpha=0.25)
-        self.curves.getPlotItem().addLegend(offset=(-10, 10))
+        self.curves.getPlotItem().getAxis("left").enableAutoSIPrefix(False)  # "val_loss (x0.001)" misleads
         add_export_action(self.curves)
-        self.importance = QLabel(objectName="sweepImportance", wordWrap=True)
-        self.importance.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.importance = ImportanceBars(len(self.space.parameters))
         self.best = QLabel(objectName="sweepBest", wordWrap=True)
         self.best.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -180,11 +193,20 @@ class SweepView(QDialog):
     def running(self) -> bool:
         return self.runner is not None
 
-    def start(self, command: list[str]) -> None:
-        """Run the sweep process `command` (sweep_command or sweep_resume_command) and follow its events."""
+    @property
+    def elsewhere(self) -> bool:
+        """Another sweep process trains this sweep (the view reads it again every few seconds)."""
+        return self.ended == RunStatus.RUNNING
+
+    def start(self, command: list[str], reading: bool = False) -> None:
+        """Run the sweep process `command` (sweep_command or sweep_resume_command) and follow its events; `reading`:
+        it only says what the sweep holds (sweep_status_command)."""
         if self.running:
             return
-        self.ended = ""
+        self.follow_timer.stop()
+        if not (reading and self.elsewhere):  # read again, a sweep trained elsewhere stays so until told otherwise
+            self.ended = ""
+        self.reading = reading
         self.problems.hide()
         runner = TrainingRunner(command, grace_seconds=self.grace_seconds, parent=self)
         runner.events_ready.connect(self._on_events)
@@ -194,6 +216,11 @@ class SweepView(QDialog):
         self.runner = runner
         self._refresh()
         runner.start()
+
+    def attach(self) -> None:
+        """Show where the sweep stands from its folder and study, without running it: finished, stopped (Continue
+        resumes it), or trained by another process (read again every few seconds while the view is shown)."""
+        self.start(self.status_command_for(self.sweep_dir), reading=True)
 
     def resume(self) -> None:
         """Continue the sweep in its folder (it says again the trials it holds; their rows are updated)."""
@@ -235,15 +262,9 @@ class SweepView(QDialog):
         if self.runner is not None:
             self.runner.deleteLater()
             self.runner = None
+        if self.elsewhere and self.isVisible():
+            self.follow_timer.start()
         self._refresh()
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        self.stop()
-        super().closeEvent(event)
-
-    def reject(self) -> None:
-        self.stop()
-        super().reject()
 
     # ---- choosing --------------------------------------------------------------------
     def select_trial(self, number: int) -> None:
@@ -286,7 +307,14 @@ class SweepView(QDialog):
         budget = self.summary.budget if self.summary else self.space.trials
         self.progress.setRange(0, max(budget, 1))
         self.progress.setValue(min(finished, budget))
-        if self.running:
+        if self.elsewhere:
+            text = self.tr(
+                "trained by another sweep process: {finished} of {budget} trials finished, {running} training"
+            )
+            text = text.format(finished=finished, budget=budget, running=running)
+        elif self.running and self.reading:
+            text = self.tr("reading the sweep…")
+        elif self.running:
             text = self.tr("{finished} of {budget} trials finished, {running} training").format(
                 finished=finished, budget=budget, running=running
             )
@@ -299,23 +327,18 @@ class SweepView(QDialog):
             text = self.tr("not running")
         self.progress.setFormat(text.replace("%", "%%"))
         unfinished = self.summary is None or self.summary.finished < self.summary.budget
-        self.stop_button.setEnabled(self.running)
-        self.continue_button.setEnabled(not self.running and self.ended != RunStatus.COMPLETED and unfinished)
+        self.stop_button.setEnabled(self.running and not self.reading)
+        ended = self.ended in (RunStatus.COMPLETED, RunStatus.RUNNING)
+        self.continue_button.setEnabled(not self.running and not ended and unfinished)
         self.best_button.setEnabled(self.best_config() is not None)
 
     def _show_summary(self) -> None:
         summary = self.summary
-        if summary is None or not summary.importance:
-            note = translate(summary.importance_note) if summary and summary.importance_note else ""
-            self.importance.setText(self.tr("Parameter importance: not yet") + (f" ({note})" if note else ""))
+        if summary is None:
+            self.importance.show_importance({}, "")
         else:
-            longest = max(len(n) for n in summary.importance)
-            lines = [
-                f"{n:<{longest}}  {'█' * max(1, round(share * BAR_WIDTH)):<{BAR_WIDTH}}  {share:4.0%}"
-                for n, share in summary.importance.items()
-            ]
-            title = self.tr("Parameter importance ({method}, Optuna):").format(method=summary.importance_method)
-            self.importance.setText(f"<b>{title}</b><pre>{chr(10).join(lines)}</pre>")
+            note = translate(summary.importance_note) if summary.importance_note else ""
+            self.importance.show_importance(summary.importance, summary.importance_method, note)
         if summary is None or summary.best_number is None:
             self.best.setText(self.tr("Best trial: none completed yet"))
             return
@@ -384,7 +407,9 @@ class SweepView(QDialog):
         self._draw_curves(rows)
 
     def _draw_curves(self, rows: list[TrialRow]) -> None:
-        """Every trial's objective per epoch, thin; the selected trials' curves from their run folders, bold."""
+        """Every trial's objective per epoch, thin; the selected trials' curves from their run folders, bold, each
+        trial in a colour of its own (the objective solid, its counterpart dashed). The legend is the title:
+        inside the plot it covered the top of the curves."""
         colours = theme.current().plot
         theme.style_plot(self.curves, theme.current())
         item = self.curves.getPlotItem()
@@ -396,14 +421,30 @@ class SweepView(QDialog):
                 epochs = sorted(row.curve)
                 item.plot(epochs, [row.curve[e] for e in epochs], pen=pg.mkPen(colours.batch, width=1))
         objective, other = self.space.objective, COUNTERPART[self.space.objective]
-        item.legend.setVisible(bool(self.selected))  # it names only the selected trials' curves
-        for row in (r for r in rows if r.number in self.selected and r.run_dir):
+        chosen = [r for r in rows if r.number in self.selected and r.run_dir]
+        self.legend = []
+        for index, row in enumerate(sorted(chosen, key=lambda r: r.number)):
+            colour = colours.colour(("runs", index))
+            self.legend.append((colour, self.tr("trial {number}").format(number=row.number)))
             epochs = load_curves(Path(row.run_dir)).epochs
             for column in (objective, other):
-                colour = colours.validation if column.startswith("val_") else colours.epoch
                 points = [(e["epoch"], e[column]) for e in epochs if "epoch" in e and column in e]
                 if points:
                     xs, ys = zip(*points, strict=True)
-                    label = self.tr("trial {number}: {column}").format(number=row.number, column=column)
-                    pen = pg.mkPen(colour, width=3)
-                    item.plot(xs, ys, pen=pen, symbol="o", symbolSize=6, symbolBrush=colour, name=label)
+                    dashed = Qt.PenStyle.SolidLine if column == objective else Qt.PenStyle.DashLine
+                    pen = pg.mkPen(colour, width=3 if column == objective else 2, style=dashed)
+                    symbol = "o" if column == objective else None
+                    item.plot(xs, ys, pen=pen, symbol=symbol, symbolSize=6, symbolBrush=colour)
+        item.setTitle(self._curves_title(objective, other, colours.foreground), size="9pt")
+
+    def _curves_title(self, objective: str, other: str, foreground: str) -> str:
+        """The selected trials in their colours, and which line is which metric; none chosen: how to choose."""
+        if not self.legend:
+            return html.escape(
+                self.tr("all trials: {objective} per epoch; select trials to compare them").format(objective=objective)
+            )
+        trials = "&nbsp;&nbsp;".join(
+            f"<span style='color:{c}'>━</span>&nbsp;{html.escape(label)}" for c, label in self.legend
+        )
+        lines = f"<span style='color:{foreground}'>━ {objective}&nbsp;&nbsp;┅ {other}</span>"
+        return f"{trials}&nbsp;&nbsp;&nbsp;·&nbsp;&nbsp;{lines}"

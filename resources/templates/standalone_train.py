@@ -358,8 +358,8 @@ def build_model(config, input_shape, num_classes):
         if m["weights"]:
             base.load_weights(m["weights"])
         model = keras.Model(base.input, keras.layers.Dense(units, dtype="float32", name="logits")(base.output))
-    elif m["kind"] == "python":  # the user's build_model(input_shape, num_classes)
-        model = import_function(m["path"], m["function"])(tuple(input_shape), num_classes)
+    elif m["kind"] == "python":  # the user's build_model(input_shape, num_classes, **kwargs)
+        model = import_function(m["path"], m["function"])(tuple(input_shape), num_classes, **m["kwargs"])
     else:  # saved: a .keras model trained further
         model = keras.models.load_model(user_file(m["path"]), compile=False)
     optimizer = {

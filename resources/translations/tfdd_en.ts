@@ -175,6 +175,16 @@
     </message>
 </context>
 <context>
+    <name>RunsTableModel</name>
+    <message numerus="yes">
+        <source>{name}: %n trial(s)</source>
+        <translation>
+            <numerusform>{name}: %n trial</numerusform>
+            <numerusform>{name}: %n trials</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ScalingDialog</name>
     <message numerus="yes">
         <source>training with %n worker(s)</source>

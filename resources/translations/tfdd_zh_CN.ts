@@ -208,6 +208,18 @@
         <translation>tf_keras.applications 中的架构，随机或本地权重（从不下载）</translation>
     </message>
     <message>
+        <source>a keyword argument&apos;s name must be a Python identifier</source>
+        <translation>关键字参数的名称必须是 Python 标识符</translation>
+    </message>
+    <message>
+        <source>the engine passes it: use another name</source>
+        <translation>该参数由引擎传入：请换一个名称</translation>
+    </message>
+    <message>
+        <source>a keyword argument must be a number, text, true/false or a list of those</source>
+        <translation>关键字参数必须是数字、文本、true/false 或由它们组成的列表</translation>
+    </message>
+    <message>
         <source>a Python file defining the model</source>
         <translation>定义模型的 Python 文件</translation>
     </message>
@@ -682,6 +694,10 @@
     <message>
         <source>give at least one size, e.g. {example}</source>
         <translation>请至少填写一个大小，例如 {example}</translation>
+    </message>
+    <message>
+        <source>write a JSON object, e.g. {{&quot;width&quot;: 64}}</source>
+        <translation>请写成 JSON 对象，例如 {{&quot;width&quot;: 64}}</translation>
     </message>
     <message>
         <source>the config holds {value}, which this field cannot show (it takes {low} to {high}); kept as it is until you change the field</source>
@@ -1314,6 +1330,10 @@
     <message>
         <source>an int range is two whole numbers</source>
         <translation>整数范围是两个整数</translation>
+    </message>
+    <message>
+        <source>keyword arguments go to a python model&apos;s function; the base config&apos;s model is {kind}</source>
+        <translation>关键字参数只传给 python 模型的函数；基础配置的模型是 {kind}</translation>
     </message>
     <message>
         <source>a grid needs choices or int ranges; these are continuous: {names}</source>
@@ -2168,6 +2188,17 @@ no live figures</source>
     </message>
 </context>
 <context>
+    <name>ImportanceBars</name>
+    <message>
+        <source>Parameter importance ({method}, Optuna)</source>
+        <translation>参数重要性（{method}，Optuna）</translation>
+    </message>
+    <message>
+        <source>Parameter importance: not yet</source>
+        <translation>参数重要性：暂无</translation>
+    </message>
+</context>
+<context>
     <name>LivePlot</name>
     <message>
         <source>step</source>
@@ -2635,6 +2666,14 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>Function</source>
         <translation>函数</translation>
+    </message>
+    <message>
+        <source>Keyword arguments</source>
+        <translation>关键字参数</translation>
+    </message>
+    <message>
+        <source>Passed to the function as keyword arguments, a JSON object; a sweep can vary each of them</source>
+        <translation>以关键字参数传给函数，写成 JSON 对象；超参数搜索可以改变其中每一项</translation>
     </message>
     <message>
         <source>Choose the model file</source>
@@ -3386,6 +3425,16 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <source>Failed: {message}</source>
         <translation>失败：{message}</translation>
     </message>
+    <message numerus="yes">
+        <source>{name}: %n trial(s)</source>
+        <translation>
+            <numerusform>{name}：%n 个试验</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>best {objective}: {value:.4g}, {trial}</source>
+        <translation>最佳 {objective}：{value:.4g}，{trial}</translation>
+    </message>
 </context>
 <context>
     <name>ScalingDialog</name>
@@ -3778,12 +3827,12 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>开始扫描</translation>
     </message>
     <message>
-        <source>Continue a sweep…</source>
-        <translation>继续一个扫描…</translation>
+        <source>Open a sweep…</source>
+        <translation>打开超参数扫描…</translation>
     </message>
     <message>
-        <source>Open a stopped sweep&apos;s folder and continue it where it was</source>
-        <translation>打开已停止的扫描的文件夹，从停下的地方继续</translation>
+        <source>Open a sweep&apos;s folder: its trials and where it stands; Continue resumes a stopped sweep</source>
+        <translation>打开超参数扫描的文件夹：查看其试验和当前进度；“继续”可恢复已停止的扫描</translation>
     </message>
     <message>
         <source>Varies the run form&apos;s config: {strategy}, {epochs} epochs, global batch {batch}, learning rate {lr:g}, model {model}. Each trial is an ordinary run folder.</source>
@@ -3896,10 +3945,6 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>超参数扫描：{folder}</translation>
     </message>
     <message>
-        <source>Trials are run folders in {folder}</source>
-        <translation>试验是 {folder} 中的运行文件夹</translation>
-    </message>
-    <message>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -3936,6 +3981,14 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>扫描已停止：{message}</translation>
     </message>
     <message>
+        <source>trained by another sweep process: {finished} of {budget} trials finished, {running} training</source>
+        <translation>由另一个扫描进程训练中：{budget} 个试验中已完成 {finished} 个，{running} 个训练中</translation>
+    </message>
+    <message>
+        <source>reading the sweep…</source>
+        <translation>正在读取超参数扫描…</translation>
+    </message>
+    <message>
         <source>{finished} of {budget} trials finished, {running} training</source>
         <translation>{budget} 个试验中已完成 {finished} 个，{running} 个正在训练</translation>
     </message>
@@ -3952,16 +4005,20 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>未运行</translation>
     </message>
     <message>
-        <source>Parameter importance: not yet</source>
-        <translation>参数重要性：暂无</translation>
+        <source>trial {number}</source>
+        <translation>试验 {number}</translation>
     </message>
     <message>
-        <source>Parameter importance ({method}, Optuna):</source>
-        <translation>参数重要性（{method}，Optuna）：</translation>
+        <source>all trials: {objective} per epoch; select trials to compare them</source>
+        <translation>所有试验：每轮的 {objective}；选择试验以对比</translation>
     </message>
     <message>
         <source>Best trial: none completed yet</source>
         <translation>最佳试验：尚无完成的试验</translation>
+    </message>
+    <message>
+        <source>Trials are run folders in {folder}. Closing this view leaves the sweep running: its row in the Runs tab or Run › Sweep opens it again.</source>
+        <translation>试验是 {folder} 中的运行文件夹。关闭此视图后扫描继续运行：在“运行记录”标签页中它所在的行或“运行 › 超参数扫描”可再次打开它。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Best trial: {number}&lt;/b&gt;, {objective} {value:.4g}</source>
@@ -3990,10 +4047,6 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>completed</source>
         <translation>已完成</translation>
-    </message>
-    <message>
-        <source>trial {number}: {column}</source>
-        <translation>试验 {number}：{column}</translation>
     </message>
 </context>
 <context>

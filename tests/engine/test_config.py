@@ -275,3 +275,23 @@ def test_the_data_cache_is_for_runs_of_one_process():
     with pytest.raises(ConfigError) as caught:
         RunConfig.from_dict({"data": {"cache": "yes"}})
     assert [p.field for p in caught.value.problems] == ["data.cache"]
+
+
+def test_a_python_models_keyword_arguments_are_checked(tmp_path):
+    model_file = tmp_path / "m.py"
+    model_file.write_text("def build_model(input_shape, num_classes, **kwargs):\n    pass\n")
+    python = {"kind": "python", "path": str(model_file)}
+    fine = {"width": 8, "rate": 0.5, "act": "relu", "bn": True, "units": [16, 8]}
+    assert RunConfig.from_dict({"model": {**python, "kwargs": fine}}).model.kwargs == fine
+    assert RunConfig().model.kwargs == {}
+    for kwargs, words in [
+        ([8], "wrong type"),
+        ({"2x": 1}, "must be a Python identifier"),
+        ({"num_classes": 3}, "the engine passes it"),
+        ({"width": None}, "must be a number, text"),
+        ({"width": {"a": 1}}, "must be a number, text"),
+    ]:
+        with pytest.raises(ConfigError) as info:
+            RunConfig.from_dict({"model": {**python, "kwargs": kwargs}})
+        assert [p.field for p in info.value.problems][0].startswith("model.kwargs"), kwargs
+        assert words in str(info.value), (kwargs, str(info.value))

@@ -92,6 +92,7 @@ HONOURED: dict[str, str] = {
     "model.weights": "build_model: the application's local weights file (named: it must be on the machine)",
     "model.path": "build_model: the python model file (copied beside the script) or the .keras model (named)",
     "model.function": "build_model: the python model's build_model(input_shape, num_classes)",
+    "model.kwargs": "build_model: the python model's keyword arguments, build_model(..., **kwargs)",
 }
 
 _NO_CHECKPOINTS = (

@@ -10,7 +10,8 @@ by engine.train.models.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core.messages import Message, msg
 from engine.core.problems import Problem, positive_ints
@@ -34,6 +35,7 @@ class ModelConfig:
     weights: str | None = None
     path: str | None = None
     function: str = "build_model"
+    kwargs: dict[str, Any] = field(default_factory=dict)  # python: keyword arguments of `function`
 
 
 @dataclass(frozen=True)

@@ -147,6 +147,12 @@ def sweep_resume_command(sweep_dir: Path | str) -> list[str]:
     return cli_command("sweep", "--resume", str(sweep_dir), "--events")
 
 
+def sweep_status_command(sweep_dir: Path | str) -> list[str]:
+    """What a sweep holds, as events, without running it: its trials, its summary, then a run_finished whose
+    status says whether it runs now (running), was stopped (stopped) or has spent its budget (completed)."""
+    return cli_command("sweep", "--status", str(sweep_dir), "--events")
+
+
 def probe_command() -> list[str]:
     """The devices TensorFlow sees, as one JSON document on stdout."""
     return [python(), "-m", CLI_MODULE, "devices", "--json"]

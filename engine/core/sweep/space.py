@@ -8,7 +8,8 @@ The space is a JSON document beside a base run config (`tfdd sweep --config base
      "objective": "val_loss", "method": "tpe", "trials": 16,
      "pruner": "median", "concurrency": 2}
 
-A parameter names any field of the run config (a section's field as `model.filters`); each value a parameter
+A parameter names any field of the run config (a section's field as `model.filters`, a python model's keyword
+argument as `model.kwargs.width`); each value a parameter
 may take is checked by applying it to the base config and validating the result, so a space is refused
 before anything starts, every problem at once. No TensorFlow and no optimisation library here: the window
 builds and checks spaces with this module.
@@ -25,6 +26,7 @@ from typing import Any, Literal
 
 from engine.core.config import RunConfig
 from engine.core.messages import msg
+from engine.core.model_kinds.python import kwarg_name_problem
 from engine.core.problems import ConfigError, Problem
 from engine.core.sweep import SweepPaths
 
@@ -33,6 +35,7 @@ DISTRIBUTIONS: tuple[Distribution, ...] = ("choice", "uniform", "log_uniform", "
 OBJECTIVES = ("val_loss", "val_accuracy", "loss", "accuracy")
 METHODS = ("grid", "random", "tpe")  # tpe: Optuna's model-based sampler (tree-structured Parzen estimator)
 PRUNERS = ("none", "median", "halving")  # halving: successive halving
+KWARGS = "model.kwargs."  # a python model's keyword argument: "model.kwargs.width"
 MAX_GRID_POINTS = 10_000  # a grid larger than this is a typo rather than a plan
 SPACE_KEYS = (
     "parameters",
@@ -89,11 +92,14 @@ class SweepSpace:
 
 def apply(base: RunConfig, params: dict[str, Any], check: bool = True) -> RunConfig:
     """`base` with each named field set to its value, validated (ConfigError says what is wrong); check=False
-    keeps what can be read, as RunConfig.from_dict does for a form."""
+    keeps what can be read, as RunConfig.from_dict does for a form. A name is a field ("epochs"), a section's
+    field ("model.filters") or a python model's keyword ("model.kwargs.width")."""
     document = base.to_dict()
     for name, value in params.items():
-        section, _, key = name.rpartition(".")
-        target = document[section] if section else document
+        *sections, key = name.split(".")
+        target = document
+        for section in sections:
+            target = target[section]
         target[key] = value
     return RunConfig.from_dict(document, check=check)
 
@@ -191,7 +197,11 @@ def _parameter(where: str, name: str, spec: Any, base: RunConfig, problems: list
     if name in ("name", "devices", "strategy") or name.startswith("checkpoint."):
         problems.append(Problem(where, spec, msg("is set by the sweep itself, not varied")))
         return None
-    if not is_field(base, name):
+    if name.startswith(KWARGS):
+        if problem := _kwarg_problem(where, name, spec, base):
+            problems.append(problem)
+            return None
+    elif not is_field(base, name):
         problems.append(Problem(where, spec, msg("not a field of the run config")))
         return None
     if not isinstance(spec, dict) or len(spec) != 1 or next(iter(spec)) not in DISTRIBUTIONS:
@@ -227,6 +237,21 @@ def _parameter(where: str, name: str, spec: Any, base: RunConfig, problems: list
     for value in parameter.values:
         problems += _value_problems(where, name, value, base)
     return parameter if len(problems) == before else None
+
+
+def _kwarg_problem(where: str, name: str, spec: Any, base: RunConfig) -> Problem | None:
+    """Why `name` ("model.kwargs.width") cannot vary: the base model takes no keywords, or a name Python refuses."""
+    if base.model.kind != "python":
+        return Problem(
+            where,
+            spec,
+            msg(
+                "keyword arguments go to a python model's function; the base config's model is {kind}",
+                kind=base.model.kind,
+            ),
+        )
+    problem = kwarg_name_problem(where, name.removeprefix(KWARGS))
+    return None if problem is None else Problem(where, spec, problem.message)
 
 
 def is_field(base: RunConfig, name: str) -> bool:

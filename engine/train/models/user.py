@@ -1,6 +1,6 @@
 """The user's own model: a function in a Python file, or a .keras file trained further.
 
-python: `build_model(input_shape, num_classes)` is called inside
+python: `build_model(input_shape, num_classes, **model.kwargs)` is called inside
 `strategy.scope()` and returns an uncompiled tf_keras model (the engine
 compiles it or writes the custom loop); README ("Your model", `python`) has the
 contract. saved: `tf_keras.models.load_model(path, compile=False)`, e.g.
@@ -23,7 +23,7 @@ def build_user_model(config: RunConfig, input_shape: tuple[int, ...], num_classe
         return _load_saved(str(m.path), input_shape), str(m.path)
     where = f"{m.path}:{m.function}"
     function = load_function(str(m.path), m.function, "model")
-    model = call_user(function, (tuple(input_shape), num_classes), where, "model")
+    model = call_user(function, (tuple(input_shape), num_classes), where, "model", kwargs=dict(m.kwargs))
     if not isinstance(model, keras.Model):
         hint = (
             " (a Keras 3 model: import tf_keras, or tensorflow with TF_USE_LEGACY_KERAS=1, which the engine sets)"

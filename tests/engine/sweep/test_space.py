@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -131,3 +132,25 @@ def test_on_the_cpu_trials_share_it_half_the_cores_at_once_unless_told():
     cpu = BASE.replace(virtual_devices=2)
     slots = plan_slots(space_with_batches(64, concurrency=2), cpu, [])
     assert slots == [Slot(0, None, 2), Slot(1, None, 2)]
+
+
+def test_a_python_models_keyword_arguments_vary_by_name_and_are_checked_before_start(tmp_path):
+    model_file = tmp_path / "wide.py"
+    model_file.write_text("def build_model(input_shape, num_classes, width=8, act='relu'):\n    pass\n")
+    base = BASE.replace(
+        model=dataclasses.replace(BASE.model, kind="python", path=str(model_file), kwargs={"act": "relu"})
+    )
+    space = parse_space({"parameters": {"model.kwargs.width": {"choice": [4, 16]}}, "trials": 2}, base)
+    assert space.parameters[0].grid() == (4, 16)
+    assert apply(base, {"model.kwargs.width": 16}).model.kwargs == {"act": "relu", "width": 16}
+    assert problems({"parameters": {"model.kwargs.width": {"choice": [4]}}}) == [
+        "parameters.model.kwargs.width = {'choice': [4]}: keyword arguments go to a python model's function; "
+        "the base config's model is mlp"
+    ]
+    assert problems({"parameters": {"model.kwargs.2wide": {"int": [1, 3]}}}, base) == [
+        "parameters.model.kwargs.2wide = {'int': [1, 3]}: a keyword argument's name must be a Python identifier"
+    ]
+    assert problems({"parameters": {"model.kwargs.width": {"choice": [{"a": 1}]}}}, base) == [
+        "parameters.model.kwargs.width = {'a': 1}: a keyword argument must be a number, text, true/false or a "
+        "list of those"
+    ]

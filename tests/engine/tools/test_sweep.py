@@ -96,7 +96,7 @@ def summary_tags(folder: Path) -> set[str]:
     return tags
 
 
-def test_a_trial_whose_learning_rate_diverges_is_pruned_at_its_first_epoch(tmp_path):
+def test_a_trial_whose_learning_rate_diverges_is_pruned_once_its_first_quarter_of_epochs_is_over(tmp_path):
     space = parse_space(
         {
             "parameters": {"learning_rate": {"choice": [0.01, 0.02, 8.0]}},
@@ -111,9 +111,9 @@ def test_a_trial_whose_learning_rate_diverges_is_pruned_at_its_first_epoch(tmp_p
     by_rate = {t.params["learning_rate"]: t for t in trials}
     assert by_rate[0.01].state == by_rate[0.02].state == TrialState.COMPLETE
     diverged = by_rate[8.0]
-    assert diverged.state == TrialState.PRUNED and diverged.last_step == 1
+    assert diverged.state == TrialState.PRUNED and diverged.last_step == 2  # epoch 1 of 4 is not judged
     rows = read_metrics(RunPaths(Path(diverged.user_attrs["run_dir"])).metrics)
-    assert len(rows) == 1  # it stopped after its first epoch of four
+    assert len(rows) == 2  # it stopped after its second epoch of four
 
 
 def test_a_sweep_killed_mid_way_continues_with_resume_and_finishes_every_trial_once(tmp_path):
@@ -148,3 +148,24 @@ def test_a_sweep_killed_mid_way_continues_with_resume_and_finishes_every_trial_o
     assert {r["epoch"] for r in read_metrics(RunPaths(out / "trial-001").metrics)} == {"1", "2", "3"}
     assert "trial 1 interrupted" in done.stderr
     assert "trial 0 completed" in done.stderr  # the resumed sweep says first what it already holds
+
+
+def test_a_sweep_of_eight_with_one_diverging_trial_prunes_that_one_and_not_half_the_good_ones(tmp_path):
+    """The two best trials come first, so every good trial after them starts behind: judged against the median of
+    two finished trials, nearly all were pruned at their first epoch."""
+    best, slower = [0.03, 0.02], [0.01, 0.012, 0.014, 0.016, 0.018]  # all converge; the larger rates faster
+    space = parse_space(
+        {
+            "parameters": {"learning_rate": {"choice": [*best, *slower[:3], 8.0, *slower[3:]]}},
+            "method": "grid",
+            "trials": 8,
+            "concurrency": 2,
+            "pruner": "median",
+        },
+        BASE,
+    )
+    trials = sweep.start(tmp_path / "sweep", BASE.replace(epochs=4), space, [])
+    by_rate = {t.params["learning_rate"]: t for t in trials}
+    assert by_rate[8.0].state == TrialState.PRUNED
+    pruned_good = [rate for rate in best + slower if by_rate[rate].state == TrialState.PRUNED]
+    assert len(pruned_good) < len(best + slower) / 2, pruned_good

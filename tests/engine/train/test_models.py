@@ -64,3 +64,21 @@ def test_a_keras_application_trains_from_weights_the_test_saved(tmp_path):
     assert finished.returncode == 0, finished.stderr[-3000:]
     assert any(e.message.startswith("model: MobileNetV3Small") for e in finished.of(ev.Log))
     assert len(finished.of(ev.EpochEnd)) == 1
+
+
+def test_a_python_models_keyword_arguments_reach_its_function(tmp_path):
+    from engine.core.config import RunConfig
+    from engine.train.models import build_model
+
+    model_file = tmp_path / "wide.py"
+    model_file.write_text(
+        "import tf_keras as keras\n\n\n"
+        "def build_model(input_shape, num_classes, width=3, activation='relu'):\n"
+        "    inputs = keras.Input(shape=input_shape)\n"
+        "    x = keras.layers.Dense(width, activation=activation, name='wide')(inputs)\n"
+        "    return keras.Model(inputs, keras.layers.Dense(num_classes)(x))\n"
+    )
+    kwargs = {"width": 7, "activation": "tanh"}
+    config = RunConfig.from_dict({"model": {"kind": "python", "path": str(model_file), "kwargs": kwargs}})
+    layer = build_model(config, (4,), 3).model.get_layer("wide")
+    assert (layer.units, layer.activation.__name__) == (7, "tanh")

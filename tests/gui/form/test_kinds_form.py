@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PIL import Image
+from PySide6.QtWidgets import QLineEdit
 
 from engine.core.config import DataConfig, ModelConfig, RunConfig
 from tests.data_factory import write_float_tfrecords, write_image_folder, write_python_model
@@ -155,3 +156,19 @@ def test_a_python_source_names_a_number_its_field_cannot_show(qtbot, tmp_path):
     assert config.data.num_samples == 2_000_000_000
     form.show_problems(problems)
     assert "the config holds 2000000000, which this field cannot show" in problem_text(form, "data.num_samples")
+
+
+def test_a_python_models_keyword_arguments_are_a_json_object_in_the_form(qtbot, tmp_path):
+    path = write_python_model(tmp_path / "m.py")
+    form = make_form(qtbot)
+    model = ModelConfig(kind="python", path=str(path), kwargs={"width": 16, "act": "relu"})
+    form.set_config(RunConfig(model=model))
+    assert form.evaluate()[0].model == model
+    edit = form.findChild(QLineEdit, "modelKwargsEdit")
+    assert edit.isVisibleTo(form)
+    edit.setText('{"width": 16,')
+    form.show_problems(form.evaluate()[2])
+    assert "JSON object" in problem_text(form, "model.kwargs")
+    edit.setText('{"2x": 1}')
+    form.show_problems(form.evaluate()[2])
+    assert "Python identifier" in problem_text(form, "model.kwargs.2x") + problem_text(form, "model.kwargs")

@@ -11,12 +11,14 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QTableView, QTabWidget
+from PySide6.QtWidgets import QTabWidget, QTreeView
 
+from engine.core import events as ev
 from engine.core.config import DataConfig, RunConfig
 from engine.core.protocol.commands import resume_command
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.runlock import RunLock
+from engine.core.sweep import SweepPaths
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
 from gui.runs.panel import RunsPanel
@@ -144,7 +146,7 @@ def test_the_window_has_live_and_runs_tabs(make_window):
     window = make_window()
     tabs = window.findChild(QTabWidget, "mainTabs")
     assert [tabs.tabText(i) for i in range(tabs.count())][:2] == ["Live", "Runs"]
-    assert window.findChild(QTableView, "runsTable") is window.runs.table
+    assert window.findChild(QTreeView, "runsTable") is window.runs.table
 
 
 def test_reopen_loads_the_form_and_shows_the_live_tab(qtbot, make_window, runs):
@@ -344,3 +346,34 @@ def test_a_reader_process_that_died_is_started_again(qtbot, panel: RunsPanel, ru
     refresh(qtbot, panel)
     assert panel.loader.reader_pid not in (None, first) and panel.model.rowCount() == 4
     assert panel.loader.problem == ""
+
+
+def test_a_sweeps_trials_are_grouped_under_one_collapsible_sweep_row(qtbot, runs):
+    root = runs["done"].parent
+    sweep = root / "20240102-100000-sweep-lr"
+    sweep.mkdir()
+    SweepPaths(sweep).spec.write_text(json.dumps({"space": {"objective": "val_loss"}}), encoding="utf-8")
+    trials = [
+        write_run(
+            sweep, f"trial-{n:03d}", ev.RunFinished(status="completed", epochs_completed=k, run_dir=""), k, 5e3 + n
+        )
+        for n, k in enumerate((1, 3, 2))
+    ]
+    panel = RunsPanel(root)
+    qtbot.addWidget(panel)
+    refresh(qtbot, panel)
+    assert panel.proxy.rowCount() == 5  # four runs and one sweep, newest first
+    assert cell(panel, 0, "Run") == "sweep-lr: 3 trials"
+    assert cell(panel, 0, "Val loss") == f"{1.1 / 3:.4f}"  # the best trial's objective
+    assert "trial-001" in cell(panel, 0, "Val loss", Qt.ItemDataRole.ToolTipRole)
+    group = panel.proxy.index(0, 0)
+    assert panel.proxy.rowCount(group) == 3 and not panel.table.isExpanded(group)
+    assert panel.proxy.index(0, COLUMNS.index("Run"), group).data() == "trial-002"  # newest trial first
+    panel.select_paths([trials[1]])  # a trial is a run: selected, it can be reopened, exported and compared
+    assert panel.table.isExpanded(group) and [r.path for r in panel.selected_runs()] == [trials[1]]
+    assert panel.reopen_button.isEnabled() and panel.export_script.isEnabled()
+    panel.table.selectionModel().select(group, panel.table.selectionModel().SelectionFlag.ClearAndSelect)
+    assert panel.selected_runs() == [] and not panel.reopen_button.isEnabled()
+    with qtbot.waitSignal(panel.sweep_requested) as opened:
+        panel.table.doubleClicked.emit(group)  # the sweep row opens the sweep's view
+    assert opened.args == [sweep]

@@ -118,12 +118,12 @@ def test_a_real_sweep_started_from_the_window_fills_its_view_and_its_best_config
     assert all(len(r.curve) == 2 for r in rows)  # the objective at each epoch, as it was reported
     best = view.summary.best_number
     assert best == rows[0].number and view.table.item(0, 0).text() == str(best)
-    assert "PED-ANOVA" in view.importance.text() and "learning_rate" in view.importance.text()
+    assert "PED-ANOVA" in view.importance.title and "learning_rate" in view.importance.shares
     line = view.parallel.lines[best]
     line.sigClicked.emit(line, None)  # a click on the best trial's line selects it and overlays its curves
     assert view.selected == {best} and view.table.selectedItems()[0].row() == 0
-    legend = [label.text for _sample, label in view.curves.getPlotItem().legend.items]
-    assert legend == [f"trial {best}: val_loss", f"trial {best}: loss"]
+    assert [label for _colour, label in view.legend] == [f"trial {best}"]
+    assert len(view.curves.getPlotItem().listDataItems()) == 1 + 2  # the other trial thin, the chosen one's two
     assert not view.continue_button.isEnabled()
     view.best_button.click()
     assert window.form.evaluate()[0].learning_rate == rows[0].params["learning_rate"]
@@ -144,7 +144,7 @@ def test_the_view_shows_trials_live_marks_the_pruned_one_and_stops_and_continues
     states = [view.table.item(row, 1).text() for row in range(view.table.rowCount())]
     assert states == ["pruned at epoch 1", "training (epoch 1)"]  # the pruned trial has a final value
     assert view.stop_button.isEnabled() and not view.continue_button.isEnabled()
-    assert "not yet" in view.importance.text() and not view.best_button.isEnabled()
+    assert "not yet" in view.importance.title and not view.best_button.isEnabled()
     view.stop_button.click()
     qtbot.waitUntil(lambda: not view.running, timeout=30_000)
     assert view.trials.rows[0].state == "interrupted" and view.continue_button.isEnabled()

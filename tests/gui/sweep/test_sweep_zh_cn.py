@@ -11,8 +11,9 @@ from gui.sweep.view import SweepView
 from tests.gui.english_words import shown_texts
 
 FAKE_SWEEP = Path(__file__).parents[1] / "fake_sweep.py"
-# the config's own field names (the space's JSON keys, the same in every language) and the library's name
-NAMES = {"optimizer", "epochs", "optuna"}
+# the config's own field names and objectives (the space's JSON keys and values, the same in every language) and
+# the library's name
+NAMES = {"optimizer", "epochs", "optuna", "loss", "accuracy"}
 BASE = RunConfig(strategy="default", epochs=2, validation_split=0.25, data=DataConfig(num_samples=256))
 
 
