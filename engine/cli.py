@@ -21,12 +21,12 @@ from typing import IO, TYPE_CHECKING
 
 from engine.core import anatomy
 from engine.core import events as ev
-from engine.core.arguments import positive_int
+from engine.core.arguments import add_profile_steps, positive_int
 from engine.core.config import RunConfig
 from engine.core.logs import event_lines
 from engine.core.problems import ConfigError, DataError, OutputExists, RunDirError, capped, printable
 from engine.core.protocol.codes import ExitCode, RunStatus
-from engine.core.protocol.profile import ProfileRequests, add_profile_steps
+from engine.core.protocol.profile import ProfileRequests
 
 if TYPE_CHECKING:
     from engine.core.sources import SourceInfo

@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
         self.form.changed.connect(self._on_form_changed)
         self.controls.start.clicked.connect(self.start_run)
         self.controls.stop.clicked.connect(self.ask_stop)
+        self.controls.profile_requested.connect(lambda steps: self.runner and self.runner.request_profile(steps))
         self.runs.reopen_requested.connect(self.reopen_config)
         self.runs.resume_requested.connect(self.resume_run)
         self.runs.watch_requested.connect(self.watch_run)

@@ -22,6 +22,7 @@ import argparse
 import sys
 
 from engine.core import events as ev
+from engine.core.arguments import add_profile_steps
 from engine.core.problems import ConfigError, RunDirError, failure_message
 from engine.core.protocol.channel import (
     EventChannel,
@@ -33,7 +34,7 @@ from engine.core.protocol.channel import (
 )
 from engine.core.protocol.codes import ExitCode, RunStatus
 from engine.core.protocol.commands import WAIT_FOR_CONFIG
-from engine.core.protocol.profile import ProfileRequests, add_profile_steps
+from engine.core.protocol.profile import ProfileRequests
 from engine.train.ending import exit_now
 
 

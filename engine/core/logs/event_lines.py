@@ -105,3 +105,8 @@ def profile_line(event: ev.ProfileSaved) -> Message:
         path=event.path,
         logdir=event.logdir,
     )
+
+
+def task_line(event: ev.Evaluation | ev.ProfileSaved) -> Message:
+    """What a cluster task reports beside its steps: an evaluation, or a profile written."""
+    return evaluation_line(event) if isinstance(event, ev.Evaluation) else profile_line(event)

@@ -1,6 +1,6 @@
 """Asking a trainer for a TensorFlow profile: a window of global steps, or the next N steps while it runs.
 
-`tfdd train --profile-steps A-B` gives the window before the run starts; the window's "Capture a
+`tfdd train --profile-steps A-B` (engine.core.arguments) gives the window before the run starts; the window's "Capture a
 profile" sends the line "profile N" on the trainer's stdin (the worker protocol's control channel,
 beside "stop"). Steps are numbered as events.jsonl's global_step: from 1 since the run began. The
 trainer (engine.train.profile) starts and stops TensorFlow's profiler at call boundaries and reports
@@ -9,7 +9,6 @@ what it wrote as a profile_saved event.
 
 from __future__ import annotations
 
-import argparse
 import threading
 from dataclasses import dataclass
 
@@ -28,26 +27,6 @@ class StepRange:
 
     def __str__(self) -> str:
         return f"{self.first}-{self.last}"
-
-
-def parse_step_range(text: str) -> StepRange:
-    """ "A-B" (1 <= A <= B) as a StepRange; argparse.ArgumentTypeError saying what would do otherwise."""
-    first, dash, last = text.strip().partition("-")
-    try:
-        steps = StepRange(int(first), int(last if dash else first))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a range of steps: write A-B with whole numbers, e.g. 2-3 (global steps, from 1)"
-        ) from None
-    if steps.first < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: steps are numbered from 1; write e.g. 1-{max(steps.last, 1)}")
-    if steps.first > steps.last:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: the first step comes after the last; write {steps.last}-{steps.first}"
-        )
-    if steps.last - steps.first + 1 > MAX_PROFILE_STEPS:
-        raise argparse.ArgumentTypeError(f"{text!r}: at most {MAX_PROFILE_STEPS:,} steps in one profile")
-    return steps
 
 
 def profile_line(steps: int) -> str:
@@ -82,14 +61,3 @@ class ProfileRequests:
         with self._lock:
             asked, self._asked = self._asked, []
         return asked
-
-
-def add_profile_steps(parser: argparse.ArgumentParser) -> None:
-    """The --profile-steps option of the commands that start a trainer (`tfdd train`, the trainer process)."""
-    parser.add_argument(
-        "--profile-steps",
-        type=parse_step_range,
-        metavar="A-B",
-        help="write a TensorFlow profile of global steps A to B (from 1) into the run's tensorboard/ folder; "
-        "view it with TensorBoard's profile plugin (pip install tensorboard-plugin-profile)",
-    )

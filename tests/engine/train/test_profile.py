@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.core import events as ev
-from engine.core.protocol.profile import StepRange, parse_profile_line, parse_step_range, profile_line
+from engine.core.arguments import parse_step_range
+from engine.core.protocol.profile import StepRange, parse_profile_line, profile_line
 from engine.core.runs.rundir import read_events
 from tests.engine.train.worker_process import LiveWorker, base_config, run_python, run_worker, train, write_config
 
