@@ -20,12 +20,13 @@ no anatomy.
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
 from engine.core import events as ev
-from engine.train.anatomy import StepMeter, _written_by_step
+from engine.train.anatomy import PROBE_REPEATS, StepMeter, _written_by_step
 from engine.train.loops import Session, replica_train_step
 from engine.train.models import build_loss_and_metric
 from engine.train.tf_runtime import keras, tf
@@ -84,8 +85,9 @@ class PSProbes:
         self._trips = tf.function(timed_on_worker(round_trips))
 
     def _on_worker(self, probe: Callable[..., Any], *args: Any) -> float:
-        """Seconds the probe took on the worker that ran it."""
-        return float(self._coordinator.schedule(probe, args=args).fetch()[1])
+        """Seconds the probe took on the worker that ran it, the median of PROBE_REPEATS calls."""
+        runs = (self._coordinator.schedule(probe, args=args).fetch()[1] for _ in range(PROBE_REPEATS))
+        return statistics.median(float(seconds) for seconds in runs)
 
     def measure(self, steps: int) -> tuple[float, float]:
         """(held-batch step, ps round trips) in seconds per step of wall time, with no closure in flight; the
@@ -111,7 +113,7 @@ class PSStepMeter(StepMeter):
 
     def __init__(self, emit: ev.Sink, probes: PSProbes, workers: int):
         self._workers = workers
-        super().__init__(emit, probes)  # type: ignore[arg-type]
+        super().__init__(emit, probes)  # a PSProbes measures as a StepProbes does
 
     def _open(self, at: float | None) -> None:
         super()._open(time.perf_counter() if at is None else at)
