@@ -9,7 +9,8 @@ measured where the steps run and put on the run's wall clock:
 - B is split by two probes, closures run on one worker at an epoch's end, when every closure is back: the
   training step on one batch held on the worker (no input awaited: compute and ps round trips), and the
   ps round trips alone (every variable the step reads fetched from its ps, and an update of its size
-  pushed back). Input is the busy time beyond the held-batch step.
+  pushed back). Input is the busy time beyond the held-batch step; it also holds what the workers lose
+  to each other at the ps (a probe has the ps to itself), which the coordinator cannot tell apart.
 Each worker-second is divided by W, so the parts are milliseconds of the run's wall time per step and
 add up to T/S, as the other loops' (engine.train.anatomy.anatomy_figures). A probe trains the real
 variables, so every variable the step writes is read before it and written back after it.
