@@ -2,6 +2,7 @@
 
 tfdd train --config run.json [--run-dir DIR]      (or python -m engine.cli ..., python main.py ...)
 tfdd train --resume RUN_DIR
+tfdd train ... --profile-steps A-B                 (a TensorFlow profile of global steps A to B)
 tfdd devices [--json]
 tfdd export-script --config run.json --out train.py
 tfdd scaling --config run.json --replicas 1 2 4 [--events]
@@ -21,11 +22,12 @@ from typing import IO, TYPE_CHECKING, Any
 
 from engine.core import anatomy
 from engine.core import events as ev
-from engine.core.arguments import positive_int
+from engine.core.arguments import add_profile_steps, positive_int
 from engine.core.config import RunConfig
 from engine.core.logs import event_lines
 from engine.core.problems import ConfigError, DataError, OutputExists, RunDirError, capped, printable
 from engine.core.protocol.codes import ExitCode, RunStatus
+from engine.core.protocol.profile import ProfileRequests
 from engine.core.remedies import TRIAL_EPOCHS, TRIAL_ROUNDS
 
 if TYPE_CHECKING:
@@ -69,6 +71,8 @@ class ConsoleProgress:
                 tqdm.write(f"  {anatomy.summary_line(self._anatomy)}", file=self._out)
         elif isinstance(event, ev.CheckpointSaved):
             tqdm.write(event_lines.checkpoint_line(event), file=self._out)
+        elif isinstance(event, ev.ProfileSaved):
+            tqdm.write(event_lines.profile_line(event), file=self._out)
         elif isinstance(event, ev.Evaluation):  # the evaluator task of a cluster
             tqdm.write(f"evaluator: {event_lines.evaluation_line(event)}", file=self._out)
         elif isinstance(event, ev.Log):
@@ -113,6 +117,7 @@ def _train(args: argparse.Namespace) -> int:
                 resume=resume,
                 print_tracebacks=args.verbose,
                 source_info=info,
+                profile=ProfileRequests(args.profile_steps) if args.profile_steps else None,
             )
     except (ConfigError, RunDirError) as exc:  # TF_CONFIG problems; a run folder that is not ours or in use
         print(f"error: {exc}", file=sys.stderr)
@@ -298,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --config and --run-dir: when the folder already holds a run of the same config, continue it "
         "from its checkpoint (how a restarted pod or start script picks up where it stopped)",
     )
+    add_profile_steps(train)
     train.set_defaults(handler=_train)
     devices = commands.add_parser("devices", parents=[common], help="list the GPUs and the CPU TensorFlow sees")
     devices.add_argument("--json", action="store_true", help="machine-readable output (used by the window)")

@@ -142,6 +142,7 @@ class MainWindow(QMainWindow):
         self.form.changed.connect(self.on_form_changed)
         self.controls.start.clicked.connect(self.run.start)
         self.controls.stop.clicked.connect(self.run.ask_stop)
+        self.controls.profile_requested.connect(lambda steps: self.runner and self.runner.request_profile(steps))
         self.runs.reopen_requested.connect(self.reopen_config)
         self.runs.resume_requested.connect(self.run.resume)
         self.runs.watch_requested.connect(self.watch_run)

@@ -10,6 +10,7 @@ batch every 33 ms costs a few milliseconds.
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections import deque
@@ -24,6 +25,7 @@ from engine.core.logs.stall import TRAINER_TASK, StallWatch, resumed_line, stall
 from engine.core.logs.tf_log import without_chatter
 from engine.core.protocol.client import WorkerProcess, kill_all
 from engine.core.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState, task_id
+from engine.core.protocol.profile import profile_line
 from engine.core.runs.raw_log import RawLog
 from engine.core.tfconfig import EVALUATOR_JOB
 from gui.i18n import event_message, event_text, translate
@@ -72,6 +74,8 @@ def log_line(event: ev.Event, epochs: int = 0) -> str | None:
         return translate(event_lines.epoch_line(event, epochs))
     if isinstance(event, ev.CheckpointSaved):
         return translate(event_lines.checkpoint_line(event))
+    if isinstance(event, ev.ProfileSaved):
+        return translate(event_lines.profile_line(event))
     if isinstance(event, ev.RunStarted):
         return translate(event_lines.run_started_line(event))
     if isinstance(event, ev.RunFailed):
@@ -157,12 +161,27 @@ class TrainingRunner(EventRelay):
         self._stderr_log_path = stderr_log
         self._stderr_log: RawLog | None = None
         self._stop_requested = threading.Event()
+        self._profile_asks: queue.SimpleQueue[int] = queue.SimpleQueue()
         self.warm_start = warm is not None
         self._stalls = stalls
 
     def request_stop(self) -> None:
         """Ask the child to checkpoint and stop; safe to call from any thread."""
         self._stop_requested.set()
+
+    def request_profile(self, steps: int) -> None:
+        """Ask the trainer for a TensorFlow profile of its next `steps` steps (engine.core.protocol.profile); safe
+        to call from any thread. The trainer says where it wrote it (profile_saved), or why it did not."""
+        self._profile_asks.put(steps)
+
+    def _send_profile_asks(self, logs: list[str]) -> None:
+        while not self._profile_asks.empty():
+            steps = self._profile_asks.get()
+            if self._stop_requested.is_set() or not self._process.send(profile_line(steps)):
+                said = self.tr("the trainer takes no more requests (it is stopping or gone); no profile was asked for")
+            else:
+                said = self.tr("asked the trainer for a profile of its next {steps} steps").format(steps=steps)
+            logs.append(f"[dashboard] {said}")
 
     # ---- the thread ---------------------------------------------------------
     def run(self) -> None:
@@ -209,6 +228,7 @@ class TrainingRunner(EventRelay):
         pacing = False  # from the run's first step on
         while proc.streams_open or proc.alive():
             interval_start = time.monotonic()
+            self._send_profile_asks(logs)
             if self._stop_requested.is_set() and kill_at is None:
                 kill_at = interval_start + self.grace_seconds
                 proc.request_stop()

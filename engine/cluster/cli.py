@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cluster.netns import Isolation
 from engine.cluster.ssh import Ssh, add_host_arguments
 from engine.core import events as ev
-from engine.core.arguments import count, port, positive_int, positive_seconds
+from engine.core.arguments import add_profile_steps, count, port, positive_int, positive_seconds, profiled_command
 from engine.core.config import STRATEGIES, RunConfig
 from engine.core.hosts import parse_hosts
 from engine.core.logs import event_lines
@@ -145,6 +145,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="report a training task that has not finished a step for S seconds, with its Python stacks "
         "(default: from its own step times, at least 30 s)",
     )
+    add_profile_steps(launch)
     launch.add_argument(
         "--events",
         action="store_true",
@@ -319,7 +320,7 @@ def _restarts(args: argparse.Namespace) -> dict[str, int]:
 def _run(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, on_state: Any) -> Any:
     """Start the plan's cluster and wait for it (a ClusterResult). The run's lock is released at the end; a
     launch refused before anything started (ClusterError, ConfigError) leaves no empty new run behind."""
-    from engine.cluster.launcher import launch_cluster
+    from engine.cluster.launcher import launch_cluster, trainer_command
     from engine.cluster.remote import PreflightError, launch_remote_cluster
 
     common = dict(
@@ -333,10 +334,11 @@ def _run(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, o
         **_restarts(args),
     )
     try:
+        command_for = profiled_command(trainer_command, args.profile_steps, remote=plan.remote is not None)
         if plan.remote is not None:
             assert plan.ssh is not None
             return launch_remote_cluster(plan.remote, plan.config_path, plan.run_dir, plan.ssh, **common)
-        return launch_cluster(plan.cluster, plan.config_path, plan.run_dir, **common)
+        return launch_cluster(plan.cluster, plan.config_path, plan.run_dir, **common, command_for=command_for)
     except (ClusterError, ConfigError, PreflightError):
         plan.abandon()
         raise
@@ -369,8 +371,8 @@ def _launch(args: argparse.Namespace) -> int:
     def on_event(task: Task, event: ev.Event) -> None:
         if isinstance(event, ev.EpochEnd) and task == chief:
             print(event_lines.epoch_line(event, plan.epochs), flush=True)
-        elif isinstance(event, ev.Evaluation):
-            print(f"{task.name}: {event_lines.evaluation_line(event)}", flush=True)
+        elif isinstance(event, (ev.Evaluation, ev.ProfileSaved)):
+            print(f"{task.name}: {event_lines.task_line(event)}", flush=True)
         elif isinstance(event, ev.Log) and event.level in ("warning", "error"):
             print(f"{task.name}: [{event.level}] {printable(event.message)}", flush=True)
         elif isinstance(event, ev.TaskStalled):
@@ -462,7 +464,7 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
             emit(event)
         elif isinstance(event, ev.RunFailed):
             emit(ev.Log(level="error", message=event.message, source=source))
-        elif isinstance(event, ev.TaskStalled):
+        elif isinstance(event, (ev.TaskStalled, ev.ProfileSaved)):
             emit(event)
 
     try:

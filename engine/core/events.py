@@ -101,6 +101,19 @@ class CheckpointSaved:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ProfileSaved:
+    """A TensorFlow profile of global steps `first_step` to `last_step` was written (engine.train.profile)."""
+
+    type: ClassVar[str] = "profile_saved"
+    path: str  # the profile's folder: <run>/tensorboard/plugins/profile/<session>
+    logdir: str  # what `tensorboard --logdir` is given to show it
+    first_step: int
+    last_step: int
+    task: str = ""  # a cluster's task id; empty for one trainer
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Log:
     type: ClassVar[str] = "log"
     level: str
@@ -283,6 +296,7 @@ Event = (
     | EpochEnd
     | StepAnatomy
     | CheckpointSaved
+    | ProfileSaved
     | Log
     | WorkerState
     | Evaluation
@@ -306,6 +320,7 @@ EVENT_TYPES: dict[str, type] = {
         EpochEnd,
         StepAnatomy,
         CheckpointSaved,
+        ProfileSaved,
         Log,
         WorkerState,
         Evaluation,

@@ -45,6 +45,14 @@ class StepTimer(Protocol):
     def timed(self, call: Callable[..., Any]) -> Callable[..., Any]: ...
 
 
+class StepTracer(Protocol):
+    """What the controller asks of a profiler (engine.train.profile.StepProfiler)."""
+
+    def between_calls(self) -> None: ...
+
+    def traced(self, call: Callable[..., Any]) -> Callable[..., Any]: ...
+
+
 class Loop(Protocol):
     """How one epoch's steps run (the custom loop or Keras fit)."""
 
@@ -161,6 +169,7 @@ class Controller:
         self._pending = PendingReport()
         self._reported_at = time.perf_counter()
         self.anatomy: StepTimer | None = None  # measures where the step time goes (engine.train.anatomy)
+        self.profiler: StepTracer | None = None  # captures TensorFlow profiles of chosen steps (engine.train.profile)
 
     @property
     def steps_per_epoch(self) -> int:
@@ -183,6 +192,8 @@ class Controller:
                 return self._stopped()
             if self.anatomy:
                 self.anatomy.epoch_begins()
+            if self.profiler:
+                self.profiler.between_calls()
             loop.train_epoch(epoch, first, self)
             if self.step < self.steps_per_epoch:
                 return self._stopped()
@@ -229,6 +240,8 @@ class Controller:
             )
         if self.anatomy:
             self.anatomy.block_done(self.epoch + 1, self.global_step, total_steps, self.step >= self.steps_per_epoch)
+        if self.profiler and self.step < self.steps_per_epoch:
+            self.profiler.between_calls()
         if time.perf_counter() - self._reported_at >= REPORT_EVERY_S:
             self._report()  # one step per call: what waits goes out at the pace of full groups
         every = self.schedule.checkpoint_every_steps
@@ -245,8 +258,10 @@ class Controller:
         return going
 
     def timed(self, call: Callable[..., Any]) -> Callable[..., Any]:
-        """The loop's compiled call of steps, timed for the step anatomy when it is measured."""
-        return self.anatomy.timed(call) if self.anatomy else call
+        """The loop's compiled call of steps, timed for the step anatomy when it is measured, and profiled
+        when asked (outside the timing: starting and stopping the profiler is no step's time)."""
+        call = self.anatomy.timed(call) if self.anatomy else call
+        return self.profiler.traced(call) if self.profiler else call
 
     def should_stop(self) -> bool:
         """The local request, agreed across workers when there are several (a collective: every

@@ -33,6 +33,7 @@ from engine.core.protocol.codes import task_id
 from engine.train.controller import Checkpoint, Controller
 from engine.train.loops import FitBridge, Session, block_of_steps, validation_sums
 from engine.train.models import build_loss_and_metric, build_model
+from engine.train.ps_anatomy import PSProbes, PSStepMeter, timed_on_worker
 from engine.train.tf_runtime import keras, tf
 
 IN_FLIGHT_PER_WORKER = 2  # closures queued per worker: one running, one ready to start
@@ -131,23 +132,28 @@ class PSCustomLoop:
         strategy = s.strategy
         steps = block_of_steps(s)
 
-        @tf.function
         def train_steps(iterator: Any, n: Any) -> tuple[Any, Any, Any]:
-            """n steps on one worker; every step's loss and accuracy come back, and which worker ran them."""
+            """n steps on one worker; every step's loss and accuracy come back, and which worker ran them (and,
+            timed_on_worker, the seconds they took there: the step anatomy's busy time)."""
             losses, accuracies = steps(iterator, n)
             return losses, accuracies, tf.distribute.coordinator.experimental_get_current_worker_index()
+
+        self._train_steps = tf.function(timed_on_worker(train_steps))
 
         @tf.function
         def per_worker_dataset() -> Any:
             return strategy.distribute_datasets_from_function(s.source.worker_dataset)
 
-        self._train_steps = train_steps
         self._iterator = iter(coordinator.create_per_worker_dataset(per_worker_dataset))
         self._steps: _WorkerSteps | None = None
+        self._probes = PSProbes(s, coordinator, self._iterator, workers)
+        self._meter: PSStepMeter | None = None  # the step anatomy's, made with the first epoch's controller
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         if self._steps is None:
             self._steps = _WorkerSteps(self._workers, controller.emit)
+        if self._meter is None:
+            controller.anatomy = self._meter = PSStepMeter(controller.emit, self._probes, self._workers)
         in_flight: deque[tuple[Any, int]] = deque()
         ahead = 0  # steps scheduled but not yet reported
         going = True
@@ -165,7 +171,9 @@ class PSCustomLoop:
             if not in_flight:
                 break
             remote, n = in_flight.popleft()
-            block_losses, block_accuracies, worker = remote.fetch()  # a lost worker's closure was rerun by another
+            (block_losses, block_accuracies, worker), busy = remote.fetch()  # a lost worker's closure ran again
+            if self._meter is not None:
+                self._meter.closure_done(float(busy))
             losses += list(block_losses)
             accuracies += list(block_accuracies)
             self._steps.add(int(worker), n)

@@ -15,6 +15,7 @@ from pathlib import Path
 from engine.core import events as ev
 from engine.core.config import RunConfig
 from engine.core.protocol.channel import StopSignal
+from engine.core.protocol.profile import ProfileRequests
 from engine.core.sources import SourceInfo
 from engine.core.tfconfig import Program, role_from_environment, task_program
 from engine.train.ending import exit_now, user_threads_left
@@ -44,8 +45,10 @@ def run_task(
     resume: bool = False,
     print_tracebacks: bool = True,
     source_info: SourceInfo | None = None,
+    profile: ProfileRequests | None = None,
 ) -> Outcome:
-    """Run this process's task to its end; ConfigError for a malformed TF_CONFIG (nothing was started)."""
+    """Run this process's task to its end; ConfigError for a malformed TF_CONFIG (nothing was started).
+    `profile`: the steps a trainer profiles (engine.train.profile)."""
     role = role_from_environment(config.strategy)
     program = task_program(role.job, config.strategy) if role.job else Program.TRAINER
     if program == Program.SERVER:
@@ -57,5 +60,12 @@ def run_task(
 
         return Evaluator(config, run_dir, sinks, stop, role).run()
     return Trainer(
-        config, run_dir, sinks, stop, resume=resume, print_tracebacks=print_tracebacks, source_info=source_info
+        config,
+        run_dir,
+        sinks,
+        stop,
+        resume=resume,
+        print_tracebacks=print_tracebacks,
+        source_info=source_info,
+        profile=profile,
     ).run()

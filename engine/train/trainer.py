@@ -22,7 +22,7 @@ from engine.core.config import Loop, RunConfig, Strategy, batch_problem, has_val
 from engine.core.messages import msg
 from engine.core.plan import DevicePlan, plan_devices
 from engine.core.problems import ConfigError, Problem, RunDirError, capped, failure_message
-from engine.core.protocol.channel import StopSignal
+from engine.core.protocol.channel import ProfileRequests, StopSignal
 from engine.core.protocol.codes import RunStatus
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.rundir import RunDir
@@ -73,8 +73,10 @@ class Trainer:
         print_tracebacks: bool = True,
         source_info: SourceInfo | None = None,
         anatomy: bool = True,
+        profile: ProfileRequests | None = None,
     ):
         self.config = config
+        self.profile = profile  # the steps to profile (engine.train.profile), from --profile-steps and stdin
         self.anatomy = anatomy  # measure where the step time goes (engine.train.anatomy); off only to price it
         self.print_tracebacks = print_tracebacks
         self.stop = stop
@@ -217,6 +219,7 @@ class Trainer:
         from engine.train.devices import apply_plan
         from engine.train.loops import CustomLoop, FitLoop, Session
         from engine.train.models import build_model, build_optimizer, check_output
+        from engine.train.profile import run_profiled
         from engine.train.ps_loop import PSCustomLoop, PSFitLoop, make_coordinator, quiesced, save_plain_model
         from engine.train.strategies import make_strategy, measure_replica_batches, stop_agreement
         from engine.train.tensorboard_sink import TensorBoardSink
@@ -381,7 +384,7 @@ class Trainer:
             if self.anatomy:
                 batches = lambda: source.distributed_train(strategy, start_epoch, start_step)  # noqa: E731
                 controller.anatomy = step_meter(session, self.emit, batches)
-        status = controller.run(loop)
+        status = run_profiled(controller, loop, self.profile, self.checkpoint_dir.parent, self.role.task, config)
         saver = (lambda path: save_plain_model(session, path)) if ps else None
         return self._finish(status, model, save_model=True, saver=saver)
 

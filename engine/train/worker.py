@@ -5,7 +5,8 @@ trainer, a parameter-server task's server, or the evaluator. With
 --wait-for-config it is a warm trainer (engine.train.warm_start): it
 imports TensorFlow first and reads its arguments from stdin. It speaks the
 worker protocol (engine.core.protocol): events only on stdout,
-everything else on stderr; "stop" or EOF on stdin, SIGINT and SIGTERM ask for
+everything else on stderr; "profile N" on stdin asks for a profile of the next N steps
+(engine.core.protocol.profile); "stop" or EOF on stdin, SIGINT and SIGTERM ask for
 a graceful stop (a checkpoint, then run_finished with status stopped; exit
 code 143 after SIGTERM, else 0; when the user's code keeps training from reaching a point to stop, it
 ends itself after TRAINER_STOP_GRACE_S with run_finished "killed");
@@ -21,6 +22,7 @@ import argparse
 import sys
 
 from engine.core import events as ev
+from engine.core.arguments import add_profile_steps
 from engine.core.problems import ConfigError, RunDirError, failure_message
 from engine.core.protocol.channel import (
     EventChannel,
@@ -32,6 +34,7 @@ from engine.core.protocol.channel import (
 )
 from engine.core.protocol.codes import ExitCode, RunStatus
 from engine.core.protocol.commands import WAIT_FOR_CONFIG
+from engine.core.protocol.profile import ProfileRequests
 from engine.train.ending import exit_now
 
 
@@ -43,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         WAIT_FOR_CONFIG, action="store_true", help="a warm trainer: import TensorFlow, then read the run's arguments"
     )
+    add_profile_steps(parser)
     args = parser.parse_args(argv)
     die_with_parent()
     sink = EventChannel(protect_stdout())
@@ -59,14 +63,15 @@ def main(argv: list[str] | None = None) -> int:
         exit_now(ExitCode.OK)  # blocked in TensorFlow start-up, nothing to save
 
     stop = StopSignal(on_early_stop=stop_before_training)
-    watch_stdin(stop)
+    profile = ProfileRequests(args.profile_steps)  # and "profile N" on stdin
+    watch_stdin(stop, profile)
     handle_stop_signals(stop, ctrl_c_code=ExitCode.OK, main_thread_may_block=True)
     from engine.core.runs.rundir import open_run
     from engine.train.task import end_process, run_task
 
     try:
         config, run_dir, resume = open_run(args.config, args.run_dir, args.resume)
-        outcome = run_task(config, run_dir, [sink], stop, resume=resume)
+        outcome = run_task(config, run_dir, [sink], stop, resume=resume, profile=profile)
     except (ConfigError, RunDirError) as exc:  # a bad config; a run folder that is not ours, or in use
         message = failure_message(exc) if isinstance(exc, ConfigError) else str(exc)
         sink(ev.RunFailed(message=message, error_type=type(exc).__name__))

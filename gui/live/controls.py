@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, QTimer, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from engine.core import events as ev
+from engine.core.config import Strategy
+from engine.core.protocol.profile import MAX_PROFILE_STEPS
 from gui.theme import WidgetRole, set_role
 
 
@@ -89,15 +91,26 @@ class RunProgress:
 
 
 class RunControls(QWidget):
-    """The Start/Stop buttons and the progress of the current run."""
+    """The Start/Stop buttons, the progress of the current run, and "Capture a profile of the next N steps"."""
 
     PROGRESS_SCALE = 1000
+    PROFILE_STEPS = 20  # what the steps box proposes: a few calls of most runs, a trace TensorBoard opens quickly
+
+    profile_requested = Signal(int)
+    """Capture a TensorFlow profile of the run's next N steps (the window's runner asks the trainer)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.start = QPushButton(self.tr("Start"), objectName="startButton")
         set_role(self.start, WidgetRole.PRIMARY)
         self.stop = QPushButton(objectName="stopButton")
+        self.profile_steps = QSpinBox(objectName="profileStepsBox", minimum=1, maximum=MAX_PROFILE_STEPS)
+        self.profile_steps.setValue(self.PROFILE_STEPS)
+        self.profile_steps.setSuffix(self.tr(" steps"))
+        self.profile_steps.setAccessibleName(self.tr("Steps to profile"))
+        self.profile = QPushButton(self.tr("Capture profile"), objectName="profileButton")
+        self.profile.setAccessibleDescription(self.tr("Writes a TensorFlow profile of the run's next steps"))
+        self.profile.clicked.connect(lambda: self.profile_requested.emit(self.profile_steps.value()))
         self.set_running(False)
         self.progress_bar = QProgressBar(objectName="progressBar")
         self.progress_bar.setRange(0, self.PROGRESS_SCALE)
@@ -114,6 +127,8 @@ class RunControls(QWidget):
         row.addWidget(self.start)
         row.addWidget(self.stop)
         row.addWidget(self.progress_bar, 1)
+        row.addWidget(self.profile_steps)
+        row.addWidget(self.profile)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
@@ -132,6 +147,7 @@ class RunControls(QWidget):
         self.reason.setVisible(not allowed and bool(reason))
 
     def set_running(self, running: bool) -> None:
+        self._allow_profile(running)
         self.stop.setEnabled(running)
         self.stop.setText(self.tr("Stop"))
         self.stop.setToolTip(self.tr("Stop the run: the trainer saves a checkpoint first (Esc)"))
@@ -145,13 +161,40 @@ class RunControls(QWidget):
         `why` says what Stop does, or where the run trains when it cannot."""
         self.stop.setEnabled(stoppable)
         self.stop.setToolTip(why)
+        self._allow_profile(False, self.tr("Only a run this window started can be asked for a profile"))
+
+    def _allow_profile(self, allowed: bool, why: str = "") -> None:
+        """Offer the capture, or say in its tooltip why it is not offered."""
+        for widget in (self.profile, self.profile_steps):
+            widget.setEnabled(allowed)
+        self.profile.setToolTip(
+            self.tr(
+                "Write a TensorFlow profile of the next N steps into the run's tensorboard/ folder; view it with "
+                "TensorBoard's profile plugin (pip install tensorboard-plugin-profile)"
+            )
+            if allowed or not why
+            else why
+        )
+
+    def _profile_offered_for(self, started: ev.RunStarted) -> None:
+        """A parameter_server coordinator runs no step to profile, and a cluster's launcher passes no request to
+        its tasks: those runs are profiled from the start (tfdd train --profile-steps on each task)."""
+        if started.strategy == Strategy.PARAMETER_SERVER:
+            self._allow_profile(False, self.tr("A parameter_server coordinator runs no steps of its own to profile"))
+        elif started.num_workers > 1:
+            self._allow_profile(
+                False, self.tr("A cluster is profiled from its start: tfdd cluster launch … --profile-steps A-B")
+            )
 
     def set_stopping(self) -> None:
+        self._allow_profile(False)
         self.stop.setEnabled(False)
         self.stop.setText(self.tr("Stopping…"))
 
     def add_events(self, events: list[ev.Event]) -> None:
         """Follow the run; the bar itself is redrawn at most every PROGRESS_REFRESH_MS."""
+        for started in (e for e in events if isinstance(e, ev.RunStarted)):
+            self._profile_offered_for(started)
         self.progress.update(events)
         self._behind = True
         if not self._refresh.isActive():

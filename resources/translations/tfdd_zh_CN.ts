@@ -952,6 +952,10 @@
         <translation>运行{status}，共 {epochs} 个轮次</translation>
     </message>
     <message>
+        <source>profile of steps {first}-{last}{task} written to {path}; to view it: pip install tensorboard-plugin-profile, then tensorboard --logdir {logdir} (the Profile tab)</source>
+        <translation>第 {first}-{last} 步的性能剖析{task}已写入 {path}；查看方法：pip install tensorboard-plugin-profile，然后运行 tensorboard --logdir {logdir}（Profile 标签页）</translation>
+    </message>
+    <message>
         <source>started (logger and CPU-feature notes; nothing to do)</source>
         <translation>已启动（日志器和 CPU 特性说明；无需处理）</translation>
     </message>
@@ -1442,6 +1446,38 @@
     <message>
         <source>the config already has these values</source>
         <translation>配置中已经是这些值</translation>
+    </message>
+    <message>
+        <source>A profile of steps {steps} is already being captured; the request for {asked} more steps was ignored. Ask again once its profile_saved line is in the log.</source>
+        <translation>正在采集第 {steps} 步的性能剖析；再采集 {asked} 步的请求已忽略。日志中出现它的 profile_saved 行后再请求。</translation>
+    </message>
+    <message>
+        <source>No profile of steps {steps}: a cluster&apos;s task does not profile its first call, which traces the step function (TensorFlow&apos;s profiler crashed there); ask for steps from {at} on.</source>
+        <translation>未采集第 {steps} 步的性能剖析：集群任务不剖析其第一次调用（该调用追踪训练步函数，TensorFlow 的剖析器曾在此崩溃）；请请求第 {at} 步及以后的步。</translation>
+    </message>
+    <message>
+        <source>No profile of steps {steps}: this run continued at step {at}, after them.</source>
+        <translation>未采集第 {steps} 步的性能剖析：本次运行从第 {at} 步继续，已在这些步之后。</translation>
+    </message>
+    <message>
+        <source>No profile of steps {steps}: TensorFlow&apos;s profiler did not start ({why}).</source>
+        <translation>未采集第 {steps} 步的性能剖析：TensorFlow 的剖析器未能启动（{why}）。</translation>
+    </message>
+    <message>
+        <source>No profile of steps {steps}: the run ended before step {first}.</source>
+        <translation>未采集第 {steps} 步的性能剖析：运行在第 {first} 步之前就结束了。</translation>
+    </message>
+    <message>
+        <source>The run ended at step {last}, before step {end}: the profile holds steps {first}-{last}.</source>
+        <translation>运行在第 {last} 步结束，早于第 {end} 步：性能剖析包含第 {first}-{last} 步。</translation>
+    </message>
+    <message>
+        <source>TensorFlow&apos;s profiler wrote no profile of steps {first}-{last}.</source>
+        <translation>TensorFlow 的剖析器没有写出第 {first}-{last} 步的性能剖析。</translation>
+    </message>
+    <message>
+        <source>No profile of steps {steps}: under parameter_server the steps run on the workers, which this coordinator does not profile.</source>
+        <translation>未采集第 {steps} 步的性能剖析：parameter_server 下训练步在各 worker 上运行，本协调器不对其剖析。</translation>
     </message>
 </context>
 <context>
@@ -2879,6 +2915,22 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>尚无运行</translation>
     </message>
     <message>
+        <source> steps</source>
+        <translation> 步</translation>
+    </message>
+    <message>
+        <source>Steps to profile</source>
+        <translation>要剖析的步数</translation>
+    </message>
+    <message>
+        <source>Capture profile</source>
+        <translation>采集性能剖析</translation>
+    </message>
+    <message>
+        <source>Writes a TensorFlow profile of the run&apos;s next steps</source>
+        <translation>为运行接下来的若干步写出 TensorFlow 性能剖析</translation>
+    </message>
+    <message>
         <source>Run progress</source>
         <translation>运行进度</translation>
     </message>
@@ -2897,6 +2949,22 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>starting the trainer…</source>
         <translation>正在启动训练器…</translation>
+    </message>
+    <message>
+        <source>Only a run this window started can be asked for a profile</source>
+        <translation>只有本窗口启动的运行才能请求性能剖析</translation>
+    </message>
+    <message>
+        <source>Write a TensorFlow profile of the next N steps into the run&apos;s tensorboard/ folder; view it with TensorBoard&apos;s profile plugin (pip install tensorboard-plugin-profile)</source>
+        <translation>将接下来 N 步的 TensorFlow 性能剖析写入运行的 tensorboard/ 文件夹；用 TensorBoard 的性能剖析插件查看（先用 pip 安装 tensorboard-plugin-profile）</translation>
+    </message>
+    <message>
+        <source>A parameter_server coordinator runs no steps of its own to profile</source>
+        <translation>parameter_server 协调器自身不运行训练步，无可剖析</translation>
+    </message>
+    <message>
+        <source>A cluster is profiled from its start: tfdd cluster launch … --profile-steps A-B</source>
+        <translation>集群须从启动时剖析：tfdd cluster launch … --profile-steps A-B</translation>
     </message>
     <message>
         <source>Stopping…</source>
@@ -4109,6 +4177,14 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
 </context>
 <context>
     <name>TrainingRunner</name>
+    <message>
+        <source>the trainer takes no more requests (it is stopping or gone); no profile was asked for</source>
+        <translation>训练进程不再接受请求（正在停止或已退出）；未请求性能剖析</translation>
+    </message>
+    <message>
+        <source>asked the trainer for a profile of its next {steps} steps</source>
+        <translation>已请求训练进程剖析其接下来的 {steps} 步</translation>
+    </message>
     <message>
         <source>Could not start the trainer: {error}</source>
         <translation>无法启动训练器：{error}</translation>

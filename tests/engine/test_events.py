@@ -29,6 +29,9 @@ SAMPLES = [
         epoch=1, global_step=40, steps=20, step_ms=4.0, input_ms=1.0, compute_ms=2.0, sync_ms=0.5, rest_ms=0.5
     ),
     ev.CheckpointSaved(path="/tmp/r/checkpoints/ckpt-1", epoch=1, step=0),
+    ev.ProfileSaved(
+        path="/tmp/r/tensorboard/plugins/profile/s-worker-1", logdir="/tmp/r/tensorboard", first_step=2, last_step=3
+    ),
     ev.SweepTrial(number=3, state="pruned", params={"learning_rate": 0.1}, value=0.9, epoch=2, devices="CPU"),
     ev.SweepSummary(
         finished=4,

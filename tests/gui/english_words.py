@@ -42,14 +42,14 @@ ALLOWED = set(
     multiworkermirroredstrategy onedevicestrategy parameterserverstrategy tpustrategy tf_config mnist kubeflow
     tfjob slurm sbatch kubernetes powershell bash python pyqtgraph pyside numpy adam sgd rmsprop adagrad relu
     softmax dense conv2d mlp cnn ema fit json csv npz tfrecord png svg jpeg jpg bmp gif yaml sh ps1 gpu gpus cpu
-    cpus tpu id ip url utf ok pid stderr stdout mig readme english ssh nvidia linux windows xla avx float bfloat
+    cpus tpu id ip url utf ok pid stderr stdout mig readme english ssh nvidia linux windows xla avx float bfloat pip
     ctrl shift alt esc return enter tab
     mirrored multi_worker_mirrored one_device parameter_server custom chief worker ps evaluator linear synthetic
     images folder off data file default saved elu gelu selu sigmoid swish tanh error epoch warning
     ms s min h kb mb gb gib mib kib tb px pt hz k m x e n
     """.split()  # noqa: SIM905 - a word list reads better as words than as 150 quoted lines
 )
-ALLOWED_PHRASES = ("all-reduce",)
+ALLOWED_PHRASES = ("all-reduce", "tensorboard-plugin-profile")  # a package name is a name
 WORD = re.compile(r"[A-Za-z][A-Za-z'’]+")
 TAG = re.compile(r"<[^>]+>")
 # file names, paths, dotted or underscored identifiers, flags, addresses: not words

@@ -92,3 +92,21 @@ def end_line(event: ev.RunFinished | ev.RunFailed) -> Message:
             "run failed after {epochs} epoch(s): {message}", epochs=event.epochs_completed, message=event.message
         )
     return msg("run {status} after {epochs} epoch(s)", status=event.status, epochs=event.epochs_completed)
+
+
+def profile_line(event: ev.ProfileSaved) -> Message:
+    """Where a profile was written and how to open it."""
+    return msg(
+        "profile of steps {first}-{last}{task} written to {path}; to view it: pip install "
+        "tensorboard-plugin-profile, then tensorboard --logdir {logdir} (the Profile tab)",
+        first=event.first_step,
+        last=event.last_step,
+        task=f" ({event.task})" if event.task else "",
+        path=event.path,
+        logdir=event.logdir,
+    )
+
+
+def task_line(event: ev.Evaluation | ev.ProfileSaved) -> Message:
+    """What a cluster task reports beside its steps: an evaluation, or a profile written."""
+    return evaluation_line(event) if isinstance(event, ev.Evaluation) else profile_line(event)

@@ -9,6 +9,7 @@ speaks one contract, owned here and nowhere else:
 - `paths`: the run directory's layout, as a read-only path object;
 - `channel`: the child's side (events on a private stdout, stop on stdin,
   signals, dying with the parent);
+- `profile`: asking a trainer for a TensorFlow profile of chosen steps ("profile N" on stdin);
 - `client`: the parent's side (start, read events, stop with grace, kill,
   never orphan a process).
 

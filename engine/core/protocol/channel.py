@@ -6,6 +6,7 @@
   stream; stderr carries everything else.
 - The line "stop" on stdin, or stdin closing (the parent died), SIGINT and
   SIGTERM all ask for a graceful stop (a checkpoint, then run_finished).
+  A trainer also reads "profile N" there (engine.core.protocol.profile).
 - On Linux the process dies with its parent even while TensorFlow blocks.
 """
 
@@ -22,6 +23,7 @@ from typing import IO
 
 from engine.core import events as ev
 from engine.core.protocol.codes import STOP_LINE, TRAINER_STOP_GRACE_S, ExitCode
+from engine.core.protocol.profile import ProfileRequests, parse_profile_line
 
 
 class StopSignal:
@@ -144,14 +146,17 @@ class EventChannel:
                 self._channel.flush()
 
 
-def watch_stdin(stop: StopSignal) -> None:
-    """A daemon thread: "stop" or EOF on stdin requests a stop."""
+def watch_stdin(stop: StopSignal, profile: ProfileRequests | None = None) -> None:
+    """A daemon thread: "stop" or EOF on stdin requests a stop; "profile N" asks `profile` for a profile of
+    the next N steps (engine.core.protocol.profile)."""
 
     def read() -> None:
         for line in sys.stdin:
             if line.strip().lower() == STOP_LINE:
                 stop.request("stop requested")
                 return
+            if profile is not None and (steps := parse_profile_line(line)) is not None:
+                profile.ask(steps)
         stop.request("the parent process closed the control channel")
 
     threading.Thread(target=read, name="stop-listener", daemon=True).start()

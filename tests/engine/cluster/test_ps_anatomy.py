@@ -1,0 +1,32 @@
+"""parameter_server's step anatomy (engine.train.ps_anatomy), on a real local cluster: a chief, 2 workers, 1 ps."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cluster.launcher import launch_local_cluster
+from engine.core import events as ev
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
+
+
+def test_the_custom_loop_reports_where_the_workers_time_went_on_the_runs_wall_clock(tmp_path, write_run_config):
+    """The parts add up to the step; the step is the run's own wall time per step (each epoch after the first,
+    which traces and probes, is its anatomies' steps × step_ms within ±10 %); a ps means round trips."""
+    seen: list[ev.Event] = []
+    config = write_run_config(strategy="parameter_server", loop="custom", epochs=3, num_samples=8192)
+    result = launch_local_cluster(
+        config, 2, tmp_path / "run", ps=1, join_timeout_s=180, on_event=lambda task, e: seen.append(e)
+    )
+    assert result.ok, result.failure
+    anatomies = [e for e in seen if isinstance(e, ev.StepAnatomy)]
+    assert {a.epoch for a in anatomies} == {1, 2, 3}, anatomies
+    for a in anatomies:
+        parts = a.input_ms + a.compute_ms + a.sync_ms + a.rest_ms
+        assert parts == pytest.approx(a.step_ms, rel=0.10) and min(a.input_ms, a.compute_ms, a.rest_ms) >= 0, a
+        assert a.sync_ms > 0, a  # every step reads its variables from the ps and pushes its gradients there
+    for epoch in (e for e in seen if isinstance(e, ev.EpochEnd) and e.epoch > 1):
+        of_epoch = [a for a in anatomies if a.epoch == epoch.epoch]
+        assert sum(a.steps for a in of_epoch) == 128, of_epoch  # 8192 examples in batches of 64: all covered
+        wall = sum(a.steps * a.step_ms for a in of_epoch) / 1000
+        assert wall == pytest.approx(epoch.seconds, rel=0.10), (epoch, of_epoch)
