@@ -58,6 +58,14 @@ def _adam_has_slots() -> bool:
     return all(hasattr(adam, a) for a in ("_index_dict", "_var_key", "_momentums", "_velocities"))
 
 
+def _trace_takes_step_markers() -> bool:
+    """Trace hands its keywords to the C++ TraceMe, which reads `_r` (tests/engine/train/test_profile.py finds the
+    markers in the saved profile)."""
+    import inspect
+
+    return "TraceMe(name, **kwargs)" in inspect.getsource(tf.profiler.experimental.Trace.__init__)
+
+
 PRIVATE_API = (
     PrivateUse(
         "tensorflow.python.autograph.impl.api._convert_actual (and converter.ProgramContext)",
@@ -86,6 +94,13 @@ PRIVATE_API = (
         "NVML's utilisation and memory shown for the right GPU (no public API gives the bus id)",
         "no descriptions: GPUs listed without NVML figures",
         _has("tensorflow.python.client.device_lib", "list_local_devices"),
+    ),
+    PrivateUse(
+        "tf.profiler.experimental.Trace's `_r=1` (TensorFlow's profiler guide and tf-keras's fit use it)",
+        "engine/train/profile.py: each compiled call of the custom loop is a step marker of its profile",
+        "TensorBoard's profiler groups the trace into steps instead of 'no step marker observed'",
+        "the trace is kept, its calls as plain events without step grouping",
+        _trace_takes_step_markers,
     ),
 )
 """Every private name the engine uses, listed once; tests/engine/train/test_private_api.py checks that each is
