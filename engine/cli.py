@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -37,17 +38,21 @@ if TYPE_CHECKING:
 class ConsoleProgress:
     """A terminal progress bar fed by events (tqdm), with one line per epoch and per checkpoint."""
 
-    def __init__(self, out: IO[str] | None = None) -> None:
+    def __init__(self, out: IO[str] | None = None, config: RunConfig | None = None) -> None:
+        """With the run's `config`, a completed run ends with what to try for its last verdict."""
         self._out = out or sys.stderr
         self._bar = None
         self._epochs = 0
         self._anatomy: ev.StepAnatomy | None = None  # the latest, printed under its epoch's line
+        self._config = config
+        self._started: ev.RunStarted | None = None
 
     def __call__(self, event: ev.Event) -> None:
         from tqdm import tqdm
 
         if isinstance(event, ev.RunStarted):
             self._epochs = event.epochs
+            self._started = event
             tqdm.write(f"{event_lines.run_started_line(event)}; run dir {event.run_dir}", file=self._out)
             self._bar = tqdm(
                 total=event.epochs * event.steps_per_epoch,
@@ -79,6 +84,32 @@ class ConsoleProgress:
             tqdm.write(f"[{event.level}] {event.message}", file=self._out)
         elif isinstance(event, (ev.RunFinished, ev.RunFailed)) and self._bar is not None:
             self._bar.close()
+        if isinstance(event, ev.RunFinished) and event.status == RunStatus.COMPLETED:
+            self._what_to_try()
+
+    def _what_to_try(self) -> None:
+        """The changes the last verdict offers, each as the `tfdd try` command that measures it (the window's
+        Try buttons), and advice the config cannot express."""
+        from engine.core import remedies
+        from engine.core.protocol.paths import RunPaths
+
+        if self._config is None or self._started is None or self._anatomy is None:
+            return
+        started = self._started
+        offered = remedies.remedies(
+            self._config, self._anatomy, max(started.num_replicas, 1), remedies.machine_of(started)
+        )
+        if not offered:
+            return
+        config_file = str(RunPaths(Path(started.run_dir)).config)
+        print(f"what to try ({anatomy.verdict(self._anatomy)}):", file=self._out)
+        for remedy in offered:
+            if remedy.changes:
+                changes = [a for argument in remedy.arguments for a in ("--change", argument)]
+                print(f"  {shlex.join(['tfdd', 'try', '--config', config_file, *changes])}", file=self._out)
+                print(f"      {remedy.why}", file=self._out)
+            else:
+                print(f"  {remedy.why}", file=self._out)
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -112,7 +143,7 @@ def _train(args: argparse.Namespace) -> int:
             outcome = run_task(
                 config,
                 run_dir,
-                [ConsoleProgress(terminal)],
+                [ConsoleProgress(terminal, config)],
                 stop,
                 resume=resume,
                 print_tracebacks=args.verbose,

@@ -264,3 +264,45 @@ def test_a_bad_data_file_exits_2_naming_it(tmp_path, make):
     assert out.returncode == 2, out.stderr[-2000:]
     assert str(bad) in out.stderr and "Traceback" not in out.stderr
     assert not (tmp_path / "run").exists()
+
+
+def test_train_ends_with_what_to_try_for_its_verdict_each_a_tfdd_try_command(tmp_path, monkeypatch):
+    """The headless twin of the Live tab's Try buttons: after a run, the changes its last verdict offers, each
+    as the `tfdd try` command that measures it, and advice the config cannot express as a plain line."""
+    import io
+
+    import tqdm
+
+    from engine.cli import ConsoleProgress
+    from engine.core.config import RunConfig
+
+    monkeypatch.setattr(tqdm.tqdm, "monitor_interval", 0)  # no monitor thread left behind
+    config = RunConfig(strategy="one_device", steps_per_execution=4)
+    out = io.StringIO()
+    progress = ConsoleProgress(out, config=config)
+    run_dir = str(tmp_path / "run")
+    progress(
+        ev.RunStarted(
+            strategy="one_device",
+            num_replicas=1,
+            devices=["CPU:0"],
+            global_batch_size=64,
+            per_replica_batch_size=64,
+            loop="custom",
+            epochs=1,
+            steps_per_epoch=10,
+            steps_per_execution=4,
+            run_dir=run_dir,
+        )
+    )
+    progress(
+        ev.StepAnatomy(
+            epoch=1, global_step=10, steps=10, step_ms=10.0, input_ms=0.5, compute_ms=9.0, sync_ms=0.0, rest_ms=0.5
+        )
+    )
+    progress(ev.EpochEnd(epoch=1, loss=0.5, accuracy=0.8, seconds=0.1, examples_per_sec=6400.0))
+    progress(ev.RunFinished(status="completed", epochs_completed=1, run_dir=run_dir))
+    text = out.getvalue()
+    assert "compute-bound" in text
+    assert f"tfdd try --config {run_dir}/config.json --change jit_compile=true" in text
+    assert """--change 'steps_per_execution="auto"'""" in text, "quoted for the shell"
