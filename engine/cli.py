@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from engine.core import anatomy
 from engine.core import events as ev
 from engine.core.arguments import positive_int
 from engine.core.config import RunConfig
@@ -37,13 +36,13 @@ class ConsoleProgress:
         self._out = out or sys.stderr
         self._bar = None
         self._epochs = 0
-        self._anatomy: ev.StepAnatomy | None = None  # the latest, printed under its epoch's line
+        self._epoch_lines = event_lines.EpochLines()
 
     def __call__(self, event: ev.Event) -> None:
         from tqdm import tqdm
 
         if isinstance(event, ev.RunStarted):
-            self._epochs = event.epochs
+            self._epochs = self._epoch_lines.epochs = event.epochs
             tqdm.write(f"{event_lines.run_started_line(event)}; run dir {event.run_dir}", file=self._out)
             self._bar = tqdm(
                 total=event.epochs * event.steps_per_epoch,
@@ -59,12 +58,9 @@ class ConsoleProgress:
                 f"acc {event.accuracy:.3f} {event.examples_per_sec:,.0f} ex/s",
                 refresh=False,
             )
-        elif isinstance(event, ev.StepAnatomy):
-            self._anatomy = event
-        elif isinstance(event, ev.EpochEnd):
-            tqdm.write(event_lines.epoch_line(event, self._epochs), file=self._out)
-            if self._anatomy is not None and self._anatomy.epoch == event.epoch:
-                tqdm.write(f"  {anatomy.summary_line(self._anatomy)}", file=self._out)
+        elif isinstance(event, (ev.StepAnatomy, ev.EpochEnd)):
+            for line in self._epoch_lines(event):
+                tqdm.write(line, file=self._out)
         elif isinstance(event, ev.CheckpointSaved):
             tqdm.write(event_lines.checkpoint_line(event), file=self._out)
         elif isinstance(event, ev.Evaluation):  # the evaluator task of a cluster

@@ -361,14 +361,16 @@ def _launch(args: argparse.Namespace) -> int:
     handle_stop_signals(stop)  # Ctrl-C (130) and SIGTERM (143) stop every task after its checkpoint
     plan = _launch_plan(args)
     chief = plan.cluster.chief()
+    epoch_lines = event_lines.EpochLines(plan.epochs)
 
     def on_state(status: WorkerStatus) -> None:
         detail = f": {status.message}" if status.message else ""
         print(f"{status.task.name} (pid {status.pid}): {status.state}{detail}", flush=True)
 
     def on_event(task: Task, event: ev.Event) -> None:
-        if isinstance(event, ev.EpochEnd) and task == chief:
-            print(event_lines.epoch_line(event, plan.epochs), flush=True)
+        if isinstance(event, (ev.EpochEnd, ev.StepAnatomy)) and task == chief:
+            for line in epoch_lines(event):
+                print(line, flush=True)
         elif isinstance(event, ev.Evaluation):
             print(f"{task.name}: {event_lines.evaluation_line(event)}", flush=True)
         elif isinstance(event, ev.Log) and event.level in ("warning", "error"):

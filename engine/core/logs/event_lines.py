@@ -8,6 +8,7 @@ Numbers are formatted here, once, so every language shows the same digits.
 
 from __future__ import annotations
 
+from engine.core import anatomy
 from engine.core import events as ev
 from engine.core.messages import Message, msg
 
@@ -92,3 +93,23 @@ def end_line(event: ev.RunFinished | ev.RunFailed) -> Message:
             "run failed after {epochs} epoch(s): {message}", epochs=event.epochs_completed, message=event.message
         )
     return msg("run {status} after {epochs} epoch(s)", status=event.status, epochs=event.epochs_completed)
+
+
+class EpochLines:
+    """A terminal's lines for a run's epochs: each epoch's line and, under it, the step anatomy measured in
+    that epoch (the latest of its step_anatomy events); `tfdd train` and `tfdd cluster launch` print them."""
+
+    def __init__(self, epochs: int = 0) -> None:
+        self.epochs = epochs
+        self._anatomy: ev.StepAnatomy | None = None
+
+    def __call__(self, event: ev.Event) -> list[str]:
+        """The lines `event` adds (none for most events)."""
+        if isinstance(event, ev.StepAnatomy):
+            self._anatomy = event
+        if not isinstance(event, ev.EpochEnd):
+            return []
+        lines = [str(epoch_line(event, self.epochs))]
+        if self._anatomy is not None and self._anatomy.epoch == event.epoch:
+            lines.append(f"  {anatomy.summary_line(self._anatomy)}")
+        return lines

@@ -129,7 +129,9 @@ def test_a_worker_that_never_joins_is_reported_after_the_timeout(tmp_path, write
     assert WAITING in states  # its TensorFlow server was up, waiting for worker 1
 
 
-def test_cluster_launch_command_prints_states_and_the_chiefs_epochs(tmp_path, write_run_config, capsys):
+def test_cluster_launch_command_prints_states_and_the_chiefs_epochs_with_their_step_anatomy(
+    tmp_path, write_run_config, capsys
+):
     code = cluster_main(
         [
             "cluster",
@@ -148,6 +150,9 @@ def test_cluster_launch_command_prints_states_and_the_chiefs_epochs(tmp_path, wr
     assert code == 0, out
     assert "worker 1 (pid" in out and ": training" in out and ": finished" in out
     assert [m[0] for m in EPOCH_LINE.findall(out)] == ["1", "2"]  # the chief's lines only
+    lines = out.splitlines()
+    under_epoch_2 = lines[lines.index(next(line for line in lines if line.startswith("epoch 2/2"))) + 1]
+    assert re.fullmatch(r"  step [\d.]+ ms: input \d+ %, compute \d+ %, sync \d+ %, rest \d+ % \(.+\)", under_epoch_2)
     assert out.rstrip().splitlines()[-1].startswith("completed: all 2 task(s) done")
 
 
