@@ -354,7 +354,7 @@ def _launch(args: argparse.Namespace) -> int:
         isolation = isolate_network()  # first: before any thread (stdin, BLAS) or socket; the tasks inherit it
     if args.events:
         return _relay(args, isolation)
-    from engine.cluster.launcher import WorkerStatus
+    from engine.cluster.group import WorkerStatus
     from engine.cluster.remote import PreflightError
 
     stop = StopSignal()
@@ -417,7 +417,7 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     The chief's run_finished / run_failed is held back: the cluster's outcome
     (a failed peer, a join timeout) decides the one final event.
     """
-    from engine.cluster.launcher import WorkerStatus
+    from engine.cluster.group import WorkerStatus
     from engine.cluster.remote import PreflightError
     from engine.core.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
 

@@ -4,7 +4,7 @@ Each task's folder on its host (HOST_FOLDER/<run name>/<task id>) gets the
 task's config, TF_CONFIG and the user's Python files; the task then runs as
 `engine.cluster.remote_task` through an ssh channel: its events come back on
 ssh's stdout, its log on ssh's stderr (RUN_DIR/workers/<task id>.log here),
-"stop" goes out on ssh's stdin. So the launcher's _Group (fail fast,
+"stop" goes out on ssh's stdin. So the launcher's TaskGroup (engine.cluster.group: fail fast,
 parameter-server restarts, the evaluator, a graceful stop) runs unchanged;
 only how a task's process starts differs. A dropped connection ends the
 remote task after its checkpoint (remote_task), and the ssh client's exit
@@ -22,15 +22,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.cluster.launcher import (
+from engine.cluster.group import (
     DEFAULT_RESTARTS,
     STOP_GRACE_S,
     ClusterResult,
     EventCallback,
     StateCallback,
     StopCheck,
-    _Group,
-    _Worker,
+    TaskGroup,
+    TaskProcess,
 )
 from engine.cluster.preflight import HostCheck, check_hosts
 from engine.cluster.remote_task import CONFIG_FILE, HEARTBEAT_LINE, HEARTBEAT_S, RUN_FOLDER, TF_CONFIG_FILE
@@ -161,7 +161,7 @@ def launch_remote_cluster(
     send_tasks(remote, config, ssh, run_dir if resume else None)
     run_dir.mkdir(parents=True, exist_ok=True)
     save_hosts(remote, run_dir)
-    group = _RemoteGroup(remote, ssh, config.strategy, run_dir, on_event, on_state, restarts, stall_s)
+    group = RemoteGroup(remote, ssh, config.strategy, run_dir, on_event, on_state, restarts, stall_s)
     group.resume = resume
     try:
         group.start([])
@@ -172,7 +172,7 @@ def launch_remote_cluster(
         group.fetch_chief_run()
 
 
-class _RemoteGroup(_Group):
+class RemoteGroup(TaskGroup):
     """The launcher's group, each task's process an ssh client running remote_task on the task's host."""
 
     def __init__(
@@ -214,7 +214,7 @@ class _RemoteGroup(_Group):
                 if w.alive():
                     w.process.send(HEARTBEAT_LINE.decode())  # type: ignore[union-attr]
 
-    def _exited(self, w: _Worker, stopping: bool) -> None:
+    def _exited(self, w: TaskProcess, stopping: bool) -> None:
         code = w.process.returncode if w.process else None
         if code == SSH_FAILED and not w.failed_message and not w.killed:
             host = self.remote.hosts[w.task.id]
@@ -222,7 +222,7 @@ class _RemoteGroup(_Group):
             w.failed_message = failure(host, code, tail, connected=True) or ""
         super()._exited(w, stopping)
 
-    def _handle(self, w: _Worker, event: ev.Event) -> None:
+    def _handle(self, w: TaskProcess, event: ev.Event) -> None:
         """The chief's run_dir is a folder on its host; here the run is in this machine's run dir."""
         if getattr(event, "run_dir", None):
             event = dataclasses.replace(event, run_dir=str(self.run_dir))  # type: ignore[arg-type]

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from engine.cluster.cli import main as cluster_main
-from engine.cluster.launcher import FINISHED, STOPPED, WAITING, launch_cluster, launch_local_cluster
+from engine.cluster.group import FINISHED, STOPPED, WAITING
+from engine.cluster.launcher import launch_cluster, launch_local_cluster
 from engine.core import events as ev
 from engine.core.config import RunConfig
 from engine.core.exports.bundle import export_bundle

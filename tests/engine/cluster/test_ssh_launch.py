@@ -17,7 +17,7 @@ import pytest
 
 from engine.cluster import remote as remote_module
 from engine.cluster.cli import main as cluster_main
-from engine.cluster.launcher import FINISHED, LOST, REJOINED, STOPPED
+from engine.cluster.group import FINISHED, LOST, REJOINED, STOPPED
 from engine.cluster.remote import launch_remote_cluster, remote_cluster
 from engine.cluster.remote_task import LINK_TIMEOUT_S
 from engine.cluster.ssh import SSH_CONFIG_ENV, Ssh
