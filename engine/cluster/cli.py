@@ -64,6 +64,22 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     check = actions.add_parser("validate", help="print every problem of a TF_CONFIG file; non-zero exit on errors")
     check.add_argument("file", help='TF_CONFIG JSON ({"cluster": ..., "task": ...}; the task is optional)')
     check.add_argument("--strategy", choices=STRATEGIES, help="also check the rules of this strategy")
+    _add_export(actions)
+    _add_launch(actions)
+    slurm = actions.add_parser(
+        "slurm-tf-config",
+        help="print this Slurm task's TF_CONFIG, built by TensorFlow's SlurmClusterResolver (the exported "
+        "job runs it in every task)",
+    )
+    slurm.add_argument("--jobs", required=True, help="tasks per job in rank order, e.g. chief=1,worker=2,ps=1")
+    slurm.add_argument("--port-base", type=port, default=DEFAULT_PORT_BASE, metavar="P")
+    cluster.set_defaults(handler=run)
+    return cluster
+
+
+def _add_export(actions: Any) -> None:
+    from engine.core.exports.slurm import DEFAULT_PORT_BASE
+
     export = actions.add_parser(
         "export", help="write start scripts, a README and a Kubeflow TFJob per task, or (--slurm) an sbatch job"
     )
@@ -91,6 +107,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         metavar="C",
         help="--slurm: CPUs each task asks for (default 0: the whole node, with all its CPUs)",
     )
+
+
+def _add_launch(actions: Any) -> None:
     launch = actions.add_parser(
         "launch", help="run a cluster here (127.0.0.1) or over SSH (--hosts): workers, parameter servers, an evaluator"
     )
@@ -123,6 +142,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     launch.add_argument(
         "--run-dir", help="where the chief writes results (default: a new folder under $TFDD_RUNS_DIR or ~/tfdd-runs)"
     )
+    _add_supervision(launch)
+
+
+def _add_supervision(launch: argparse.ArgumentParser) -> None:
+    """How `cluster launch` watches its tasks, and what it prints."""
     launch.add_argument(
         "--join-timeout",
         type=positive_seconds,
@@ -151,15 +175,6 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="JSON-line events on stdout instead of text: the chief's events, worker_state, the "
         "evaluator's evaluations, the tasks' logs; \"stop\" on stdin stops the cluster (the worker protocol)",
     )
-    slurm = actions.add_parser(
-        "slurm-tf-config",
-        help="print this Slurm task's TF_CONFIG, built by TensorFlow's SlurmClusterResolver (the exported "
-        "job runs it in every task)",
-    )
-    slurm.add_argument("--jobs", required=True, help="tasks per job in rank order, e.g. chief=1,worker=2,ps=1")
-    slurm.add_argument("--port-base", type=port, default=DEFAULT_PORT_BASE, metavar="P")
-    cluster.set_defaults(handler=run)
-    return cluster
 
 
 def run(args: argparse.Namespace) -> int:
