@@ -30,6 +30,7 @@ from engine.core.arguments import count, port, positive_int, positive_seconds
 from engine.core.config import STRATEGIES, RunConfig
 from engine.core.hosts import parse_hosts
 from engine.core.logs import event_lines
+from engine.core.messages import msg
 from engine.core.problems import ConfigError, OutputExists, Problem, RunDirError, printable
 from engine.core.protocol.codes import ExitCode, RunStatus
 from engine.core.protocol.paths import RunPaths
@@ -364,7 +365,7 @@ def _launch(args: argparse.Namespace) -> int:
     from engine.core.protocol.channel import StopSignal, handle_stop_signals
 
     if args.hosts or _launched_hosts(args, Path(args.resume) if args.resume else None):  # tasks elsewhere
-        isolation = Isolation(False, reason="the tasks run on other machines (--hosts)")
+        isolation = Isolation(False, reason=msg("the tasks run on other machines (--hosts)"))
     else:
         isolation = isolate_network()  # first: before any thread (stdin, BLAS) or socket; the tasks inherit it
     if args.events:
@@ -485,7 +486,8 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     try:
         result = _run(plan, args, stop, on_event, on_state)
     except (ClusterError, ConfigError, PreflightError) as exc:
-        emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
+        said = exc.message if isinstance(exc, PreflightError) else str(exc)
+        emit(ev.RunFailed(message=said, error_type=type(exc).__name__))
         return ExitCode.CONFIG
     if result.status == RunStatus.FAILED:
         emit(

@@ -40,6 +40,7 @@ from engine.core.config import RunConfig
 from engine.core.exports.bundle import shared_paths
 from engine.core.exports.script import localized, user_files
 from engine.core.hosts import Host, hosts_for
+from engine.core.messages import Message, msg
 from engine.core.protocol.client import WorkerProcess
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.runlock import RunLock
@@ -50,10 +51,16 @@ SYNC_S = 10.0  # how often the chief's run folder is copied back while the run g
 
 
 class PreflightError(ValueError):
-    """Hosts that cannot run their tasks: every problem, one line each; nothing was started."""
+    """Hosts that cannot run their tasks: every problem, one line each; nothing was started.
 
-    def __init__(self, lines: list[str]):
+    `message` says so in one translatable Message (each line's template kept), for the window."""
+
+    def __init__(self, lines: list[Message]):
         self.lines = lines
+        every = lines[-1]
+        for line in reversed(lines[:-1]):
+            every = msg("{line}\n{more}", line=line, more=every)
+        self.message = msg("nothing was started; the hosts are not ready:\n{problems}", problems=every)
         super().__init__("\n".join(lines))
 
 
@@ -244,4 +251,6 @@ class RemoteGroup(TaskGroup):
         """The chief's run folder, copied back once the tasks are done; a failure is said, never fatal."""
         problem = self.ssh.fetch(*self._chief_run(), self.run_dir)
         if problem and self.on_event:
-            self.on_event(self.chief, ev.Log(level="warning", message=f"{problem}; the run stays there"))
+            self.on_event(
+                self.chief, ev.Log(level="warning", message=msg("{problem}; the run stays there", problem=problem))
+            )

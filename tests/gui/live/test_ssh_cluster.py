@@ -47,6 +47,17 @@ def test_hosts_that_are_not_ready_are_listed_in_the_log(qtbot, make_window, ssh_
     assert not remote_processes(ssh_server)
 
 
+def test_the_hosts_problems_are_in_the_windows_language(qtbot, chinese, make_window, ssh_server, monkeypatch):
+    monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
+    window = make_window()
+    bare = ssh_server.host("h2", python="/usr/bin/python3").row()
+    start_on(window, qtbot, [bare, ssh_server.host("h3").row()], RunConfig(strategy="multi_worker_mirrored"))
+    qtbot.waitUntil(lambda: window.runner is None, timeout=60_000)
+    shown = window.log.shown_text()
+    assert "未启动任何任务" in shown and "h2：`/usr/bin/python3` 未安装本仪表板" in shown, shown
+    assert "其他机器可以访问各 worker 的端口：任务在其他机器上运行" in shown, shown
+
+
 @pytest.mark.slow
 def test_the_cluster_tab_starts_a_two_host_run_over_ssh(qtbot, make_window, ssh_server, monkeypatch):
     monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
