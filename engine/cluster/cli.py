@@ -49,6 +49,7 @@ from engine.core.tfconfig import (
 )
 
 if TYPE_CHECKING:
+    from engine.cluster.group import WorkerStatus
     from engine.cluster.remote import RemoteCluster
 
 JOB_NAMES = {"chief": "chief", "worker": "worker", "ps": "parameter server", "evaluator": "evaluator"}
@@ -370,7 +371,6 @@ def _launch(args: argparse.Namespace) -> int:
         isolation = isolate_network()  # first: before any thread (stdin, BLAS) or socket; the tasks inherit it
     if args.events:
         return _relay(args, isolation)
-    from engine.cluster.group import WorkerStatus
     from engine.cluster.remote import PreflightError
 
     stop = StopSignal()
@@ -379,7 +379,10 @@ def _launch(args: argparse.Namespace) -> int:
     chief = plan.cluster.chief()
     epoch_lines = event_lines.EpochLines(plan.epochs)
 
+    statuses: dict[str, WorkerStatus] = {}
+
     def on_state(status: WorkerStatus) -> None:
+        statuses[status.task.id] = status
         detail = f": {status.message}" if status.message else ""
         print(f"{status.task.name} (pid {status.pid}): {status.state}{detail}", flush=True)
 
@@ -392,7 +395,7 @@ def _launch(args: argparse.Namespace) -> int:
         elif isinstance(event, ev.Log) and event.level in ("warning", "error"):
             print(f"{task.name}: [{event.level}] {printable(event.message)}", flush=True)
         elif isinstance(event, ev.TaskStalled):
-            print_stall(event)
+            print_stall(event, statuses.get(event.worker))
 
     tasks = ", ".join(f"{len(a)} {JOB_NAMES[job]}{'s' if len(a) > 1 else ''}" for job, a in plan.cluster.jobs)
     where = ", ".join(dict.fromkeys(h.name for h in plan.remote.hosts.values())) if plan.remote else "127.0.0.1"
@@ -414,8 +417,9 @@ def _launch(args: argparse.Namespace) -> int:
     return ExitCode.FAILED
 
 
-def print_stall(event: ev.TaskStalled) -> None:
-    """A stalled task's line and its Python stacks (py-spy), or the line saying it steps again."""
+def print_stall(event: ev.TaskStalled, where: WorkerStatus | None = None) -> None:
+    """A stalled task's line and its Python stacks (py-spy, on its host when `where` says it is elsewhere),
+    or the line saying it steps again."""
     from engine.core.logs.stacks import python_stacks
     from engine.core.logs.stall import resumed_line, stall_line
 
@@ -423,7 +427,8 @@ def print_stall(event: ev.TaskStalled) -> None:
         print(resumed_line(event.worker), flush=True)
         return
     print(f"warning: {stall_line(event.worker, event.idle_s, event.step_s)}; its Python stacks:", flush=True)
-    print(python_stacks(event.pid).text.rstrip() if event.pid else "(it has no process)", flush=True)
+    host, there = (where.host, where.stacks) if where is not None else ("", ())
+    print(python_stacks(event.pid, host, there).text.rstrip() if event.pid else "(it has no process)", flush=True)
 
 
 def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
@@ -433,7 +438,6 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     The chief's run_finished / run_failed is held back: the cluster's outcome
     (a failed peer, a join timeout) decides the one final event.
     """
-    from engine.cluster.group import WorkerStatus
     from engine.cluster.remote import PreflightError
     from engine.core.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
 

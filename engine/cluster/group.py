@@ -82,6 +82,8 @@ class WorkerStatus:
     log_path: str = ""
     role: str = ""  # engine.core.tfconfig.role_text
     restarts: int = 0
+    host: str = ""  # the machine `pid` runs on, when not this one (engine.core.hosts.Host.name)
+    stacks: tuple[str, ...] = ()  # there: the command that prints its Python stacks (none: no py-spy there)
 
 
 @dataclass(frozen=True)
@@ -396,7 +398,7 @@ class TaskGroup:
             if echo:  # a collective gave up (its timeout): the peer it waited for is one still running
                 peers = [t for t in self._of(Program.TRAINER) if t is not w and t.alive()]
                 reason += self.stalls.still_running([(t.task.name, t.task.id, t.status.pid) for t in peers])
-            self.failure = f"{w.task.name} (pid {w.process.pid}) failed: {reason}; log: {w.status.log_path}"  # type: ignore[union-attr]
+            self.failure = f"{w.task.name} (pid {w.status.pid}) failed: {reason}; log: {w.status.log_path}"
             self.failure_is_echo = echo
 
     def _server_exited(self, w: TaskProcess, code: int, stopping: bool) -> None:
@@ -405,7 +407,7 @@ class TaskGroup:
             self._set(w, state=FINISHED if chief_done else STOPPED, exit_code=code)
             return
         how = ExitCode.describe(code)
-        pid = w.process.pid  # type: ignore[union-attr]
+        pid = w.status.pid
         if w.task.job == "ps":
             self._set(w, state=FAILED, exit_code=code, message=self._reason(w, code))
             self.failure = (

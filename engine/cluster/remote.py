@@ -37,7 +37,7 @@ from engine.cluster.remote_task import CONFIG_FILE, HEARTBEAT_LINE, HEARTBEAT_S,
 from engine.cluster.ssh import SSH_FAILED, Ssh, failure, python_words, remote_path
 from engine.core import events as ev
 from engine.core.config import RunConfig
-from engine.core.exports.bundle import shared_paths
+from engine.core.exports.bundle import sh_quote, shared_paths
 from engine.core.exports.script import localized, user_files
 from engine.core.hosts import Host, hosts_for
 from engine.core.messages import Message, msg
@@ -230,7 +230,13 @@ class RemoteGroup(TaskGroup):
         super()._exited(w, stopping)
 
     def _handle(self, w: TaskProcess, event: ev.Event) -> None:
-        """The chief's run_dir is a folder on its host; here the run is in this machine's run dir."""
+        """The task's pid is its trainer's on its host (with how to read its stacks there); the chief's
+        run_dir is a folder on its host, here the run is in this machine's run dir."""
+        if isinstance(event, ev.TaskProcess):
+            host = self.remote.hosts[w.task.id]
+            stacks = self.ssh.command(host, f"{sh_quote(event.py_spy)} dump --pid {event.pid}") if event.py_spy else []
+            self._set(w, pid=event.pid, host=host.name, stacks=tuple(stacks))
+            return
         if getattr(event, "run_dir", None):
             event = dataclasses.replace(event, run_dir=str(self.run_dir))  # type: ignore[arg-type]
         super()._handle(w, event)

@@ -166,6 +166,17 @@ class TaskStalled:
 
 
 @dataclass(frozen=True, kw_only=True)
+class TaskProcess:
+    """A cluster task started over ssh names its trainer's process on its host, and the py-spy program there
+    ("" when it has none): what its pid and its Python stacks refer to (engine.cluster.remote_task)."""
+
+    type: ClassVar[str] = "task_process"
+    pid: int
+    py_spy: str = ""
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
 class ScalingPoint:
     """One replica count of a scaling study, measured (or failed: `error` says why)."""
 
@@ -270,6 +281,7 @@ Event = (
     | Evaluation
     | TaskSteps
     | TaskStalled
+    | TaskProcess
     | ScalingPoint
     | SweepTrial
     | SweepSummary
@@ -292,6 +304,7 @@ EVENT_TYPES: dict[str, type] = {
         Evaluation,
         TaskSteps,
         TaskStalled,
+        TaskProcess,
         ScalingPoint,
         SweepTrial,
         SweepSummary,

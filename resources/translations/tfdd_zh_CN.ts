@@ -1020,6 +1020,10 @@
         <translation>继续运行</translation>
     </message>
     <message>
+        <source>py-spy is not installed on {host}; `pip install py-spy` there adds it</source>
+        <translation>{host} 上未安装 py-spy；在该主机上运行 `pip install py-spy` 即可安装</translation>
+    </message>
+    <message>
         <source>py-spy is not installed; `pip install py-spy` adds it</source>
         <translation>未安装 py-spy；运行 `pip install py-spy` 安装</translation>
     </message>

@@ -17,11 +17,12 @@ import pytest
 
 from engine.cluster import remote as remote_module
 from engine.cluster.cli import main as cluster_main
-from engine.cluster.group import FINISHED, LOST, REJOINED, STOPPED
+from engine.cluster.group import FINISHED, LOST, REJOINED, STOPPED, TRAINING
 from engine.cluster.remote import launch_remote_cluster, remote_cluster
 from engine.cluster.remote_task import LINK_TIMEOUT_S
 from engine.cluster.ssh import SSH_CONFIG_ENV, Ssh
 from engine.core import events as ev
+from engine.core.logs.stacks import python_stacks
 from engine.core.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
 from engine.core.runs.rundir import claim, read_events, read_metrics
 from engine.core.tfconfig import local_cluster
@@ -76,7 +77,9 @@ def launch(server: SshServer, config_path: Path, run_dir: Path, cluster, hosts, 
     return launch_remote_cluster(remote, config_path, run_dir, ssh, join_timeout_s=120, **kwargs)
 
 
-def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, tmp_path, monkeypatch):
+def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_hosts(
+    ssh_server, write_run_config, tmp_path, monkeypatch
+):
     monkeypatch.setattr(remote_module, "SYNC_S", 0.3)
     states: dict[str, str] = {}
     stop = []
@@ -92,7 +95,11 @@ def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, 
 
     def on_state(status):
         states[status.task.id] = status.state
+        if status.state == TRAINING and status.task.id == "worker-1" and not stacks:  # its process, on its host
+            stacks.append((status, Path(f"/proc/{status.pid}/cmdline").read_bytes()))
+            stacks.append(python_stacks(status.pid, status.host, status.stacks))
 
+    stacks: list = []
     config = write_run_config(num_samples=100_000, epochs=50)
     result = launch(
         ssh_server, config, tmp_path / "run", local_cluster(2), ["h2", "h3"],
@@ -100,6 +107,10 @@ def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, 
     )  # fmt: skip
     assert result.status == RunStatus.STOPPED, result.failure
     assert stop[0], "the chief's run came back while it trained"
+    (status, cmdline), dump = stacks
+    assert b"engine.train.worker" in cmdline and status.host == "h3", cmdline  # the trainer, not the ssh client
+    if "may not attach" not in dump.text:
+        assert dump.ok and "engine/train/" in dump.text, dump.text
     assert states == {"worker-0": STOPPED, "worker-1": STOPPED}
     assert list((tmp_path / "run" / "checkpoints").glob("ckpt-*.index")), "the chief's checkpoint came back"
     no_remote_process_left(ssh_server)
