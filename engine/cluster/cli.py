@@ -438,6 +438,7 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     The chief's run_finished / run_failed is held back: the cluster's outcome
     (a failed peer, a join timeout) decides the one final event.
     """
+    from engine.cluster.group import state_event
     from engine.cluster.remote import PreflightError
     from engine.core.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
 
@@ -449,16 +450,7 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     epochs = [0]
 
     def on_state(status: WorkerStatus) -> None:
-        emit(
-            ev.WorkerState(
-                worker=status.task.id,
-                state=status.state,
-                pid=status.pid,
-                message=status.message,
-                log_path=status.log_path,
-                role=status.role,
-            )
-        )
+        emit(state_event(status))
 
     emit(ev.Log(level="info" if isolation.isolated else "warning", message=isolation.message(), source=LAUNCHER))
     try:

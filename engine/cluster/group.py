@@ -32,6 +32,7 @@ starts them on this machine (engine.cluster.launcher), RemoteGroup over ssh
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import time
@@ -96,6 +97,18 @@ class ClusterResult:
     @property
     def ok(self) -> bool:
         return self.status == RunStatus.COMPLETED
+
+
+def state_event(status: WorkerStatus) -> ev.WorkerState:
+    """A task's state as the protocol's worker_state event (what the window shows in a task's row)."""
+    return ev.WorkerState(
+        worker=status.task.id,
+        state=status.state,
+        pid=status.pid,
+        message=status.message,
+        log_path=status.log_path,
+        role=status.role,
+    )
 
 
 EventCallback = Callable[[Task, ev.Event], None]
@@ -196,6 +209,8 @@ class TaskGroup:
     def start(self, command: list[str]) -> None:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.paths.cluster.write_text(render(TFConfig(self.cluster), indent=2) + "\n", encoding="utf-8")
+        self.paths.workers.mkdir(exist_ok=True)
+        self.paths.worker_states.write_bytes(b"")  # this launch's states only
         self._command = command
         for w in self.workers:
             self._spawn(w)
@@ -453,6 +468,8 @@ class TaskGroup:
 
     def _set(self, w: TaskProcess, **changes: object) -> None:
         w.status = replace(w.status, **changes)
+        with contextlib.suppress(OSError), open(self.paths.worker_states, "a", encoding="utf-8") as f:
+            f.write(ev.encode(state_event(w.status)) + "\n")  # a full disk costs the watchers, never the run
         if w.status.state.done:
             self.stalls.ended(w.task.id)
         if self.on_state:

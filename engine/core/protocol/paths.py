@@ -113,6 +113,12 @@ class RunPaths:
     def gpu_samples(self) -> Path:
         return self.root / "gpus.csv"
 
+    @property
+    def worker_states(self) -> Path:
+        """A cluster launcher's worker_state events, one a line: every task's state, for a window that
+        watches the run from its folder (the chief's events.jsonl holds only its own)."""
+        return self.workers / "states.jsonl"
+
     def worker_log(self, task: str) -> Path:
         """The stderr of a local cluster's task, by task id ("worker-1")."""
         return self.workers / f"{task}.log"

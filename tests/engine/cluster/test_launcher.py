@@ -401,3 +401,18 @@ def test_an_evaluator_beside_multi_worker_mirrored(tmp_path, write_run_config, m
     assert result.ok, result.failure
     assert [w.task.id for w in result.workers] == ["worker-0", "worker-1", "evaluator-0"]
     assert result.workers[0].role == "chief: trains and writes the results"
+
+
+def test_every_tasks_state_is_kept_in_the_run_folder_for_a_window_that_watches_it(
+    tmp_path, write_run_config, monkeypatch
+):
+    from engine.core.runs.follow import RunWatch
+
+    result, states, _ = launch(tmp_path, write_run_config, monkeypatch, {})
+    assert result.ok, result.failure
+    read = RunWatch(tmp_path / "run").read()
+    seen: dict[str, list[str]] = {}
+    for event in read.events:
+        if isinstance(event, ev.WorkerState) and seen.get(event.worker, [None])[-1] != event.state:
+            seen.setdefault(event.worker, []).append(event.state)
+    assert seen == {"worker-0": states["worker 0"], "worker-1": states["worker 1"]}
