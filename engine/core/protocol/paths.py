@@ -110,6 +110,11 @@ class RunPaths:
         return self.root / "stderr.log"
 
     @property
+    def launcher_log(self) -> Path:
+        """What a detached cluster launcher (`cluster launch --detach`) prints."""
+        return self.root / "launcher.log"
+
+    @property
     def gpu_samples(self) -> Path:
         return self.root / "gpus.csv"
 

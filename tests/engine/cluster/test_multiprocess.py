@@ -23,7 +23,11 @@ from engine.cluster.launcher import launch_cluster, launch_local_cluster
 from engine.core import events as ev
 from engine.core.config import RunConfig
 from engine.core.exports.bundle import export_bundle
+from engine.core.protocol.commands import cli_command
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.follow import ask_to_stop
 from engine.core.runs.rundir import read_events, read_metrics
+from engine.core.runs.runlock import holder
 from engine.core.tfconfig import local_cluster
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -267,3 +271,26 @@ def test_sigterm_to_cluster_launch_checkpoints_every_worker_and_a_resume_repeats
     assert resumed.status == "completed", resumed.failure
     assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
     assert [e.epoch for e in read_events(run_dir) if isinstance(e, ev.EpochEnd)] == [1, 2, 3]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a detached launcher forks")
+def test_a_detached_cluster_outlives_its_command_and_is_stopped_through_its_lock(tmp_path, write_run_config):
+    run_dir = tmp_path / "run"
+    config = write_run_config(num_samples=20000, epochs=50)
+    command = cli_command("cluster", "launch", "--detach", "--workers", "2", "--config", str(config))
+    proc = subprocess.Popen([*command, "--run-dir", str(run_dir)], stdout=subprocess.PIPE, text=True)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and "detached: the launcher goes on as pid" in out, out
+    held = holder(RunPaths(run_dir))
+    assert held is not None and held.pid != proc.pid and held.command == "tfdd cluster launch"
+    deadline = time.monotonic() + 240
+    while not any(isinstance(e, ev.EpochEnd) for e in read_events(run_dir)):  # it trains on without its command
+        assert time.monotonic() < deadline and holder(RunPaths(run_dir)) is not None, RunPaths(run_dir).launcher_log
+        time.sleep(0.5)
+    assert ask_to_stop(run_dir).pid == held.pid  # what the Runs tab's Stop does
+    while holder(RunPaths(run_dir)) is not None:
+        assert time.monotonic() < deadline + 60
+        time.sleep(0.5)
+    log = RunPaths(run_dir).launcher_log.read_text()
+    assert "worker 1 (pid" in log and "stopped; results so far" in log, log
+    assert list((run_dir / "checkpoints").glob("ckpt-*.index"))
