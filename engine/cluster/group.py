@@ -108,6 +108,8 @@ def state_event(status: WorkerStatus) -> ev.WorkerState:
         message=status.message,
         log_path=status.log_path,
         role=status.role,
+        host=status.host,
+        stacks=list(status.stacks),
     )
 
 

@@ -121,6 +121,8 @@ class WorkerState:
     message: str = ""  # why it failed or stopped
     log_path: str = ""
     role: str = ""  # what the task does in this cluster (engine.core.tfconfig.role_text), e.g. "parameter server"
+    host: str = ""  # the machine `pid` runs on, when not this one (a task started over ssh)
+    stacks: list[str] = field(default_factory=list)  # there: the command that prints its Python stacks
     time: float = field(default_factory=_now)
 
 

@@ -81,3 +81,26 @@ def test_the_cluster_tab_starts_a_two_host_run_over_ssh(qtbot, make_window, ssh_
     window.plots.redraw_all()
     assert window.plots.loss.plotted_points("epoch") == 2
     qtbot.waitUntil(lambda: not remote_processes(ssh_server), timeout=45_000)
+
+
+def test_a_remote_tasks_stacks_are_read_on_its_host(qtbot, ssh_server):
+    """A task's row keeps where its process runs: its Python stacks are read there, over ssh (here the task's
+    "process" is this test's own, on the loopback host h3)."""
+    import os
+
+    from engine.cluster.ssh import Ssh
+    from engine.core import events as ev
+    from engine.core.logs.stacks import py_spy
+    from gui.live.workers_panel import WorkersPanel
+    from tests.gui.stacks_shown import assert_stacks_show
+
+    panel = WorkersPanel()
+    qtbot.addWidget(panel)
+    there = Ssh(str(ssh_server.config)).command(ssh_server.host("h3"), f"{py_spy()} dump --pid {os.getpid()}")
+    state = ev.WorkerState(worker="worker-1", state="training", pid=os.getpid(), host="h3", stacks=there)
+    panel.add_events([state])
+    assert_stacks_show(qtbot, panel.show_stacks("worker-1"), "test_a_remote_tasks_stacks_are_read_on_its_host")
+    panel.add_events([ev.WorkerState(worker="worker-1", state="training", pid=os.getpid(), host="h3")])
+    dialog = panel.show_stacks("worker-1")
+    qtbot.waitUntil(lambda: dialog.ready)
+    assert "py-spy is not installed on h3" in dialog.text()
