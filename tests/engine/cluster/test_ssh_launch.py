@@ -53,24 +53,6 @@ def no_remote_process_left(server: SshServer) -> None:
     until(lambda: not remote_processes(server), "the remote tasks to end", CLUSTER_STOP_GRACE_S + 15)
 
 
-def test_a_two_host_multi_worker_mirrored_run_completes(ssh_server, write_run_config, tmp_path):
-    hosts_file = tmp_path / "hosts.txt"
-    hosts_file.write_text("".join(f"{ssh_server.host(a).row()}\n" for a in ("h2", "h3")))
-    run_dir = tmp_path / tmp_path.name  # its folders' name on the hosts: one per test
-    code = cluster_main(
-        ["cluster", "launch", "--workers", "2", "--config", str(write_run_config()), "--run-dir", str(run_dir),
-         "--hosts", str(hosts_file), "--ssh-config", str(ssh_server.config)]
-    )  # fmt: skip
-    assert code == 0, [p.read_text()[-2000:] for p in (run_dir / "workers").glob("*.log")]
-    assert len(read_metrics(run_dir / "metrics.csv")) == 2  # the chief's run came back here
-    assert (run_dir / "config.json").is_file() and list((run_dir / "checkpoints").glob("ckpt-*.index"))
-    for alias, task in (("h2", "worker-0"), ("h3", "worker-1")):
-        folder = ssh_server.folder / f"remote-{alias}" / run_dir.name / task
-        assert (folder / "tf_config.json").is_file(), f"{task} ran in its own folder on {alias}"
-    assert (ssh_server.folder / "remote-h2" / run_dir.name / "worker-0" / "run" / "metrics.csv").is_file()
-    no_remote_process_left(ssh_server)
-
-
 def launch(server: SshServer, config_path: Path, run_dir: Path, cluster, hosts, **kwargs):
     ssh = Ssh(str(server.config))
     remote = remote_cluster(cluster, [server.host(a) for a in hosts], ssh, run_dir.parent.name)  # one per test
@@ -116,7 +98,11 @@ def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_ho
     no_remote_process_left(ssh_server)
 
 
-def test_a_stopped_run_resumes_on_the_same_hosts(ssh_server, write_run_config, tmp_path, monkeypatch):
+def test_a_two_host_run_stopped_then_resumed_on_the_same_hosts_completes(
+    ssh_server, write_run_config, tmp_path, monkeypatch
+):
+    """Each task in its own folder on its host; the chief's run comes back here; `--resume` (the command
+    line, its hosts from RUN_DIR/hosts.txt) finishes the run on the same hosts."""
     monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
     run_dir = tmp_path / tmp_path.name  # its folders' name on the hosts, as `cluster launch` names them
     lock = claim(run_dir, resume=False, command="test")  # as `cluster launch` does
@@ -134,8 +120,14 @@ def test_a_stopped_run_resumes_on_the_same_hosts(ssh_server, write_run_config, t
         lock.release()
     assert first.status == RunStatus.STOPPED, first.failure
     assert len(read_metrics(run_dir / "metrics.csv")) < 3
-    assert cluster_main(["cluster", "launch", "--resume", str(run_dir)]) == 0  # its hosts from RUN_DIR/hosts.txt
-    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
+    code = cluster_main(["cluster", "launch", "--resume", str(run_dir)])  # its hosts from RUN_DIR/hosts.txt
+    assert code == 0, [p.read_text()[-2000:] for p in (run_dir / "workers").glob("*.log")]
+    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]  # the chief's run came back
+    assert (run_dir / "config.json").is_file() and list((run_dir / "checkpoints").glob("ckpt-*.index"))
+    for alias, task in (("h2", "worker-0"), ("h3", "worker-1")):
+        folder = ssh_server.folder / f"remote-{alias}" / run_dir.name / task
+        assert (folder / "tf_config.json").is_file(), f"{task} ran in its own folder on {alias}"
+    assert (ssh_server.folder / "remote-h2" / run_dir.name / "worker-0" / "run" / "metrics.csv").is_file()
     no_remote_process_left(ssh_server)
 
 
@@ -236,8 +228,10 @@ def test_a_parameter_server_run_goes_on_when_a_worker_host_is_killed(ssh_server,
             os.kill(task_there, signal.SIGKILL)  # the task on its host, and with it its trainer
             killed.append(task_there)
 
-    def on_state(status):
-        states.setdefault(status.task.id, []).append(status.state)
+    def on_state(status):  # a state once: a task's pid on its host comes as a change of the same state
+        seen = states.setdefault(status.task.id, [])
+        if not seen or seen[-1] != status.state:
+            seen.append(status.state)
 
     cluster = local_cluster(2, ps=1, chief=True)
     result = launch(ssh_server, config, tmp_path / "run", cluster, ["h2", "h3"], on_event=on_event, on_state=on_state)

@@ -20,7 +20,7 @@ from tests.gui.live.test_local_cluster import CPU_ONLY
 pytestmark = pytest.mark.skipif(SSHD is None, reason="OpenSSH's server (sshd, package openssh-server) is missing")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def ssh_server(tmp_path_factory):
     server = SshServer.start(tmp_path_factory.mktemp("sshd"))
     yield server
