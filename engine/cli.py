@@ -21,7 +21,6 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from engine.core import anatomy
 from engine.core import events as ev
 from engine.core.arguments import add_profile_steps, positive_int
 from engine.core.config import RunConfig
@@ -43,7 +42,8 @@ class ConsoleProgress:
         self._out = out or sys.stderr
         self._bar = None
         self._epochs = 0
-        self._anatomy: ev.StepAnatomy | None = None  # the latest, printed under its epoch's line
+        self._epoch_lines = event_lines.EpochLines()
+        self._anatomy: ev.StepAnatomy | None = None  # the last, for what to try at the end
         self._config = config
         self._started: ev.RunStarted | None = None
 
@@ -51,7 +51,7 @@ class ConsoleProgress:
         from tqdm import tqdm
 
         if isinstance(event, ev.RunStarted):
-            self._epochs = event.epochs
+            self._epochs = self._epoch_lines.epochs = event.epochs
             self._started = event
             tqdm.write(f"{event_lines.run_started_line(event)}; run dir {event.run_dir}", file=self._out)
             self._bar = tqdm(
@@ -68,12 +68,11 @@ class ConsoleProgress:
                 f"acc {event.accuracy:.3f} {event.examples_per_sec:,.0f} ex/s",
                 refresh=False,
             )
-        elif isinstance(event, ev.StepAnatomy):
-            self._anatomy = event
-        elif isinstance(event, ev.EpochEnd):
-            tqdm.write(event_lines.epoch_line(event, self._epochs), file=self._out)
-            if self._anatomy is not None and self._anatomy.epoch == event.epoch:
-                tqdm.write(f"  {anatomy.summary_line(self._anatomy)}", file=self._out)
+        elif isinstance(event, (ev.StepAnatomy, ev.EpochEnd)):
+            if isinstance(event, ev.StepAnatomy):
+                self._anatomy = event
+            for line in self._epoch_lines(event):
+                tqdm.write(line, file=self._out)
         elif isinstance(event, ev.CheckpointSaved):
             tqdm.write(event_lines.checkpoint_line(event), file=self._out)
         elif isinstance(event, ev.ProfileSaved):
@@ -90,7 +89,7 @@ class ConsoleProgress:
     def _what_to_try(self) -> None:
         """The changes the last verdict offers, each as the `tfdd try` command that measures it (the window's
         Try buttons), and advice the config cannot express."""
-        from engine.core import remedies
+        from engine.core import anatomy, remedies
         from engine.core.protocol.paths import RunPaths
 
         if self._config is None or self._started is None or self._anatomy is None:

@@ -3,13 +3,14 @@
     cluster validate FILE [--strategy S]
     cluster export --cluster cluster.json --config run.json --out DIR [--slurm ...]
     cluster launch (--workers N [--ps M] [--evaluator] | --cluster FILE) (--config run.json | --resume RUN_DIR)
-                   [--run-dir DIR] [--join-timeout S] [--restarts K] [--events]
+                   [--run-dir DIR] [--join-timeout S] [--restarts K] [--events | --detach]
                    [--hosts FILE-or-LIST [--ssh-config FILE]]   (the tasks on other machines, over SSH)
     cluster slurm-tf-config --jobs chief=1,worker=2,ps=1 [--port-base P]   (inside a Slurm job step)
 
 engine/cli.py calls register() and run(); `python -m engine.cluster.cli`
 works on its own too. No TensorFlow in this process: the tasks import it
-(slurm-tf-config imports it lazily). With --events, `cluster launch` speaks
+(slurm-tf-config imports it lazily); engine.cluster.launch_plan turns a
+launch's arguments into what it starts. With --events, `cluster launch` speaks
 engine.train.worker's protocol for the whole cluster (one event stream,
 "stop" on stdin, exit 0/1/2), so a runner that drives one trainer process
 drives a local cluster the same way.
@@ -19,36 +20,35 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.cluster.launch_plan import LaunchPlan, launch_plan, launched_hosts, load_cluster, run_plan
 from engine.cluster.netns import Isolation
-from engine.cluster.ssh import Ssh, add_host_arguments
+from engine.cluster.ssh import add_host_arguments
 from engine.core import events as ev
-from engine.core.arguments import add_profile_steps, count, port, positive_int, positive_seconds, profiled_command
+from engine.core.arguments import add_profile_steps, count, port, positive_int, positive_seconds
 from engine.core.config import STRATEGIES, RunConfig
-from engine.core.hosts import parse_hosts
 from engine.core.logs import event_lines
-from engine.core.problems import ConfigError, OutputExists, Problem, RunDirError, printable
+from engine.core.messages import msg
+from engine.core.problems import ConfigError, OutputExists, RunDirError, printable
 from engine.core.protocol.codes import ExitCode, RunStatus
 from engine.core.protocol.paths import RunPaths
-from engine.core.runs.runlock import RunLock
 from engine.core.tfconfig import (
     ClusterError,
     ClusterProblem,
-    ClusterSpec,
     Program,
     Task,
     errors,
-    parse_tf_config,
     run_problems,
     task_program,
     validate,
 )
 
 if TYPE_CHECKING:
-    from engine.cluster.remote import RemoteCluster
+    from engine.cluster.group import WorkerStatus
 
 JOB_NAMES = {"chief": "chief", "worker": "worker", "ps": "parameter server", "evaluator": "evaluator"}
 LAUNCHER = "launcher"
@@ -64,6 +64,22 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     check = actions.add_parser("validate", help="print every problem of a TF_CONFIG file; non-zero exit on errors")
     check.add_argument("file", help='TF_CONFIG JSON ({"cluster": ..., "task": ...}; the task is optional)')
     check.add_argument("--strategy", choices=STRATEGIES, help="also check the rules of this strategy")
+    _add_export(actions)
+    _add_launch(actions)
+    slurm = actions.add_parser(
+        "slurm-tf-config",
+        help="print this Slurm task's TF_CONFIG, built by TensorFlow's SlurmClusterResolver (the exported "
+        "job runs it in every task)",
+    )
+    slurm.add_argument("--jobs", required=True, help="tasks per job in rank order, e.g. chief=1,worker=2,ps=1")
+    slurm.add_argument("--port-base", type=port, default=DEFAULT_PORT_BASE, metavar="P")
+    cluster.set_defaults(handler=run)
+    return cluster
+
+
+def _add_export(actions: Any) -> None:
+    from engine.core.exports.slurm import DEFAULT_PORT_BASE
+
     export = actions.add_parser(
         "export", help="write start scripts, a README and a Kubeflow TFJob per task, or (--slurm) an sbatch job"
     )
@@ -91,6 +107,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         metavar="C",
         help="--slurm: CPUs each task asks for (default 0: the whole node, with all its CPUs)",
     )
+
+
+def _add_launch(actions: Any) -> None:
     launch = actions.add_parser(
         "launch", help="run a cluster here (127.0.0.1) or over SSH (--hosts): workers, parameter servers, an evaluator"
     )
@@ -111,6 +130,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     add_host_arguments(launch)
     launch.add_argument(
+        "--detach",
+        action="store_true",
+        help="go on in the background, free of this terminal or ssh login (output in RUN_DIR/launcher.log); "
+        "watch and stop the run from the window's Runs tab, or stop it with kill -TERM PID",
+    )
+    launch.add_argument(
         "--force", action="store_true", help="start more tasks than this machine's memory and cores hold"
     )
     source = launch.add_mutually_exclusive_group(required=True)
@@ -123,6 +148,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     launch.add_argument(
         "--run-dir", help="where the chief writes results (default: a new folder under $TFDD_RUNS_DIR or ~/tfdd-runs)"
     )
+    _add_supervision(launch)
+
+
+def _add_supervision(launch: argparse.ArgumentParser) -> None:
+    """How `cluster launch` watches its tasks, and what it prints."""
     launch.add_argument(
         "--join-timeout",
         type=positive_seconds,
@@ -152,15 +182,6 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="JSON-line events on stdout instead of text: the chief's events, worker_state, the "
         "evaluator's evaluations, the tasks' logs; \"stop\" on stdin stops the cluster (the worker protocol)",
     )
-    slurm = actions.add_parser(
-        "slurm-tf-config",
-        help="print this Slurm task's TF_CONFIG, built by TensorFlow's SlurmClusterResolver (the exported "
-        "job runs it in every task)",
-    )
-    slurm.add_argument("--jobs", required=True, help="tasks per job in rank order, e.g. chief=1,worker=2,ps=1")
-    slurm.add_argument("--port-base", type=port, default=DEFAULT_PORT_BASE, metavar="P")
-    cluster.set_defaults(handler=run)
-    return cluster
 
 
 def run(args: argparse.Namespace) -> int:
@@ -185,15 +206,8 @@ def _print_problems(problems: list[Any]) -> None:
         print(p if isinstance(p, ClusterProblem) else f"error: {p}", file=sys.stderr)
 
 
-def _load_cluster(path: str) -> Any:
-    file = Path(path)
-    if not file.is_file():
-        raise ClusterError([ClusterProblem("error", "(file)", path, "no such file")])
-    return parse_tf_config(file.read_text(encoding="utf-8"))
-
-
 def _validate(args: argparse.Namespace) -> int:
-    problems = validate(_load_cluster(args.file), args.strategy)
+    problems = validate(load_cluster(args.file), args.strategy)
     _print_problems(problems)
     n_errors = len(errors(problems))
     n_warnings = len(problems) - n_errors
@@ -202,7 +216,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    tf_config = _load_cluster(args.cluster)
+    tf_config = load_cluster(args.cluster)
     config = RunConfig.load(args.config)
     if args.slurm:
         from engine.core.exports.slurm import export_slurm
@@ -226,164 +240,51 @@ def _slurm_tf_config(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-@dataclasses.dataclass(frozen=True)
-class LaunchPlan:
-    """What `cluster launch` starts: the run config, the run directory (claimed: `lock` held) and the cluster.
-
-    The launcher holds the run's lock for the whole cluster (and hands it to
-    the chief): a second launch or train of the same run is refused.
-    """
-
-    config_path: Path
-    run_dir: Path
-    cluster: ClusterSpec
-    resume: bool
-    epochs: int
-    lock: RunLock
-    remote: RemoteCluster | None = None  # --hosts: where each task runs
-    ssh: Ssh | None = None
-
-    def abandon(self) -> None:
-        """Nothing was started: release the run, and leave no empty new run in the history."""
-        from engine.core.runs.rundir import discard_unused
-
-        self.lock.release()
-        if not self.resume:
-            discard_unused(self.run_dir)
-
-
-def _launch_plan(args: argparse.Namespace) -> LaunchPlan:
-    """A new run, or the run `--resume` names, on the cluster the arguments (or the run) describe."""
-    from engine.cluster.capacity import local_tasks_problem
-    from engine.cluster.launcher import launched_cluster, local_cluster_for
-    from engine.core.runs.rundir import claim, new_run_dir
-
-    shape_given = args.workers is not None or args.ps or args.evaluator
-    if args.cluster and shape_given:
-        raise ConfigError([Problem("--cluster", args.cluster, "give either --cluster or --workers/--ps/--evaluator")])
-    if args.resume:
-        paths = RunPaths(Path(args.resume))
-        if not paths.config.is_file():
-            raise ConfigError([Problem("--resume", args.resume, "not a run directory (it has no config.json)")])
-        config_path, run_dir = paths.config, paths.root
-        config = RunConfig.load(config_path, check=False)
-    else:
-        config = RunConfig.load(args.config)
-        config_path = Path(args.config)
-        run_dir = Path(args.run_dir) if args.run_dir else None  # created once the cluster is known to be good
-    if args.cluster:
-        cluster = _load_cluster(args.cluster).cluster
-    elif args.workers is not None:
-        cluster = local_cluster_for(config.strategy, args.workers, args.ps, args.evaluator)
-    elif args.resume and launched_cluster(run_dir) is not None:
-        cluster = launched_cluster(run_dir)
-    else:
-        raise ConfigError([Problem("--workers", None, "give --workers N (or --cluster FILE)")])
-    problems = errors(run_problems(cluster, config))
-    if problems:
-        raise ClusterError(problems)
-    where = "--cluster" if args.cluster else "--workers"
-    too_many = None if args.force or args.hosts else local_tasks_problem(len(cluster.tasks()), where)
-    if too_many:
-        raise ConfigError([too_many])
-    hosts_text = args.hosts or _launched_hosts(args, run_dir)
-    hosts = parse_hosts(hosts_text) if hosts_text else None  # its problems before a run folder exists
-    if run_dir is None:
-        run_dir = new_run_dir(config)
-    lock = claim(run_dir, resume=bool(args.resume), command="tfdd cluster launch")
-    plan = LaunchPlan(Path(config_path), run_dir, cluster, bool(args.resume), config.epochs, lock)
-    if hosts:
-        from engine.cluster.remote import remote_cluster
-
-        ssh = Ssh.configured(args.ssh_config)
-        try:
-            remote = remote_cluster(cluster, hosts, ssh, run_dir.name)
-        except ConfigError:
-            plan.abandon()
-            raise
-        plan = dataclasses.replace(plan, cluster=remote.cluster, remote=remote, ssh=ssh)
-    return plan
-
-
-def _launched_hosts(args: argparse.Namespace, run_dir: Path | None) -> str | None:
-    """--resume of a run started with --hosts: the file of its hosts (the same tasks on the same hosts)."""
-    from engine.cluster.remote import HOSTS_FILE
-
-    saved = run_dir / HOSTS_FILE if args.resume and run_dir is not None else None
-    return str(saved) if saved is not None and saved.is_file() else None
-
-
-def _restarts(args: argparse.Namespace) -> dict[str, int]:
-    return {} if args.restarts is None else {"restarts": args.restarts}
-
-
-def _run(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, on_state: Any) -> Any:
-    """Start the plan's cluster and wait for it (a ClusterResult). The run's lock is released at the end; a
-    launch refused before anything started (ClusterError, ConfigError) leaves no empty new run behind."""
-    from engine.cluster.launcher import launch_cluster, trainer_command
-    from engine.cluster.remote import PreflightError, launch_remote_cluster
-
-    common = dict(
-        join_timeout_s=args.join_timeout,
-        on_event=on_event,
-        on_state=on_state,
-        should_stop=lambda: stop.requested,
-        resume=plan.resume,
-        lock=plan.lock,
-        stall_s=args.stall_seconds,
-        **_restarts(args),
-    )
-    try:
-        command_for = profiled_command(trainer_command, args.profile_steps, remote=plan.remote is not None)
-        if plan.remote is not None:
-            assert plan.ssh is not None
-            return launch_remote_cluster(plan.remote, plan.config_path, plan.run_dir, plan.ssh, **common)
-        return launch_cluster(plan.cluster, plan.config_path, plan.run_dir, **common, command_for=command_for)
-    except (ClusterError, ConfigError, PreflightError):
-        plan.abandon()
-        raise
-    finally:
-        plan.lock.release()
-
-
 def _launch(args: argparse.Namespace) -> int:
     from engine.cluster.netns import isolate_network
     from engine.core.protocol.channel import StopSignal, handle_stop_signals
 
-    if args.hosts or _launched_hosts(args, Path(args.resume) if args.resume else None):  # tasks elsewhere
-        isolation = Isolation(False, reason="the tasks run on other machines (--hosts)")
+    if args.hosts or launched_hosts(args, Path(args.resume) if args.resume else None):  # tasks elsewhere
+        isolation = Isolation(False, reason=msg("the tasks run on other machines (--hosts)"))
     else:
         isolation = isolate_network()  # first: before any thread (stdin, BLAS) or socket; the tasks inherit it
     if args.events:
         return _relay(args, isolation)
-    from engine.cluster.launcher import WorkerStatus
     from engine.cluster.remote import PreflightError
 
+    plan = launch_plan(args) if args.detach else None
+    if plan is not None:
+        _detach(plan)  # only the detached launcher comes back
     stop = StopSignal()
     handle_stop_signals(stop)  # Ctrl-C (130) and SIGTERM (143) stop every task after its checkpoint
-    plan = _launch_plan(args)
+    plan = plan or launch_plan(args)
     chief = plan.cluster.chief()
+    epoch_lines = event_lines.EpochLines(plan.epochs)
+
+    statuses: dict[str, WorkerStatus] = {}
 
     def on_state(status: WorkerStatus) -> None:
+        statuses[status.task.id] = status
         detail = f": {status.message}" if status.message else ""
         print(f"{status.task.name} (pid {status.pid}): {status.state}{detail}", flush=True)
 
     def on_event(task: Task, event: ev.Event) -> None:
-        if isinstance(event, ev.EpochEnd) and task == chief:
-            print(event_lines.epoch_line(event, plan.epochs), flush=True)
+        if isinstance(event, (ev.EpochEnd, ev.StepAnatomy)) and task == chief:
+            for line in epoch_lines(event):
+                print(line, flush=True)
         elif isinstance(event, (ev.Evaluation, ev.ProfileSaved)):
             print(f"{task.name}: {event_lines.task_line(event)}", flush=True)
         elif isinstance(event, ev.Log) and event.level in ("warning", "error"):
             print(f"{task.name}: [{event.level}] {printable(event.message)}", flush=True)
         elif isinstance(event, ev.TaskStalled):
-            print_stall(event)
+            print_stall(event, statuses.get(event.worker))
 
     tasks = ", ".join(f"{len(a)} {JOB_NAMES[job]}{'s' if len(a) > 1 else ''}" for job, a in plan.cluster.jobs)
     where = ", ".join(dict.fromkeys(h.name for h in plan.remote.hosts.values())) if plan.remote else "127.0.0.1"
     print(f"launching {tasks} on {where}; run dir {printable(str(plan.run_dir))}", flush=True)
     print(isolation.message(), file=sys.stderr, flush=True)
     try:
-        result = _run(plan, args, stop, on_event, on_state)
+        result = run_plan(plan, args, stop, on_event, on_state)
     except PreflightError as exc:
         print("error: nothing was started; the hosts are not ready:", file=sys.stderr)
         print("\n".join(f"  {line}" for line in exc.lines), file=sys.stderr)
@@ -398,8 +299,35 @@ def _launch(args: argparse.Namespace) -> int:
     return ExitCode.FAILED
 
 
-def print_stall(event: ev.TaskStalled) -> None:
-    """A stalled task's line and its Python stacks (py-spy), or the line saying it steps again."""
+def _detach(plan: LaunchPlan) -> None:
+    """Fork: this process says where the run goes and exits; the launcher goes on in a session of its own (no
+    terminal, no SIGHUP when the terminal or the ssh login closes), holding the run's lock (so the Runs tab
+    can watch and stop it), its output in RUN_DIR/launcher.log."""
+    log = RunPaths(plan.run_dir).launcher_log
+    out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid:
+        print(
+            f"detached: the launcher goes on as pid {pid}, its output in {printable(str(log))}; watch the run "
+            f"from the window's Runs tab (Watch live), stop it there or with `kill -TERM {pid}`",
+            flush=True,
+        )
+        os._exit(ExitCode.OK)  # the lock stays held: it went to the child with its open file
+    os.setsid()
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    os.close(null)
+    os.close(out)
+    plan.lock.moved_here()
+
+
+def print_stall(event: ev.TaskStalled, where: WorkerStatus | None = None) -> None:
+    """A stalled task's line and its Python stacks (py-spy, on its host when `where` says it is elsewhere),
+    or the line saying it steps again."""
     from engine.core.logs.stacks import python_stacks
     from engine.core.logs.stall import resumed_line, stall_line
 
@@ -407,7 +335,8 @@ def print_stall(event: ev.TaskStalled) -> None:
         print(resumed_line(event.worker), flush=True)
         return
     print(f"warning: {stall_line(event.worker, event.idle_s, event.step_s)}; its Python stacks:", flush=True)
-    print(python_stacks(event.pid).text.rstrip() if event.pid else "(it has no process)", flush=True)
+    host, there = (where.host, where.stacks) if where is not None else ("", ())
+    print(python_stacks(event.pid, host, there).text.rstrip() if event.pid else "(it has no process)", flush=True)
 
 
 def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
@@ -417,7 +346,7 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     The chief's run_finished / run_failed is held back: the cluster's outcome
     (a failed peer, a join timeout) decides the one final event.
     """
-    from engine.cluster.launcher import WorkerStatus
+    from engine.cluster.group import state_event
     from engine.cluster.remote import PreflightError
     from engine.core.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
 
@@ -429,20 +358,11 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     epochs = [0]
 
     def on_state(status: WorkerStatus) -> None:
-        emit(
-            ev.WorkerState(
-                worker=status.task.id,
-                state=status.state,
-                pid=status.pid,
-                message=status.message,
-                log_path=status.log_path,
-                role=status.role,
-            )
-        )
+        emit(state_event(status))
 
     emit(ev.Log(level="info" if isolation.isolated else "warning", message=isolation.message(), source=LAUNCHER))
     try:
-        plan = _launch_plan(args)
+        plan = launch_plan(args)
     except (ClusterError, ConfigError, RunDirError) as exc:
         emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
         return ExitCode.CONFIG
@@ -468,9 +388,10 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
             emit(event)
 
     try:
-        result = _run(plan, args, stop, on_event, on_state)
+        result = run_plan(plan, args, stop, on_event, on_state)
     except (ClusterError, ConfigError, PreflightError) as exc:
-        emit(ev.RunFailed(message=str(exc), error_type=type(exc).__name__))
+        said = exc.message if isinstance(exc, PreflightError) else str(exc)
+        emit(ev.RunFailed(message=said, error_type=type(exc).__name__))
         return ExitCode.CONFIG
     if result.status == RunStatus.FAILED:
         emit(

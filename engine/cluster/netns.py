@@ -33,6 +33,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+from engine.core.messages import msg
+
 CLONE_NEWNET, CLONE_NEWUSER = 0x40000000, 0x10000000
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 DISABLE_ENV = "TFDD_NO_PRIVATE_NETWORK"
@@ -51,14 +53,15 @@ class Isolation:
     def message(self) -> str:
         """What the launcher says once: where the workers' ports are, and what to do when they are exposed."""
         if self.isolated:
-            return (
+            return msg(
                 "The workers run in a private network namespace: their ports exist on no interface of this "
                 "machine, so no one else can reach TensorFlow's unauthenticated servers."
             )
-        return (
-            f"The workers' ports can be reached from other machines: {self.reason}. TensorFlow's gRPC servers "
+        return msg(
+            "The workers' ports can be reached from other machines: {reason}. TensorFlow's gRPC servers "
             "listen on every interface and accept anyone (no authentication); on an untrusted network, block "
-            "the ports with a firewall."
+            "the ports with a firewall.",
+            reason=self.reason,
         )
 
 

@@ -5,7 +5,8 @@ Python (so a missing or old Python, or a missing dashboard, is itself found):
 the Python version, the dashboard and its version, the config's data paths,
 the tasks' ports and the free disk where the runs go. ssh's own failures
 (unreachable, authentication refused, host key unknown or changed) are named
-by engine.cluster.ssh.failure.
+by engine.cluster.ssh.failure. Every line is an engine.core.messages template,
+so the window shows it in its language.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from importlib import metadata
 from engine.cluster.ssh import Ssh, failure, python_words
 from engine.core.exports.bundle import sh_quote
 from engine.core.hosts import Host
+from engine.core.messages import Message, msg
 
 DIST_NAME = "tf-distributed-dashboard"
 PYTHONS = ((3, 11), (3, 12))  # what TensorFlow 2.21 and the dashboard run on
@@ -72,7 +74,7 @@ def local_version() -> str | None:
         return None
 
 
-def check_hosts(checks: list[HostCheck], ssh: Ssh) -> list[str]:
+def check_hosts(checks: list[HostCheck], ssh: Ssh) -> list[Message]:
     """Every problem of every host, one line each, all hosts at once (in parallel); [] when all is well."""
     version = local_version()
     with ThreadPoolExecutor(max_workers=min(16, len(checks)) or 1, thread_name_prefix="preflight") as pool:
@@ -80,7 +82,7 @@ def check_hosts(checks: list[HostCheck], ssh: Ssh) -> list[str]:
     return [line for lines in found for line in lines]
 
 
-def check_host(check: HostCheck, ssh: Ssh, version: str | None) -> list[str]:
+def check_host(check: HostCheck, ssh: Ssh, version: str | None) -> list[Message]:
     host = check.host
     want = {"dist": DIST_NAME, "paths": list(check.paths), "ports": list(check.ports), "folder": host.folder}
     code, out, err = ssh.run(
@@ -94,38 +96,75 @@ def check_host(check: HostCheck, ssh: Ssh, version: str | None) -> list[str]:
         found = json.loads(out.decode("utf-8", "replace").strip().splitlines()[-1])
     except (ValueError, IndexError):
         if code == SHELL_NOT_FOUND or "not found" in err or "No such file" in err:
-            return [f"{host.name}: no Python at `{python}` (`python=` or `venv=` in the host's row says which runs)"]
-        return [f"{host.name}: `{python}` could not run the check ({err.strip().splitlines()[-1:] or 'no output'})"]
+            return [
+                msg(
+                    "{host}: no Python at `{python}` (`python=` or `venv=` in the host's row says which runs)",
+                    host=host.name,
+                    python=python,
+                )
+            ]
+        said = err.strip().splitlines()[-1] if err.strip() else msg("no output")
+        return [msg("{host}: `{python}` could not run the check ({said})", host=host.name, python=python, said=said)]
     return _problems(host, python, found, version, check)
 
 
-def _problems(host: Host, python: str, found: dict, version: str | None, check: HostCheck) -> list[str]:
+def _problems(host: Host, python: str, found: dict, version: str | None, check: HostCheck) -> list[Message]:
     lines = []
     running = tuple(found["python"][:2])
     if running not in PYTHONS:
         wanted = " or ".join(f"{a}.{b}" for a, b in PYTHONS)
         lines.append(
-            f"{host.name}: `{python}` is Python {'.'.join(map(str, found['python']))}; the tasks need {wanted} "
-            "(name another with python= or venv= in the host's row)"
+            msg(
+                "{host}: `{python}` is Python {version}; the tasks need {wanted} "
+                "(name another with python= or venv= in the host's row)",
+                host=host.name,
+                python=python,
+                version=".".join(map(str, found["python"])),
+                wanted=wanted,
+            )
         )
     install = f"{found['executable']} -m pip install {DIST_NAME}" + (f"=={version}" if version else "")
     if not found["engine"]:
-        lines.append(f"{host.name}: the dashboard is not installed for `{python}`; install it there: `{install}`")
+        lines.append(
+            msg(
+                "{host}: the dashboard is not installed for `{python}`; install it there: `{install}`",
+                host=host.name,
+                python=python,
+                install=install,
+            )
+        )
     elif version and found["version"] and found["version"] != version:
         lines.append(
-            f"{host.name}: the dashboard there is version {found['version']}, here {version}; the same one must "
-            f"run everywhere: `{install}`"
+            msg(
+                "{host}: the dashboard there is version {there}, here {here}; the same one must run everywhere: "
+                "`{install}`",
+                host=host.name,
+                there=found["version"],
+                here=version,
+                install=install,
+            )
         )
     lines += [
-        f"{host.name}: the data path {path} does not exist there (each host reads its own)" for path in found["missing"]
+        msg("{host}: the data path {path} does not exist there (each host reads its own)", host=host.name, path=path)
+        for path in found["missing"]
     ]
     lines += [
-        f"{host.name}: port {port} is in use there; a task of this cluster listens on it (pick other ports)"
+        msg(
+            "{host}: port {port} is in use there; a task of this cluster listens on it (pick other ports)",
+            host=host.name,
+            port=port,
+        )
         for port in found["busy"]
     ]
     if found["free"] < MIN_FREE_DISK_BYTES:
         lines.append(
-            f"{host.name}: only {found['free'] / 2**20:,.0f} MB free in {host.folder}; checkpoints need at least "
-            f"{MIN_FREE_DISK_BYTES / 2**30:g} GB (free some, or name another folder= in the host's row)"
+            msg(
+                "{host}: only {free_mb:,.0f} MB free in {folder}; checkpoints need at least {need_gb:g} GB (free "
+                "some, or name another folder= in the host's row)",
+                host=host.name,
+                free_mb=found["free"] / 2**20,
+                folder=host.folder,
+                need_gb=MIN_FREE_DISK_BYTES / 2**30,
+            )
         )
     return lines

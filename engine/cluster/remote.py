@@ -4,7 +4,7 @@ Each task's folder on its host (HOST_FOLDER/<run name>/<task id>) gets the
 task's config, TF_CONFIG and the user's Python files; the task then runs as
 `engine.cluster.remote_task` through an ssh channel: its events come back on
 ssh's stdout, its log on ssh's stderr (RUN_DIR/workers/<task id>.log here),
-"stop" goes out on ssh's stdin. So the launcher's _Group (fail fast,
+"stop" goes out on ssh's stdin. So the launcher's TaskGroup (engine.cluster.group: fail fast,
 parameter-server restarts, the evaluator, a graceful stop) runs unchanged;
 only how a task's process starts differs. A dropped connection ends the
 remote task after its checkpoint (remote_task), and the ssh client's exit
@@ -22,24 +22,25 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.cluster.launcher import (
+from engine.cluster.group import (
     DEFAULT_RESTARTS,
     STOP_GRACE_S,
     ClusterResult,
     EventCallback,
     StateCallback,
     StopCheck,
-    _Group,
-    _Worker,
+    TaskGroup,
+    TaskProcess,
 )
 from engine.cluster.preflight import HostCheck, check_hosts
 from engine.cluster.remote_task import CONFIG_FILE, HEARTBEAT_LINE, HEARTBEAT_S, RUN_FOLDER, TF_CONFIG_FILE
 from engine.cluster.ssh import SSH_FAILED, Ssh, failure, python_words, remote_path
 from engine.core import events as ev
 from engine.core.config import RunConfig
-from engine.core.exports.bundle import shared_paths
+from engine.core.exports.bundle import sh_quote, shared_paths
 from engine.core.exports.script import localized, user_files
 from engine.core.hosts import Host, hosts_for
+from engine.core.messages import Message, msg
 from engine.core.protocol.client import WorkerProcess
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.runlock import RunLock
@@ -50,10 +51,16 @@ SYNC_S = 10.0  # how often the chief's run folder is copied back while the run g
 
 
 class PreflightError(ValueError):
-    """Hosts that cannot run their tasks: every problem, one line each; nothing was started."""
+    """Hosts that cannot run their tasks: every problem, one line each; nothing was started.
 
-    def __init__(self, lines: list[str]):
+    `message` says so in one translatable Message (each line's template kept), for the window."""
+
+    def __init__(self, lines: list[Message]):
         self.lines = lines
+        every = lines[-1]
+        for line in reversed(lines[:-1]):
+            every = msg("{line}\n{more}", line=line, more=every)
+        self.message = msg("nothing was started; the hosts are not ready:\n{problems}", problems=every)
         super().__init__("\n".join(lines))
 
 
@@ -161,7 +168,7 @@ def launch_remote_cluster(
     send_tasks(remote, config, ssh, run_dir if resume else None)
     run_dir.mkdir(parents=True, exist_ok=True)
     save_hosts(remote, run_dir)
-    group = _RemoteGroup(remote, ssh, config.strategy, run_dir, on_event, on_state, restarts, stall_s)
+    group = RemoteGroup(remote, ssh, config.strategy, run_dir, on_event, on_state, restarts, stall_s)
     group.resume = resume
     try:
         group.start([])
@@ -172,7 +179,7 @@ def launch_remote_cluster(
         group.fetch_chief_run()
 
 
-class _RemoteGroup(_Group):
+class RemoteGroup(TaskGroup):
     """The launcher's group, each task's process an ssh client running remote_task on the task's host."""
 
     def __init__(
@@ -214,7 +221,7 @@ class _RemoteGroup(_Group):
                 if w.alive():
                     w.process.send(HEARTBEAT_LINE.decode())  # type: ignore[union-attr]
 
-    def _exited(self, w: _Worker, stopping: bool) -> None:
+    def _exited(self, w: TaskProcess, stopping: bool) -> None:
         code = w.process.returncode if w.process else None
         if code == SSH_FAILED and not w.failed_message and not w.killed:
             host = self.remote.hosts[w.task.id]
@@ -222,8 +229,14 @@ class _RemoteGroup(_Group):
             w.failed_message = failure(host, code, tail, connected=True) or ""
         super()._exited(w, stopping)
 
-    def _handle(self, w: _Worker, event: ev.Event) -> None:
-        """The chief's run_dir is a folder on its host; here the run is in this machine's run dir."""
+    def _handle(self, w: TaskProcess, event: ev.Event) -> None:
+        """The task's pid is its trainer's on its host (with how to read its stacks there); the chief's
+        run_dir is a folder on its host, here the run is in this machine's run dir."""
+        if isinstance(event, ev.TaskProcess):
+            host = self.remote.hosts[w.task.id]
+            stacks = self.ssh.command(host, f"{sh_quote(event.py_spy)} dump --pid {event.pid}") if event.py_spy else []
+            self._set(w, pid=event.pid, host=host.name, stacks=tuple(stacks))
+            return
         if getattr(event, "run_dir", None):
             event = dataclasses.replace(event, run_dir=str(self.run_dir))  # type: ignore[arg-type]
         super()._handle(w, event)
@@ -244,4 +257,6 @@ class _RemoteGroup(_Group):
         """The chief's run folder, copied back once the tasks are done; a failure is said, never fatal."""
         problem = self.ssh.fetch(*self._chief_run(), self.run_dir)
         if problem and self.on_event:
-            self.on_event(self.chief, ev.Log(level="warning", message=f"{problem}; the run stays there"))
+            self.on_event(
+                self.chief, ev.Log(level="warning", message=msg("{problem}; the run stays there", problem=problem))
+            )

@@ -2,7 +2,8 @@
 
 The launcher runs `python -m engine.cluster.remote_task --folder D` over ssh
 (engine.cluster.remote). In D are the task's config.json, tf_config.json and
-the user's Python files; the chief writes its run to D/run. The trainer's
+the user's Python files; the chief writes its run to D/run. This process
+first says the trainer's pid (a task_process event); the trainer's
 events go straight out through ssh's stdout, its log through stderr; this
 process relays stdin ("stop") to it. The launcher also sends HEARTBEAT_LINE
 every HEARTBEAT_S (not relayed): a link that goes silent without closing (a
@@ -27,6 +28,8 @@ import threading
 import time
 from pathlib import Path
 
+from engine.core import events as ev
+from engine.core.logs.stacks import py_spy
 from engine.core.protocol import commands
 from engine.core.protocol.codes import CLUSTER_STOP_GRACE_S
 from engine.core.tfconfig import TF_CONFIG_ENV
@@ -51,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         commands.trainer_resume_command(run) if args.resume else commands.trainer_command(folder / CONFIG_FILE, run)
     )
     child = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, start_new_session=True)
+    # the trainer's pid here, for the launcher (one line, one write: never torn by the trainer's own lines)
+    os.write(sys.stdout.fileno(), (ev.encode(ev.TaskProcess(pid=child.pid, py_spy=py_spy() or "")) + "\n").encode())
     ended = threading.Event()  # stdin closed, or a signal: the trainer is asked to stop
     for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: _end(child, ended))

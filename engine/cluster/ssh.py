@@ -22,6 +22,7 @@ from pathlib import Path
 
 from engine.core.exports.bundle import sh_quote
 from engine.core.hosts import Host
+from engine.core.messages import Message, msg
 from engine.core.problems import ConfigError, Problem
 from engine.core.protocol.paths import LOCK_NAME, MARKER_NAME, RESERVE_NAME
 
@@ -78,7 +79,11 @@ class Ssh:
             done = subprocess.run([SSH, *config, *port, "-G", host.target], capture_output=True, text=True, timeout=10)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise ConfigError(
-                [Problem(SSH, host.name, f"ssh could not run ({exc}): install the OpenSSH client")]
+                [
+                    Problem(
+                        SSH, host.name, msg("ssh could not run ({error}): install the OpenSSH client", error=str(exc))
+                    )
+                ]
             ) from None
         if done.returncode != 0:
             raise ConfigError([Problem("--ssh-config" if self.config else host.name, self.config, _tail(done.stderr))])
@@ -98,7 +103,11 @@ class Ssh:
                 tar.addfile(info, io.BytesIO(content))
         quoted = sh_quote(folder)
         code, _, err = self.run(host, f"mkdir -p {quoted} && tar xf - -C {quoted}", stdin=data.getvalue())
-        return "" if code == 0 else failure(host, code, err) or f"{host.name}: copying to {folder} failed: {_tail(err)}"
+        if code == 0:
+            return ""
+        return failure(host, code, err) or msg(
+            "{host}: copying to {folder} failed: {said}", host=host.name, folder=folder, said=_tail(err)
+        )
 
     def fetch(self, host: Host, folder: str, into: Path) -> str:
         """Copy `folder` there into `into` here (a run's files; its lock and marker stay there); "" or why not."""
@@ -110,12 +119,14 @@ class Ssh:
                     tar.extractall(into, filter=_run_files)
             except tarfile.TarError as exc:
                 proc.kill()
-                return f"{host.name}: copying {folder} back failed: {exc}"
+                return msg("{host}: copying {folder} back failed: {said}", host=host.name, folder=folder, said=str(exc))
             finally:
                 err = proc.stderr.read().decode("utf-8", "replace")
                 code = proc.wait(timeout=COPY_TIMEOUT_S)
-        return (
-            "" if code == 0 else failure(host, code, err) or f"{host.name}: copying {folder} back failed: {_tail(err)}"
+        if code == 0:
+            return ""
+        return failure(host, code, err) or msg(
+            "{host}: copying {folder} back failed: {said}", host=host.name, folder=folder, said=_tail(err)
         )
 
 
@@ -143,41 +154,48 @@ def _run_files(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
 
 def _tail(stderr: str) -> str:
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-    return lines[-1] if lines else "no message"
+    return lines[-1] if lines else msg("no message")
 
 
-_KINDS: tuple[tuple[tuple[str, ...], Callable[[Host, str], str]], ...] = (
+_KINDS: tuple[tuple[tuple[str, ...], Callable[[Host, str], Message]], ...] = (
     (
         ("REMOTE HOST IDENTIFICATION HAS CHANGED", "Host key for", "host key mismatch"),
-        lambda h, e: (
-            f"{h.name}: its host key has CHANGED since it was added to known_hosts (a reinstalled "
-            f"machine, or someone in between): check the key with the host's owner before anything else; "
-            f"then `ssh-keygen -R {h.target.rpartition('@')[2]}` and connect once with `ssh {h.target}` in a terminal"
+        lambda h, e: msg(
+            "{host}: its host key has CHANGED since it was added to known_hosts (a reinstalled machine, or "
+            "someone in between): check the key with the host's owner before anything else; then "
+            "`ssh-keygen -R {address}` and connect once with `ssh {target}` in a terminal",
+            host=h.name,
+            address=h.target.rpartition("@")[2],
+            target=h.target,
         ),
     ),
     (
         ("host key is known", "Host key verification failed"),
-        lambda h, e: (
-            f"{h.name}: its host key is not known here, and is never accepted unchecked: connect "
-            f"once with `ssh {h.target}` in a terminal and compare the fingerprint with the one the host's "
-            f"owner gives you (`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub` there)"
+        lambda h, e: msg(
+            "{host}: its host key is not known here, and is never accepted unchecked: connect once with "
+            "`ssh {target}` in a terminal and compare the fingerprint with the one the host's owner gives you "
+            "(`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub` there)",
+            host=h.name,
+            target=h.target,
         ),
     ),
     (
         ("Permission denied", "Too many authentication failures"),
-        lambda h, e: (
-            f"{h.name}: authentication refused (a password is never asked for): set up a key with "
-            f"`ssh-keygen -t ed25519` and `ssh-copy-id {h.target}`, or add your key to the ssh agent (`ssh-add`)"
+        lambda h, e: msg(
+            "{host}: authentication refused (a password is never asked for): set up a key with "
+            "`ssh-keygen -t ed25519` and `ssh-copy-id {target}`, or add your key to the ssh agent (`ssh-add`)",
+            host=h.name,
+            target=h.target,
         ),
     ),
     (
         ("closed by remote host", "Connection reset", "Broken pipe", "not responding", "Connection closed"),
-        lambda h, e: f"{h.name}: the connection was lost ({_tail(e)})",
+        lambda h, e: msg("{host}: the connection was lost ({said})", host=h.name, said=_tail(e)),
     ),
 )
 
 
-def failure(host: Host, code: int, stderr: str, connected: bool = False) -> str | None:
+def failure(host: Host, code: int, stderr: str, connected: bool = False) -> Message | None:
     """One line naming what ssh could not do, with what to do; None when ssh itself did not fail.
     `connected`: the command had started there, so a failure without a message is a lost connection."""
     if code != SSH_FAILED:
@@ -186,8 +204,12 @@ def failure(host: Host, code: int, stderr: str, connected: bool = False) -> str 
         if any(n in stderr for n in needles):
             return line(host, stderr)
     if connected:
-        return f"{host.name}: the connection was lost ({_tail(stderr)}); the host is down or the network dropped"
-    return f"{host.name}: unreachable ({_tail(stderr)})"
+        return msg(
+            "{host}: the connection was lost ({said}); the host is down or the network dropped",
+            host=host.name,
+            said=_tail(stderr),
+        )
+    return msg("{host}: unreachable ({said})", host=host.name, said=_tail(stderr))
 
 
 def remote_path(path: str) -> str:

@@ -137,6 +137,8 @@ class WorkerState:
     message: str = ""  # why it failed or stopped
     log_path: str = ""
     role: str = ""  # what the task does in this cluster (engine.core.tfconfig.role_text), e.g. "parameter server"
+    host: str = ""  # the machine `pid` runs on, when not this one (a task started over ssh)
+    stacks: list[str] = field(default_factory=list)  # there: the command that prints its Python stacks
     time: float = field(default_factory=_now)
 
 
@@ -178,6 +180,17 @@ class TaskStalled:
     step_s: float | None = None  # its median step time; None before its first steps
     threshold_s: float = 0.0
     resumed: bool = False
+    time: float = field(default_factory=_now)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TaskProcess:
+    """A cluster task started over ssh names its trainer's process on its host, and the py-spy program there
+    ("" when it has none): what its pid and its Python stacks refer to (engine.cluster.remote_task)."""
+
+    type: ClassVar[str] = "task_process"
+    pid: int
+    py_spy: str = ""
     time: float = field(default_factory=_now)
 
 
@@ -302,6 +315,7 @@ Event = (
     | Evaluation
     | TaskSteps
     | TaskStalled
+    | TaskProcess
     | ScalingPoint
     | TrialArm
     | SweepTrial
@@ -326,6 +340,7 @@ EVENT_TYPES: dict[str, type] = {
         Evaluation,
         TaskSteps,
         TaskStalled,
+        TaskProcess,
         ScalingPoint,
         TrialArm,
         SweepTrial,

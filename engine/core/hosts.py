@@ -49,6 +49,12 @@ class Host:
         target = f"[{self.target}]" if ":" in self.target else self.target
         return f"{target}:{self.port}" if self.port else target
 
+    @property
+    def address_host(self) -> str:
+        """The machine as the host part of a task's address: without user@, an IPv6 address in brackets."""
+        host = self.target.rpartition("@")[2]
+        return f"[{host}]" if ":" in host else host
+
     def row(self) -> str:
         """The row this host parses from (options that are not the default only)."""
         options = [f"python={self.python}"] if self.python != DEFAULT_PYTHON else []

@@ -130,42 +130,7 @@ class ClusterEditor(QWidget):
         self._show_problems()
 
     def _build_layout(self) -> None:
-        buttons = QHBoxLayout()
-        for text, name, tip, slot in (
-            (
-                self.tr("&Import file…"),
-                "importClusterButton",
-                self.tr("Read a TF_CONFIG or cluster.json file"),
-                self.import_file_dialog,
-            ),
-            (
-                self.tr("&Paste"),
-                "pasteClusterButton",
-                self.tr("Read a TF_CONFIG from the clipboard"),
-                self.paste_from_clipboard,
-            ),
-            (
-                self.tr("&Copy"),
-                "copyClusterButton",
-                self.tr("Copy the TF_CONFIG as one line, as the environment variable wants it"),
-                self.copy_to_clipboard,
-            ),
-        ):
-            button = QPushButton(text, objectName=name, toolTip=tip)
-            button.clicked.connect(slot)
-            buttons.addWidget(button)
-        buttons.addWidget(self.status, 1)
-        self.start_button = QPushButton(self.tr("Start here"), objectName="startClusterButton")
-        self.start_button.clicked.connect(self.start_requested)
-        buttons.addWidget(self.start_button)
-        self.machines_button = QPushButton(self.tr("Start on these machines"), objectName="startOnMachinesButton")
-        self.machines_button.clicked.connect(self.start_on_machines_requested)
-        buttons.addWidget(self.machines_button)
-        self.export_button = QPushButton(self.tr("Export for other machines…"), objectName="exportClusterButton")
-        set_role(self.export_button, WidgetRole.PRIMARY)
-        self.export_button.clicked.connect(self.export_requested)
-        buttons.addWidget(self.export_button)
-
+        buttons = self._button_row()
         tasks = QGroupBox(self.tr("Tasks"))
         add = QPushButton(self.tr("Add task"), objectName="addTaskButton")
         add.clicked.connect(self.table.add_task)
@@ -216,6 +181,46 @@ class ClusterEditor(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(hint)
         layout.addWidget(splitter, 1)
+
+    def _button_row(self) -> QHBoxLayout:
+        """Import, paste and copy; the status; the three ways to start or export the cluster."""
+        buttons = QHBoxLayout()
+        for text, name, tip, slot in (
+            (
+                self.tr("&Import file…"),
+                "importClusterButton",
+                self.tr("Read a TF_CONFIG or cluster.json file"),
+                self.import_file_dialog,
+            ),
+            (
+                self.tr("&Paste"),
+                "pasteClusterButton",
+                self.tr("Read a TF_CONFIG from the clipboard"),
+                self.paste_from_clipboard,
+            ),
+            (
+                self.tr("&Copy"),
+                "copyClusterButton",
+                self.tr("Copy the TF_CONFIG as one line, as the environment variable wants it"),
+                self.copy_to_clipboard,
+            ),
+        ):
+            button = QPushButton(text, objectName=name, toolTip=tip)
+            button.clicked.connect(slot)
+            buttons.addWidget(button)
+        buttons.addWidget(self.status, 1)
+        self.start_button = QPushButton(self.tr("Start here"), objectName="startClusterButton")
+        self.start_button.clicked.connect(self.start_requested)
+        buttons.addWidget(self.start_button)
+        self.machines_button = QPushButton(self.tr("Start on these machines"), objectName="startOnMachinesButton")
+        self.machines_button.clicked.connect(self.start_on_machines_requested)
+        buttons.addWidget(self.machines_button)
+        self.export_button = QPushButton(self.tr("Export for other machines…"), objectName="exportClusterButton")
+        set_role(self.export_button, WidgetRole.PRIMARY)
+        self.export_button.clicked.connect(self.export_requested)
+        buttons.addWidget(self.export_button)
+
+        return buttons
 
     # ---- the document ---------------------------------------------------------------
     def tf_config(self) -> TFConfig:

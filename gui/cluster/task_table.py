@@ -5,7 +5,8 @@ of its job, so the table and the JSON say the same thing. Cells hold text,
 not checked values, so a half-typed port stays on screen and
 engine.core.tfconfig.validate says what is wrong with it. The Machine column
 names where a task starts over SSH (an engine.core.hosts row: `user@host`, an ssh
-alias, a port, python= or venv=); empty, it starts on this machine.
+alias, a port, python= or venv=); empty, it starts on this machine. A machine
+that parses sets its task's host, so the address shows where the task runs.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.core.hosts import parse_host
+from engine.core.problems import ConfigError
 from engine.core.tfconfig import JOBS, LOOPBACK_HOST, ClusterProblem, ClusterSpec
 from gui import theme
 from gui.i18n import translate
@@ -238,4 +241,16 @@ class ClusterTable(QTableWidget):
             return
         if item.column() == JOB:
             self._refresh_tasks()
+        elif item.column() == MACHINE:
+            self._host_from_machine(item.row())
         self.cluster_edited.emit()
+
+    def _host_from_machine(self, row: int) -> None:
+        """The task's host becomes its machine's (a row that does not parse yet changes nothing)."""
+        try:
+            host = parse_host(self._text(row, MACHINE)).address_host
+        except ConfigError:
+            return
+        self._loading = True
+        self.item(row, HOST).setText(host)
+        self._loading = False

@@ -19,19 +19,22 @@ _reading: set[QThread] = set()  # readers still running: a QThread must outlive 
 class _Reader(QThread):
     done = Signal(bool, str)
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, host: str, there: list[str]) -> None:
         super().__init__()
-        self.pid = pid
+        self.pid, self.host, self.there = pid, host, there
 
     def run(self) -> None:
-        stacks = python_stacks(self.pid)
+        stacks = python_stacks(self.pid, self.host, self.there)
         self.done.emit(stacks.ok, stacks.text if stacks.ok else translate(stacks.text))
 
 
 class StacksDialog(QDialog):
-    """Every thread's Python stack of the task `worker` (process `pid`), or why they cannot be read."""
+    """Every thread's Python stack of the task `worker` (process `pid`, on `host` when not this machine, read
+    there by the command `there`), or why they cannot be read."""
 
-    def __init__(self, worker: str, pid: int, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, worker: str, pid: int, parent: QWidget | None = None, host: str = "", there: list[str] | None = None
+    ) -> None:
         super().__init__(parent, objectName="stacksDialog")
         self.setWindowTitle(self.tr("Python stacks of {worker} (pid {pid})").format(worker=worker, pid=pid))
         self.heading = QLabel(self.tr("Reading the Python stacks of {worker}…").format(worker=worker))
@@ -49,7 +52,7 @@ class StacksDialog(QDialog):
         self.resize(760, 480)
         self._worker = worker
         self.ready = False
-        reader = _Reader(pid)
+        reader = _Reader(pid, host, there or [])
         reader.done.connect(self._show)
         reader.finished.connect(lambda: _reading.discard(reader))
         _reading.add(reader)

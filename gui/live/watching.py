@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 
+from engine.core import events as ev
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.follow import ask_to_stop, trains_here
 from engine.core.runs.runlock import Holder
@@ -59,6 +60,7 @@ class LiveWatch(QObject):
         follower = RunFollower(run_dir, self)
         for signal, slot in (
             (follower.events_ready, v.on_events),
+            (follower.events_ready, self._show_tasks),
             (follower.log_lines, v.log.append_lines),
             (follower.gpu_samples, v.plots.add_gpu_samples),
             (follower.origin_found, self._on_origin),
@@ -108,6 +110,11 @@ class LiveWatch(QObject):
             self.views.controls.set_stopping()
             self.banner.set_state(self.tr("stopping"))
         self.views.log.append_lines([f"[dashboard] {said}"])
+
+    def _show_tasks(self, events: list) -> None:
+        """A cluster's run: its tasks' table, once the launcher's states of them are read."""
+        if any(isinstance(e, ev.WorkerState) for e in events):
+            self.views.workers.setVisible(True)
 
     def _on_origin(self, origin: float, replaced: bool) -> None:
         """The watched run's events begin at `origin`; a replaced file (a resume rewrote it) is shown anew."""

@@ -96,6 +96,7 @@ class WorkersPanel(QWidget):
         layout.addWidget(self.table)
         self._rows: dict[str, int] = {}
         self._stalled: set[str] = set()
+        self._where: dict[str, tuple[str, list[str]]] = {}  # a task on another machine: its host, its stacks there
         self.stacks_dialog: StacksDialog | None = None
         self.reset()
         theme.manager().changed.connect(self._restyle)
@@ -118,6 +119,7 @@ class WorkersPanel(QWidget):
         self.table.setRowCount(0)
         self._rows.clear()
         self._stalled.clear()
+        self._where.clear()
         self._expected = expected
         self._update_summary()
 
@@ -160,7 +162,8 @@ class WorkersPanel(QWidget):
 
     def show_stacks(self, worker: str) -> StacksDialog:
         """Open a dialog with the task's Python stacks (read in the background)."""
-        self.stacks_dialog = StacksDialog(worker, self.pid(worker), self)
+        host, there = self._where.get(worker, ("", []))
+        self.stacks_dialog = StacksDialog(worker, self.pid(worker), self, host, there)
         self.stacks_dialog.show()
         return self.stacks_dialog
 
@@ -188,6 +191,7 @@ class WorkersPanel(QWidget):
     def _show(self, event: ev.WorkerState) -> None:
         row = self._row(event.worker)
         self._stalled.discard(event.worker)
+        self._where[event.worker] = (event.host, event.stacks)
         texts = {
             TASK: event.worker,
             ROLE: translate(event.role),

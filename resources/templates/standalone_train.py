@@ -508,6 +508,7 @@ def fit_loop(config, strategy, model, optimizer, data, spe, logits):
         model.compile(
             optimizer=optimizer, loss=loss, metrics=[metric], steps_per_execution=spe, jit_compile=config["jit_compile"]
         )
+        model.distribute_reduction_method = "first"  # fit's metrics are already reduced: "auto" sums the workers'
     evaluate = make_evaluate(config, strategy, model, data, logits)  # python datasets: their size is unknown
     for epoch in range(config["epochs"]):  # one fit call per epoch: each epoch has its own fixed order
         t0 = time.perf_counter()

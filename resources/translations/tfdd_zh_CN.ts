@@ -1132,6 +1132,10 @@
         <translation>继续运行</translation>
     </message>
     <message>
+        <source>py-spy is not installed on {host}; `pip install py-spy` there adds it</source>
+        <translation>{host} 上未安装 py-spy；在该主机上运行 `pip install py-spy` 即可安装</translation>
+    </message>
+    <message>
         <source>py-spy is not installed; `pip install py-spy` adds it</source>
         <translation>未安装 py-spy；运行 `pip install py-spy` 安装</translation>
     </message>
@@ -1478,6 +1482,110 @@
     <message>
         <source>No profile of steps {steps}: under parameter_server the steps run on the workers, which this coordinator does not profile.</source>
         <translation>未采集第 {steps} 步的性能剖析：parameter_server 下训练步在各 worker 上运行，本协调器不对其剖析。</translation>
+    </message>
+    <message>
+        <source>{host}: no Python at `{python}` (`python=` or `venv=` in the host&apos;s row says which runs)</source>
+        <translation>{host}：`{python}` 处没有 Python（主机行中的 `python=` 或 `venv=` 指定由哪个 Python 运行）</translation>
+    </message>
+    <message>
+        <source>no output</source>
+        <translation>无输出</translation>
+    </message>
+    <message>
+        <source>{host}: `{python}` could not run the check ({said})</source>
+        <translation>{host}：`{python}` 无法运行检查（{said}）</translation>
+    </message>
+    <message>
+        <source>{host}: `{python}` is Python {version}; the tasks need {wanted} (name another with python= or venv= in the host&apos;s row)</source>
+        <translation>{host}：`{python}` 是 Python {version}；任务需要 {wanted}（请在主机行中用 python= 或 venv= 指定其他解释器）</translation>
+    </message>
+    <message>
+        <source>{host}: the dashboard is not installed for `{python}`; install it there: `{install}`</source>
+        <translation>{host}：`{python}` 未安装本仪表板；请在该主机上安装：`{install}`</translation>
+    </message>
+    <message>
+        <source>{host}: the dashboard there is version {there}, here {here}; the same one must run everywhere: `{install}`</source>
+        <translation>{host}：该主机上的仪表板版本为 {there}，本机为 {here}；所有主机必须运行同一版本：`{install}`</translation>
+    </message>
+    <message>
+        <source>{host}: the data path {path} does not exist there (each host reads its own)</source>
+        <translation>{host}：数据路径 {path} 在该主机上不存在（每台主机读取自己的数据）</translation>
+    </message>
+    <message>
+        <source>{host}: port {port} is in use there; a task of this cluster listens on it (pick other ports)</source>
+        <translation>{host}：端口 {port} 在该主机上已被占用；本集群的一个任务要监听它（请换用其他端口）</translation>
+    </message>
+    <message>
+        <source>{host}: only {free_mb:,.0f} MB free in {folder}; checkpoints need at least {need_gb:g} GB (free some, or name another folder= in the host&apos;s row)</source>
+        <translation>{host}：{folder} 中只有 {free_mb:,.0f} MB 可用空间；检查点至少需要 {need_gb:g} GB（请释放空间，或在主机行中用 folder= 指定其他文件夹）</translation>
+    </message>
+    <message>
+        <source>{line}
+{more}</source>
+        <translation>{line}
+{more}</translation>
+    </message>
+    <message>
+        <source>nothing was started; the hosts are not ready:
+{problems}</source>
+        <translation>未启动任何任务；以下主机尚未就绪：
+{problems}</translation>
+    </message>
+    <message>
+        <source>{problem}; the run stays there</source>
+        <translation>{problem}；运行结果仍保留在该主机上</translation>
+    </message>
+    <message>
+        <source>ssh could not run ({error}): install the OpenSSH client</source>
+        <translation>无法运行 ssh（{error}）：请安装 OpenSSH 客户端</translation>
+    </message>
+    <message>
+        <source>{host}: copying to {folder} failed: {said}</source>
+        <translation>{host}：复制到 {folder} 失败：{said}</translation>
+    </message>
+    <message>
+        <source>{host}: copying {folder} back failed: {said}</source>
+        <translation>{host}：将 {folder} 复制回本机失败：{said}</translation>
+    </message>
+    <message>
+        <source>no message</source>
+        <translation>无消息</translation>
+    </message>
+    <message>
+        <source>{host}: its host key has CHANGED since it was added to known_hosts (a reinstalled machine, or someone in between): check the key with the host&apos;s owner before anything else; then `ssh-keygen -R {address}` and connect once with `ssh {target}` in a terminal</source>
+        <translation>{host}：其主机密钥自加入 known_hosts 以来已发生变化（机器被重装，或有人在中间拦截）：请先与主机管理员核对密钥；然后运行 `ssh-keygen -R {address}`，并在终端中用 `ssh {target}` 连接一次</translation>
+    </message>
+    <message>
+        <source>{host}: its host key is not known here, and is never accepted unchecked: connect once with `ssh {target}` in a terminal and compare the fingerprint with the one the host&apos;s owner gives you (`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub` there)</source>
+        <translation>{host}：本机不认识其主机密钥，未经核对的密钥绝不会被接受：请在终端中用 `ssh {target}` 连接一次，并将指纹与主机管理员提供的指纹比对（在该主机上运行 `ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub`）</translation>
+    </message>
+    <message>
+        <source>{host}: authentication refused (a password is never asked for): set up a key with `ssh-keygen -t ed25519` and `ssh-copy-id {target}`, or add your key to the ssh agent (`ssh-add`)</source>
+        <translation>{host}：认证被拒绝（从不询问密码）：请用 `ssh-keygen -t ed25519` 和 `ssh-copy-id {target}` 设置密钥，或将密钥加入 ssh agent（`ssh-add`）</translation>
+    </message>
+    <message>
+        <source>{host}: the connection was lost ({said})</source>
+        <translation>{host}：连接已断开（{said}）</translation>
+    </message>
+    <message>
+        <source>{host}: the connection was lost ({said}); the host is down or the network dropped</source>
+        <translation>{host}：连接已断开（{said}）；主机已宕机或网络中断</translation>
+    </message>
+    <message>
+        <source>{host}: unreachable ({said})</source>
+        <translation>{host}：无法连接（{said}）</translation>
+    </message>
+    <message>
+        <source>the tasks run on other machines (--hosts)</source>
+        <translation>任务在其他机器上运行（--hosts）</translation>
+    </message>
+    <message>
+        <source>The workers run in a private network namespace: their ports exist on no interface of this machine, so no one else can reach TensorFlow&apos;s unauthenticated servers.</source>
+        <translation>各 worker 运行在私有网络命名空间中：它们的端口不存在于本机的任何网络接口上，因此其他人无法访问 TensorFlow 未经认证的服务器。</translation>
+    </message>
+    <message>
+        <source>The workers&apos; ports can be reached from other machines: {reason}. TensorFlow&apos;s gRPC servers listen on every interface and accept anyone (no authentication); on an untrusted network, block the ports with a firewall.</source>
+        <translation>其他机器可以访问各 worker 的端口：{reason}。TensorFlow 的 gRPC 服务器监听所有网络接口并接受任何人（无认证）；在不受信任的网络上，请用防火墙封锁这些端口。</translation>
     </message>
 </context>
 <context>

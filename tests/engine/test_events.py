@@ -62,6 +62,7 @@ SAMPLES = [
     ev.TaskSteps(steps={"worker-0": 320, "worker-1": 288}),
     ev.TaskStalled(worker="worker-1", pid=42, idle_s=42.0, step_s=0.3, threshold_s=30.0),
     ev.TaskStalled(worker="worker-1", pid=42, step_s=None, resumed=True),
+    ev.TaskProcess(pid=4242, py_spy="/opt/venv/bin/py-spy"),
     ev.TrainerReady(pid=4242, import_seconds=4.1, rss_mb=602.5),
     ev.ScalingPoint(replicas=2, examples_per_sec=900.0, speedup=1.8, efficiency=0.9, run_dir="/tmp/s/replicas-2"),
     ev.TrialArm(arm="changed", round=1, examples_per_sec=1200.0, run_dir="/tmp/t/changed-1"),

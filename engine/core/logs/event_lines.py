@@ -8,6 +8,7 @@ Numbers are formatted here, once, so every language shows the same digits.
 
 from __future__ import annotations
 
+from engine.core import anatomy
 from engine.core import events as ev
 from engine.core.messages import Message, msg
 
@@ -110,3 +111,23 @@ def profile_line(event: ev.ProfileSaved) -> Message:
 def task_line(event: ev.Evaluation | ev.ProfileSaved) -> Message:
     """What a cluster task reports beside its steps: an evaluation, or a profile written."""
     return evaluation_line(event) if isinstance(event, ev.Evaluation) else profile_line(event)
+
+
+class EpochLines:
+    """A terminal's lines for a run's epochs: each epoch's line and, under it, the step anatomy measured in
+    that epoch (the latest of its step_anatomy events); `tfdd train` and `tfdd cluster launch` print them."""
+
+    def __init__(self, epochs: int = 0) -> None:
+        self.epochs = epochs
+        self._anatomy: ev.StepAnatomy | None = None
+
+    def __call__(self, event: ev.Event) -> list[str]:
+        """The lines `event` adds (none for most events)."""
+        if isinstance(event, ev.StepAnatomy):
+            self._anatomy = event
+        if not isinstance(event, ev.EpochEnd):
+            return []
+        lines = [str(epoch_line(event, self.epochs))]
+        if self._anatomy is not None and self._anatomy.epoch == event.epoch:
+            lines.append(f"  {anatomy.summary_line(self._anatomy)}")
+        return lines

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,15 +35,20 @@ def py_spy() -> str | None:
     return str(beside) if beside.is_file() else shutil.which("py-spy")
 
 
-def python_stacks(pid: int) -> Stacks:
-    """Every thread's Python stack in process `pid`, or a message saying why they cannot be read."""
+def python_stacks(pid: int, host: str = "", there: Sequence[str] = ()) -> Stacks:
+    """Every thread's Python stack in process `pid`, or a message saying why they cannot be read.
+
+    A process on another machine (`host`): `there` is the command that runs py-spy on it there (ssh), empty
+    when that machine has no py-spy."""
     program = py_spy()
-    if program is None:
+    if host and not there:
+        why = msg("py-spy is not installed on {host}; `pip install py-spy` there adds it", host=host)
+        return Stacks(False, unavailable(pid, why))
+    if program is None and not host:
         return Stacks(False, unavailable(pid, msg("py-spy is not installed; `pip install py-spy` adds it")))
+    command = list(there) if host else [str(program), "dump", "--pid", str(pid)]
     try:
-        done = subprocess.run(
-            [program, "dump", "--pid", str(pid)], capture_output=True, text=True, timeout=DUMP_TIMEOUT_S
-        )
+        done = subprocess.run(command, capture_output=True, text=True, timeout=DUMP_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return Stacks(
             False, unavailable(pid, msg("py-spy did not answer within {seconds:g} s", seconds=DUMP_TIMEOUT_S))

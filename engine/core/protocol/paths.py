@@ -110,8 +110,19 @@ class RunPaths:
         return self.root / "stderr.log"
 
     @property
+    def launcher_log(self) -> Path:
+        """What a detached cluster launcher (`cluster launch --detach`) prints."""
+        return self.root / "launcher.log"
+
+    @property
     def gpu_samples(self) -> Path:
         return self.root / "gpus.csv"
+
+    @property
+    def worker_states(self) -> Path:
+        """A cluster launcher's worker_state events, one a line: every task's state, for a window that
+        watches the run from its folder (the chief's events.jsonl holds only its own)."""
+        return self.workers / "states.jsonl"
 
     def worker_log(self, task: str) -> Path:
         """The stderr of a local cluster's task, by task id ("worker-1")."""

@@ -1,7 +1,8 @@
 """Following a run from its folder as its trainer writes it, from any process that can read the folder.
 
 A run writes everything it reports as it goes: events.jsonl (every event), stderr.log (the trainer's raw
-stderr), gpus.csv (when a window records its GPUs). `RunWatch` reads what was appended to each since its
+stderr), gpus.csv (when a window records its GPUs), workers/states.jsonl (a cluster launcher's view of every
+task). `RunWatch` reads what was appended to each since its
 last read, so a run started anywhere (a terminal's `tfdd train`, another window, a detached cluster, a
 Slurm job on shared storage) can be shown as it grows, with the same events a process's pipe would give.
 
@@ -121,6 +122,7 @@ class RunWatch:
         self.events = FileTail(self.paths.events)
         self.stderr = FileTail(self.paths.stderr_log)
         self.gpus = FileTail(self.paths.gpu_samples)
+        self.states = FileTail(self.paths.worker_states)  # a cluster launcher's: every task's state
         self.holder: Holder | None = None  # who trains it, as last seen
         self.lock_seen = False  # its lock was held once while watched
         self._lock_at = -LOCK_EVERY_S
@@ -153,6 +155,7 @@ class RunWatch:
         for line in tail.lines:
             self._take(line, out)
         out.garbage += [f"{tail.skipped} line(s) longer than {MAX_LINE_BYTES:,} bytes"] * bool(tail.skipped)
+        out.events += self._worker_states()
         out.log = [line.decode("utf-8", "replace") for line in self.stderr.read().lines]
         out.gpu = self._gpu_rows()
         if not out.more:
@@ -174,6 +177,16 @@ class RunWatch:
         elif isinstance(event, (ev.RunFinished, ev.RunFailed)):
             self._end, self._end_seen_at = event, time.monotonic()
         out.events.append(event)
+
+    def _worker_states(self) -> list[ev.Event]:
+        """New worker_state events of a cluster launcher (a damaged line is left out)."""
+        found: list[ev.Event] = []
+        for line in self.states.read().lines:
+            try:
+                found.append(ev.decode(line.decode("utf-8")))
+            except (ev.EventDecodeError, UnicodeDecodeError):
+                continue
+        return [e for e in found if isinstance(e, ev.WorkerState)]
 
     def _gpu_rows(self) -> list[GpuSample]:
         lines = [line.decode("utf-8", "replace") for line in self.gpus.read().lines]

@@ -175,6 +175,19 @@ class RunLock:
         # it; a stray descriptor of an unlocked file would take the lock here, which is just as good
         return cls(paths, fd, owned=False) if try_lock(fd, exclusive=True) else None
 
+    def moved_here(self) -> None:
+        """The lock names this process as its holder: after a fork that detached the launcher, the held lock
+        went along (the same open file), and a Stop must reach this process, not its gone parent."""
+        if self._fd is None:
+            return
+        try:
+            os.lseek(self._fd, 0, os.SEEK_SET)
+            info = json.loads(os.read(self._fd, 4096).decode("utf-8", "replace") or "{}")
+        except (OSError, ValueError):
+            info = {}
+        with contextlib.suppress(OSError):
+            _write_info(self._fd, {**(info if isinstance(info, dict) else {}), "pid": os.getpid()})
+
     @property
     def fd(self) -> int:
         assert self._fd is not None, "released"

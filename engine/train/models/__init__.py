@@ -39,7 +39,18 @@ class BuiltModel:
 
 
 def build_model(config: RunConfig, input_shape: tuple[int, ...], num_classes: int) -> BuiltModel:
-    """Create the model; call inside `strategy.scope()` so variables are mirrored."""
+    """Create the model; call inside `strategy.scope()` so variables are mirrored.
+
+    Keras fit's metric results are already the same on every replica and worker (its metrics reduce
+    themselves); its default "auto" reduction sums them once more across MultiWorkerMirrored's workers (two
+    workers: twice the loss, an accuracy above 1). "first" takes the value every replica holds.
+    """
+    built = _build(config, input_shape, num_classes)
+    built.model.distribute_reduction_method = "first"
+    return built
+
+
+def _build(config: RunConfig, input_shape: tuple[int, ...], num_classes: int) -> BuiltModel:
     kind = config.model.kind
     if kind == "mlp":
         from engine.train.models.mlp import build_mlp

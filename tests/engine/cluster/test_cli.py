@@ -192,7 +192,8 @@ def test_launch_refuses_a_bad_cluster_with_one_clear_line(tmp_path, capsys, stra
 
 
 def test_resume_relaunches_the_tasks_the_run_had_on_fresh_ports(tmp_path, write_run_config):
-    from engine.cluster.cli import _launch_plan, register  # noqa: F401 - the parser is the contract
+    from engine.cluster.cli import register
+    from engine.cluster.launch_plan import launch_plan
     from engine.core.protocol.paths import RunPaths
 
     run_dir = tmp_path / "run"
@@ -203,7 +204,7 @@ def test_resume_relaunches_the_tasks_the_run_had_on_fresh_ports(tmp_path, write_
 
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers(dest="command"))
-    plan = _launch_plan(parser.parse_args(["cluster", "launch", "--resume", str(run_dir)]))
+    plan = launch_plan(parser.parse_args(["cluster", "launch", "--resume", str(run_dir)]))
     assert plan.resume and plan.run_dir == run_dir
     assert {job: len(a) for job, a in plan.cluster.jobs} == {"chief": 1, "worker": 2, "ps": 1, "evaluator": 1}
     assert "127.0.0.1:20101" not in plan.cluster.addresses("chief")  # the old ports may be taken now

@@ -11,8 +11,9 @@ import time
 
 import pytest
 
-from engine.cluster import launcher
-from engine.cluster.launcher import FAILED, FINISHED, STARTING, STOPPED, TRAINING, WAITING, launch_cluster
+from engine.cluster import group
+from engine.cluster.group import FAILED, FINISHED, STARTING, STOPPED, TRAINING, WAITING
+from engine.cluster.launcher import launch_cluster
 from engine.core import events as ev
 from engine.core.problems import ConfigError
 from engine.core.tfconfig import ClusterError, ClusterSpec, local_cluster, parse_tf_config
@@ -224,7 +225,7 @@ def test_a_stop_request_before_training_kills_the_joining_workers(tmp_path, writ
 
 
 def test_a_worker_that_does_not_finish_after_the_others_is_named(tmp_path, write_run_config, monkeypatch):
-    monkeypatch.setattr(launcher, "FINISH_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(group, "FINISH_TIMEOUT_S", 0.5)
     result, _, _ = launch(tmp_path, write_run_config, monkeypatch, {0: "ok", 1: "until_stop"})
     assert result.failure.startswith("worker 1 (pid") and "did not finish" in result.failure
     assert [w.state for w in result.workers] == [FINISHED, FAILED]
@@ -316,7 +317,7 @@ def test_a_parameter_server_cluster_runs_every_role_and_ends_with_its_chief(tmp_
         "evaluator-0": ("evaluator: validates each checkpoint", STOPPED),  # stopped once training was over
     }
     assert states["ps 0"][-2:] == [TRAINING, FINISHED]  # serving once the chief trains, stopped after it
-    assert states["evaluator 0"][:2] == [STARTING, launcher.EVALUATING]
+    assert states["evaluator 0"][:2] == [STARTING, group.EVALUATING]
     assert any(isinstance(e, ev.Evaluation) for e in events["evaluator 0"])
     saved = parse_tf_config((tmp_path / "run" / "cluster.json").read_text()).cluster
     assert saved == ps_cluster_of(result)  # what --resume rebuilds the cluster from
@@ -335,7 +336,7 @@ def test_a_lost_worker_is_restarted_and_rejoins_while_training_goes_on(tmp_path,
         tmp_path, ps_config, monkeypatch, {"chief-0": "long", "worker-1": "die_once"}, cluster=ps_cluster()
     )
     assert result.ok, result.failure
-    assert states["worker 1"][-4:] == [launcher.LOST, STARTING, launcher.REJOINED, FINISHED]
+    assert states["worker 1"][-4:] == [group.LOST, STARTING, group.REJOINED, FINISHED]
     worker = result.workers[2]
     assert worker.restarts == 1 and "rejoined after restart 1" in worker.message
     assert states["chief 0"][-1] == FINISHED  # never disturbed
@@ -346,7 +347,7 @@ def test_a_lost_worker_is_not_restarted_when_asked_not_to(tmp_path, ps_config, m
         tmp_path, ps_config, monkeypatch, {"chief-0": "long", "worker-1": "crash"}, cluster=ps_cluster(), restarts=0
     )
     assert result.ok, result.failure  # the other worker ran the steps
-    assert states["worker 1"][-1] == launcher.LOST and "not restarted" in result.workers[2].message
+    assert states["worker 1"][-1] == group.LOST and "not restarted" in result.workers[2].message
 
 
 def test_when_every_worker_is_lost_the_coordinator_is_named(tmp_path, ps_config, monkeypatch):
@@ -387,7 +388,7 @@ def test_a_failing_evaluator_never_stops_training(tmp_path, ps_config, monkeypat
 
 
 def test_an_evaluator_still_busy_after_training_is_stopped(tmp_path, ps_config, monkeypatch):
-    monkeypatch.setattr(launcher, "EVALUATOR_GRACE_S", 0.5)
+    monkeypatch.setattr(group, "EVALUATOR_GRACE_S", 0.5)
     result, _, _ = launch(tmp_path, ps_config, monkeypatch, {"evaluator-0": "deaf"}, cluster=ps_cluster(evaluator=True))
     assert result.ok, result.failure
     evaluator = result.workers[-1]
@@ -400,3 +401,18 @@ def test_an_evaluator_beside_multi_worker_mirrored(tmp_path, write_run_config, m
     assert result.ok, result.failure
     assert [w.task.id for w in result.workers] == ["worker-0", "worker-1", "evaluator-0"]
     assert result.workers[0].role == "chief: trains and writes the results"
+
+
+def test_every_tasks_state_is_kept_in_the_run_folder_for_a_window_that_watches_it(
+    tmp_path, write_run_config, monkeypatch
+):
+    from engine.core.runs.follow import RunWatch
+
+    result, states, _ = launch(tmp_path, write_run_config, monkeypatch, {})
+    assert result.ok, result.failure
+    read = RunWatch(tmp_path / "run").read()
+    seen: dict[str, list[str]] = {}
+    for event in read.events:
+        if isinstance(event, ev.WorkerState) and seen.get(event.worker, [None])[-1] != event.state:
+            seen.setdefault(event.worker, []).append(event.state)
+    assert seen == {"worker-0": states["worker 0"], "worker-1": states["worker 1"]}

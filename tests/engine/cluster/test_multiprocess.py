@@ -18,11 +18,16 @@ from pathlib import Path
 import pytest
 
 from engine.cluster.cli import main as cluster_main
-from engine.cluster.launcher import FINISHED, STOPPED, WAITING, launch_cluster, launch_local_cluster
+from engine.cluster.group import FINISHED, STOPPED, WAITING
+from engine.cluster.launcher import launch_cluster, launch_local_cluster
 from engine.core import events as ev
 from engine.core.config import RunConfig
 from engine.core.exports.bundle import export_bundle
+from engine.core.protocol.commands import cli_command
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.follow import ask_to_stop
 from engine.core.runs.rundir import read_events, read_metrics
+from engine.core.runs.runlock import holder
 from engine.core.tfconfig import local_cluster
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -58,24 +63,29 @@ def test_exported_scripts_train_a_two_worker_cluster(tmp_path, write_run_config)
     assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 2  # only the chief writes the run dir
 
 
-@pytest.mark.parametrize("loop", ["fit", "custom"])
-def test_both_loops_train_two_workers_to_the_same_loss(tmp_path, write_run_config, loop):
-    losses: dict[int, list[float]] = {0: [], 1: []}
+def test_both_loops_train_two_workers_to_the_same_loss_and_accuracy(tmp_path, write_run_config):
+    """Keras fit's figures are already averaged over the workers: they match the custom loop's, not twice them."""
+    figures: dict[str, dict[int, list[float]]] = {}
+    for loop in ("fit", "custom"):
+        figures[loop] = {0: [], 1: []}
 
-    def on_event(task, event):
-        if isinstance(event, ev.EpochEnd):
-            losses[task.index].append(event.loss)
+        def on_event(task, event, seen=figures[loop]):
+            if isinstance(event, ev.EpochEnd):
+                seen[task.index] += [event.loss, event.accuracy, event.val_loss, event.val_accuracy]
 
-    result = launch_local_cluster(
-        write_run_config(loop=loop), 2, tmp_path / "run", join_timeout_s=120, on_event=on_event
-    )
-    assert result.ok, result.failure
-    assert [w.state for w in result.workers] == [FINISHED, FINISHED]
-    assert len(losses[0]) == 2 and losses[0] == pytest.approx(losses[1], rel=1e-6)
-    assert (tmp_path / "run" / "model.keras").exists()
-    for w in result.workers:  # each task's raw log holds its own TensorFlow lines (they name their thread)
-        raw = (tmp_path / "run" / "workers" / f"{w.task.id}.log").read_text()
-        assert w.log_path.endswith(f"{w.task.id}.log") and re.search(rf"^[IWE]\d{{4}} [\d:.]+\s+{w.pid} ", raw, re.M)
+        config = write_run_config(loop=loop, validation_split=0.25)
+        result = launch_local_cluster(config, 2, tmp_path / loop, join_timeout_s=120, on_event=on_event)
+        assert result.ok, result.failure
+        assert [w.state for w in result.workers] == [FINISHED, FINISHED]
+        assert len(figures[loop][0]) == 2 * 4 and figures[loop][0] == pytest.approx(figures[loop][1], rel=1e-6)
+        assert (tmp_path / loop / "model.keras").exists()
+        for w in result.workers:  # each task's raw log holds its own TensorFlow lines (they name their thread)
+            raw = (tmp_path / loop / "workers" / f"{w.task.id}.log").read_text()
+            assert w.log_path.endswith(f"{w.task.id}.log") and re.search(
+                rf"^[IWE]\d{{4}} [\d:.]+\s+{w.pid} ", raw, re.M
+            )
+    assert all(0 <= accuracy <= 1 for accuracy in figures["fit"][0][1::2])
+    assert figures["fit"][0] == pytest.approx(figures["custom"][0], rel=1e-3)
 
 
 @pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL")
@@ -124,7 +134,9 @@ def test_a_worker_that_never_joins_is_reported_after_the_timeout(tmp_path, write
     assert WAITING in states  # its TensorFlow server was up, waiting for worker 1
 
 
-def test_cluster_launch_command_prints_states_and_the_chiefs_epochs(tmp_path, write_run_config, capsys):
+def test_cluster_launch_command_prints_states_and_the_chiefs_epochs_with_their_step_anatomy(
+    tmp_path, write_run_config, capsys
+):
     code = cluster_main(
         [
             "cluster",
@@ -143,6 +155,9 @@ def test_cluster_launch_command_prints_states_and_the_chiefs_epochs(tmp_path, wr
     assert code == 0, out
     assert "worker 1 (pid" in out and ": training" in out and ": finished" in out
     assert [m[0] for m in EPOCH_LINE.findall(out)] == ["1", "2"]  # the chief's lines only
+    lines = out.splitlines()
+    under_epoch_2 = lines[lines.index(next(line for line in lines if line.startswith("epoch 2/2"))) + 1]
+    assert re.fullmatch(r"  step [\d.]+ ms: input \d+ %, compute \d+ %, sync \d+ %, rest \d+ % \(.+\)", under_epoch_2)
     assert out.rstrip().splitlines()[-1].startswith("completed: all 2 task(s) done")
 
 
@@ -256,3 +271,26 @@ def test_sigterm_to_cluster_launch_checkpoints_every_worker_and_a_resume_repeats
     assert resumed.status == "completed", resumed.failure
     assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
     assert [e.epoch for e in read_events(run_dir) if isinstance(e, ev.EpochEnd)] == [1, 2, 3]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a detached launcher forks")
+def test_a_detached_cluster_outlives_its_command_and_is_stopped_through_its_lock(tmp_path, write_run_config):
+    run_dir = tmp_path / "run"
+    config = write_run_config(num_samples=20000, epochs=50)
+    command = cli_command("cluster", "launch", "--detach", "--workers", "2", "--config", str(config))
+    proc = subprocess.Popen([*command, "--run-dir", str(run_dir)], stdout=subprocess.PIPE, text=True)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and "detached: the launcher goes on as pid" in out, out
+    held = holder(RunPaths(run_dir))
+    assert held is not None and held.pid != proc.pid and held.command == "tfdd cluster launch"
+    deadline = time.monotonic() + 240
+    while not any(isinstance(e, ev.EpochEnd) for e in read_events(run_dir)):  # it trains on without its command
+        assert time.monotonic() < deadline and holder(RunPaths(run_dir)) is not None, RunPaths(run_dir).launcher_log
+        time.sleep(0.5)
+    assert ask_to_stop(run_dir).pid == held.pid  # what the Runs tab's Stop does
+    while holder(RunPaths(run_dir)) is not None:
+        assert time.monotonic() < deadline + 60
+        time.sleep(0.5)
+    log = RunPaths(run_dir).launcher_log.read_text()
+    assert "worker 1 (pid" in log and "stopped; results so far" in log, log
+    assert list((run_dir / "checkpoints").glob("ckpt-*.index"))

@@ -15,7 +15,8 @@ import time
 
 import pytest
 
-from engine.cluster.launcher import FAILED, FINISHED, LOST, REJOINED, launch_local_cluster
+from engine.cluster.group import FAILED, FINISHED, LOST, REJOINED
+from engine.cluster.launcher import launch_local_cluster
 from engine.core import events as ev
 from engine.core.runs.rundir import read_events, read_metrics
 

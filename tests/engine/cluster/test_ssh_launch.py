@@ -17,11 +17,12 @@ import pytest
 
 from engine.cluster import remote as remote_module
 from engine.cluster.cli import main as cluster_main
-from engine.cluster.launcher import FINISHED, LOST, REJOINED, STOPPED
+from engine.cluster.group import FINISHED, LOST, REJOINED, STOPPED, TRAINING
 from engine.cluster.remote import launch_remote_cluster, remote_cluster
 from engine.cluster.remote_task import LINK_TIMEOUT_S
 from engine.cluster.ssh import SSH_CONFIG_ENV, Ssh
 from engine.core import events as ev
+from engine.core.logs.stacks import python_stacks
 from engine.core.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
 from engine.core.runs.rundir import claim, read_events, read_metrics
 from engine.core.tfconfig import local_cluster
@@ -52,31 +53,15 @@ def no_remote_process_left(server: SshServer) -> None:
     until(lambda: not remote_processes(server), "the remote tasks to end", CLUSTER_STOP_GRACE_S + 15)
 
 
-def test_a_two_host_multi_worker_mirrored_run_completes(ssh_server, write_run_config, tmp_path):
-    hosts_file = tmp_path / "hosts.txt"
-    hosts_file.write_text("".join(f"{ssh_server.host(a).row()}\n" for a in ("h2", "h3")))
-    run_dir = tmp_path / tmp_path.name  # its folders' name on the hosts: one per test
-    code = cluster_main(
-        ["cluster", "launch", "--workers", "2", "--config", str(write_run_config()), "--run-dir", str(run_dir),
-         "--hosts", str(hosts_file), "--ssh-config", str(ssh_server.config)]
-    )  # fmt: skip
-    assert code == 0, [p.read_text()[-2000:] for p in (run_dir / "workers").glob("*.log")]
-    assert len(read_metrics(run_dir / "metrics.csv")) == 2  # the chief's run came back here
-    assert (run_dir / "config.json").is_file() and list((run_dir / "checkpoints").glob("ckpt-*.index"))
-    for alias, task in (("h2", "worker-0"), ("h3", "worker-1")):
-        folder = ssh_server.folder / f"remote-{alias}" / run_dir.name / task
-        assert (folder / "tf_config.json").is_file(), f"{task} ran in its own folder on {alias}"
-    assert (ssh_server.folder / "remote-h2" / run_dir.name / "worker-0" / "run" / "metrics.csv").is_file()
-    no_remote_process_left(ssh_server)
-
-
 def launch(server: SshServer, config_path: Path, run_dir: Path, cluster, hosts, **kwargs):
     ssh = Ssh(str(server.config))
     remote = remote_cluster(cluster, [server.host(a) for a in hosts], ssh, run_dir.parent.name)  # one per test
     return launch_remote_cluster(remote, config_path, run_dir, ssh, join_timeout_s=120, **kwargs)
 
 
-def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, tmp_path, monkeypatch):
+def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_hosts(
+    ssh_server, write_run_config, tmp_path, monkeypatch
+):
     monkeypatch.setattr(remote_module, "SYNC_S", 0.3)
     states: dict[str, str] = {}
     stop = []
@@ -92,7 +77,11 @@ def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, 
 
     def on_state(status):
         states[status.task.id] = status.state
+        if status.state == TRAINING and status.task.id == "worker-1" and not stacks:  # its process, on its host
+            stacks.append((status, Path(f"/proc/{status.pid}/cmdline").read_bytes()))
+            stacks.append(python_stacks(status.pid, status.host, status.stacks))
 
+    stacks: list = []
     config = write_run_config(num_samples=100_000, epochs=50)
     result = launch(
         ssh_server, config, tmp_path / "run", local_cluster(2), ["h2", "h3"],
@@ -100,12 +89,20 @@ def test_stop_stops_every_host_after_a_checkpoint(ssh_server, write_run_config, 
     )  # fmt: skip
     assert result.status == RunStatus.STOPPED, result.failure
     assert stop[0], "the chief's run came back while it trained"
+    (status, cmdline), dump = stacks
+    assert b"engine.train.worker" in cmdline and status.host == "h3", cmdline  # the trainer, not the ssh client
+    if "may not attach" not in dump.text:
+        assert dump.ok and "engine/train/" in dump.text, dump.text
     assert states == {"worker-0": STOPPED, "worker-1": STOPPED}
     assert list((tmp_path / "run" / "checkpoints").glob("ckpt-*.index")), "the chief's checkpoint came back"
     no_remote_process_left(ssh_server)
 
 
-def test_a_stopped_run_resumes_on_the_same_hosts(ssh_server, write_run_config, tmp_path, monkeypatch):
+def test_a_two_host_run_stopped_then_resumed_on_the_same_hosts_completes(
+    ssh_server, write_run_config, tmp_path, monkeypatch
+):
+    """Each task in its own folder on its host; the chief's run comes back here; `--resume` (the command
+    line, its hosts from RUN_DIR/hosts.txt) finishes the run on the same hosts."""
     monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
     run_dir = tmp_path / tmp_path.name  # its folders' name on the hosts, as `cluster launch` names them
     lock = claim(run_dir, resume=False, command="test")  # as `cluster launch` does
@@ -123,8 +120,14 @@ def test_a_stopped_run_resumes_on_the_same_hosts(ssh_server, write_run_config, t
         lock.release()
     assert first.status == RunStatus.STOPPED, first.failure
     assert len(read_metrics(run_dir / "metrics.csv")) < 3
-    assert cluster_main(["cluster", "launch", "--resume", str(run_dir)]) == 0  # its hosts from RUN_DIR/hosts.txt
-    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
+    code = cluster_main(["cluster", "launch", "--resume", str(run_dir)])  # its hosts from RUN_DIR/hosts.txt
+    assert code == 0, [p.read_text()[-2000:] for p in (run_dir / "workers").glob("*.log")]
+    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]  # the chief's run came back
+    assert (run_dir / "config.json").is_file() and list((run_dir / "checkpoints").glob("ckpt-*.index"))
+    for alias, task in (("h2", "worker-0"), ("h3", "worker-1")):
+        folder = ssh_server.folder / f"remote-{alias}" / run_dir.name / task
+        assert (folder / "tf_config.json").is_file(), f"{task} ran in its own folder on {alias}"
+    assert (ssh_server.folder / "remote-h2" / run_dir.name / "worker-0" / "run" / "metrics.csv").is_file()
     no_remote_process_left(ssh_server)
 
 
@@ -225,8 +228,10 @@ def test_a_parameter_server_run_goes_on_when_a_worker_host_is_killed(ssh_server,
             os.kill(task_there, signal.SIGKILL)  # the task on its host, and with it its trainer
             killed.append(task_there)
 
-    def on_state(status):
-        states.setdefault(status.task.id, []).append(status.state)
+    def on_state(status):  # a state once: a task's pid on its host comes as a change of the same state
+        seen = states.setdefault(status.task.id, [])
+        if not seen or seen[-1] != status.state:
+            seen.append(status.state)
 
     cluster = local_cluster(2, ps=1, chief=True)
     result = launch(ssh_server, config, tmp_path / "run", cluster, ["h2", "h3"], on_event=on_event, on_state=on_state)

@@ -51,7 +51,8 @@ def make_dataset(input_context):
 
 def blocking_run(tmp_path: Path, **settings) -> Path:
     """A multi_worker_mirrored config whose last worker's input blocks after BLOCK_AFTER examples until
-    tmp_path/release exists (tmp_path/held says it is blocked)."""
+    tmp_path/release exists (tmp_path/held says it is blocked). One step a call: its first steps are seen
+    before it blocks, so a slow start reported as a stall (a busy machine) is over before the real one."""
     source = tmp_path / "blocking_data.py"
     source.write_text(
         DATASET.format(held=str(tmp_path / "held"), release=str(tmp_path / "release"), block_after=BLOCK_AFTER)
@@ -62,7 +63,7 @@ def blocking_run(tmp_path: Path, **settings) -> Path:
         global_batch_size=32,
         validation_split=0.0,
         data=DataConfig(kind="python", path=str(source), num_samples=256, num_classes=2),
-        **settings,
+        **{"steps_per_execution": 1, **settings},
     )
     config.save(tmp_path / "run.json")
     return tmp_path / "run.json"

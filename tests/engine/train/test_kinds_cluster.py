@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from engine.cluster.launcher import FINISHED, launch_local_cluster
+from engine.cluster.group import FINISHED
+from engine.cluster.launcher import launch_local_cluster
 from engine.core import events as ev
 from engine.core.resources import resource_path
 from tests.data_factory import write_image_folder

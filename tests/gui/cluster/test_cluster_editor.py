@@ -325,3 +325,12 @@ def test_start_on_these_machines_says_what_is_missing(qtbot):
     assert editor.machine_rows()[-1] == "lab2:2222 venv=~/tfdd"
     editor.set_tf_config(editor.tf_config())  # the table rebuilt from its JSON keeps each task's machine
     assert editor.machine_rows() == ["ana@lab1", "lab2:2222 venv=~/tfdd", "lab2:2222 venv=~/tfdd"]
+
+
+def test_a_tasks_machine_sets_its_host(qtbot):
+    editor = make_editor(qtbot)
+    editor.table.set_machines(["ana@lab1", "[2001:db8::7]:2222 venv=~/tfdd"])
+    assert [editor.table.item(row, HOST).text() for row in (0, 1)] == ["lab1", "[2001:db8::7]"]
+    assert shown(editor)["cluster"]["worker"] == ["lab1:20001", "[2001:db8::7]:20002"]
+    editor.table.set_machines(["lab2:99999", "lab3"])  # a row that does not parse leaves the host alone
+    assert [editor.table.item(row, HOST).text() for row in (0, 1)] == ["lab1", "lab3"]

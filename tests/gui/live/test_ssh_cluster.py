@@ -20,7 +20,7 @@ from tests.gui.live.test_local_cluster import CPU_ONLY
 pytestmark = pytest.mark.skipif(SSHD is None, reason="OpenSSH's server (sshd, package openssh-server) is missing")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def ssh_server(tmp_path_factory):
     server = SshServer.start(tmp_path_factory.mktemp("sshd"))
     yield server
@@ -47,6 +47,17 @@ def test_hosts_that_are_not_ready_are_listed_in_the_log(qtbot, make_window, ssh_
     assert not remote_processes(ssh_server)
 
 
+def test_the_hosts_problems_are_in_the_windows_language(qtbot, chinese, make_window, ssh_server, monkeypatch):
+    monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
+    window = make_window()
+    bare = ssh_server.host("h2", python="/usr/bin/python3").row()
+    start_on(window, qtbot, [bare, ssh_server.host("h3").row()], RunConfig(strategy="multi_worker_mirrored"))
+    qtbot.waitUntil(lambda: window.runner is None, timeout=60_000)
+    shown = window.log.shown_text()
+    assert "未启动任何任务" in shown and "h2：`/usr/bin/python3` 未安装本仪表板" in shown, shown
+    assert "其他机器可以访问各 worker 的端口：任务在其他机器上运行" in shown, shown
+
+
 @pytest.mark.slow
 def test_the_cluster_tab_starts_a_two_host_run_over_ssh(qtbot, make_window, ssh_server, monkeypatch):
     monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
@@ -70,3 +81,26 @@ def test_the_cluster_tab_starts_a_two_host_run_over_ssh(qtbot, make_window, ssh_
     window.plots.redraw_all()
     assert window.plots.loss.plotted_points("epoch") == 2
     qtbot.waitUntil(lambda: not remote_processes(ssh_server), timeout=45_000)
+
+
+def test_a_remote_tasks_stacks_are_read_on_its_host(qtbot, ssh_server):
+    """A task's row keeps where its process runs: its Python stacks are read there, over ssh (here the task's
+    "process" is this test's own, on the loopback host h3)."""
+    import os
+
+    from engine.cluster.ssh import Ssh
+    from engine.core import events as ev
+    from engine.core.logs.stacks import py_spy
+    from gui.live.workers_panel import WorkersPanel
+    from tests.gui.stacks_shown import assert_stacks_show
+
+    panel = WorkersPanel()
+    qtbot.addWidget(panel)
+    there = Ssh(str(ssh_server.config)).command(ssh_server.host("h3"), f"{py_spy()} dump --pid {os.getpid()}")
+    state = ev.WorkerState(worker="worker-1", state="training", pid=os.getpid(), host="h3", stacks=there)
+    panel.add_events([state])
+    assert_stacks_show(qtbot, panel.show_stacks("worker-1"), "test_a_remote_tasks_stacks_are_read_on_its_host")
+    panel.add_events([ev.WorkerState(worker="worker-1", state="training", pid=os.getpid(), host="h3")])
+    dialog = panel.show_stacks("worker-1")
+    qtbot.waitUntil(lambda: dialog.ready)
+    assert "py-spy is not installed on h3" in dialog.text()

@@ -232,3 +232,22 @@ def test_a_rewritten_events_file_is_shown_anew_and_a_vanished_folder_ends_the_wa
         lock.release()
     assert any("is gone" in e.text for e in window.log.entries())
     assert "is gone" in window.watching.banner.label.text()
+
+
+def test_a_watched_cluster_shows_every_tasks_state(qtbot, make_window, tmp_path):
+    """The chief's events.jsonl holds only its own events; the launcher keeps every task's state beside it."""
+    window = make_window()
+    paths = RunPaths(tmp_path / "runs" / "cluster")
+    paths.workers.mkdir(parents=True)
+    lock = RunLock.acquire(paths, "tfdd cluster launch")
+    try:
+        paths.events.write_bytes(batch_lines(range(1, 4)))
+        states = [("worker-0", "training", "chief"), ("worker-1", "training", "worker"), ("ps-0", "lost", "ps")]
+        paths.worker_states.write_text(
+            "".join(ev.encode(ev.WorkerState(worker=w, state=s, pid=7, role=r)) + "\n" for w, s, r in states)
+        )
+        watch_from_runs_tab(qtbot, window, paths.root)
+        qtbot.waitUntil(lambda: window.workers.workers() == ["worker-0", "worker-1", "ps-0"])
+        assert window.workers.isVisible() and window.workers.state("ps-0") == "lost"
+    finally:
+        lock.release()
