@@ -115,7 +115,7 @@ def test_caching_a_slow_python_dataset_is_measured_faster_and_trains_the_same_ba
     """A user's pipeline that sleeps 20 ms a batch, read once into memory: the measured epochs wait for no
     input, and every epoch's loss is the streamed run's."""
     data = tmp_path / "sleepy.py"
-    data.write_text(SLEEPY_DATA.replace("{pause}", "0.02"), encoding="utf-8")
+    data.write_text(SLEEPY_DATA.format(pause=0.02, log=str(tmp_path / "pauses.txt")), encoding="utf-8")
     sleepy = base_config(
         data={"kind": "python", "path": str(data), "num_samples": 1280}, checkpoint={"every_epoch": False}
     )
