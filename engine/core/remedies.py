@@ -92,7 +92,10 @@ def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Ma
     }  # e.g. a data file moved since the run: not the change's
 
     def valid(remedy: Remedy) -> bool:
-        return all(str(p) in had for p in changed_problems(config, remedy.changes, replicas))
+        if not all(str(p) in had for p in changed_problems(config, remedy.changes, replicas)):
+            return False
+        changed = apply(config, remedy.changes, check=False)
+        return not choice_problems(changed, machine.gpus > 0, machine.system)  # what the device plan refuses
 
     return [r for r in offered if not r.changes or valid(r)]
 

@@ -46,7 +46,7 @@ def test_every_change_offered_is_a_valid_config():
 
 
 def test_compute_bound_offers_xla_and_mixed_precision_only_where_it_helps():
-    config = RunConfig()
+    config = RunConfig(strategy="one_device")  # mirrored on the CPU cannot compile with XLA (the plan refuses it)
     assert changes(config, "compute") == [{"jit_compile": True}], "a CPU without bfloat16 emulates it: slower"
     assert {"mixed_precision": "bfloat16"} in changes(config, "compute", Machine(cpu_bfloat16=True))
     assert {"mixed_precision": "float16"} in changes(config, "compute", Machine(gpus=1))
@@ -128,3 +128,11 @@ def test_the_speedup_pairs_each_changed_run_with_its_neighbours():
     assert (result.low, result.factor, result.high) == pytest.approx((1.25, 1.5, 2.0))
     assert speedup([arm(CURRENT, 100)]) is None
     assert speedup([arm(CURRENT, 100), arm(CHANGED, 0, error="failed")]) is None
+
+
+def test_what_the_device_plan_refuses_is_never_offered():
+    """XLA under mirrored on CPU replicas is refused by the plan (TensorFlow cannot all-reduce inside XLA there),
+    so a compute-bound mirrored run on the CPU is not offered jit_compile; one_device on the CPU is."""
+    mirrored = RunConfig(strategy="mirrored", virtual_devices=2)
+    assert {"jit_compile": True} not in changes(mirrored, "compute", replicas=2)
+    assert {"jit_compile": True} in changes(RunConfig(strategy="one_device"), "compute")
