@@ -87,15 +87,18 @@ def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Ma
     """The changes that address what bounds `anatomy`'s steps, valid for `config` at `replicas` replicas."""
     part = bound_by(anatomy)
     offered = _OFFERS[part](config, replicas, machine)
-    had = {
-        str(p) for p in validate(config, replicas=replicas)
-    }  # e.g. a data file moved since the run: not the change's
+
+    def plan_refuses(c: RunConfig) -> list[Problem]:
+        return choice_problems(c, machine.gpus > 0, machine.system)
+
+    # what was wrong before the change is not the change's (e.g. a data file moved since the run)
+    had = {str(p) for p in [*validate(config, replicas=replicas), *plan_refuses(config)]}
 
     def valid(remedy: Remedy) -> bool:
         if not all(str(p) in had for p in changed_problems(config, remedy.changes, replicas)):
             return False
         changed = apply(config, remedy.changes, check=False)
-        return not choice_problems(changed, machine.gpus > 0, machine.system)  # what the device plan refuses
+        return all(str(p) in had for p in plan_refuses(changed))
 
     return [r for r in offered if not r.changes or valid(r)]
 
