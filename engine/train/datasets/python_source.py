@@ -92,9 +92,6 @@ class PythonSource(InputSource):
         pipeline = self._pipeline(self.make, self.where, skip_steps, True, steps=steps)
         return strategy.distribute_datasets_from_function(pipeline)
 
-    def fit_train(self, strategy: Any, epoch: int, skip_steps: int = 0) -> Any:
-        return self.distributed_train(strategy, epoch, skip_steps)
-
     def train(self, epoch: int, skip_steps: int = 0) -> Any:
         """Global batches in one pipeline (the output check of a user's model runs on its first)."""
         ds = self._examples_of(self.make, tf.distribute.InputContext(1, 0, 1), self.where)
