@@ -12,8 +12,9 @@ logical CPUs; no accuracy, no events, no stop checks.
 The engine is the Trainer in this process (as bench_engine does; `tfdd train` runs the same Trainer behind
 its event channel), default settings (custom loop, steps_per_execution "auto"), checkpoints off, its run
 directory, events.jsonl and TensorBoard sink included. For each replica count a child process (logical
-devices are fixed at start-up) runs every case's ceiling and engine back to back, round by round, so
-machine noise hits both alike.
+devices are fixed at start-up) runs every case's ceiling, engine and the engine's fit loop (the same
+Trainer with loop "fit") back to back, round by round, so machine noise hits them alike; custom ÷ fit is
+the engine's default loop against its fit loop.
 
 An epoch's time is wall time between epoch ends (epochs 2..N: epoch 1 holds the tracing); engine ÷
 ceiling is the ceiling's epoch time over the engine's (a throughput ratio, median of the rounds), by wall
@@ -152,6 +153,15 @@ def between(clocks: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 def engine_epochs(config: Any) -> list[tuple[float, float]]:
     """The engine: (wall, CPU) seconds between epoch ends (the first from the run's start)."""
+    return engine_run(config)
+
+
+def fit_epochs(config: Any) -> list[tuple[float, float]]:
+    """The engine with the fit loop (model.fit), otherwise as `engine_epochs`."""
+    return engine_run(config.replace(loop="fit"))
+
+
+def engine_run(config: Any) -> list[tuple[float, float]]:
     from engine.core import events as ev
     from engine.core.protocol.channel import StopSignal
     from engine.train.trainer import Trainer
@@ -168,15 +178,21 @@ def engine_epochs(config: Any) -> list[tuple[float, float]]:
     return between(clocks)
 
 
+LOOPS = {"ceiling": expert_epochs, "engine": engine_epochs, "fit": fit_epochs}
+
+
 def child(replicas: int, rounds: int, cases: list[str]) -> None:
+    """Every case's loops round by round, each round in another order (rotated), so a host that slows down
+    or speeds up favours none of them."""
     with tempfile.TemporaryDirectory() as tmp:
         images = write_images(Path(tmp))
         configs = {name: case_config(name, replicas, images) for name in cases}
-        out: dict[str, dict[str, list[list[float]]]] = {name: {"ceiling": [], "engine": []} for name in cases}
-        for _ in range(rounds):
+        out: dict[str, dict[str, list[list[float]]]] = {name: {loop: [] for loop in LOOPS} for name in cases}
+        for r in range(rounds):
             for name, config in configs.items():
-                for loop, run in (("ceiling", expert_epochs), ("engine", engine_epochs)):
-                    epochs = run(config)[1:]
+                names = list(LOOPS)
+                for loop in names[r % len(names) :] + names[: r % len(names)]:
+                    epochs = LOOPS[loop](config)[1:]
                     out[name][loop].append([statistics.median(clock) for clock in zip(*epochs, strict=True)])
                     print(name, loop, out[name][loop][-1], os.getloadavg()[0], file=sys.stderr, flush=True)
     print(json.dumps(out))
@@ -189,35 +205,48 @@ def steps_of(name: str) -> int:
     return n // overrides.get("global_batch_size", BATCH)
 
 
+def ratios(out: dict[str, list[list[float]]], a: str, b: str, clock: int) -> list[float]:
+    """Each round's throughput of `b` over `a` (a's epoch seconds over b's) by one clock (0 wall, 1 CPU)."""
+    return [x[clock] / y[clock] for x, y in zip(out[a], out[b], strict=True)]
+
+
 def table(replicas: int, out: dict[str, dict[str, list[list[float]]]]) -> None:
-    """Per case: median epoch seconds, and engine ÷ ceiling by wall and by CPU time (median of the rounds'
-    ratios, each round's in brackets); for the MLP, the a + b·steps split of each loop's wall seconds."""
+    """Per case: median epoch seconds; engine ÷ ceiling and the custom loop ÷ fit by wall and by CPU time
+    (median of the rounds' ratios, each round's in brackets); for the MLP, the a + b·steps split of each
+    loop's wall seconds."""
     print(f"\n### Mirrored, {replicas} replica(s) (logical CPUs), load average {os.getloadavg()[0]:.1f}\n")
-    print("| case | steps/epoch | ceiling s/epoch | engine s/epoch | engine ÷ ceiling, wall (rounds) | ÷, CPU |")
-    print("|---|---:|---:|---:|---|---:|")
+    print(
+        "| case | steps/epoch | ceiling s/epoch | engine s/epoch | fit s/epoch | engine ÷ ceiling, wall (rounds) "
+        "| ÷, CPU | custom ÷ fit, wall (rounds) | ÷, CPU |"
+    )
+    print("|---|---:|---:|---:|---:|---|---:|---|---:|")
     wall = {name: {loop: [r[0] for r in rounds] for loop, rounds in loops.items()} for name, loops in out.items()}
     for name, loops in out.items():
-        ratios = [c[0] / e[0] for c, e in zip(loops["ceiling"], loops["engine"], strict=True)]
-        cpu = statistics.median(c[1] / e[1] for c, e in zip(loops["ceiling"], loops["engine"], strict=True))
-        ceiling, engine = statistics.median(wall[name]["ceiling"]), statistics.median(wall[name]["engine"])
-        each = ", ".join(f"{r:.2f}" for r in ratios)
-        print(
-            f"| {name} | {steps_of(name)} | {ceiling:.3f} | {engine:.3f} | "
-            f"**{statistics.median(ratios):.2f}** ({each}) | {cpu:.2f} |"
-        )
+        cells = []
+        for a, b in (("ceiling", "engine"), ("fit", "engine")):
+            by_wall = ratios(loops, a, b, 0)
+            each = ", ".join(f"{r:.2f}" for r in by_wall)
+            cells += [
+                f"**{statistics.median(by_wall):.2f}** ({each})",
+                f"{statistics.median(ratios(loops, a, b, 1)):.2f}",
+            ]
+        seconds = [f"{statistics.median(wall[name][loop]):.3f}" for loop in ("ceiling", "engine", "fit")]
+        print(f"| {name} | {steps_of(name)} | " + " | ".join(seconds + cells) + " |")
     if "mlp40k" in wall and "mlp400k" in wall:
         small, large = steps_of("mlp40k"), steps_of("mlp400k")
         fits = {}
-        for loop in ("ceiling", "engine"):
+        for loop in LOOPS:
             t_small, t_large = statistics.median(wall["mlp40k"][loop]), statistics.median(wall["mlp400k"][loop])
             b = (t_large - t_small) / (large - small)
             fits[loop] = (t_small - b * small, b)
-        (a_c, b_c), (a_e, b_e) = fits["ceiling"], fits["engine"]
-        print(
-            f"\nMLP epoch = a + b·steps: ceiling a {a_c * 1e3:.1f} ms, b {b_c * 1e6:.0f} µs; engine a "
-            f"{a_e * 1e3:.1f} ms, b {b_e * 1e6:.0f} µs. Engine overhead per epoch beyond the ceiling's "
-            f"{(a_e - a_c) * 1e3:.1f} ms; steady-state ratio (ceiling b ÷ engine b) **{b_c / b_e:.2f}**."
+        a_c, b_c = fits["ceiling"]
+        split = "; ".join(f"{loop} a {a * 1e3:.1f} ms, b {b * 1e6:.0f} µs" for loop, (a, b) in fits.items())
+        beyond = ", ".join(
+            f"{loop} {(a - a_c) * 1e3:.1f} ms, steady state {b_c / b:.2f}"
+            for loop, (a, b) in fits.items()
+            if a is not a_c
         )
+        print(f"\nMLP epoch = a + b·steps: {split}. Beyond the ceiling's (per epoch; ceiling b ÷ b): {beyond}.")
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from engine.core.problems import ConfigError
 from engine.core.protocol.channel import StopSignal
 from engine.core.protocol.codes import RunStatus
 from engine.core.protocol.paths import RunPaths
-from engine.core.runs.rundir import EvaluationLog
+from engine.core.runs.evaluation_log import EvaluationLog
 from engine.core.sources import inspect, resolve_shard_policy, sharding_workers
 from engine.core.tfconfig import TaskRole
 from engine.train.trainer import Outcome
@@ -82,10 +83,25 @@ class Evaluator:
         workers = sharding_workers(config.strategy, self.role.num_workers)
         shard_policy = resolve_shard_policy(config.data.shard_policy, info, workers, config.validation_split)
         _lower_priority()
-        from engine.train.checkpoints import WeightReader
         from engine.train.datasets import make_source
-        from engine.train.loops import validation_sums
-        from engine.train.models import build_loss_and_metric, build_model
+
+        self._set_up_tensorflow()
+        source = make_source(config, info, shard_policy, workers)
+        totals, weights = self._validation(source)
+        self._watch_chief()
+        self.emit(
+            ev.Log(
+                level="info",
+                message=f"evaluator: validating each checkpoint in {self.paths.checkpoints} ({source.describe()})",
+            )
+        )
+        final = self._validate_checkpoints(totals, weights, source.steps_per_epoch)
+        status = RunStatus.COMPLETED if final else RunStatus.STOPPED
+        self.emit(ev.RunFinished(status=status, epochs_completed=self.epochs_validated, run_dir=str(self.paths.root)))
+        return Outcome(status)
+
+    def _set_up_tensorflow(self) -> None:
+        """One thread per op pool, GPU memory taken only as needed, the run's precision, TensorBoard's sink."""
         from engine.train.tensorboard_sink import TensorBoardSink
         from engine.train.tf_runtime import keras, tf
 
@@ -93,11 +109,18 @@ class Evaluator:
         tf.config.threading.set_inter_op_parallelism_threads(1)
         for gpu in tf.config.list_physical_devices("GPU"):
             tf.config.experimental.set_memory_growth(gpu, True)  # never take the memory the trainer needs
-        if config.mixed_precision != "off":
-            keras.mixed_precision.set_global_policy(f"mixed_{config.mixed_precision}")
+        if self.config.mixed_precision != "off":
+            keras.mixed_precision.set_global_policy(f"mixed_{self.config.mixed_precision}")
         self.sinks.insert(1, TensorBoardSink(self.paths.tensorboard_evaluation))
-        source = make_source(config, info, shard_policy, workers)
-        built = build_model(config, source.input_shape(), source.num_classes)  # weights only: no optimizer
+
+    def _validation(self, source: Any) -> tuple[Callable[[], Any], Any]:
+        """(the whole validation set's sums in one compiled call, the reader of a checkpoint's weights)."""
+        from engine.train.checkpoints import WeightReader
+        from engine.train.loops import validation_sums
+        from engine.train.models import build_loss_and_metric, build_model
+        from engine.train.tf_runtime import keras, tf
+
+        built = build_model(self.config, source.input_shape(), source.num_classes)  # weights only: no optimizer
         model, binary = built.model, source.binary
         threshold = 0.0 if built.from_logits else 0.5
         loss_object, _ = build_loss_and_metric(
@@ -114,22 +137,22 @@ class Evaluator:
                 loss_sum, correct, count = loss_sum + batch_loss, correct + batch_correct, count + n
             return loss_sum, correct, count
 
-        weights = WeightReader(model)
-        per_epoch = source.steps_per_epoch
-        done = self.log.checkpoints()
-        if self.role.task:
-            from engine.core.tfconfig import TF_CONFIG_ENV, parse_tf_config
-            from engine.train.chief_watch import watch_chief
+        return totals, WeightReader(model)
 
-            cluster = parse_tf_config(os.environ.get(TF_CONFIG_ENV) or "{}").cluster
-            if cluster.addresses("chief") or cluster.addresses("worker"):  # a TFJob may list the evaluator alone
-                watch_chief(cluster.chief(), self.stop)
-        self.emit(
-            ev.Log(
-                level="info",
-                message=f"evaluator: validating each checkpoint in {self.paths.checkpoints} ({source.describe()})",
-            )
-        )
+    def _watch_chief(self) -> None:
+        """A task of a cluster ends when its chief goes quiet (engine.train.chief_watch)."""
+        if not self.role.task:
+            return
+        from engine.core.tfconfig import TF_CONFIG_ENV, parse_tf_config
+        from engine.train.chief_watch import watch_chief
+
+        cluster = parse_tf_config(os.environ.get(TF_CONFIG_ENV) or "{}").cluster
+        if cluster.addresses("chief") or cluster.addresses("worker"):  # a TFJob may list the evaluator alone
+            watch_chief(cluster.chief(), self.stop)
+
+    def _validate_checkpoints(self, totals: Callable[[], Any], weights: Any, per_epoch: int) -> bool:
+        """One `evaluation` event per checkpoint, in order, until the final one (True) or a stop (False)."""
+        done = self.log.checkpoints()
         final = False
         cpu = time.process_time()
         while not final:
@@ -164,10 +187,8 @@ class Evaluator:
             )
             cpu = time.process_time()
             self.epochs_validated = max(self.epochs_validated, epoch)
-            final = epoch >= config.epochs and step == 0
-        status = RunStatus.COMPLETED if final else RunStatus.STOPPED
-        self.emit(ev.RunFinished(status=status, epochs_completed=self.epochs_validated, run_dir=str(self.paths.root)))
-        return Outcome(status)
+            final = epoch >= self.config.epochs and step == 0
+        return final
 
 
 def _lower_priority() -> None:

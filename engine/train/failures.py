@@ -13,6 +13,8 @@ import re
 import traceback
 from pathlib import Path
 
+from engine.core.config import RunConfig
+from engine.core.plan import DevicePlan
 from engine.core.protocol.codes import PEER_LOST_ERRORS
 
 _REMOTE_TASK = re.compile(r"/job:(\w+)/replica:\d+/task:(\d+)")
@@ -82,6 +84,36 @@ def oom_device(text: str) -> str:
     """ "GPU:0" from "... on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc"."""
     match = re.search(r"device:((?:GPU|CPU):\d+)", text)
     return match.group(1) if match else ""
+
+
+def out_of_memory_message(exc: BaseException, config: RunConfig, plan: DevicePlan | None, started: bool) -> str:
+    """Out of memory, in the run's own numbers: the per-replica batch, and what to change; `started`: the
+    steps had begun (else it ran out while building the model)."""
+    replicas = plan.replicas if plan else 1
+    said = tensorflow_said(exc)
+    device = oom_device(said)
+    per_replica = config.global_batch_size // max(replicas, 1)
+    memory = "GPU memory" if device.startswith("GPU") else "memory"
+    where = f" on {device}" if device else ""
+    lines = [
+        f"Out of {memory}{where} with a per-replica batch of {per_replica} "
+        f"(global batch {config.global_batch_size} over {replicas} replica{'s' if replicas != 1 else ''})."
+    ]
+    if not started:
+        lines.append("It ran out before the first step, while building the model: its weights do not fit.")
+    todo = []
+    smaller = (config.global_batch_size // 2) // replicas * replicas
+    if smaller >= replicas:
+        todo.append(f"lower global_batch_size to {smaller} ({smaller // replicas} per replica)")
+    if config.mixed_precision == "off" and device.startswith("GPU"):
+        todo.append('turn on mixed precision ("bfloat16" or "float16")')
+    if plan is not None and plan.split > 1 and plan.uses_gpu:
+        todo.append(f"use fewer virtual devices per GPU (each has {plan.gpu_memory_mb} MB)")
+    if not started:
+        todo.insert(0, "use a smaller model (fewer or smaller layers)")
+    lines.append("Try: " + "; or ".join(todo) + ".")
+    lines.append(f"(TensorFlow: {said})")
+    return " ".join(lines)
 
 
 def explain(exc: BaseException) -> str:

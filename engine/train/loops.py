@@ -348,7 +348,8 @@ class FitLoop:
         s = self.s
         with iterator_retired(s.model, "train", around=controller.timed):
             s.model.fit(
-                s.source.fit_train(s.strategy, epoch, first_step),
+                # distributed: given a dataset of steps_per_epoch batches, fit makes two iterators an epoch
+                s.source.distributed_train(s.strategy, epoch, first_step),
                 initial_epoch=epoch,
                 epochs=epoch + 1,
                 steps_per_epoch=s.source.steps_per_epoch - first_step,

@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.core import events as ev
 from engine.core.config import Loop, RunConfig, Strategy, batch_problem, has_validation
@@ -39,7 +39,8 @@ from engine.core.sources import (
 from engine.core.tfconfig import TaskRole, role_from_environment
 from engine.train.controller import Controller, NonFiniteLoss, Schedule
 from engine.train.ending import exit_now, exits_guarded
-from engine.train.failures import explain, oom_device, tensorflow_said, user_exit_message
+from engine.train.failures import explain, out_of_memory_message, user_exit_message
+from engine.train.run_setup import SetUp
 from engine.train.steps_policy import steps_per_call
 from engine.train.user_code import running_user_code
 
@@ -58,6 +59,22 @@ class Outcome:
         """The config (or TF_CONFIG, the device choice, the data, the model or the run folder) cannot work:
         nothing was trained."""
         return self.error_type in ("ConfigError", "DeviceError", "DataError", "ModelError", "RunDirError", "RunLocked")
+
+
+class _Data(NamedTuple):
+    """The data source as read before TensorFlow starts, and how it is sharded."""
+
+    info: SourceInfo
+    workers: int
+    shard_policy: str
+
+
+class _Start(NamedTuple):
+    """Where training starts: `epoch` epochs finished, `step` steps of the next done, its carried totals."""
+
+    epoch: int
+    step: int
+    totals: tuple[float, ...]
 
 
 class Trainer:
@@ -190,11 +207,41 @@ class Trainer:
         exit_now(self.stop.exit_code)
 
     def _run(self) -> Outcome:
+        """The phases in order: check before TensorFlow, set up, restore, announce, train, finish."""
+        config = self.config
+        data = self._check_before_tensorflow()
+        from engine.train.models import check_output
+        from engine.train.profile import run_profiled
+        from engine.train.ps_loop import save_plain_model
+        from engine.train.tensorboard_sink import TensorBoardSink
+
+        setup = self._set_up(data)
+        start = self._restore(setup.checkpointer)
+        self.run_dir.accept()  # a sound start or resume: from here on the run goes ahead
+        # after a resume is known to be sound (a refused one leaves no file), and after the event channel:
+        # its first write traces a summary op, 0.15 s the window would wait for its first point
+        self.sinks.append(TensorBoardSink(self.run_dir.tensorboard))
+        if start.epoch >= config.epochs:
+            self.log(msg("All {epochs} epochs were already finished; nothing to resume.", epochs=config.epochs))
+            return self._finish(RunStatus.COMPLETED, setup.model, save_model=False)
+        source, built = setup.source, setup.built
+        if built.needs_output_check:
+            check_output(setup.model, next(iter(source.train(start.epoch).take(1)))[0], source.num_classes, built.where)
+        controller, session = self._controller_and_session(setup, start)
+        self._start(setup, session, start)
+        self._describe(setup, data)
+        loop = self._loop(setup, session, start)
+        status = run_profiled(controller, loop, self.profile, self.checkpoint_dir.parent, self.role.task, self.config)
+        saver = (lambda path: save_plain_model(session, path)) if setup.coordinator else None
+        return self._finish(status, setup.model, save_model=True, saver=saver)
+
+    def _check_before_tensorflow(self) -> _Data:
+        """The config file written, the strategy's cluster and the data checked: bad data is reported before
+        TensorFlow starts (every row, image header and record framing is read)."""
         config = self.config
         if self.role.is_chief and not self.resume:
             self.run_dir.write_config(config)
-        ps = config.strategy == Strategy.PARAMETER_SERVER
-        if ps and not self.role.job:
+        if config.strategy == Strategy.PARAMETER_SERVER and not self.role.job:
             raise ConfigError(
                 [
                     Problem(
@@ -205,26 +252,25 @@ class Trainer:
                     )
                 ]
             )
-        # bad data is reported before TensorFlow starts: every row, image header and record framing is read
         info = self._source_info or inspect(config)
         check_fits_batch(info, config.validation_split, config.global_batch_size)
         workers = sharding_workers(config.strategy, self.role.num_workers)
         shard_policy = resolve_shard_policy(config.data.shard_policy, info, workers, config.validation_split)
         if problem := shard_problem(shard_policy, info, workers):
             raise ConfigError([problem])
-        # TensorFlow from here on: these modules import it
-        from engine.train.anatomy import step_meter
+        return _Data(info, workers, shard_policy)
+
+    def _set_up(self, data: _Data) -> SetUp:
+        """Devices, strategy, input pipeline, and the model and optimizer in the strategy's scope."""
         from engine.train.checkpoints import Checkpointer
         from engine.train.datasets import make_source
         from engine.train.devices import apply_plan
-        from engine.train.loops import CustomLoop, FitLoop, Session
-        from engine.train.models import build_model, build_optimizer, check_output
-        from engine.train.profile import run_profiled
-        from engine.train.ps_loop import PSCustomLoop, PSFitLoop, make_coordinator, quiesced, save_plain_model
-        from engine.train.strategies import make_strategy, measure_replica_batches, stop_agreement
-        from engine.train.tensorboard_sink import TensorBoardSink
+        from engine.train.models import build_model, build_optimizer
+        from engine.train.ps_loop import make_coordinator
+        from engine.train.strategies import make_strategy
         from engine.train.tf_runtime import keras, tf
 
+        config = self.config
         gpus = [f"GPU:{i}" for i, _ in enumerate(tf.config.list_physical_devices("GPU"))]
         plan = self._plan = plan_devices(config, gpus, workers=self.role.num_workers)
         apply_plan(plan)
@@ -233,11 +279,10 @@ class Trainer:
         # checked before the strategy too: a cluster's workers block in its constructor until all have joined
         _check_batch(config, plan.replicas)
         strategy = make_strategy(config, plan, self.stop, self.emit)  # a cluster's tasks wait in here for all
-        coordinator = make_coordinator(strategy) if ps else None
+        coordinator = make_coordinator(strategy) if config.strategy == Strategy.PARAMETER_SERVER else None
         self.stop.training_reached()
-        replicas = strategy.num_replicas_in_sync
-        _check_batch(config, replicas)
-        source = self._source = make_source(config, info, shard_policy, workers)
+        _check_batch(config, strategy.num_replicas_in_sync)
+        source = self._source = make_source(config, data.info, data.shard_policy, data.workers)
         if source.steps_per_epoch < 1:
             raise ConfigError(
                 [Problem("global_batch_size", config.global_batch_size, f"{source.describe()}: not one full batch")]
@@ -245,45 +290,45 @@ class Trainer:
         keras.utils.set_random_seed(config.seed)
         with strategy.scope():
             built = build_model(config, source.input_shape(), source.num_classes)
-            model = built.model
             optimizer = build_optimizer(config)
             if config.mixed_precision == "float16" and config.loop == Loop.CUSTOM:
                 optimizer = keras.mixed_precision.LossScaleOptimizer(optimizer)
             # its slot variables now, not inside the first step: a tf.function that creates variables
-            # is traced twice, and that second trace was a second of every run's start (custom and fit);
-            # under parameter_server the slots must also exist before a restore, or they are restored only
-            # at the first step (measured)
-            optimizer.build(model.trainable_variables)
+            # is traced twice (a second of every run's start); under parameter_server the slots must also
+            # exist before a restore, or they are restored only at the first step
+            optimizer.build(built.model.trainable_variables)
         checkpointer = Checkpointer(
-            model,
+            built.model,
             optimizer,
             self.run_dir.checkpoints,
             config.checkpoint.keep,
             self.emit,
             restore_from=self.checkpoint_dir,
         )
-        start_epoch, start_step, start_totals = self._restore(checkpointer)
-        self.run_dir.accept()  # a sound start or resume: from here on the run goes ahead
-        # after a resume is known to be sound (a refused one leaves no file), and after the event channel:
-        # its first write traces a summary op, 0.15 s the window would wait for its first point
-        self.sinks.append(TensorBoardSink(self.run_dir.tensorboard))
-        if start_epoch >= config.epochs:
-            self.log(msg("All {epochs} epochs were already finished; nothing to resume.", epochs=config.epochs))
-            return self._finish(RunStatus.COMPLETED, model, save_model=False)
-        if built.needs_output_check:
-            check_output(model, next(iter(source.train(start_epoch).take(1)))[0], source.num_classes, built.where)
-        per_epoch = source.steps_per_epoch
-        policy = steps_per_call(config, per_epoch, self.role.num_workers)
-        save = quiesced(coordinator, checkpointer.save) if coordinator else checkpointer.save
+        return SetUp(plan, strategy, coordinator, source, built, optimizer, checkpointer)
+
+    def _controller_and_session(self, setup: SetUp, start: _Start) -> tuple[Controller, Any]:
+        """The controller over the remaining epochs, and the session its loop trains."""
+        from engine.train.loops import Session
+        from engine.train.ps_loop import quiesced
+        from engine.train.strategies import stop_agreement
+
+        config, coordinator = self.config, setup.coordinator
+        policy = steps_per_call(config, setup.source.steps_per_epoch, self.role.num_workers)
+
+        def save(epoch: int, step: int, totals: tuple[float, ...] = ()) -> None:
+            self.run_dir.synced()  # the events it covers are on disk first
+            setup.checkpointer.save(epoch, step, totals)
+
         in_sync = config.strategy == Strategy.MULTI_WORKER_MIRRORED and self.role.num_workers > 1
         self._controller = controller = Controller(
             schedule=Schedule(
                 epochs=config.epochs,
-                steps_per_epoch=per_epoch,
+                steps_per_epoch=setup.source.steps_per_epoch,
                 global_batch_size=config.global_batch_size,
-                start_epoch=start_epoch,
-                start_step=start_step,
-                start_totals=start_totals,
+                start_epoch=start.epoch,
+                start_step=start.step,
+                start_totals=start.totals,
                 checkpoint_every_steps=config.checkpoint.every_steps,
                 checkpoint_every_epoch=config.checkpoint.every_epoch,
                 validate=self.validates,
@@ -291,133 +336,80 @@ class Trainer:
             policy=policy,
             emit=self.emit,
             stop=self.stop,
-            checkpoint=save,
+            checkpoint=quiesced(coordinator, save) if coordinator else save,
             learning_rate=config.learning_rate,
-            stop_agreed=stop_agreement(strategy) if in_sync else None,
+            stop_agreed=stop_agreement(setup.strategy) if in_sync else None,
         )
         session = Session(
             config=config,
-            strategy=strategy,
-            model=model,
-            optimizer=optimizer,
-            source=source,
-            from_logits=built.from_logits,
+            strategy=setup.strategy,
+            model=setup.model,
+            optimizer=setup.optimizer,
+            source=setup.source,
+            from_logits=setup.built.from_logits,
             steps_per_execution=policy.fixed,
         )
+        return controller, session
+
+    def _start(self, setup: SetUp, session: Any, start: _Start) -> None:
+        """run_started: the model is built, the steps run from here."""
+        from engine.train.strategies import measure_replica_batches
+
+        config, strategy, source = self.config, setup.strategy, setup.source
+        replicas = strategy.num_replicas_in_sync
         replica_batches = (
             [config.global_batch_size // replicas]  # a coordinator runs no replica of its own to measure
-            if ps
-            else measure_replica_batches(strategy, source.distributed_train(strategy, start_epoch, start_step))
+            if setup.coordinator
+            else measure_replica_batches(strategy, source.distributed_train(strategy, start.epoch, start.step))
         )
         self.emit(
             ev.RunStarted(
                 strategy=config.strategy,
                 num_replicas=replicas,
-                devices=list(plan.strategy_devices),
+                devices=list(setup.plan.strategy_devices),
                 global_batch_size=config.global_batch_size,
                 per_replica_batch_size=replica_batches[0],
                 loop=config.loop,
                 epochs=config.epochs,
-                steps_per_epoch=per_epoch,
-                steps_per_execution=policy.fixed or 0,
+                steps_per_epoch=source.steps_per_epoch,
+                steps_per_execution=session.steps_per_execution or 0,
                 run_dir=str(self.run_dir.path),
-                start_epoch=start_epoch,
-                start_step=start_step,
+                start_epoch=start.epoch,
+                start_step=start.step,
                 num_workers=self.role.num_workers,
                 task=self.role.task,
             )
         )
         self._started = True
-        if ps:
-            self.log(
-                msg(
-                    "{strategy}: this coordinator schedules blocks of {steps} steps on {workers} worker(s); "
-                    "{ps} parameter server(s) hold the variables (sharding: {sharding}); mixed precision: {precision}",
-                    strategy=type(strategy).__name__,
-                    steps=policy.fixed,
-                    workers=self.role.num_workers,
-                    ps=self.role.num_ps,
-                    sharding=config.variable_partitioner,
-                    precision=config.mixed_precision,
-                )
-            )
-        else:
-            self.log(
-                msg(
-                    "{strategy} on {devices}; all-reduce: {all_reduce}; memory growth: {growth}; "
-                    "mixed precision: {precision}; {workers} worker(s)",
-                    strategy=type(strategy).__name__,
-                    devices=", ".join(plan.strategy_devices),
-                    all_reduce=plan.all_reduce,
-                    growth=msg("on") if plan.memory_growth and plan.uses_gpu else msg("off"),
-                    precision=config.mixed_precision,
-                    workers=self.role.num_workers,
-                )
-            )
-        self.log(msg("data: {source}; shard policy: {policy}", source=source.describe(), policy=shard_policy))
-        outputs = (
-            msg("outputs logits") if built.from_logits else msg("ends in softmax/sigmoid: the loss takes probabilities")
-        )
-        self.log(
-            msg(
-                "model: {where}, {params} parameters; {outputs}",
-                where=built.where,
-                params=f"{model.count_params():,}",
-                outputs=outputs,
-            )
-        )
-        if built.warning:
-            self.log(built.warning, "warning")
-        if has_validation(config) and not self.validates:
-            self.log(
-                msg(
-                    "The evaluator task validates each checkpoint ({path}).",
-                    path=str(RunPaths(self.run_dir.path).evaluation),
-                )
-            )
-        if ps:
-            loop: Any = (PSFitLoop if config.loop == Loop.FIT else PSCustomLoop)(
-                session, coordinator, self.role.num_workers
-            )
-        else:
-            loop = FitLoop(session) if config.loop == Loop.FIT else CustomLoop(session)
-            if self.anatomy:
-                batches = lambda: source.distributed_train(strategy, start_epoch, start_step)  # noqa: E731
-                controller.anatomy = step_meter(session, self.emit, batches)
-        status = run_profiled(controller, loop, self.profile, self.checkpoint_dir.parent, self.role.task, config)
-        saver = (lambda path: save_plain_model(session, path)) if ps else None
-        return self._finish(status, model, save_model=True, saver=saver)
+
+    def _loop(self, setup: SetUp, session: Any, start: _Start) -> Any:
+        """The loop the controller drives: custom or fit, a parameter-server coordinator's or not."""
+        from engine.train.anatomy import step_meter
+        from engine.train.loops import CustomLoop, FitLoop
+        from engine.train.ps_loop import PSCustomLoop, PSFitLoop
+
+        fit = self.config.loop == Loop.FIT
+        if setup.coordinator:
+            return (PSFitLoop if fit else PSCustomLoop)(session, setup.coordinator, self.role.num_workers)
+        loop = FitLoop(session) if fit else CustomLoop(session)
+        if self.anatomy:
+            strategy, source = setup.strategy, setup.source
+            batches = lambda: source.distributed_train(strategy, start.epoch, start.step)  # noqa: E731
+            self._controller.anatomy = step_meter(session, self.emit, batches)
+        return loop
+
+    def _describe(self, setup: SetUp, data: _Data) -> None:
+        """The run's set-up in the log: strategy and devices, data, model, who validates."""
+        for line, level in setup.log_lines(self.config, self.role, data.shard_policy, self._controller.policy.fixed):
+            self.log(line, level)
+        if has_validation(self.config) and not self.validates:
+            path = str(RunPaths(self.run_dir.path).evaluation)
+            self.log(msg("The evaluator task validates each checkpoint ({path}).", path=path))
 
     def _out_of_memory(self, exc: BaseException) -> str:
-        """Out of memory, in the run's own numbers: the per-replica batch, and what to change."""
-        config, plan = self.config, self._plan
-        replicas = plan.replicas if plan else 1
-        said = tensorflow_said(exc)
-        device = oom_device(said)
-        per_replica = config.global_batch_size // max(replicas, 1)
-        memory = "GPU memory" if device.startswith("GPU") else "memory"
-        where = f" on {device}" if device else ""
-        lines = [
-            f"Out of {memory}{where} with a per-replica batch of {per_replica} "
-            f"(global batch {config.global_batch_size} over {replicas} replica{'s' if replicas != 1 else ''})."
-        ]
-        if not self._started:
-            lines.append("It ran out before the first step, while building the model: its weights do not fit.")
-        todo = []
-        smaller = (config.global_batch_size // 2) // replicas * replicas
-        if smaller >= replicas:
-            todo.append(f"lower global_batch_size to {smaller} ({smaller // replicas} per replica)")
-        if config.mixed_precision == "off" and device.startswith("GPU"):
-            todo.append('turn on mixed precision ("bfloat16" or "float16")')
-        if plan is not None and plan.split > 1 and plan.uses_gpu:
-            todo.append(f"use fewer virtual devices per GPU (each has {plan.gpu_memory_mb} MB)")
-        if not self._started:
-            todo.insert(0, "use a smaller model (fewer or smaller layers)")
-        lines.append("Try: " + "; or ".join(todo) + ".")
-        lines.append(f"(TensorFlow: {said})")
-        return " ".join(lines)
+        return out_of_memory_message(exc, self.config, self._plan, self._started)
 
-    def _restore(self, checkpointer: Any) -> tuple[int, int, tuple[float, ...]]:
+    def _restore(self, checkpointer: Any) -> _Start:
         """Continue from the newest readable checkpoint, and make the run's files agree with it."""
         restored = checkpointer.restore() if self.resume else None  # RunDirError when none can be read
         notes: list[str] = []
@@ -432,7 +424,7 @@ class Trainer:
         if restored is None:
             if self.resume:
                 self.log(msg("No checkpoint found (no epoch was finished); starting from the first epoch."), "warning")
-            return 0, 0, ()
+            return _Start(0, 0, ())
         for why in restored.skipped:
             self.log(msg("Checkpoint {why}; it was set aside and an older one is used.", why=why), "warning")
         self.log(
@@ -446,7 +438,7 @@ class Trainer:
         )
         for note in notes:
             self.log(msg("Resume: {note}.", note=note))
-        return epoch, step, totals
+        return _Start(epoch, step, totals)
 
     def _finish(
         self, status: RunStatus, model: Any, save_model: bool, saver: Callable[[Path], None] | None = None

@@ -150,3 +150,56 @@ def test_batch_events_reach_the_file_while_the_run_goes(tmp_path):
         assert len(read_events(tmp_path / "r")) == 2
     finally:
         run.close()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="names a descriptor's file through /proc")
+def test_an_epoch_end_syncs_the_events_file_alone_and_its_metrics_row_is_readable_at_once(tmp_path, monkeypatch):
+    """events.jsonl is the run's record: its epoch_end is fsynced before the run goes on. metrics.csv is derived
+    from it (a resume rebuilds a lost row from the epoch_end event), so its row is written, readable at once,
+    and synced when the run directory closes, not at every epoch."""
+    run = RunDir(tmp_path / "r", validation=False)
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.path.basename(os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    monkeypatch.setattr("engine.core.runs.safe_files.os.fsync", fsync)
+    run(epoch_end(1))
+    run(epoch_end(2))
+    assert [r["epoch"] for r in read_metrics(tmp_path / "r" / "metrics.csv")] == ["1", "2"]
+    run.synced()
+    assert set(synced) == {"events.jsonl"}
+    run.close()
+    assert "metrics.csv" in synced
+
+
+def test_an_events_fsync_runs_beside_the_run_and_a_checkpoint_waits_for_it(tmp_path, monkeypatch):
+    """Syncing the record takes a disk's time (6-120 ms measured), which training need not wait for: the event
+    is written at once (readers see it), the fsync runs on a thread of its own, and `synced()`, which the
+    trainer calls before each checkpoint, returns only once it is on disk, so no checkpoint covers an epoch
+    whose epoch_end a power cut could lose."""
+    import threading
+
+    run = RunDir(tmp_path / "r", validation=False)
+    disk = threading.Event()
+    real_fsync = os.fsync
+
+    def slow_fsync(fd: int) -> None:
+        disk.wait(30)  # a slow disk, until the test lets it finish
+        real_fsync(fd)
+
+    monkeypatch.setattr("engine.core.runs.safe_files.os.fsync", slow_fsync)
+    try:
+        run(epoch_end(1))  # returns while the fsync waits
+        assert [e.epoch for e in read_events(tmp_path / "r") if isinstance(e, ev.EpochEnd)] == [1]
+        waiting = threading.Thread(target=run.synced)
+        waiting.start()
+        waiting.join(0.3)
+        assert waiting.is_alive()  # not on disk yet: a checkpoint would wait
+    finally:
+        disk.set()
+    waiting.join(30)
+    assert not waiting.is_alive()
+    run.close()

@@ -11,10 +11,13 @@ directories too.
   (engine.core.runs.runlock) while it writes.
 - Events and metrics rows are appended whole-line (engine.core.runs.safe_files.LineFile):
   a torn last line from a kill is set aside on the next open, and a write that
-  fails on a full disk leaves no torn line. Events are fsynced except batch
-  events, which are written in small batches (a kill loses only batches after
-  the last checkpoint, which a resume trains again). The config is written to
-  a temporary file and renamed.
+  fails on a full disk leaves no torn line. events.jsonl is the run's record:
+  its events are fsynced (on a thread of their own; a checkpoint waits for it,
+  `synced`) except batch events, which are written in small batches (a kill
+  loses only batches after the last checkpoint, which a resume trains again).
+  metrics.csv is derived from it (a resume rebuilds a row a power cut lost
+  from its epoch_end event): its rows are written at once and synced when the
+  run closes. The config is written to a temporary file and renamed.
 - A resume reconciles the files with the checkpoint it continues from
   (`reconcile`): what was recorded after that checkpoint is trained again, so
   it is dropped, and every finished epoch keeps exactly one metrics row.
@@ -48,17 +51,6 @@ from engine.core.runs.safe_files import (
 
 METRIC_COLUMNS = ["epoch", "loss", "accuracy", "examples_per_sec", "seconds"]
 VALIDATION_COLUMNS = ["val_loss", "val_accuracy"]
-EVALUATION_COLUMNS = [
-    "epoch",
-    "step",
-    "global_step",
-    "val_loss",
-    "val_accuracy",
-    "examples",
-    "seconds",
-    "cpu_seconds",
-    "checkpoint",
-]
 MARKER_FORMAT = 1
 EVENTS_FLUSH_S = 0.1
 """Batch events are written at least this often (without fsync): a run is watched from its events.jsonl
@@ -344,7 +336,9 @@ class RunDir:
         frequent = isinstance(event, (ev.BatchEnd, ev.StepAnatomy))  # measurements: not synced one by one
         now = time.monotonic()
         flush = not frequent or now - self._events_written_at >= EVENTS_FLUSH_S
-        self._events.append(ev.encode(event), flush=flush, sync=not frequent)
+        self._events.append(ev.encode(event), flush=flush)
+        if not frequent:
+            self._events.sync_later()  # the record: on disk soon, training does not wait for it (synced())
         if flush:
             self._events_written_at = now
         if isinstance(event, ev.EpochEnd):
@@ -355,7 +349,13 @@ class RunDir:
             self._metrics = LineFile(self.metrics_path, self.paths.set_aside)
             if self.metrics_path.stat().st_size == 0:
                 self._metrics.append(",".join(self.columns), flush=False)
-        self._metrics.append(csv_line(self.columns, ev.to_dict(e)), sync=True)
+        self._metrics.append(csv_line(self.columns, ev.to_dict(e)))  # derived from events.jsonl: not synced
+
+    def synced(self) -> None:
+        """Return once every event but the frequent ones is on disk: before a checkpoint, so none covers an
+        epoch whose epoch_end a power cut could still lose."""
+        if self._events is not None:
+            self._events.synced()
 
     def close(self) -> None:
         """Flush and sync what is written, give back the reserve, release the lock; safe twice."""
@@ -410,33 +410,6 @@ def _recorded(path: Path) -> tuple[int, set[int]]:
                 elif isinstance(event, ev.EpochEnd):
                     ended.add(event.epoch)
     return saved, ended
-
-
-class EvaluationLog:
-    """RUN_DIR/evaluation.csv, the evaluator task's file (the chief owns metrics.csv); an event sink.
-
-    One whole row per evaluated checkpoint, appended and fsynced, so an
-    evaluator started again (a resumed run) skips what it has already validated.
-    """
-
-    def __init__(self, run_dir: Path):
-        self.paths = RunPaths(Path(run_dir))
-        self.path = self.paths.evaluation
-
-    def checkpoints(self) -> set[str]:
-        """Names of the checkpoints validated so far, e.g. {"ckpt-1", "ckpt-2"}."""
-        return {Path(r["checkpoint"]).name for r in read_metrics(self.path) if r.get("checkpoint")}
-
-    def __call__(self, event: ev.Event) -> None:
-        if not isinstance(event, ev.Evaluation):
-            return
-        rows = LineFile(self.path, self.paths.set_aside)
-        try:
-            if self.path.stat().st_size == 0:
-                rows.append(",".join(EVALUATION_COLUMNS), flush=False)
-            rows.append(csv_line(EVALUATION_COLUMNS, ev.to_dict(event)), sync=True)
-        finally:
-            rows.close()
 
 
 def csv_line(columns: list[str], row: dict[str, object]) -> str:

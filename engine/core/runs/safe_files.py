@@ -5,6 +5,8 @@
   torn line is left. A torn last line left by a kill or a power loss is moved
   to a side file when the file is next opened, so the next line written does
   not fuse with it.
+- `LineFile.sync_later` fsyncs on a thread of its own (`Syncer`), so the
+  writer does not wait for the disk; `synced()` waits until it has.
 - `atomic_write_bytes` writes a temporary file beside the target and renames
   it over the target: readers see the old file or the new one, never half.
 - `Reserve` keeps a few kilobytes allocated in a run directory; on a full
@@ -19,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -144,6 +147,7 @@ class LineFile:
         self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         self._pending: list[str] = []
         self._pending_bytes = 0
+        self._syncer: Syncer | None = None  # made at the first sync_later
 
     @property
     def closed(self) -> bool:
@@ -173,21 +177,98 @@ class LineFile:
                     raise DiskFull(exc.errno, disk_full_message(self.path)) from exc
                 raise
         if sync:
-            try:
-                os.fsync(self._fd)
-            except OSError as exc:
-                if is_disk_full(exc):
-                    raise DiskFull(exc.errno, disk_full_message(self.path)) from exc
-                raise
+            _fsync(self._fd, self.path)
+
+    def sync_later(self) -> None:
+        """Write what is queued now and fsync it on the syncer's thread; raises what an earlier sync raised."""
+        self.flush()
+        if self._fd is None:
+            return
+        if self._syncer is None:
+            self._syncer = Syncer(self._fd, self.path)
+        self._syncer.ask()
+
+    def synced(self) -> None:
+        """Return once everything `sync_later` was asked for is on disk (DiskFull or OSError if it failed)."""
+        if self._syncer is not None:
+            self._syncer.wait()
 
     def close(self) -> None:
         if self._fd is None:
             return
         try:
+            if self._syncer is not None:
+                self._syncer.close()
             self.flush(sync=True)
         finally:
             os.close(self._fd)
             self._fd = None
+
+
+def _fsync(fd: int, path: Path) -> None:
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise DiskFull(exc.errno, disk_full_message(path)) from exc
+        raise
+
+
+class Syncer:
+    """fsyncs one open file on a thread of its own each time it is asked (asks made during a sync share the
+    next one); `wait` returns once everything asked before it is on disk, and raises what a sync raised."""
+
+    def __init__(self, fd: int, path: Path):
+        self._fd, self._path = fd, path
+        self._changed = threading.Condition()
+        self._asked = self._done = 0
+        self._error: OSError | None = None
+        self._closing = False
+        self._thread = threading.Thread(target=self._run, name="tfdd-fsync", daemon=True)
+        self._thread.start()
+
+    def ask(self) -> None:
+        with self._changed:
+            self._raise()
+            self._asked += 1
+            self._changed.notify_all()
+
+    def wait(self) -> None:
+        with self._changed:
+            wanted = self._asked
+            while self._done < wanted and self._error is None:
+                self._changed.wait()
+            self._raise()
+
+    def close(self) -> None:
+        """Finish what was asked and end the thread (the file stays open: its owner closes it)."""
+        with self._changed:
+            self._closing = True
+            self._changed.notify_all()
+        self._thread.join()
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                while self._done == self._asked and not self._closing:
+                    self._changed.wait()
+                if self._done == self._asked:
+                    return
+                wanted = self._asked
+            error = None
+            try:
+                _fsync(self._fd, self._path)
+            except OSError as exc:
+                error = exc
+            with self._changed:
+                self._done = wanted
+                self._error = self._error or error
+                self._changed.notify_all()
 
 
 class Reserve:

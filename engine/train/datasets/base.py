@@ -3,9 +3,9 @@
 A source yields global batches (`train`), one fixed shuffle order per
 epoch (seeded by run seed and epoch), so the fit and custom loops see the
 same batches and a resumed run can skip the steps an interrupted epoch
-already trained on. `distributed_train` is what the custom loop iterates and
-`fit_train` what `model.fit` gets; a python source (the user shards) overrides
-both with `strategy.distribute_datasets_from_function`.
+already trained on. `distributed_train` is what both loops read (`model.fit` gets
+it distributed, so it makes one iterator an epoch, not two); a python source
+(the user shards) distributes with `strategy.distribute_datasets_from_function`.
 """
 
 from __future__ import annotations
@@ -217,9 +217,6 @@ class InputSource:
 
     def _distribute_train(self, strategy: Any, epoch: int, skip_steps: int) -> Any:
         return strategy.experimental_distribute_dataset(self.train(epoch, skip_steps))
-
-    def fit_train(self, strategy: Any, epoch: int, skip_steps: int = 0) -> Any:
-        return self.train(epoch, skip_steps)
 
     def distributed_validation(self, strategy: Any) -> Any | None:
         val = self.validation()

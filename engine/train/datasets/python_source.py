@@ -109,11 +109,6 @@ class PythonSource(InputSource):
         pipeline = self._pipeline(self.make, self.where, skip_steps, True, steps=steps)
         return strategy.distribute_datasets_from_function(pipeline)
 
-    def fit_train(self, strategy: Any, epoch: int, skip_steps: int = 0) -> Any:
-        if self.config.data.cache:
-            return super().fit_train(strategy, epoch, skip_steps)
-        return self.distributed_train(strategy, epoch, skip_steps)
-
     def train(self, epoch: int, skip_steps: int = 0) -> Any:
         """Global batches in one pipeline (the output check of a user's model runs on its first)."""
         if self.config.data.cache:

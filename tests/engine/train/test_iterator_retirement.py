@@ -94,3 +94,34 @@ def test_a_finished_trainer_does_not_wait_for_an_iterator_being_destroyed(retiri
     run = run_python("-c", ENDING_WHILE_RETIRING, "retiring" if retiring else "idle", timeout=20)
     assert run.returncode == (3 if retiring else 0), run.stderr[-2000:]
     assert ("returned 3" in run.stdout) is not retiring
+
+
+TRAINING_ITERATORS_MADE = """
+import json, sys
+from tensorflow.python.distribute import input_lib
+made = []
+making = input_lib.DistributedDataset.__iter__
+def counted(self):
+    made.append(1)
+    return making(self)
+input_lib.DistributedDataset.__iter__ = counted
+from engine.core.protocol.channel import StopSignal
+from engine.core.runs.rundir import open_run
+from engine.train.trainer import Trainer
+config, run_dir, resume = open_run(sys.argv[1], sys.argv[2], None)
+outcome = Trainer(config, run_dir, [lambda event: None], StopSignal(), anatomy=False).run()  # its probes read too
+print(json.dumps([str(outcome.status), len(made)]))
+"""
+
+
+@pytest.mark.slow
+def test_fit_makes_one_training_iterator_an_epoch(tmp_path):
+    """Three epochs under fit, no validation: one iterator an epoch, the one Keras's fit reads. Given a
+    dataset whose size is its steps_per_epoch, fit makes a second each epoch (tf-keras recreates the
+    iterator of a dataset that size), and making one cost more than a small epoch's steps."""
+    config = base_config(epochs=3, validation_split=0.0, loop="fit")
+    path = write_config(tmp_path, config)
+    run = run_python("-c", TRAINING_ITERATORS_MADE, str(path), str(tmp_path / "run"))
+    assert run.returncode == 0, run.stderr[-2000:]
+    status, made = json.loads(run.stdout.strip().splitlines()[-1])
+    assert (status, made) == ("completed", 3)
