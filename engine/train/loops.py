@@ -41,7 +41,7 @@ class Session:
 # ---- custom loop ------------------------------------------------------------------
 
 
-class Evaluator:
+class ValidationPass:
     """Validation by strategy.run over every validation example: sums of per-example losses and of
     right answers, divided by the examples seen. It needs no count in advance, so it also serves a
     python dataset's validation function (whose size is unknown) under the fit loop."""
@@ -201,8 +201,8 @@ def convert_loop_functions_ahead() -> None:
             (each_step, True),
             (inner_function(replica_train_step, "train_step"), True),
             (_correct_count, True),
-            (inner_function(Evaluator.__init__, "evaluate_batch"), False),
-            (inner_function(Evaluator.__init__, "eval_step"), True),
+            (inner_function(ValidationPass.__init__, "evaluate_batch"), False),
+            (inner_function(ValidationPass.__init__, "eval_step"), True),
             (validation_sums, True),
         ]
     )
@@ -238,7 +238,7 @@ class CustomLoop:
         held = s.source.in_memory()
         self._gathered = held is not None
         self._train_steps = tf.function(block_of_gathered_steps(s, *held) if held else block_of_steps(s))
-        self._evaluator = Evaluator(s)
+        self._evaluator = ValidationPass(s)
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         s = self.s
@@ -333,7 +333,7 @@ class FitLoop:
 
     def __init__(self, s: Session):
         self.s = s
-        self._evaluator = Evaluator(s)
+        self._evaluator = ValidationPass(s)
         with s.strategy.scope():
             loss, metric = build_loss_and_metric(s.source.num_classes, from_logits=s.from_logits)
             s.model.compile(
