@@ -6,8 +6,6 @@ lupdate reads `%n` as a plural form only in a class's `self.tr`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
@@ -16,12 +14,10 @@ from engine.core.exports.script import export_script, script_problems
 from gui import settings
 from gui.exports import save_as
 from gui.i18n import translate
-
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
+from gui.window_host import WindowHost
 
 
-def open_config_dialog(window: MainWindow) -> None:
+def open_config_dialog(window: WindowHost) -> None:
     path, _ = QFileDialog.getOpenFileName(
         window,
         QCoreApplication.translate("MainWindow", "Open run config"),
@@ -32,7 +28,7 @@ def open_config_dialog(window: MainWindow) -> None:
         window.open_config(path)
 
 
-def save_config_dialog(window: MainWindow) -> None:
+def save_config_dialog(window: WindowHost) -> None:
     path, _ = QFileDialog.getSaveFileName(
         window,
         QCoreApplication.translate("MainWindow", "Save run config"),
@@ -43,7 +39,7 @@ def save_config_dialog(window: MainWindow) -> None:
         window.save_config(path)
 
 
-def export_form_script(window: MainWindow) -> None:
+def export_form_script(window: WindowHost) -> None:
     """The form's config as a plain TensorFlow script, for a strategy a script can run."""
     config = window.form.evaluate()[0]
     unsupported = script_problems(config)
@@ -65,7 +61,7 @@ def export_form_script(window: MainWindow) -> None:
         window.statusBar().showMessage(outcome[0], 10000)
 
 
-def restore_last_config(window: MainWindow) -> None:
+def restore_last_config(window: WindowHost) -> None:
     """The last session's config in the form; the defaults, saying why, when it cannot be shown."""
     config, why = settings.load_last_config()
     if config is not None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
@@ -16,9 +15,7 @@ from PySide6.QtWidgets import QMenu
 from gui import config_files, settings
 from gui.keyboard import START_KEYS, STOP_KEYS, button_action, tab_actions
 from gui.preferences import add_frame_rate_menu, add_language_menu, add_view_menu
-
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
+from gui.window_host import WindowHost
 
 
 @dataclass(frozen=True)
@@ -35,7 +32,7 @@ class Menus:
     language_menu: QMenu
 
 
-def build_menus(window: MainWindow) -> Menus:
+def build_menus(window: WindowHost) -> Menus:
     """Every menu of `window`'s menu bar, in the order they are shown."""
     bar = window.menuBar()
     file_menu = bar.addMenu(QCoreApplication.translate("MainWindow", "&File"))
@@ -58,7 +55,7 @@ def build_menus(window: MainWindow) -> Menus:
     return Menus(start, stop, stacks, warm, view_menu, frame_rate_menu, tabs, language_menu)
 
 
-def _add_run_menu(window: MainWindow, run_menu: QMenu) -> tuple[QAction, QAction, QAction, QAction | None]:
+def _add_run_menu(window: WindowHost, run_menu: QMenu) -> tuple[QAction, QAction, QAction, QAction | None]:
     """Start, Stop and the trainer's stacks; the tools that take the form's config; the warm trainer's switch."""
     run, controls = window.run, window.controls
     start = button_action(
@@ -93,7 +90,7 @@ def _add_run_menu(window: MainWindow, run_menu: QMenu) -> tuple[QAction, QAction
 
 
 def _add_actions(
-    window: MainWindow,
+    window: WindowHost,
     menu: QMenu,
     *entries: tuple[str, Callable[[], object]],
     shortcuts: tuple[QKeySequence.StandardKey, ...] = (),

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QMessageBox
@@ -32,15 +31,13 @@ from gui.live.stacks_view import StacksDialog
 from gui.live.warm_trainer import TakenTrainer, WarmTrainer
 from gui.runner import TrainingRunner, kill_live_processes
 from gui.statuses import run_status_name
-
-if TYPE_CHECKING:
-    from gui.main_window import MainWindow
+from gui.window_host import WindowHost
 
 
 class RunController(QObject):
     """Starts, resumes and stops the session's run in the window, one at a time."""
 
-    def __init__(self, window: MainWindow, session: RunSession, warm_trainer: WarmTrainer | None) -> None:
+    def __init__(self, window: WindowHost, session: RunSession, warm_trainer: WarmTrainer | None) -> None:
         super().__init__(window)
         self.window = window
         self.session = session
