@@ -12,7 +12,6 @@ import dataclasses
 import functools
 import json
 import math
-import types
 import typing
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -23,7 +22,8 @@ import msgspec
 
 from engine.core.data_kinds import data_kind, validate_data
 from engine.core.data_kinds.base import DataConfig
-from engine.core.messages import Message, msg
+from engine.core.json_words import json_words
+from engine.core.messages import msg
 from engine.core.model_kinds import model_kind, validate_model
 from engine.core.model_kinds.base import ModelConfig
 from engine.core.plan import Strategy, replica_count
@@ -238,33 +238,6 @@ def _field_types(cls: type) -> dict[str, Any]:
     return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
 
 
-_JSON_WORDS = {
-    int: msg("a whole number"),
-    float: msg("a number"),
-    str: msg("text in quotes"),
-    bool: msg("true or false"),
-    dict: msg("a JSON object"),
-}
-_JSON_LIST_WORDS = {
-    int: msg("a list of whole numbers"),
-    float: msg("a list of numbers"),
-    str: msg("a list of texts"),
-}
-
-
-def _json_words(declared: Any) -> Message:
-    """A declared type as a person writing JSON knows it: tuple[str, ...] | None is "a list of texts or null"."""
-    args = typing.get_args(declared)
-    if isinstance(declared, types.UnionType) or typing.get_origin(declared) is typing.Union:
-        kinds = [_json_words(a) for a in args if a is not type(None)]
-        words = kinds[0] if len(kinds) == 1 else msg("{first} or {second}", first=kinds[0], second=kinds[1])
-        return msg("{kind} or null", kind=words) if type(None) in args else words
-    origin = typing.get_origin(declared) or declared
-    if origin is tuple and args and args[0] in _JSON_LIST_WORDS:
-        return _JSON_LIST_WORDS[args[0]]
-    return _JSON_WORDS.get(origin, Message(str(declared)))
-
-
 def _build(cls: type, raw: Any, prefix: str, problems: list[Problem]) -> Any:
     """`cls` from a JSON object: each value checked against its field's type by msgspec, one problem per field
     (an unknown key, a value of the wrong type: left out, so the field keeps its default)."""
@@ -285,7 +258,7 @@ def _build(cls: type, raw: Any, prefix: str, problems: list[Problem]) -> Any:
                 kwargs[key] = msgspec.convert(value, declared)  # strict: no "5" for 5, no 1 for true
             except msgspec.ValidationError:
                 problems.append(
-                    Problem(name, value, msg("wrong type; expected {annotation}", annotation=_json_words(declared)))
+                    Problem(name, value, msg("wrong type; expected {annotation}", annotation=json_words(declared)))
                 )
     return cls(**kwargs)
 
