@@ -52,7 +52,7 @@ def test_bad_changes_are_each_one_line_and_nothing_starts(tmp_path):
     out = tmp_path / "trial"
     cases = {
         ("--change", "foo=1"): ["foo = 1: not a field of the run config"],
-        ("--change", "jit_compile=maybe"): ["jit_compile = 'maybe': wrong type; expected bool"],
+        ("--change", "jit_compile=maybe"): ["jit_compile = 'maybe': wrong type; expected true or false"],
         ("--change", "global_batch_size=0"): ["global_batch_size = 0: must be a number >= 1"],
         ("--change", "nonsense", "--change", "=3"): [
             "--change = 'nonsense': write a change as field=value, e.g. jit_compile=true",

@@ -177,7 +177,7 @@ def test_a_real_two_worker_cluster_finishes_from_the_window(qtbot, make_window, 
     assert window.status_labels["per_replica"].text() == "per-replica batch: 32"
     assert "[worker-1] INFO:" in window.log.shown_text()
     (run_dir,) = (tmp_path / "runs").iterdir()
-    assert {p.name for p in (run_dir / "workers").iterdir()} == {"worker-0.log", "worker-1.log"}
+    assert {p.name for p in (run_dir / "workers").iterdir()} == {"worker-0.log", "worker-1.log", "states.jsonl"}
     pids = [window.workers.pid(w) for w in ("worker-0", "worker-1")]
     assert not any(alive(pid) for pid in pids)
 
