@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -65,7 +66,7 @@ def main() -> None:
                 cwd=REPO,
                 capture_output=True,
                 text=True,
-                env={"TFDD_RUNS_DIR": str(root / "runs"), **_env()},
+                env={**os.environ, "TFDD_RUNS_DIR": str(root / "runs")},
             )
             lines = done.stderr.replace("\r", "\n").splitlines()
             parts = [m for line in lines if (m := ANATOMY.match(line))]
@@ -84,12 +85,6 @@ def main() -> None:
     print("\nWhat the verdicts offer:" if offers else "\nNo verdict offered a change.")
     for offer in offers:
         print(f"  {offer}")
-
-
-def _env() -> dict[str, str]:
-    import os
-
-    return {k: v for k, v in os.environ.items() if k != "TFDD_RUNS_DIR"}
 
 
 if __name__ == "__main__":
