@@ -43,7 +43,6 @@ class ConsoleProgress:
         self._bar = None
         self._epochs = 0
         self._epoch_lines = event_lines.EpochLines()
-        self._anatomy: ev.StepAnatomy | None = None  # the last, for what to try at the end
         self._config = config
         self._started: ev.RunStarted | None = None
 
@@ -69,8 +68,6 @@ class ConsoleProgress:
                 refresh=False,
             )
         elif isinstance(event, (ev.StepAnatomy, ev.EpochEnd)):
-            if isinstance(event, ev.StepAnatomy):
-                self._anatomy = event
             for line in self._epoch_lines(event):
                 tqdm.write(line, file=self._out)
         elif isinstance(event, ev.CheckpointSaved):
@@ -92,16 +89,15 @@ class ConsoleProgress:
         from engine.core import anatomy, remedies
         from engine.core.protocol.paths import RunPaths
 
-        if self._config is None or self._started is None or self._anatomy is None:
+        last = self._epoch_lines.anatomy
+        if self._config is None or self._started is None or last is None:
             return
         started = self._started
-        offered = remedies.remedies(
-            self._config, self._anatomy, max(started.num_replicas, 1), remedies.machine_of(started)
-        )
+        offered = remedies.remedies(self._config, last, max(started.num_replicas, 1), remedies.machine_of(started))
         if not offered:
             return
         config_file = str(RunPaths(Path(started.run_dir)).config)
-        print(f"what to try ({anatomy.verdict(self._anatomy)}):", file=self._out)
+        print(f"what to try ({anatomy.verdict(last)}):", file=self._out)
         for remedy in offered:
             if remedy.changes:
                 changes = [a for argument in remedy.arguments for a in ("--change", argument)]

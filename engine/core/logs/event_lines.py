@@ -119,15 +119,15 @@ class EpochLines:
 
     def __init__(self, epochs: int = 0) -> None:
         self.epochs = epochs
-        self._anatomy: ev.StepAnatomy | None = None
+        self.anatomy: ev.StepAnatomy | None = None  # the latest step_anatomy event
 
     def __call__(self, event: ev.Event) -> list[str]:
         """The lines `event` adds (none for most events)."""
         if isinstance(event, ev.StepAnatomy):
-            self._anatomy = event
+            self.anatomy = event
         if not isinstance(event, ev.EpochEnd):
             return []
         lines = [str(epoch_line(event, self.epochs))]
-        if self._anatomy is not None and self._anatomy.epoch == event.epoch:
-            lines.append(f"  {anatomy.summary_line(self._anatomy)}")
+        if self.anatomy is not None and self.anatomy.epoch == event.epoch:
+            lines.append(f"  {anatomy.summary_line(self.anatomy)}")
         return lines
