@@ -85,6 +85,14 @@ class RunController(QObject):
             return
         w.tabs.setCurrentWidget(w.live_tab)
         self._launch(lambda: self.session.start_cluster(config, cluster, w.cluster.cluster_json(), machines), config)
+        if machines and self.runner is not None:  # the launcher passes no profile request to tasks elsewhere
+            w.controls.refuse_profile(
+                QCoreApplication.translate(
+                    "MainWindow",
+                    "The tasks run on other machines, where their profiles would stay: a profile is offered for "
+                    "a cluster on this machine",
+                )
+            )
 
     def table_workers(self) -> int:
         """The Cluster tab's chief and worker tasks: the replicas its cluster trains on."""

@@ -12,7 +12,7 @@ works on its own too. No TensorFlow in this process: the tasks import it
 (slurm-tf-config imports it lazily); engine.cluster.launch_plan turns a
 launch's arguments into what it starts. With --events, `cluster launch` speaks
 engine.train.worker's protocol for the whole cluster (one event stream,
-"stop" on stdin, exit 0/1/2), so a runner that drives one trainer process
+"stop" and "profile N" on stdin, exit 0/1/2), so a runner that drives one trainer process
 drives a local cluster the same way.
 """
 
@@ -349,10 +349,12 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
     from engine.cluster.group import state_event
     from engine.cluster.remote import PreflightError
     from engine.core.protocol.channel import EventChannel, StopSignal, handle_stop_signals, protect_stdout, watch_stdin
+    from engine.core.protocol.profile import ProfileRequests
 
     emit = EventChannel(protect_stdout())
     stop = StopSignal()
-    watch_stdin(stop)
+    profile = ProfileRequests()  # "profile N" on stdin, passed on to every task that trains (engine.cluster.group)
+    watch_stdin(stop, profile)
     handle_stop_signals(stop, ctrl_c_code=ExitCode.OK)  # as the trainer: SIGTERM exits 143 after the checkpoint
     chief_final: list[ev.Event] = []
     epochs = [0]
@@ -388,7 +390,7 @@ def _relay(args: argparse.Namespace, isolation: Isolation) -> int:
             emit(event)
 
     try:
-        result = run_plan(plan, args, stop, on_event, on_state)
+        result = run_plan(plan, args, stop, on_event, on_state, profile)
     except (ClusterError, ConfigError, PreflightError) as exc:
         said = exc.message if isinstance(exc, PreflightError) else str(exc)
         emit(ev.RunFailed(message=said, error_type=type(exc).__name__))

@@ -43,9 +43,11 @@ from pathlib import Path
 from engine.core import events as ev
 from engine.core.logs.stall import StallWatch
 from engine.core.logs.tf_log import without_chatter
+from engine.core.messages import msg
 from engine.core.protocol.client import WorkerProcess
 from engine.core.protocol.codes import CLUSTER_STOP_GRACE_S, PEER_LOST_ERRORS, ExitCode, RunStatus, WorkerState
 from engine.core.protocol.paths import RunPaths
+from engine.core.protocol.profile import ProfileRequests, profile_line
 from engine.core.runs.runlock import RunLock
 from engine.core.tfconfig import (
     TF_CONFIG_ENV,
@@ -177,6 +179,7 @@ class TaskGroup:
         restarts: int,
         lock: RunLock | None = None,
         stall_s: float | None = None,
+        profile: ProfileRequests | None = None,
     ):
         self.cluster = cluster
         self.chief = cluster.chief()
@@ -202,6 +205,7 @@ class TaskGroup:
         self.training_over: float | None = None  # when the last trainer ended
         self._command: list[str] = []
         self.stalls = StallWatch(stall_s)
+        self.profile = profile  # the "profile N" lines the launcher heard, passed on (_pass_profile_asks)
 
     def _of(self, program: Program) -> list[TaskProcess]:
         return [w for w in self.workers if w.program == program]
@@ -248,6 +252,7 @@ class TaskGroup:
             self._report_stalls()
             self._probe_ports()
             self._each_pass()
+            self._pass_profile_asks()
             # servers first: when a ps dies, the chief fails a moment later, and the ps is the cause
             for w in sorted(self.workers, key=lambda w: w.program != Program.SERVER):
                 if not w.status.state.done and w.process is not None and not w.alive():
@@ -285,6 +290,16 @@ class TaskGroup:
 
     def _each_pass(self) -> None:
         """Once per pass of watch(), for what a group must do all along (the remote group's heartbeat)."""
+
+    def _pass_profile_asks(self) -> None:
+        """Each profile request goes on to every task that trains steps; each writes its own session into the
+        run's tensorboard folder and says so (engine.train.profile). A task that ended hears none, said."""
+        for steps in self.profile.take() if self.profile is not None else ():
+            for w in self._of(Program.TRAINER):
+                sent = w.alive() and w.process.send(profile_line(steps))  # type: ignore[union-attr]
+                if not sent and self.on_event:
+                    said = msg("{task} has ended: no profile was asked of it", task=w.task.name)
+                    self.on_event(w.task, ev.Log(level="warning", message=said))
 
     def _result(self) -> ClusterResult:
         deciding = [w for w in self.workers if w.program != Program.EVALUATOR]  # the evaluator never blocks

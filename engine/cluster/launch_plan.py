@@ -18,6 +18,7 @@ from engine.core.config import RunConfig
 from engine.core.hosts import parse_hosts
 from engine.core.problems import ConfigError, Problem
 from engine.core.protocol.paths import RunPaths
+from engine.core.protocol.profile import ProfileRequests
 from engine.core.runs.runlock import RunLock
 from engine.core.tfconfig import ClusterError, ClusterProblem, ClusterSpec, errors, parse_tf_config, run_problems
 
@@ -125,9 +126,17 @@ def _restarts(args: argparse.Namespace) -> dict[str, int]:
     return {} if args.restarts is None else {"restarts": args.restarts}
 
 
-def run_plan(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: Any, on_state: Any) -> Any:
-    """Start the plan's cluster and wait for it (a ClusterResult). The run's lock is released at the end; a
-    launch refused before anything started (ClusterError, ConfigError) leaves no empty new run behind."""
+def run_plan(
+    plan: LaunchPlan,
+    args: argparse.Namespace,
+    stop: Any,
+    on_event: Any,
+    on_state: Any,
+    profile: ProfileRequests | None = None,
+) -> Any:
+    """Start the plan's cluster and wait for it (a ClusterResult); `profile`: the requests the launcher hears
+    (--events), for its tasks. The run's lock is released at the end; a launch refused before anything started
+    (ClusterError, ConfigError) leaves no empty new run behind."""
     from engine.cluster.launcher import launch_cluster, trainer_command
     from engine.cluster.remote import PreflightError, launch_remote_cluster
 
@@ -139,6 +148,7 @@ def run_plan(plan: LaunchPlan, args: argparse.Namespace, stop: Any, on_event: An
         resume=plan.resume,
         lock=plan.lock,
         stall_s=args.stall_seconds,
+        profile=profile,
         **_restarts(args),
     )
     try:

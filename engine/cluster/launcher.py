@@ -25,6 +25,7 @@ from engine.cluster.group import (
 from engine.core.config import RunConfig, Strategy
 from engine.core.protocol import commands
 from engine.core.protocol.paths import RunPaths
+from engine.core.protocol.profile import ProfileRequests
 from engine.core.runs.rundir import claim
 from engine.core.runs.runlock import RunLock
 from engine.core.tfconfig import (
@@ -113,6 +114,7 @@ def launch_cluster(
     lock: RunLock | None = None,
     restarts: int = DEFAULT_RESTARTS,
     stall_s: float | None = None,
+    profile: ProfileRequests | None = None,
 ) -> ClusterResult:
     """Run the cluster's tasks here and wait for all of them (never unbounded).
 
@@ -123,7 +125,8 @@ def launch_cluster(
     worker restores the chief's). `restarts`: how often a lost
     parameter_server worker is started again. `stall_s`: a trainer without a
     step for that long is reported to on_event as a TaskStalled (None: from its
-    step times, engine.core.logs.stall). `lock`, the run's lock held by
+    step times, engine.core.logs.stall). `profile`: the profile requests the
+    launcher hears while it runs, passed on to every task that trains. `lock`, the run's lock held by
     the caller, is handed to the chief (the one task that writes the run), so
     no other process can train the run while the cluster does; without one, a
     launcher that starts the chief claims the folder itself (marker and lock
@@ -144,7 +147,7 @@ def launch_cluster(
         lock.release()
         lock = None
     group = TaskGroup(
-        cluster, config.strategy, tasks, Path(run_dir).resolve(), on_event, on_state, restarts, lock, stall_s
+        cluster, config.strategy, tasks, Path(run_dir).resolve(), on_event, on_state, restarts, lock, stall_s, profile
     )
     try:
         group.start(command_for(config_path, group.run_dir, resume))

@@ -43,6 +43,7 @@ from engine.core.hosts import Host, hosts_for
 from engine.core.messages import Message, msg
 from engine.core.protocol.client import WorkerProcess
 from engine.core.protocol.paths import RunPaths
+from engine.core.protocol.profile import ProfileRequests
 from engine.core.runs.runlock import RunLock
 from engine.core.tfconfig import ClusterError, ClusterSpec, Task, errors, for_task, render, run_problems
 
@@ -155,6 +156,7 @@ def launch_remote_cluster(
     lock: RunLock | None = None,
     restarts: int = DEFAULT_RESTARTS,
     stall_s: float | None = None,
+    profile: ProfileRequests | None = None,
 ) -> ClusterResult:
     """Check the hosts, copy the tasks' files, run every task on its host and wait (as launch_cluster).
 
@@ -168,7 +170,7 @@ def launch_remote_cluster(
     send_tasks(remote, config, ssh, run_dir if resume else None)
     run_dir.mkdir(parents=True, exist_ok=True)
     save_hosts(remote, run_dir)
-    group = RemoteGroup(remote, ssh, config.strategy, run_dir, on_event, on_state, restarts, stall_s)
+    group = RemoteGroup(remote, ssh, config.strategy, run_dir, on_event, on_state, restarts, stall_s, profile)
     group.resume = resume
     try:
         group.start([])
@@ -192,9 +194,11 @@ class RemoteGroup(TaskGroup):
         on_state: StateCallback | None,
         restarts: int,
         stall_s: float | None,
+        profile: ProfileRequests | None = None,
     ):
         cluster = remote.cluster
-        super().__init__(cluster, strategy, cluster.tasks(), run_dir, on_event, on_state, restarts, None, stall_s)
+        tasks = cluster.tasks()
+        super().__init__(cluster, strategy, tasks, run_dir, on_event, on_state, restarts, None, stall_s, profile)
         self.remote = remote
         self.ssh = ssh
         self.resume = False
@@ -220,6 +224,12 @@ class RemoteGroup(TaskGroup):
             for w in self.workers:
                 if w.alive():
                     w.process.send(HEARTBEAT_LINE.decode())  # type: ignore[union-attr]
+
+    def _pass_profile_asks(self) -> None:
+        """Refused, said: a task's profile would stay on its host (only the chief's run comes back)."""
+        if self.profile is not None and self.profile.take() and self.on_event:
+            said = msg("No profile: the tasks of a cluster on other machines are not asked for one yet")
+            self.on_event(self.chief, ev.Log(level="warning", message=said))
 
     def _exited(self, w: TaskProcess, stopping: bool) -> None:
         code = w.process.returncode if w.process else None

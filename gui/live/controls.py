@@ -176,15 +176,15 @@ class RunControls(QWidget):
             else why
         )
 
+    def refuse_profile(self, why: str) -> None:
+        """The window's run cannot be asked for a profile (e.g. its tasks run on other machines): `why`."""
+        self._allow_profile(False, why)
+
     def _profile_offered_for(self, started: ev.RunStarted) -> None:
-        """A parameter_server coordinator runs no step to profile, and a cluster's launcher passes no request to
-        its tasks: those runs are profiled from the start (tfdd train --profile-steps on each task)."""
+        """A parameter_server coordinator runs no step to profile. A local cluster's launcher passes the request
+        on to every task that trains (engine.cluster.group)."""
         if started.strategy == Strategy.PARAMETER_SERVER:
             self._allow_profile(False, self.tr("A parameter_server coordinator runs no steps of its own to profile"))
-        elif started.num_workers > 1:
-            self._allow_profile(
-                False, self.tr("A cluster is profiled from its start: tfdd cluster launch … --profile-steps A-B")
-            )
 
     def set_stopping(self) -> None:
         self._allow_profile(False)

@@ -1532,6 +1532,10 @@
 {problems}</translation>
     </message>
     <message>
+        <source>No profile: the tasks of a cluster on other machines are not asked for one yet</source>
+        <translation>未采集性能剖析：尚不能向其他机器上的集群任务请求性能剖析</translation>
+    </message>
+    <message>
         <source>{problem}; the run stays there</source>
         <translation>{problem}；运行结果仍保留在该主机上</translation>
     </message>
@@ -1586,6 +1590,10 @@
     <message>
         <source>The workers&apos; ports can be reached from other machines: {reason}. TensorFlow&apos;s gRPC servers listen on every interface and accept anyone (no authentication); on an untrusted network, block the ports with a firewall.</source>
         <translation>其他机器可以访问各 worker 的端口：{reason}。TensorFlow 的 gRPC 服务器监听所有网络接口并接受任何人（无认证）；在不受信任的网络上，请用防火墙封锁这些端口。</translation>
+    </message>
+    <message>
+        <source>{task} has ended: no profile was asked of it</source>
+        <translation>{task} 已结束：未向它请求性能剖析</translation>
     </message>
 </context>
 <context>
@@ -2665,6 +2673,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>请先修正运行表单（{fields}）。</translation>
     </message>
     <message>
+        <source>The tasks run on other machines, where their profiles would stay: a profile is offered for a cluster on this machine</source>
+        <translation>这些任务运行在其他机器上，性能剖析会留在那些机器上：只有本机上的集群可以采集性能剖析</translation>
+    </message>
+    <message>
         <source>Cannot start the run</source>
         <translation>无法开始运行</translation>
     </message>
@@ -3069,10 +3081,6 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>A parameter_server coordinator runs no steps of its own to profile</source>
         <translation>parameter_server 协调器自身不运行训练步，无可剖析</translation>
-    </message>
-    <message>
-        <source>A cluster is profiled from its start: tfdd cluster launch … --profile-steps A-B</source>
-        <translation>集群须从启动时剖析：tfdd cluster launch … --profile-steps A-B</translation>
     </message>
     <message>
         <source>Stopping…</source>

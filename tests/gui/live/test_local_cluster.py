@@ -221,6 +221,28 @@ def test_closing_mid_cluster_run_stops_every_worker(qtbot, make_window, monkeypa
     assert not any(alive(pid) for pid in pids)
 
 
+@pytest.mark.slow
+def test_capture_profile_on_a_local_cluster_keeps_every_training_tasks_profile(
+    qtbot, make_window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
+    window = real_cluster_window(make_window, epochs=50, steps_per_execution=1, data=DataConfig(num_samples=20_000))
+    window.start_run()
+    qtbot.waitUntil(lambda: window.plots.plotted_points() > 0, timeout=240_000)
+    assert window.controls.profile.isEnabled(), window.controls.profile.toolTip()
+    window.controls.profile_steps.setValue(3)
+    qtbot.mouseClick(window.controls.profile, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.log.shown_text().count("profile of steps") >= 2, timeout=120_000)
+    window.stop_run()
+    qtbot.waitUntil(lambda: window.runner is None, timeout=90_000)
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    sessions = sorted((run_dir / "tensorboard" / "plugins" / "profile").iterdir())
+    assert [s.name.rpartition("-")[2] for s in sessions] == ["0", "1"], sessions
+    for session, task in zip(sessions, ("worker-0", "worker-1"), strict=True):
+        assert session.name.endswith(task) and list(session.glob("*.xplane.pb")), list(session.iterdir())
+        assert str(session) in window.log.shown_text()
+
+
 # ---- parameter_server and the evaluator from the window --------------------------------------
 
 

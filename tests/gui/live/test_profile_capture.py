@@ -40,7 +40,10 @@ def test_capture_is_offered_only_for_a_run_this_window_can_ask(qtbot):
     assert not controls.profile.isEnabled() and "parameter_server" in controls.profile.toolTip()
     controls.set_running(True)
     controls.add_events([ev.RunStarted(strategy="multi_worker_mirrored", num_workers=2, **STARTED)])
-    assert not controls.profile.isEnabled() and "--profile-steps" in controls.profile.toolTip()
+    assert controls.profile.isEnabled(), "a local cluster's launcher passes the request to every training task"
+    controls.refuse_profile("its tasks run on other machines")  # a cluster started on SSH hosts
+    controls.add_events([ev.RunStarted(strategy="multi_worker_mirrored", num_workers=2, **STARTED)])
+    assert not controls.profile.isEnabled() and controls.profile.toolTip() == "its tasks run on other machines"
     controls.set_running(True)
     controls.set_watching(True, "stop it")  # a run another process trains: Stop asks it, a profile cannot
     assert not controls.profile.isEnabled()
