@@ -42,6 +42,9 @@ class RunStarted:
     start_step: int = 0
     num_workers: int = 1
     task: str = ""
+    # the mixed-precision features (engine.core.plan.precision_features) of the CPU this task trains on, which
+    # may be another machine's than the window's; None: unknown (its system does not say, or an older run)
+    cpu_features: list[str] | None = None
     time: float = field(default_factory=_now)
 
 

@@ -15,9 +15,8 @@ from __future__ import annotations
 import json
 import platform
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from engine.core.anatomy import Part, bound_by
@@ -26,15 +25,12 @@ from engine.core.events import RunStarted, StepAnatomy, TrialArm
 from engine.core.messages import Message, msg
 from engine.core.plan import (
     ALL_REDUCE_BY_STRATEGY,
-    CPUINFO,
     MULTI_WORKER,
     PARAMETER_SERVER,
     PRECISION_CPU_FEATURES,
     Strategy,
     choice_problems,
     choose_all_reduce,
-    cpu_info,
-    precision_features,
 )
 from engine.core.problems import ConfigError, Problem
 from engine.core.sweep.space import apply, is_field
@@ -71,16 +67,18 @@ class Remedy:
         return " ".join(self.arguments)
 
 
-def cpu_has_bfloat16(cpuinfo: Path = CPUINFO) -> bool:
-    """Whether this CPU has bfloat16 instructions (False where it cannot be told)."""
-    features = precision_features(cpu_info(cpuinfo)) or []
-    return bool(set(PRECISION_CPU_FEATURES["bfloat16"]) & set(features))
+def cpu_has_bfloat16(features: Collection[str] | None) -> bool:
+    """Whether a CPU of these precision features (engine.core.plan.precision_features) has bfloat16
+    instructions; False where they are unknown."""
+    return bool(set(PRECISION_CPU_FEATURES["bfloat16"]) & set(features or ()))
 
 
 def machine_of(started: RunStarted) -> Machine:
-    """The machine a run reported at its start: its GPUs, this system and this CPU."""
+    """The machine a run reported at its start: its GPUs and its CPU (a cluster's chief's, on whichever
+    machine it ran), and this system. A run that did not say its CPU is offered no bfloat16: it may have
+    trained elsewhere (SSH hosts), so this machine's CPU says nothing about it."""
     gpus = sum("GPU" in device.upper() for device in started.devices)
-    return Machine(gpus=gpus, cpu_bfloat16=cpu_has_bfloat16())
+    return Machine(gpus=gpus, cpu_bfloat16=cpu_has_bfloat16(started.cpu_features))
 
 
 def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Machine) -> list[Remedy]:

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from engine.core import events as ev
 from engine.core.config import Loop, RunConfig, Strategy, batch_problem, has_validation
 from engine.core.messages import msg
-from engine.core.plan import DevicePlan, plan_devices
+from engine.core.plan import DevicePlan, cpu_info, plan_devices, precision_features
 from engine.core.problems import ConfigError, Problem, RunDirError, capped, failure_message
 from engine.core.protocol.channel import ProfileRequests, StopSignal
 from engine.core.protocol.codes import RunStatus
@@ -378,6 +378,7 @@ class Trainer:
                 start_step=start.step,
                 num_workers=self.role.num_workers,
                 task=self.role.task,
+                cpu_features=precision_features(cpu_info()),
             )
         )
         self._started = True

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine.core import events as ev
 from engine.core.config import RunConfig, validate
+from engine.core.plan import cpu_info, precision_features
 from engine.core.remedies import (
     CHANGED,
     CURRENT,
@@ -19,6 +22,18 @@ from engine.core.remedies import (
 from engine.core.sweep.space import apply
 
 LINUX_CPU = Machine(gpus=0, system="Linux", cpu_bfloat16=False)
+STARTED = ev.RunStarted(
+    strategy="mirrored",
+    num_replicas=1,
+    devices=["CPU:0"],
+    global_batch_size=64,
+    per_replica_batch_size=64,
+    loop="custom",
+    epochs=2,
+    steps_per_epoch=10,
+    steps_per_execution=0,
+    run_dir="",
+)
 
 
 def bound(part: str) -> ev.StepAnatomy:
@@ -104,11 +119,36 @@ def test_the_machine_of_a_run_counts_its_gpus(tmp_path):
         run_dir="",
     )
     assert machine_of(started).gpus == 2
+
+
+def cpu_features_of(tmp_path, flags: str) -> list[str] | None:
+    """What a trainer on a CPU with `flags` reports in run_started (engine.core.plan reads its /proc/cpuinfo)."""
     info = tmp_path / "cpuinfo"
-    info.write_text("flags\t\t: fpu sse avx512f avx512_bf16\n", encoding="utf-8")
-    assert cpu_has_bfloat16(info) and not cpu_has_bfloat16(tmp_path / "missing")
-    info.write_text("flags\t\t: fpu sse avx2\n", encoding="utf-8")
-    assert not cpu_has_bfloat16(info)
+    info.write_text(f"processor\t: 0\nflags\t\t: {flags}\n\n", encoding="utf-8")
+    return precision_features(cpu_info(info))
+
+
+def test_the_cpu_that_trained_the_run_decides_the_bfloat16_offer_not_the_cpu_of_this_machine(tmp_path):
+    """A run on SSH hosts trains on their CPUs: run_started says what the trainer's CPU computes natively."""
+    with_bf16 = cpu_features_of(tmp_path, "fpu sse avx512f avx512_bf16")
+    without = cpu_features_of(tmp_path, "fpu sse avx2")
+    here = cpu_has_bfloat16(precision_features(cpu_info()))  # whatever this machine has, one case contradicts it
+    assert cpu_has_bfloat16(with_bf16) and not cpu_has_bfloat16(without) and not cpu_has_bfloat16(None)
+    for there, offered in ((with_bf16, True), (without, False)):
+        machine = machine_of(dataclasses.replace(STARTED, cpu_features=there))
+        assert machine.cpu_bfloat16 is offered, (there, here)
+        assert ({"mixed_precision": "bfloat16"} in changes(RunConfig(), "compute", machine)) is offered
+
+
+def test_a_run_that_did_not_say_its_cpu_is_offered_no_bfloat16():
+    """Its events predate the field, or its system does not say (no /proc/cpuinfo): which CPU trained it is
+    unknown, and this machine's may not be it."""
+    line = ev.encode(STARTED).replace(',"cpu_features":null', "")
+    assert "cpu_features" not in line
+    old = ev.decode(line)
+    assert isinstance(old, ev.RunStarted) and old.cpu_features is None
+    assert not machine_of(old).cpu_bfloat16
+    assert {"mixed_precision": "bfloat16"} not in changes(RunConfig(), "compute", machine_of(old))
 
 
 def test_a_change_is_read_as_json_or_else_as_text():

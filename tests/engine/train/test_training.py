@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import events as ev
+from engine.core.plan import cpu_info, precision_features
 from engine.core.runs.rundir import read_metrics
 from tests.engine.train.worker_process import base_config, train_all
 
@@ -67,6 +68,7 @@ def test_each_replica_sees_global_over_replicas(runs, name, replicas):
     assert started.num_replicas == replicas
     assert started.per_replica_batch_size == 64 // replicas
     assert len(started.devices) == replicas
+    assert started.cpu_features == precision_features(cpu_info()), "the trainer's CPU, what engine.core.remedies judges"
 
 
 def test_custom_loop_reports_every_step_once(runs):
