@@ -24,6 +24,7 @@ from engine.cluster.ssh import SSH_CONFIG_ENV, Ssh
 from engine.core import events as ev
 from engine.core.logs.stacks import python_stacks
 from engine.core.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
+from engine.core.protocol.profile import ProfileRequests
 from engine.core.runs.rundir import claim, read_events, read_metrics
 from engine.core.tfconfig import local_cluster
 from tests.engine.cluster.ssh_server import SSHD, SshServer, remote_processes, session_pids, sshd_processes
@@ -68,6 +69,8 @@ def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_ho
     came_back = tmp_path / "run" / "config.json"  # the chief writes it there first
 
     def on_event(task, event):  # stop once the chief's run has come back while it trains (or give up waiting)
+        if isinstance(event, ev.Log) and event.level == "warning":
+            warnings.append(event.message)
         if (
             isinstance(event, ev.BatchEnd)
             and event.global_step >= 3
@@ -82,10 +85,13 @@ def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_ho
             stacks.append(python_stacks(status.pid, status.host, status.stacks))
 
     stacks: list = []
+    warnings: list[str] = []
+    profile = ProfileRequests()
+    profile.ask(3)  # the window's Capture profile: a task's profile would stay on its host, so it is refused
     config = write_run_config(num_samples=100_000, epochs=50)
     result = launch(
         ssh_server, config, tmp_path / "run", local_cluster(2), ["h2", "h3"],
-        on_event=on_event, on_state=on_state, should_stop=lambda: bool(stop),
+        on_event=on_event, on_state=on_state, should_stop=lambda: bool(stop), profile=profile,
     )  # fmt: skip
     assert result.status == RunStatus.STOPPED, result.failure
     assert stop[0], "the chief's run came back while it trained"
@@ -95,6 +101,8 @@ def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_ho
         assert dump.ok and "engine/train/" in dump.text, dump.text
     assert states == {"worker-0": STOPPED, "worker-1": STOPPED}
     assert list((tmp_path / "run" / "checkpoints").glob("ckpt-*.index")), "the chief's checkpoint came back"
+    assert any("not asked for one yet" in w for w in warnings), warnings
+    assert not (tmp_path / "run" / "tensorboard" / "plugins" / "profile").exists()
     no_remote_process_left(ssh_server)
 
 
