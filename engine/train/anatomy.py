@@ -158,7 +158,9 @@ def anatomy_figures(
 
 class StepMeter:
     """Times the loop's compiled calls and the time between them, runs the probes on their schedule and
-    emits StepAnatomy events (at most every EMIT_EVERY_S, and at each epoch's end)."""
+    emits StepAnatomy events (at most every `emit_every_s`, and at each epoch's end)."""
+
+    emit_every_s = EMIT_EVERY_S
 
     def __init__(self, emit: ev.Sink, probes: StepProbes):
         self._emit = emit
@@ -208,7 +210,7 @@ class StepMeter:
             self._costs = self._probes.measure(max(1, min(steps, PROBE_STEPS)))
             self._next_probe = self._trained * PROBE_GROWTH
             probe_s = time.perf_counter() - now
-        due = epoch_over or now - self._emitted_at >= EMIT_EVERY_S
+        due = epoch_over or now - self._emitted_at >= self.emit_every_s
         if due and self._steps and self._costs and self._mark is not None:
             self._emit_window(epoch, global_step, now - self._mark - self._excluded, *self._costs)
             self._emitted_at = now

@@ -14,12 +14,14 @@ measured where the steps run and put on the run's wall clock:
 Each worker-second is divided by W, so the parts are milliseconds of the run's wall time per step and
 add up to T/S, as the other loops' (engine.train.anatomy.anatomy_figures). A probe trains the real
 variables, so every variable the step writes is read before it and written back after it.
-tf-keras's fit under this strategy schedules its own closures, which cannot time themselves: it reports
-no anatomy.
+Both loops are measured so: the custom loop's closures are timed where it schedules them, and tf-keras's fit
+schedules its steps through `model.train_function`, which is replaced by the same schedule of the same
+steps, timed (TimedFitSteps); fit's probes run fit's own step (`model.train_step`).
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 import statistics
 import time
@@ -27,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core import events as ev
+from engine.core.config import Loop
 from engine.train.anatomy import PROBE_REPEATS, StepMeter, _written_by_step
 from engine.train.loops import Session, replica_train_step
 from engine.train.models import build_loss_and_metric
@@ -48,28 +51,34 @@ def timed_on_worker(steps: Callable[..., Any]) -> Callable[..., Any]:
 
 class PSProbes:
     """The two probes of a parameter_server run, each a closure the coordinator schedules on a worker;
-    `measure` returns their seconds per step divided by the workers (the run's wall time per step)."""
+    `measure` returns their seconds per step divided by the workers (the run's wall time per step).
 
-    def __init__(self, s: Session, coordinator: Any, iterator: Any, workers: int):
+    `replica_step(batch)` is the loop's training step on one batch; `state()` every variable it may write;
+    `iterator()` the per-worker iterator of the training data the steps read now (the held batch is its next).
+    """
+
+    def __init__(
+        self,
+        coordinator: Any,
+        strategy: Any,
+        replica_step: Callable[[Any], Any],
+        state: Callable[[], list[Any]],
+        iterator: Callable[[], Any],
+        workers: int,
+    ):
         self._coordinator = coordinator
         self._iterator = iterator
         self._workers = workers
-        self._state = lambda: _written_by_step(s.model, s.optimizer, metrics=False)
+        self._state = state
         self._warm = False
-        strategy = s.strategy
-        with strategy.scope():
-            loss_object, _ = build_loss_and_metric(
-                s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
-            )
-        step = replica_train_step(s, loss_object)
 
         def held_batch_steps(iterator: Any, n: Any) -> Any:
             batch = next(iterator)  # one batch of this worker's endless stream, held for the probe
             total = tf.constant(0.0)
             with tf.control_dependencies(tf.nest.flatten(batch)):
                 for _ in tf.range(n):
-                    loss, correct = strategy.run(step, args=batch)
-                    total += tf.reduce_sum(loss) + tf.reduce_sum(correct)  # used, so none is pruned
+                    for value in tf.nest.flatten(strategy.run(replica_step, args=(batch,))):
+                        total += tf.cast(tf.reduce_sum(value), tf.float32)  # used, so none is pruned
             return total
 
         def round_trips(n: Any) -> Any:
@@ -97,10 +106,10 @@ class PSProbes:
         saved = [(v, tf.identity(v.read_value())) for v in self._state()]
         try:
             if not self._warm:
-                self._on_worker(self._held, self._iterator, tf.constant(1))
+                self._on_worker(self._held, self._iterator(), tf.constant(1))
                 self._on_worker(self._trips, tf.constant(1))
                 self._warm = True
-            held = self._on_worker(self._held, self._iterator, tf.constant(steps)) / steps
+            held = self._on_worker(self._held, self._iterator(), tf.constant(steps)) / steps
             trips = self._on_worker(self._trips, tf.constant(steps)) / steps
         finally:
             for variable, value in saved:
@@ -108,9 +117,89 @@ class PSProbes:
         return held / self._workers, trips / self._workers
 
 
+def ps_probes(s: Session, coordinator: Any, iterator: Callable[[], Any], workers: int) -> PSProbes:
+    """The probes of a parameter_server run's loop (custom or fit): they run the loop's own step, on a batch
+    of `iterator()` (the per-worker iterator the steps read)."""
+    model = s.model
+    if s.config.loop == Loop.FIT:
+        written = lambda: _written_by_step(model, model.optimizer, metrics=True)  # noqa: E731
+        return PSProbes(coordinator, s.strategy, model.train_step, written, iterator, workers)
+    with s.strategy.scope():
+        loss_object, _ = build_loss_and_metric(
+            s.source.num_classes, keras.losses.Reduction.NONE, from_logits=s.from_logits
+        )
+    step = replica_train_step(s, loss_object)
+    return PSProbes(
+        coordinator,
+        s.strategy,
+        lambda batch: step(*batch),
+        lambda: _written_by_step(model, s.optimizer, metrics=False),
+        iterator,
+        workers,
+    )
+
+
+class TimedLogs(tf.distribute.experimental.coordinator.RemoteValue):
+    """What fit gets back from one scheduled call of its steps: the RemoteValue of their logs, as tf-keras's
+    own schedule returns; its first fetch hands `done` the seconds the steps took on their worker."""
+
+    def __init__(self, remote: Any, done: Callable[[float], None]):
+        self._remote = remote
+        self._done: Callable[[float], None] | None = done
+
+    def _logs(self, logs: Any, busy: Any) -> Any:
+        if self._done is not None:
+            self._done(float(busy))
+            self._done = None
+        return logs
+
+    def fetch(self) -> Any:
+        return self._logs(*self._remote.fetch())
+
+    def get(self) -> Any:
+        return self._logs(*self._remote.get())
+
+
+class TimedFitSteps(keras.callbacks.Callback):
+    """fit's calls of steps under a coordinator, timed on their workers. As fit begins (its steps made, none
+    run yet), `model.train_function`, tf-keras's schedule of its compiled steps (`model.train_tf_function`,
+    given the steps per execution when it takes them), becomes the same schedule of the same steps, timed
+    (timed_on_worker). fit gets the same logs (TimedLogs); `done(seconds)` is called as each call is fetched,
+    and `iterator` is the per-worker iterator the latest call read."""
+
+    def __init__(self, coordinator: Any, done: Callable[[float], None]):
+        super().__init__()
+        self._coordinator = coordinator
+        self._done = done
+        self._steps: Any = None
+        self._timed: Any = None
+        self._per_call = False  # the steps take the steps per execution as an argument
+        self.iterator: Any = None
+
+    def on_train_begin(self, logs: Any = None) -> None:
+        steps = self.model.train_tf_function
+        if steps is not self._steps:  # made again only when compile made new steps
+            self._steps, self._timed = steps, tf.function(timed_on_worker(steps))
+            self._per_call = len(inspect.signature(steps.python_function).parameters) == 2
+        self.model.train_function = self._train_function
+
+    def _train_function(self, iterator: Any) -> TimedLogs:
+        self.iterator = iterator
+        args = (iterator, self.model.steps_per_execution.value()) if self._per_call else (iterator,)
+        return TimedLogs(self._coordinator.schedule(self._timed, args=args), self._done)
+
+
 class PSStepMeter(StepMeter):
     """StepMeter for the coordinator: the time inside the calls is the closures' time on their workers
-    (`closure_done`), divided by the workers; a window starts when it opens (closures run all the time)."""
+    (`closure_done`), divided by the workers; a window starts when it opens (closures run all the time).
+
+    A window is an epoch (after the run's first report, which traced the steps): an epoch starts with no
+    closure in flight and ends when every one has come back, so each closure counts in the window that saw
+    it run. A window closed mid-epoch would leave out the closures still in flight, which ran in it but are
+    counted when they come back, in the next window. The run's first closure runs alone (it traces the steps,
+    and the first report is no window's), so the first window, too, starts with none in flight."""
+
+    emit_every_s = math.inf
 
     def __init__(self, emit: ev.Sink, probes: PSProbes, workers: int):
         self._workers = workers
@@ -121,9 +210,7 @@ class PSStepMeter(StepMeter):
 
     def block_done(self, epoch: int, global_step: int, steps: int, epoch_over: bool) -> None:
         """As StepMeter's, but a probe runs only at an epoch's end, when every closure has come back: the
-        probe has its worker and the variables alone, and no closure's steps land in a window whose wall
-        time did not see them run. Closures that straddle a mid-epoch window's edge count in the window
-        they come back in."""
+        probe has its worker and the variables alone."""
         if epoch_over:
             super().block_done(epoch, global_step, steps, epoch_over)
             return

@@ -33,7 +33,7 @@ from engine.core.protocol.codes import task_id
 from engine.train.controller import Checkpoint, Controller
 from engine.train.loops import FitBridge, Session, block_of_steps, validation_sums
 from engine.train.models import build_loss_and_metric, build_model
-from engine.train.ps_anatomy import PSProbes, PSStepMeter, timed_on_worker
+from engine.train.ps_anatomy import PSStepMeter, TimedFitSteps, ps_probes, timed_on_worker
 from engine.train.tf_runtime import keras, tf
 
 IN_FLIGHT_PER_WORKER = 2  # closures queued per worker: one running, one ready to start
@@ -146,8 +146,9 @@ class PSCustomLoop:
 
         self._iterator = iter(coordinator.create_per_worker_dataset(per_worker_dataset))
         self._steps: _WorkerSteps | None = None
-        self._probes = PSProbes(s, coordinator, self._iterator, workers)
+        self._probes = ps_probes(s, coordinator, lambda: self._iterator, workers)
         self._meter: PSStepMeter | None = None  # the step anatomy's, made with the first epoch's controller
+        self._alone = True  # the run's first closure runs alone (PSStepMeter)
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         if self._steps is None:
@@ -163,7 +164,8 @@ class PSCustomLoop:
         rates = RateWindow()  # per epoch: the pause between epochs (validation, checkpoint) is not training
         rates.add(0, last)
         while True:
-            while going and len(in_flight) < self._limit and controller.step + ahead < controller.steps_per_epoch:
+            limit = 1 if self._alone else self._limit
+            while going and len(in_flight) < limit and controller.step + ahead < controller.steps_per_epoch:
                 n = controller.block_size(ahead)
                 remote = self._coordinator.schedule(self._train_steps, args=(self._iterator, tf.constant(n)))
                 in_flight.append((remote, n))
@@ -182,7 +184,7 @@ class PSCustomLoop:
             if now - last >= REPORT_INTERVAL_S or not in_flight:
                 ahead -= len(losses)
                 going = controller.block_done(losses, accuracies, now - last, steps_per_sec=rate) and going
-                losses, accuracies, last = [], [], now
+                losses, accuracies, last, self._alone = [], [], now, False
         self._steps.report()
 
     def evaluate(self) -> tuple[float | None, float | None]:
@@ -197,28 +199,37 @@ class _QueuedFitBridge(FitBridge):
     take them (`_supports_tf_logs`). The running means a block returns count
     whatever other workers had finished by then, so one block's share is
     approximate; the epoch's exact means, reported last, make the epoch's
-    sum exact.
+    sum exact. With `first_alone` (the run's first epoch) the first block is
+    awaited and reported before a second is scheduled: it traced the steps,
+    so the step anatomy leaves the first report out (StepMeter), and the
+    window it measures next starts with no block half run.
     """
 
-    def __init__(self, controller: Controller, depth: int):
+    def __init__(self, controller: Controller, depth: int, first_alone: bool = False):
         super().__init__(controller)
         self._supports_tf_logs = True
         self._queue: deque[tuple[int, Any]] = deque()
         self._depth = depth
+        self._first_alone = first_alone
         self._scheduled = 0  # steps of the epoch handed to the coordinator so far
 
     def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
         self._scheduled = batch + 1
         self._queue.append((batch + 1, logs))
-        while len(self._queue) > self._depth:
+        while len(self._queue) > (0 if self._first_alone else self._depth):
             done, remote = self._queue.popleft()
             values = remote.fetch()  # waits for that block; the later ones keep the workers busy
-            if time.perf_counter() - self.t0 >= REPORT_INTERVAL_S:  # blocks fetched back to back report together
+            # blocks fetched back to back report together
+            if self._first_alone or time.perf_counter() - self.t0 >= REPORT_INTERVAL_S:
+                self._first_alone = False
                 self.report(done, float(values["loss"]), float(values["accuracy"]))
 
     def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
         """The blocks still queued (and any held back) are reported at once, with the epoch's exact means."""
-        self._queue.clear()  # every block of the epoch has run: its exact means cover them all
+        for _, remote in self._queue:
+            remote.fetch()  # every block of the epoch has run: its exact means cover them all (and the step
+            # anatomy counts each fetched block's time on its worker)
+        self._queue.clear()
         self.report(self._scheduled, float(logs["loss"]), float(logs["accuracy"]))
 
 
@@ -227,6 +238,8 @@ class PSFitLoop:
 
     def __init__(self, s: Session, coordinator: Any, workers: int):
         self.s = s
+        self._coordinator = coordinator
+        self._workers = workers
         self._depth = in_flight_limit(workers)
         self._validation = InlineValidation(s)
         with s.strategy.scope():
@@ -234,8 +247,15 @@ class PSFitLoop:
             s.model.compile(
                 optimizer=s.optimizer, loss=loss, metrics=[metric], steps_per_execution=s.steps_per_execution
             )
+        self._timing: TimedFitSteps | None = None  # times fit's steps for the step anatomy, made with its meter
+        self._probes = ps_probes(s, coordinator, lambda: self._timing and self._timing.iterator, workers)
+        self._meter: PSStepMeter | None = None  # the step anatomy's, made with the first epoch's controller
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
+        first = self._meter is None
+        if first:
+            controller.anatomy = self._meter = PSStepMeter(controller.emit, self._probes, self._workers)
+            self._timing = TimedFitSteps(self._coordinator, self._meter.closure_done)
         # steps_per_epoch is required with this strategy, and the data must repeat (measured: a finite
         # dataset ends the epoch in CancelledError, and numpy input is not rewound between epochs)
         self.s.model.fit(
@@ -243,7 +263,7 @@ class PSFitLoop:
             initial_epoch=epoch,
             epochs=epoch + 1,
             steps_per_epoch=controller.steps_per_epoch - first_step,
-            callbacks=[_QueuedFitBridge(controller, self._depth)],
+            callbacks=[_QueuedFitBridge(controller, self._depth, first_alone=first), self._timing],
             verbose=0,
         )
 

@@ -10,11 +10,12 @@ from engine.core import events as ev
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
 
 
-def test_the_custom_loop_reports_where_the_workers_time_went_on_the_runs_wall_clock(tmp_path, write_run_config):
+@pytest.mark.parametrize("loop", ["custom", "fit"])
+def test_both_loops_report_where_the_workers_time_went_on_the_runs_wall_clock(tmp_path, write_run_config, loop):
     """The parts add up to the step; the step is the run's own wall time per step (each epoch after the first,
     which traces and probes, is its anatomies' steps × step_ms within ±10 %); a ps means round trips."""
     seen: list[ev.Event] = []
-    config = write_run_config(strategy="parameter_server", loop="custom", epochs=3, num_samples=8192)
+    config = write_run_config(strategy="parameter_server", loop=loop, epochs=3, num_samples=8192)
     result = launch_local_cluster(
         config, 2, tmp_path / "run", ps=1, join_timeout_s=180, on_event=lambda task, e: seen.append(e)
     )
@@ -25,6 +26,7 @@ def test_the_custom_loop_reports_where_the_workers_time_went_on_the_runs_wall_cl
         parts = a.input_ms + a.compute_ms + a.sync_ms + a.rest_ms
         assert parts == pytest.approx(a.step_ms, rel=0.10) and min(a.input_ms, a.compute_ms, a.rest_ms) >= 0, a
         assert a.sync_ms > 0, a  # every step reads its variables from the ps and pushes its gradients there
+        assert a.rest_ms > 0, a  # the workers were busy less than the window's wall time: what ran in it counted
     for epoch in (e for e in seen if isinstance(e, ev.EpochEnd) and e.epoch > 1):
         of_epoch = [a for a in anatomies if a.epoch == epoch.epoch]
         assert sum(a.steps for a in of_epoch) == 128, of_epoch  # 8192 examples in batches of 64: all covered
