@@ -160,6 +160,12 @@ class TimedLogs(tf.distribute.experimental.coordinator.RemoteValue):
         return self._logs(*self._remote.get())
 
 
+def fit_steps_timeable(model: Any) -> bool:
+    """Whether tf-keras keeps fit's compiled steps where TimedFitSteps can time them (`train_tf_function`,
+    undocumented: engine.train.tf_runtime.PRIVATE_API); without it parameter-server fit reports no anatomy."""
+    return hasattr(model, "train_tf_function")
+
+
 class TimedFitSteps(keras.callbacks.Callback):
     """fit's calls of steps under a coordinator, timed on their workers. As fit begins (its steps made, none
     run yet), `model.train_function`, tf-keras's schedule of its compiled steps (`model.train_tf_function`,

@@ -33,7 +33,7 @@ from engine.core.protocol.codes import task_id
 from engine.train.controller import Checkpoint, Controller
 from engine.train.loops import FitBridge, Session, block_of_steps, validation_sums
 from engine.train.models import build_loss_and_metric, build_model
-from engine.train.ps_anatomy import PSStepMeter, TimedFitSteps, ps_probes, timed_on_worker
+from engine.train.ps_anatomy import PSStepMeter, TimedFitSteps, fit_steps_timeable, ps_probes, timed_on_worker
 from engine.train.tf_runtime import keras, tf
 
 IN_FLIGHT_PER_WORKER = 2  # closures queued per worker: one running, one ready to start
@@ -249,13 +249,13 @@ class PSFitLoop:
             )
         self._timing: TimedFitSteps | None = None  # times fit's steps for the step anatomy, made with its meter
         self._probes = ps_probes(s, coordinator, lambda: self._timing and self._timing.iterator, workers)
-        self._meter: PSStepMeter | None = None  # the step anatomy's, made with the first epoch's controller
+        self._begun = False  # an epoch has begun: the run's first call, which traces, has run alone
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
-        first = self._meter is None
-        if first:
-            controller.anatomy = self._meter = PSStepMeter(controller.emit, self._probes, self._workers)
-            self._timing = TimedFitSteps(self._coordinator, self._meter.closure_done)
+        first, self._begun = not self._begun, True
+        if first and fit_steps_timeable(self.s.model):
+            controller.anatomy = meter = PSStepMeter(controller.emit, self._probes, self._workers)
+            self._timing = TimedFitSteps(self._coordinator, meter.closure_done)
         # steps_per_epoch is required with this strategy, and the data must repeat (measured: a finite
         # dataset ends the epoch in CancelledError, and numpy input is not rewound between epochs)
         self.s.model.fit(
@@ -263,7 +263,7 @@ class PSFitLoop:
             initial_epoch=epoch,
             epochs=epoch + 1,
             steps_per_epoch=controller.steps_per_epoch - first_step,
-            callbacks=[_QueuedFitBridge(controller, self._depth, first_alone=first), self._timing],
+            callbacks=[_QueuedFitBridge(controller, self._depth, first_alone=first), *filter(None, [self._timing])],
             verbose=0,
         )
 

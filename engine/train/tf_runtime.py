@@ -102,6 +102,13 @@ PRIVATE_API = (
         "the trace is kept, its calls as plain events without step grouping",
         _trace_takes_step_markers,
     ),
+    PrivateUse(
+        "tf_keras Model.train_tf_function (undocumented: fit's compiled steps, before its coordinator schedules them)",
+        "engine/train/ps_anatomy.py TimedFitSteps: parameter-server fit's calls timed on their workers",
+        "the step anatomy of parameter-server fit (the custom loop times its own closures)",
+        "parameter-server fit trains without a step anatomy",
+        lambda: hasattr(keras.Model(), "train_tf_function"),
+    ),
 )
 """Every private name the engine uses, listed once; tests/engine/train/test_private_api.py checks that each is
 present in the installed TensorFlow and that the engine still trains when it is not."""
