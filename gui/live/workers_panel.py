@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -122,6 +123,18 @@ class WorkersPanel(QWidget):
         self._where.clear()
         self._expected = expected
         self._update_summary()
+
+    def make_room(self, tasks: int) -> None:
+        """Room for a row per task (within a third of the splitter holding the panel), taken from the view above."""
+        splitter = self.parentWidget()
+        if not isinstance(splitter, QSplitter) or splitter.indexOf(self) < 1:
+            return
+        index, sizes = splitter.indexOf(self), splitter.sizes()
+        wanted = min(60 + self.table.verticalHeader().defaultSectionSize() * (tasks + 1), sum(sizes) // 3)
+        if sizes[index] < wanted:
+            sizes[index - 1] -= wanted - sizes[index]
+            sizes[index] = wanted
+            splitter.setSizes(sizes)
 
     def add_events(self, events: list[ev.Event]) -> None:
         """Take a batch of events; WorkerState changes a row, TaskSteps the Steps column."""
