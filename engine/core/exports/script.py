@@ -1,17 +1,9 @@
 """`export-script`: a standalone Python file that reproduces a configured run.
 
-The script is the template resources/templates/standalone_*.py, its parts
-(head, data, strategy, model, loops) joined into one file the user can copy
-anywhere, with the run's config written into its CONFIG line. The parts are
-Python, linted like the rest; the joined script is tested. No TensorFlow is
-imported here: the window exports too.
-
-Every RunConfig field has a decision, kept here: HONOURED says how the
-script reproduces a field, IGNORED why it does not. The rendered script
-lists the ignored fields at its top, so its reader knows what it leaves out,
-and tests/engine/core/exports/test_script.py fails when a field is added to
-RunConfig without a decision, or when a field is called honoured but the
-template never reads it.
+The template's parts (resources/templates/standalone_*.py) are joined into one file the user can copy anywhere,
+with the run's config in its CONFIG line; no TensorFlow here, the window exports too. Every RunConfig field has
+a decision: HONOURED says how the script reproduces it, IGNORED why not (listed at the script's top), and
+tests/engine/exports/test_script.py fails on a field without one or an honoured field the template never reads.
 """
 
 from __future__ import annotations
