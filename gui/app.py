@@ -1,12 +1,8 @@
 """`tfdd-gui` (or `python main.py`) lands here: a QApplication, the style sheet and the main window.
 
-Nothing imported here imports TensorFlow, so the window shows in about a
-second; devices are probed by a child process after the window is up.
-
-TFDD_SMOKE_QUIT_MS=<ms> makes the app print `TFDD_WINDOW_SHOWN <ms since
-start>` once the window has been drawn, then quit after <ms> (for the smoke
-test and the startup benchmark). TFDD_SCREENSHOT=<png> saves the window just
-before that quit.
+Nothing imported here imports TensorFlow, so the window shows at once; a child process probes the devices.
+TFDD_SMOKE_QUIT_MS=<ms> prints `TFDD_WINDOW_SHOWN <ms since start>` once the window is drawn and quits after
+<ms> (the smoke test, the startup benchmark); TFDD_SCREENSHOT=<png> saves the window just before.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """Exports: plots to PNG or SVG, runs to CSV, JSON or a script, and the TensorBoard command.
 
-Run-level exports are thin wrappers over engine functions (export_metrics,
-RunConfig.save, export_script, tensorboard_command), so a file written from
-the window is the file the command line would write.
-
-SVG is written with Qt's QSvgGenerator rather than pyqtgraph's SVGExporter:
-with Qt 6.11 every PlotItem's SVG holds a closed path ("… Z"), which
-pyqtgraph 0.14's exporter cannot parse (pyqtgraph issue 3495).
+Run-level exports wrap the engine's functions, so a file written from the window is the command line's file.
+SVG goes through Qt's QSvgGenerator: pyqtgraph 0.14's SVGExporter cannot parse the closed paths Qt 6.11
+writes (pyqtgraph issue 3495).
 """
 
 from __future__ import annotations

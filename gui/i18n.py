@@ -1,26 +1,11 @@
 """Which language the window speaks, and the translators that make it speak it.
 
-The language is, in this order: `TFDD_LANG` (e.g. `zh_CN`, `en`; for tests and
-screenshots), the Language menu's choice stored in the settings, else the
-system locale (Simplified Chinese for a Chinese locale written in the
-simplified script, English otherwise).
-
-A new language takes effect **after a restart, which the window offers**.
-The window builds its widgets in code and fills many texts from state (a
-run's status, a plan's explanation, problems under fields), so a live switch
-would need every panel to re-derive every text on `QEvent.LanguageChange`;
-any text missed would stay in the old language until some unrelated update,
-a half-translated window. A restart gives a whole window in one language,
-and the settings and the last run config survive it.
-
-The catalogues: ours (`resources/translations/tfdd_<lang>.qm`; English has
-one too, with only the plural forms: "%n run(s)" -> "1 run", "2 runs") and,
-for Chinese, Qt's own `qtbase_zh_CN.qm` shipped with PySide6 (the standard
-dialogs' and buttons' texts: Cancel, Open, Save...).
-
-Engine messages (`engine.core.messages.Message`) are translated here too: the
-template is looked up, then the same parameters are formatted into it; a
-run_failed event brings its message's template across the process boundary.
+The language is `TFDD_LANG` (e.g. `zh_CN`, `en`), else the Language menu's choice in the settings, else the
+system locale (Simplified Chinese for a simplified-script Chinese locale, English otherwise). A new language
+takes effect after a restart, which the window offers: many texts are filled from state, and a live switch
+would leave some in the old language. The catalogues are ours (resources/translations/tfdd_<lang>.qm; English
+has one for plural forms) and, for Chinese, Qt's own qtbase_zh_CN.qm. Engine messages
+(`engine.core.messages.Message`) are translated here too: the template, then its parameters.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """The window without a mouse: Start and Stop actions with shortcuts, tab switching, focus order by layout.
 
-- Start is Ctrl+Return (Ctrl+Enter on the keypad too) and Stop is Esc, as
-  actions of the Run menu, so they work from every tab and are listed where a
-  user looks for them. They mirror the Start and Stop buttons' enabled state,
-  so a shortcut does exactly what the button would: Start only when the form
-  has no problems, Stop only while a run is going, and Stop asks first.
-- Ctrl+1 … Ctrl+N show the N-th tab (Ctrl+Tab cycles within the tabs when
-  the focus is in them, as in any QTabWidget).
-- Tab moves through a panel's fields in the order the layout shows them
-  (top to bottom, left to right), not in the order the code created them.
+Start (Ctrl+Return) and Stop (Esc, after asking) are Run menu actions that mirror their buttons' enabled
+state, so they work from every tab and do what the button would. Ctrl+1 … Ctrl+N show the N-th tab, and Tab
+moves through a panel's fields in the order the layout shows them, not the order the code made them.
 """
 
 from __future__ import annotations

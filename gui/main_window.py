@@ -121,7 +121,7 @@ class MainWindow(QMainWindow):
         self.runs = RunsPanel(self._runs_root())
         self.cluster = ClusterEditor()
         self.first_step = FirstStepLabel()
-        views = LiveViews(
+        self.live = LiveViews(
             self.plots,
             self.log,
             self.workers,
@@ -131,7 +131,7 @@ class MainWindow(QMainWindow):
             self.run.on_failed,
             self.session.watch_over,
         )
-        self.watching = LiveWatch(views, self)
+        self.watching = LiveWatch(self.live, self)
         self.gpu_monitor = GpuMonitor(gpu_reader, parent=self)
         self.gpu_recorder = GpuRecorder()
         self.probe = DeviceProbe(parent=self)
@@ -270,6 +270,13 @@ class MainWindow(QMainWindow):
         per = plan.per_replica if plan.per_replica is not None else "?"
         self.status_labels["per_replica"].setText(self.tr("per-replica batch: {per}").format(per=per))
 
+    def show_running(self, running: bool, one_trainer: bool = False) -> None:
+        """While the window's own run trains: the form locked, Stop offered, and the trainer's stacks at hand for a
+        run of one trainer."""
+        self.menus.stacks_action.setEnabled(running and one_trainer)
+        self.form.setEnabled(not running)
+        self.controls.set_running(running)
+
     def _on_state(self, before: str, now: str) -> None:
         """The session's state changed: the status bar shows it, and says where a stalled run waits."""
         self._show_state()
@@ -332,9 +339,12 @@ class MainWindow(QMainWindow):
     def show_trainer_stacks(self) -> StacksDialog | None:
         return self.run.show_stacks()
 
+    def show_live(self) -> None:
+        self.tabs.setCurrentWidget(self.live_tab)
+
     def watch_run(self, run_dir: Path) -> None:
         """Follow a run another process trains in the Live tab (this window's own run is there already)."""
-        self.tabs.setCurrentWidget(self.live_tab)
+        self.show_live()
         if not self.session.active:
             self.watching.watch(run_dir)
 
@@ -345,7 +355,7 @@ class MainWindow(QMainWindow):
     def reopen_config(self, config: RunConfig) -> None:
         """A past run's config in the form, to run again with changes."""
         self.form.set_config(config)
-        self.tabs.setCurrentWidget(self.live_tab)
+        self.show_live()
         self.statusBar().showMessage(self.tr("Loaded the run's config into the form"), 5000)
 
     def open_scaling_study(self) -> None:

@@ -83,7 +83,7 @@ class RunController(QObject):
                 "\n".join(f"{p.location}: {translate(p.message)}" for p in blockers),
             )
             return
-        w.tabs.setCurrentWidget(w.live_tab)
+        w.show_live()
         self._launch(lambda: self.session.start_cluster(config, cluster, w.cluster.cluster_json(), machines), config)
         if machines and self.runner is not None:  # the launcher passes no profile request to tasks elsewhere
             w.controls.refuse_profile(
@@ -102,7 +102,7 @@ class RunController(QObject):
     def resume(self, run_dir: Path) -> None:
         """Continue a stopped or killed run from its checkpoint, by the same path as a fresh run."""
         if not self.session.active:
-            self.window.tabs.setCurrentWidget(self.window.live_tab)
+            self.window.show_live()
             known = self.window.runs.summary_of(run_dir)
             self._launch(lambda: self.session.resume(run_dir, known.num_workers if known is not None else 1))
 
@@ -147,7 +147,7 @@ class RunController(QObject):
         )
         runner.process_started.connect(self._on_process_started)  # a slot of this QObject: on the GUI thread
         runner.events_ready.connect(self.on_events)
-        runner.log_lines.connect(w.log.append_lines)
+        runner.log_lines.connect(w.live.log.append_lines)
         runner.run_finished.connect(self.on_finished)
         runner.run_failed.connect(self.on_failed)
         runner.finished.connect(self._on_runner_done)
@@ -156,14 +156,6 @@ class RunController(QObject):
     def _show_launch(self, launch: Launch, warm: TakenTrainer | None) -> None:
         """The Live tab and the form for a run that starts: fresh plots, its tasks, its log."""
         w = self.window
-        w.plots.reset()
-        w.workers.reset(expected=launch.tasks)
-        w.workers.setVisible(bool(launch.tasks))
-        if launch.tasks:
-            self._fit_workers_panel(launch.tasks)
-        w.runs.set_active_run(launch.run_dir)
-        w.gpu_recorder.start(launch.run_dir, self._gpus_of(launch.config_file, launch.tasks))
-        w.log.begin_run(RunPaths(launch.run_dir).stderr_log)
         how = ""
         if warm is not None:
             how = QCoreApplication.translate("MainWindow", " (warm trainer, pid {pid})").format(
@@ -176,21 +168,12 @@ class RunController(QObject):
         line = QCoreApplication.translate("MainWindow", "{what} in {folder}{how}").format(
             what=translate(launch.what), folder=launch.run_dir, how=how
         )
-        w.log.append_lines([f"[dashboard] {line}"])
+        w.live.begin(launch.run_dir, launch.tasks, line)
+        w.runs.set_active_run(launch.run_dir)
+        w.gpu_recorder.start(launch.run_dir, self._gpus_of(launch.config_file, launch.tasks))
         w.first_step.run_started(warm is not None)
-        w.menus.stacks_action.setEnabled(not launch.tasks)
-        w.form.setEnabled(False)
-        w.controls.set_running(True)
+        w.show_running(True, one_trainer=not launch.tasks)
         w.on_form_changed()
-
-    def _fit_workers_panel(self, tasks: int) -> None:
-        """Give the cluster tasks panel room for every task (within reason), taken from the plots."""
-        live_tab = self.window.live_tab
-        sizes = live_tab.sizes()
-        table = self.window.workers.table
-        wanted = min(60 + table.verticalHeader().defaultSectionSize() * (tasks + 1), sum(sizes) // 3)
-        if len(sizes) == 3 and sizes[1] < wanted:
-            live_tab.setSizes([sizes[0] - (wanted - sizes[1]), wanted, sizes[2]])
 
     def _gpus_of(self, config_path: Path, workers: int) -> set[str]:
         """The GPUs the run's config trains on (none when its config cannot be read)."""
@@ -215,7 +198,7 @@ class RunController(QObject):
         if self.runner is not None:
             self.runner.request_stop()
             self.session.request_stop(closing)
-            self.window.controls.set_stopping()
+            self.window.live.controls.set_stopping()
         else:
             self.window.watching.stop_run()
 
@@ -243,9 +226,7 @@ class RunController(QObject):
         w = self.window
         if w.first_step.add_events(events) and self.warm_trainer is not None:
             self.warm_trainer.start_next()  # after the run's first step: two imports never slow a run's start
-        w.plots.add_events(events)
-        w.controls.add_events(events)
-        w.workers.add_events(events)
+        w.live.add_events(events)
         plan = self.session.observe(events)
         if plan is not None:  # the engine's numbers replace the form's plan (in sync, all workers)
             w.show_plan(plan)
@@ -255,7 +236,7 @@ class RunController(QObject):
         self.session.ended(status)
         name = run_status_name(status)
         ended = QCoreApplication.translate("MainWindow", "run {status}").format(status=name)
-        w.controls.show_end(ended + (f" — {run_dir}" if run_dir else ""))
+        w.live.controls.show_end(ended + (f" — {run_dir}" if run_dir else ""))
         w.statusBar().showMessage(
             QCoreApplication.translate("MainWindow", "Run {status}. Results in {folder}").format(
                 status=name, folder=run_dir or QCoreApplication.translate("MainWindow", "the run directory")
@@ -267,7 +248,7 @@ class RunController(QObject):
     def on_failed(self, message: str, log_tail: str) -> None:
         w = self.window
         self.session.ended(RunStatus.FAILED)
-        w.controls.show_end(QCoreApplication.translate("MainWindow", "run failed"))
+        w.live.controls.show_end(QCoreApplication.translate("MainWindow", "run failed"))
         said = QCoreApplication.translate("MainWindow", "Run failed: {message}").format(message=translate(message))
         w.statusBar().showMessage(said, 10000)
         announce(w, said, urgent=True)
@@ -281,14 +262,12 @@ class RunController(QObject):
         if self.runner is not None:
             self.runner.deleteLater()
         self.runner = None
-        w.menus.stacks_action.setEnabled(False)
         self.session.release()
         w.first_step.run_ended()
         w.gpu_recorder.stop()
         if self.warm_trainer is not None:
             self.warm_trainer.start_next()
-        w.form.setEnabled(True)
-        w.controls.set_running(False)
+        w.show_running(False)
         w.runs.set_active_run(None)
         w.runs.refresh()
         w.refresh_start()  # the status bar keeps the finished run's numbers until the form changes

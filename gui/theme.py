@@ -1,19 +1,10 @@
 """Light and dark: the window's palette, style sheet, plot colours and status colours, and which one is on.
 
-The scheme is TFDD_COLOR_SCHEME, else the View menu's choice (system, light, dark; stored in the
-settings) or, for "system", the desktop's (`QStyleHints.colorScheme()`),
-followed live when the desktop switches. Every colour the window paints
-itself lives here, once per scheme: panels ask `current()` when they build
-and restyle on `manager().changed`, so no plot stays white on a dark window.
-
-Qt's Fusion style draws both schemes from a QPalette, on every platform, so
-the window looks the same on Linux, Windows and macOS and a dark palette
-darkens every standard widget; resources/style.qss adds our accents through
-`$name` placeholders filled from the scheme's `UiColours`.
-
-Plot curves are chosen for contrast against their plot's background (at
-least 3:1, WCAG's figure for graphics; tests/gui/test_theme.py checks it),
-so loss, accuracy and throughput stay readable in both schemes.
+The scheme is TFDD_COLOR_SCHEME, else the View menu's choice, where "system" follows the desktop live. Every
+colour the window paints lives here, once per scheme; panels ask `current()` and restyle on
+`manager().changed`. Qt's Fusion style draws both schemes from a QPalette, alike on every platform;
+resources/style.qss adds the accents through `$name` placeholders. Plot curves keep at least 3:1 contrast
+with their background (WCAG's figure for graphics; tests/gui/test_theme.py).
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """Keep the translations in step with the code: `python -m gui.translations update|build|check`.
 
-- `update` runs Qt's `lupdate` over the window's sources (gui/) and the engine
-  modules whose messages the window shows (those that use `engine.core.messages.msg`),
-  merging new and changed strings into resources/translations/tfdd_<lang>.ts.
-  Translators edit the .ts (by hand or in `pyside6-linguist`).
-- `build` compiles each .ts into the .qm the window loads (`lrelease`).
-- `check` fails (exit 1) when a .ts is out of date with the code, has a string
-  without a finished translation, or its .qm is out of date with it. The test
-  suite runs it, so CI fails on a string that slipped in untranslated.
-
-Both .ts and .qm are committed: a fresh clone (`pip install -e .`) runs in
-Chinese without a build step, and the check keeps the two honest. Source
-locations are left out of the .ts (`-locations none`), so moving code does
-not make the .ts stale; only a changed string does.
+`update` runs Qt's lupdate over gui/ and the engine modules using `engine.core.messages.msg`, into
+resources/translations/tfdd_<lang>.ts; `build` compiles each .ts into its .qm (lrelease); `check` fails when
+a .ts is stale, has an unfinished translation, or its .qm is stale (the test suite runs it). Both .ts and .qm
+are committed, so a fresh clone runs in Chinese without a build; source locations are left out of the .ts so
+moving code does not make it stale.
 """
 
 from __future__ import annotations

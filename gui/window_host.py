@@ -10,19 +10,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtWidgets import QMenuBar, QMessageBox, QStatusBar, QTabWidget, QWidget
+from PySide6.QtWidgets import QMenuBar, QMessageBox, QStatusBar, QTabWidget
 
-from engine.core.session import RunSession
+from engine.core.config import RunConfig
+from engine.core.session import Plan, RunSession
 from gui.cluster.editor import ClusterEditor
 from gui.cluster.export_dialog import ClusterExportDialog
 from gui.form.devices_panel import DevicesPanel
 from gui.form.run_form import RunForm
 from gui.live.controls import RunControls
+from gui.live.gpu_recorder import GpuRecorder
 from gui.live.log_view import LogView
 from gui.live.plots import TrainingPlots
-from gui.live.warm_trainer import WarmTrainer
-from gui.live.watching import LiveWatch
-from gui.live.workers_panel import WorkersPanel
+from gui.live.warm_trainer import FirstStepLabel, WarmTrainer
+from gui.live.watching import LiveViews, LiveWatch
 from gui.runs.panel import RunsPanel
 from gui.sweep.setup_dialog import SweepDialog
 
@@ -45,12 +46,13 @@ class WindowHost(Protocol):
     controls: RunControls
     plots: TrainingPlots
     log: LogView
-    workers: WorkersPanel
+    live: LiveViews  # the Live tab's views, which a watched run feeds too
     runs: RunsPanel
     cluster: ClusterEditor
     watching: LiveWatch
     tabs: QTabWidget
-    live_tab: QWidget
+    first_step: FirstStepLabel
+    gpu_recorder: GpuRecorder
 
     @property
     def run(self) -> RunActions: ...
@@ -66,3 +68,8 @@ class WindowHost(Protocol):
     def open_config(self, path: str | Path) -> bool: ...
     def save_config(self, path: str | Path) -> None: ...
     def message(self, icon: QMessageBox.Icon, title: str, text: str, details: str = "") -> None: ...
+    def show_live(self) -> None: ...
+    def show_running(self, running: bool, one_trainer: bool = False) -> None: ...
+    def show_plan(self, plan: Plan) -> None: ...
+    def on_form_changed(self) -> None: ...
+    def refresh_start(self) -> tuple[RunConfig, int | None]: ...

@@ -1,16 +1,11 @@
 """The machines a cluster's tasks start on over SSH: one row per host, parsed and checked here.
 
-A row is what a person writes in the Cluster tab's host column, on a line of
-a hosts file or between commas of `--hosts`:
+A row (the Cluster tab's host column, a hosts file's line, or `--hosts` between commas):
 
     [user@]host[:port] [python=PATH] [venv=DIR] [folder=DIR]
 
-`host` is a name, an address or an alias of ~/.ssh/config (ssh resolves it:
-the user's keys, agent, config and known_hosts apply as in a terminal).
-`python` is the interpreter that runs the task there (default `python3`),
-`venv` a virtual environment activated first (its `python` then runs), and
-`folder` where the per-run folders go there (default `tfdd-runs` in the
-login's home). No TensorFlow and no SSH here: the window parses rows too.
+`host` may be an alias of ~/.ssh/config (ssh resolves it as in a terminal); `python` runs the task (default
+python3), `venv` is activated first, `folder` holds the run folders (default ~/tfdd-runs). No TensorFlow, no SSH.
 """
 
 from __future__ import annotations

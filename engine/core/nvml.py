@@ -1,20 +1,9 @@
 """NVIDIA's management library (NVML): the one owner of reading it, and of matching its GPUs to TensorFlow's.
 
-TensorFlow numbers GPUs as CUDA does: fastest first unless
-CUDA_DEVICE_ORDER=PCI_BUS_ID, and renumbered by CUDA_VISIBLE_DEVICES (with
-CUDA_VISIBLE_DEVICES=2,3 TensorFlow's GPU:0 is NVML's device 2). NVML
-numbers them by PCI bus. So the two are matched by PCI bus id, never by
-position (`match_gpus`, pure: tests give it fake device lists). Under MIG a
-TensorFlow GPU is one instance of a physical GPU: NVML gives its memory, but
-no utilisation for an instance.
-
-No TensorFlow and no Qt: the device probe (a TensorFlow process) matches the
-GPUs once; the window's GpuMonitor samples the matched GPUs by bus id about
-once a second through `Nvml.sample`. `nvmlDeviceGetUtilizationRates` read 0%
-idle and 100% under a matrix-multiply load on an H200 and memory used
-agreed with nvidia-smi; the first poll of a GPU took about 4 ms. Where the
-library or driver is missing, `status()` says why instead of anyone
-showing zeros.
+TensorFlow numbers GPUs as CUDA does (fastest first, renumbered by CUDA_VISIBLE_DEVICES), NVML by PCI bus, so
+they are matched by PCI bus id, never by position (`match_gpus`, pure). Under MIG NVML gives an instance's memory
+but no utilisation. The device probe matches once; the window's GpuMonitor samples by bus id (`Nvml.sample`).
+Without the library or driver, `status()` says why instead of anyone showing zeros.
 """
 
 from __future__ import annotations

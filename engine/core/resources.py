@@ -13,7 +13,7 @@ from pathlib import Path
 
 PACKAGE = "tfdd_resources"
 _CHECKOUT = Path(__file__).resolve().parents[2] / "resources"
-_MARKER = ("templates", "standalone_train.py")  # a file only our resources folder has
+_MARKER = ("templates", "standalone_head.py")  # a file only our resources folder has
 
 
 def resource_root() -> Path:
@@ -24,5 +24,5 @@ def resource_root() -> Path:
 
 
 def resource_path(*parts: str) -> Path:
-    """The path of a shipped file, e.g. resource_path("templates", "standalone_train.py")."""
+    """The path of a shipped file, e.g. resource_path("templates", "standalone_head.py")."""
     return resource_root().joinpath(*parts)

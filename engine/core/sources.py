@@ -1,12 +1,8 @@
 """What a data source holds, found without TensorFlow, and how a run splits it across workers.
 
-Two callers: the trainer, before TensorFlow starts (`inspect(config)`:
-every row, image header and record framing is checked, so a wrong folder
-or a bad file is reported in a second with the file named, not after
-TensorFlow's start-up), and the window's data preview (`inspect(config,
-quick=True)`: a bounded sample, fast enough to run as the user types).
-Memory stays bounded either way: files are streamed, never loaded whole.
-Each kind reads its own source (engine.core.data_kinds.<kind>).
+The trainer checks every row, header and record before TensorFlow starts (`inspect(config)`), so a bad file is
+named in a second; the window's preview reads a bounded sample as the user types (`quick=True`). Files are
+streamed, never loaded whole; each kind reads its own source (engine.core.data_kinds.<kind>).
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
 """Model, optimizer, position (epoch, step) and the epoch's running totals in one tf.train checkpoint.
 
-tf.train.CheckpointManager writes its index file atomically, so a process
-killed mid-save leaves the previous checkpoint readable. A checkpoint can
-still be damaged afterwards (a disk error, a copy cut short, a hand edit), so
-a restore reads every tensor of the newest checkpoint first (the tensor
-bundle checks each one's CRC32C) and falls back to the next older one when
-that fails, saying so; the unreadable ones are moved to RUN_DIR/set-aside/
-so they can never be picked again. When none can be read, the run is refused
-(RunDirError) before anything in the folder changes.
-
-The running totals of the epoch in progress (steps, loss and accuracy sums,
-training and wall seconds) are saved too, so an epoch interrupted mid-way
-and resumed gets a metrics row over the whole epoch, not only its last part.
+A restore reads every tensor of the newest checkpoint first (each is CRC-checked) and falls back to the next
+older one when that fails, saying so and moving the damaged ones to RUN_DIR/set-aside/; when none can be read
+the run is refused (RunDirError) before the folder changes. The running totals of the epoch in progress are
+saved too, so an epoch interrupted and resumed still gets a metrics row over the whole epoch.
 """
 
 from __future__ import annotations

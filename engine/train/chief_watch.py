@@ -1,13 +1,9 @@
 """Tasks that serve a run end with it: stop when the chief's server stops answering.
 
-A parameter-server worker or ps task runs a TensorFlow server that never
-returns (measured: it outlived its killed chief for good), and the evaluator
-waits for checkpoints that a dead chief will never write. The local launcher
-stops them itself, but a task started by an exported script, by Slurm or by
-Kubernetes has no such parent; so each watches the chief's port, and once the
-chief has answered, a silence of a few seconds asks the task to stop (the
-evaluator then validates what is left and exits). A chief that never answers
-is not judged: tasks may start in any order.
+A parameter-server worker or ps task's TensorFlow server never returns, and the evaluator waits for checkpoints
+a dead chief will never write. The local launcher stops them, but a task started by an exported script, Slurm
+or Kubernetes has no such parent: so each watches the chief's port, and once the chief has answered, a silence
+of a few seconds stops the task. A chief that never answered is not judged: tasks start in any order.
 """
 
 from __future__ import annotations

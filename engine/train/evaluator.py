@@ -1,20 +1,10 @@
 """The evaluator task: validates each checkpoint the chief writes, beside a multi-worker run.
 
-TensorFlow's side-car evaluator (tf_keras.utils.SidecarEvaluator) stops only
-at a checkpoint *number* given in advance and waits for ever when the chief
-dies before writing it (measured), and it skips checkpoints it was too slow
-for. This one validates every checkpoint in order (one `evaluation` event
-each), knows the run's end from the position the checkpoint stores (the
-final epoch), and ends on a stop request: the launcher's once training is
-over, or its own when the chief goes quiet (engine.train.chief_watch), which
-is how a task started by an exported script or Slurm ends.
-
-It must not slow the run it watches: it runs at low priority with one
-thread per op pool, and the trainer skips its own per-epoch validation when
-an evaluator is in the cluster (engine.train.trainer). Results: `evaluation`
-events on the protocol channel (the launcher relays them; the window plots
-them at the checkpoint's step), RUN_DIR/evaluation.csv, and TensorBoard
-scalars in RUN_DIR/tensorboard/evaluation/ (a run beside the training one).
+tf_keras's SidecarEvaluator stops only at a checkpoint number given in advance, waits for ever when the chief
+dies first, and skips checkpoints it was slow for. This one validates every checkpoint in order, knows the
+run's end from the checkpoint's position, and stops on request (the launcher's, or its own when the chief goes
+quiet: engine.train.chief_watch). It runs at low priority, and the trainer then skips its own validation.
+Results: `evaluation` events, RUN_DIR/evaluation.csv and TensorBoard scalars in RUN_DIR/tensorboard/evaluation/.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """A multi_worker_mirrored task waits for its peers in Python, where it can speak and be stopped.
 
-The strategy's constructor blocks in TensorFlow's coordination service until
-every chief and worker task has registered (for up to an hour), holding the
-GIL: no thread runs, no signal handler, nothing is said (measured). So before
-it, each task listens on its own cluster port and waits until every peer's
-port answers (the peer's own wait, or its TensorFlow server once it went on):
-a wait that says whom it waits for, ends at once on SIGTERM or Ctrl-C (the
-process's StopSignal; nothing has started, so nothing is saved) and gives up
-after the join timeout, TFDD_JOIN_TIMEOUT_S seconds (exported scripts set it).
+The strategy's constructor blocks in TensorFlow's coordination service, holding the GIL, until every task has
+registered (up to an hour): nothing runs, nothing is said. So first each task listens on its cluster port and
+waits until every peer's port answers: a wait that names whom it waits for, ends at once on SIGTERM or Ctrl-C,
+and gives up after TFDD_JOIN_TIMEOUT_S seconds.
 """
 
 from __future__ import annotations

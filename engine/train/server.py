@@ -1,12 +1,9 @@
 """A parameter_server cluster's worker or ps task: a TensorFlow server that the coordinator drives.
 
-Under ParameterServerStrategy only the chief runs the training program;
-workers run the closures it schedules and ps tasks hold the variables, both
-through a `tf.distribute.Server`. The server never ends by itself, so this
-process waits for a stop: "stop" or EOF on stdin, SIGTERM, its parent's
-death, or the chief going quiet (engine.train.chief_watch). The same `train`
-command starts every task of a cluster (engine.train.task picks the program
-from TF_CONFIG), so exported scripts, Slurm and Kubernetes need one command.
+Only the chief runs the training program; workers run its closures and ps tasks hold the variables, through a
+`tf.distribute.Server` that never ends by itself. So this process waits for a stop: "stop" or EOF on stdin,
+SIGTERM, its parent's death, or the chief going quiet (engine.train.chief_watch). The same `train` command starts
+every task (engine.train.task), so exported scripts, Slurm and Kubernetes need one command.
 """
 
 from __future__ import annotations

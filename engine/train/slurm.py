@@ -1,21 +1,10 @@
 """A Slurm task's TF_CONFIG, from TensorFlow's SlurmClusterResolver (`tfdd cluster slurm-tf-config`).
 
-The exported Slurm job (engine.core.exports.slurm) starts one task per node with
-srun; each runs this to learn its place in the cluster, then the same
-`train` command as the others. The resolver reads srun's environment
-(SLURM_PROCID, SLURM_STEP_NUM_TASKS, SLURM_STEP_NODELIST,
-SLURM_STEP_TASKS_PER_NODE) and expands node lists itself, but three traps
-are worked around here (each measured):
-
-- GPU detection: without GPU counts it runs `nvidia-smi`, which a CPU node
-  lacks, and `gpus_per_node=0` divides by zero. Only the cluster is wanted
-  here (Slurm's --gpus-per-node gives each task its node's GPUs), so it gets
-  one "GPU" slot per task and never sets CUDA_VISIBLE_DEVICES.
-- Host order: it sorts hosts as strings (node10 before node9) while Slurm
-  gives ranks in node-list order, so a rank can be handed another node's
-  address. Every task resolves the same sorted cluster, so with one task
-  per node each task finds itself by its node name (SLURMD_NODENAME).
-- Jobs take ranks in alphabetical order (chief, evaluator, ps, worker).
+The exported Slurm job (engine.core.exports.slurm) runs this on each node, then `train`. Three traps of the
+resolver are worked around: without GPU counts it runs nvidia-smi (absent on a CPU node) and 0 divides by
+zero, so it gets one "GPU" slot per task and never sets CUDA_VISIBLE_DEVICES; it sorts hosts as strings (node10
+before node9), so each task finds itself by its node name (SLURMD_NODENAME); and jobs take ranks in
+alphabetical order (chief, evaluator, ps, worker).
 """
 
 from __future__ import annotations

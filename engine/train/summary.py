@@ -1,17 +1,9 @@
 """A model's summary before Start: its layers, parameters and a per-replica memory estimate.
 
-Run in a child process (`tfdd model-summary --config C --json`), never in
-the window: building a model needs TensorFlow, and a python model file is
-user code. The data source gives the input shape (engine.core.sources reads it
-without decoding anything; a python dataset's function is called once for
-its element spec). Nothing is trained and no device is split.
-
-The memory estimate is per replica, in float32 variables: weights, their
-gradients and the optimizer's slots (Adam keeps 2 per weight, RMSprop and
-Adagrad 1, SGD none), plus every layer's output for one per-replica batch,
-which backpropagation keeps (2 bytes a value under mixed precision). It
-leaves out TensorFlow's workspace buffers and allocator slack: read it as
-a lower bound that says whether a batch size is in the right range.
+Run in a child process (`tfdd model-summary --config C --json`), never in the window: building a model needs
+TensorFlow, and a python model is user code. Nothing is trained. The memory estimate counts float32 weights,
+gradients and optimizer slots plus every layer's output for one per-replica batch; it leaves out TensorFlow's
+workspace and allocator slack, so read it as a lower bound.
 """
 
 from __future__ import annotations

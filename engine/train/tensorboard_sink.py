@@ -1,16 +1,9 @@
 """Writes the event stream as TensorBoard scalars under RUN_DIR/tensorboard/.
 
-A sink like any other, so both loops get the same TensorBoard output. Batch
-scalars are thinned to one every BATCH_INTERVAL_S: each write is an eager op,
-and per step they would cost more than a small model's step. The evaluator
-task writes its `evaluation` events through one too, into a folder of its own
-(a second TensorBoard run beside the training one): `evaluation/*` at the
-checkpoint's global step, and `epoch/val_*` at an epoch's end, as the trainer's
-own validation would.
-
-The scalars are written on a thread of its own: each is a few eager ops (a millisecond or more with
-the flush), and an epoch of a small model is tens of milliseconds, so the training thread only queues
-the event. The run's last event (run_finished, run_failed) waits until everything queued is written.
+A sink like any other, so both loops get the same output. Batch scalars are thinned to one every
+BATCH_INTERVAL_S (each write is an eager op), and all are written on a thread of their own, so training only
+queues events; the run's last event waits until everything queued is written. The evaluator writes its
+`evaluation` events through one too, into a TensorBoard run of its own.
 """
 
 from __future__ import annotations

@@ -1,22 +1,10 @@
 """The warm trainer: TensorFlow imported ahead of time, its run handed over on stdin.
 
-`python -m engine.train.worker --wait-for-config` imports TensorFlow and
-tf-keras (3-6 s on these machines, most of a cold start), sends one
-`trainer_ready` event and waits for a line of trainer arguments
-(engine.core.protocol.commands.assignment_line); then it is an ordinary worker.
-It touches no device while it waits, so the run's device plan (virtual
-devices, memory growth, a GPU subset) and a multi-worker strategy can still
-be set up.
-
-The import runs in a helper thread that lowers only its own priority:
-Linux priorities belong to threads, an unprivileged process can never raise
-a lowered priority again, and TensorFlow's compute threads are created later
-by the main thread, so the run itself trains at normal priority while a
-a warm trainer importing beside a running job costs that job nothing measurable.
-
-What TensorFlow reads at import (TF_CPP_MIN_LOG_LEVEL, TF_ENABLE_ONEDNN_OPTS,
-OMP_NUM_THREADS, LD_LIBRARY_PATH and others) is fixed in a warm trainer: its owner
-hands it only runs whose environment is the one it was started with.
+`python -m engine.train.worker --wait-for-config` imports TensorFlow, sends `trainer_ready` and waits for a line
+of trainer arguments (engine.core.protocol.commands.assignment_line); then it is an ordinary worker. It touches
+no device while waiting, so the run's device plan still applies. The import runs in a thread that lowers only
+its own priority (Linux priorities are per thread), so the run trains at normal priority. What TensorFlow reads
+at import is fixed, so its owner hands it only runs with the environment it started with.
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
 """Child-process entry of one training run: `python -m engine.train.worker --config F --run-dir D`.
 
-In a cluster, TF_CONFIG's role decides what runs (engine.train.task): the
-trainer, a parameter-server task's server, or the evaluator. With
---wait-for-config it is a warm trainer (engine.train.warm_start): it
-imports TensorFlow first and reads its arguments from stdin. It speaks the
-worker protocol (engine.core.protocol): events only on stdout,
-everything else on stderr; "profile N" on stdin asks for a profile of the next N steps
-(engine.core.protocol.profile); "stop" or EOF on stdin, SIGINT and SIGTERM ask for
-a graceful stop (a checkpoint, then run_finished with status stopped; exit
-code 143 after SIGTERM, else 0; when the user's code keeps training from reaching a point to stop, it
-ends itself after TRAINER_STOP_GRACE_S with run_finished "killed");
-before training has begun it exits at once, and on Linux it dies with its
-parent even while TensorFlow blocks. A run_failed event always comes before
-a non-zero exit code (engine.core.protocol.codes.ExitCode), and exit code 0 only follows run_finished
-(engine.train.ending).
+In a cluster TF_CONFIG's role picks the program (engine.train.task); --wait-for-config makes a warm trainer
+(engine.train.warm_start). It speaks the worker protocol (engine.core.protocol): events on stdout, the rest on
+stderr; "profile N" on stdin profiles the next N steps; "stop", EOF, SIGINT or SIGTERM stop it gracefully (a
+checkpoint, then run_finished "stopped"; "killed" after TRAINER_STOP_GRACE_S if the user's code never lets it).
+A run_failed event always precedes a non-zero exit code (engine.core.protocol.codes.ExitCode).
 """
 
 from __future__ import annotations

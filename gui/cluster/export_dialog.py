@@ -1,12 +1,9 @@
 """Export a cluster for other machines: pick a folder, write the bundle, read what to copy where.
 
-Two targets: machines the cluster names (start scripts, PowerShell, a
-Kubeflow TFJob: engine.core.exports.bundle) or a Slurm job (an sbatch script
-whose tasks build their TF_CONFIG from Slurm's environment:
-engine.core.exports.slurm), so the window writes exactly what `python main.py
-cluster export [--slurm]` writes. Export is refused while the cluster or the
-run config has errors: a bundle that cannot train is found out only after
-it has been copied to every machine.
+Two targets, written by the engine's own exporters so the window writes what `tfdd cluster export [--slurm]`
+writes: the machines the cluster names (engine.core.exports.bundle) or a Slurm job (engine.core.exports.slurm).
+Export is refused while the cluster or the run config has errors: a broken bundle would be found out only on
+every machine.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """The cluster's tasks as an editable table: job, host and port per row, and the machine each starts on.
 
-Row order is TF_CONFIG order: a task's index is its position among the rows
-of its job, so the table and the JSON say the same thing. Cells hold text,
-not checked values, so a half-typed port stays on screen and
-engine.core.tfconfig.validate says what is wrong with it. The Machine column
-names where a task starts over SSH (an engine.core.hosts row: `user@host`, an ssh
-alias, a port, python= or venv=); empty, it starts on this machine. A machine
-that parses sets its task's host, so the address shows where the task runs.
+Row order is TF_CONFIG order (a task's index is its position among its job's rows). Cells hold text, not
+checked values, so a half-typed port stays and engine.core.tfconfig.validate names what is wrong. The Machine
+column (an engine.core.hosts row) names where a task starts over SSH; empty, it starts here.
 """
 
 from __future__ import annotations

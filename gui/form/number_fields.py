@@ -1,17 +1,8 @@
 """Number fields that never change a config behind the user's back.
 
-A QSpinBox clamps whatever it is given to its range, so a config holding
-epochs 5,000,000 or a learning rate of 1e-7 came back from the form changed,
-and a value past a C int (10**30) made setValue raise. Here:
-
-- a field's range is the engine's (engine.core.config.LIMITS), so what the engine
-  accepts the field can show, and the rest is the engine's problem to name;
-- `KeptValues` keeps a value a field cannot show exactly as the config holds
-  it, shows the field's nearest value, and reports a problem naming the value
-  under the field until the user edits it; the config the form gives back
-  keeps the value;
-- `ScientificSpinBox` shows and takes small numbers as 1e-07 rather than
-  rounding them to a fixed number of decimals.
+A QSpinBox clamps what it is given to its range, so a config's value could come back from the form changed.
+Here a field's range is the engine's (engine.core.config.LIMITS); `KeptValues` keeps a value a field cannot
+show, with a problem naming it until the user edits it; `ScientificSpinBox` shows small numbers as 1e-07.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """The run form: every choice of a run, producing an engine RunConfig.
 
-The form never decides what is valid: it builds a RunConfig and asks
-`engine.core.config.validate` with the replica count of the chosen devices, then
-shows each Problem next to its field, and each note of the device plan (a
-valid choice that cannot help on this machine) under its field. Keys the
-form does not show (seed, shuffle buffer, …) are kept from the config it was
-given, so opening a hand-written file and saving it again loses nothing.
-Each row names the config fields its widgets edit once: the form's field
-bindings are made from the rows.
+The form never decides what is valid: it asks `engine.core.config.validate` and shows each Problem and each
+note of the device plan under its field. Keys it does not show (seed, shuffle buffer, …) are kept from the
+config it was given, so opening and saving a hand-written file loses nothing. The field bindings are made
+from the rows, which name the config fields their widgets edit.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """The trainer's log: TensorFlow's chatter folded into plain lines, expandable to the raw lines.
 
-Lines go through engine.core.logs.tf_log's LogFolder (the same folding as `tfdd
-train`): each topic of TensorFlow's start-up chatter becomes one line that
-says what it means, with the raw lines as its children; every other line is
-shown as it came. A run's raw stream is also in its run directory
-(RunPaths.stderr_log; the "Raw log" button opens it). All entries are kept
-(up to a cap) so a filter can be changed or cleared without losing any; an
-entry is shown when its line or one of its raw lines matches.
+Lines are folded by engine.core.logs.tf_log (as `tfdd train` folds them); the raw stream is in the run
+directory (RunPaths.stderr_log, the "Raw log" button). Every entry is kept (up to a cap) so a filter can
+change without losing any; an entry shows when its line or one of its raw lines matches.
 """
 
 from __future__ import annotations

@@ -1,25 +1,11 @@
 """One image per live plot that holds every curve, drawn into a little at a time.
 
-A frame of a streaming run adds a few points at the right end of each curve. pyqtgraph's items, even
-lean ones, repaint their whole plot for that: every curve stroked again, the grid, the markers, about
-0.4 ms a plot, three plots ten times a second on 2 cores that are training. Here the curves, their
-markers and the grid are pixels in one QImage the size of the view (in device pixels); a frame draws
-only its new segments into it and asks Qt to repaint only their rectangle, which is a copy from the
-image. The image is drawn again whole only when it would be wrong otherwise: the range steps on, the
-view is zoomed, panned or resized, the colours or the x-axis change, the plot is cleared. That is
-noticed when painting (the view's transform, size and pixel ratio are the image's key), so nothing
-has to remember to ask for it.
-
-On screen the image is shown by an opaque widget over the view (ScreenCopy), not through the plot's
-scene: a strip repainted through the scene cost about 0.07 ms a plot in pyqtgraph's and Qt's scene
-machinery (the view's paint hooks, every item's bounding rectangle asked of Python), a frame of three
-plots 0.51 ms of CPU in all; through the widget a strip is a fill and a copy, and the frame 0.34 ms.
-The layer stays an item of the scene for what renders the scene itself: exports. A plot drawn now and then
-rather than streamed (the Runs tab's comparison) goes without the screen copy: its layer is painted through
-the scene, under the plot's other items (a legend).
-
-The plot owns the data; the layer asks it for every series (`everything`) and the grid's values
-(`grid`) when it draws whole, and is handed new pieces (`add`) otherwise.
+pyqtgraph repaints a whole plot for the few points a frame adds. Here the curves, markers and grid are pixels
+in one QImage the size of the view: a frame draws only its new segments and repaints their rectangle; the
+image is drawn whole when painting finds the view's transform, size or pixel ratio changed (or colours, x-axis,
+clear). On screen an opaque widget (ScreenCopy) shows it, cheaper than the scene (BENCHMARKS.md, Frame cost);
+exports and the Runs tab paint it through the scene. The plot owns the data: the layer asks for every series
+(`everything`) and the grid (`grid`) when drawing whole, and is handed new pieces (`add`).
 """
 
 from __future__ import annotations

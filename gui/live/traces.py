@@ -1,14 +1,8 @@
 """The live plots' data, without Qt: every point kept, a bounded number drawn.
 
-Painting is what watching a run costs, and a curve handed N points costs
-O(N) per frame however pyqtgraph downsamples it (bounds, downsampling and
-clipping all pass over the whole array). So a `Trace` keeps every point
-(step, seconds since Start, value) and a min/max envelope of the whole run
-that it extends incrementally: the whole-run view is at most about
-2 × MAX_BUCKETS points whether the run has a thousand steps or ten million,
-and a zoomed view is the raw points in the visible window, decimated the
-same way. `sticky_range` gives the axes ranges that change only when the
-data outgrows them, so the axes are not re-laid out on every frame.
+A curve handed N points costs O(N) a frame however pyqtgraph downsamples it, so a `Trace` keeps every point
+and an incremental min/max envelope: the whole run is drawn from at most about 2 × MAX_BUCKETS points, a zoomed
+view from the raw points in it. `sticky_range` changes the axes only when the data outgrows them.
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
-"""One warm trainer kept ready, so Start reaches its first step in one to two seconds, not five or six.
+"""One warm trainer kept ready, so Start skips the trainer's TensorFlow import.
 
-A fresh trainer spends 3-6 s importing TensorFlow before it does anything
-for its run. `WarmTrainer` starts a trainer in its waiting mode
-(engine.core.protocol.commands.warm_trainer_command) ahead of time: it imports
-TensorFlow at low priority, touches no device and says `trainer_ready`. At
-Start the window takes it (`take`) and the runner hands it the run's
-arguments; a new one is started (`start_next`) once that run has reached its
-first step, so two imports never compete with a run's own start-up.
-
-A warm trainer serves only a run whose environment is the one it was started with
-(commands.warm_trainer_serves): anything TensorFlow or CUDA reads at start-up
-cannot change afterwards, so a changed environment discards it. An idle
-A warm trainer costs memory (about 0.6 GB resident, most of it TensorFlow's shared
-libraries) and no CPU; the window's Run menu turns it off.
+`WarmTrainer` starts a trainer in its waiting mode (engine.core.protocol.commands.warm_trainer_command): it
+imports TensorFlow at low priority, touches no device and says `trainer_ready`. At Start the window takes it
+(`take`); the next one starts (`start_next`) after that run's first step, so two imports never compete with a
+run's start. It serves only runs whose environment is the one it started with (warm_trainer_serves). It costs
+memory, no CPU (BENCHMARKS.md, Start-up and the warm start); the Run menu turns it off.
 """
 
 from __future__ import annotations

@@ -37,6 +37,23 @@ class LiveViews:
     on_failed: Callable[[str, str], None]
     on_left: Callable[[], None]  # the watch is over, the run's end seen or not
 
+    def begin(self, run_dir: Path, tasks: int, line: str) -> None:
+        """Fresh views for the run in `run_dir` of `tasks` cluster tasks (0: one process), its log opening with
+        `line`."""
+        self.plots.reset()
+        self.workers.reset(expected=tasks)
+        self.workers.setVisible(bool(tasks))
+        if tasks:
+            self.workers.make_room(tasks)
+        self.log.begin_run(RunPaths(run_dir).stderr_log)
+        self.log.append_lines([f"[dashboard] {line}"])
+
+    def add_events(self, events: list[ev.Event]) -> None:
+        """The run's events in the plots, the controls and the tasks panel."""
+        self.plots.add_events(events)
+        self.controls.add_events(events)
+        self.workers.add_events(events)
+
 
 class LiveWatch(QObject):
     """Watches at most one run; watching another, or a run of the window's own starting, ends the watch."""
@@ -72,12 +89,7 @@ class LiveWatch(QObject):
             signal.connect(lambda *args, slot=slot, f=follower: slot(*args) if self.follower is f else None)
         follower.finished.connect(follower.deleteLater)
         self.follower, self._stopping = follower, False
-        v.plots.reset()
-        v.workers.reset(expected=0)
-        v.workers.setVisible(False)
-        v.log.begin_run(RunPaths(run_dir).stderr_log)
-        said = self.tr("watching the run in {folder} as it writes it").format(folder=run_dir)
-        v.log.append_lines([f"[dashboard] {said}"])
+        v.begin(run_dir, 0, self.tr("watching the run in {folder} as it writes it").format(folder=run_dir))
         self.banner.watch(run_dir)
         v.controls.set_running(True)
         v.controls.progress_bar.setFormat(self.tr("reading the run's folder…"))

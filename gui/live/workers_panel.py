@@ -1,13 +1,8 @@
-"""The tasks of a local cluster run: one row each, fed by WorkerState (and TaskSteps) events.
+"""The tasks of a local cluster run: one row each, fed by WorkerState, TaskSteps and TaskStalled events.
 
-The chief's events drive the plots; this panel is where a person sees that
-worker 1 is still waiting for its peers, that a parameter-server worker was
-lost and rejoined (and, in the Steps column, that the others ran its steps
-meanwhile), or that a task failed and why. Every task of the cluster has a
-row with its role: chief or coordinator, worker, parameter server,
-evaluator. A double-click on a row filters the log to that task's lines.
-A task that has stopped stepping (TaskStalled, engine.core.logs.stall) is shown
-*stalled* until it steps again; its context menu shows its Python stacks.
+Where a person sees that a worker still waits for its peers, that a parameter-server worker was lost and
+rejoined, or that a task failed and why. A double-click filters the log to that task's lines; a stalled task
+(engine.core.logs.stall) shows its Python stacks from its context menu.
 """
 
 from __future__ import annotations
@@ -20,6 +15,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -122,6 +118,18 @@ class WorkersPanel(QWidget):
         self._where.clear()
         self._expected = expected
         self._update_summary()
+
+    def make_room(self, tasks: int) -> None:
+        """Room for a row per task (within a third of the splitter holding the panel), taken from the view above."""
+        splitter = self.parentWidget()
+        if not isinstance(splitter, QSplitter) or splitter.indexOf(self) < 1:
+            return
+        index, sizes = splitter.indexOf(self), splitter.sizes()
+        wanted = min(60 + self.table.verticalHeader().defaultSectionSize() * (tasks + 1), sum(sizes) // 3)
+        if sizes[index] < wanted:
+            sizes[index - 1] -= wanted - sizes[index]
+            sizes[index] = wanted
+            splitter.setSizes(sizes)
 
     def add_events(self, events: list[ev.Event]) -> None:
         """Take a batch of events; WorkerState changes a row, TaskSteps the Steps column."""

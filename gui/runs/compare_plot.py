@@ -1,12 +1,9 @@
 """One plot of the Runs tab's comparison: every run's lines are pixels of one image, not pyqtgraph items.
 
-A pyqtgraph curve costs the GUI thread milliseconds to build and to add to its view (the view's other items
-hear of it), and pyqtgraph's grid, drawn by the axes across the view, is painted again with every paint of
-the view. Here the lines are drawn into the live plots' image layer (gui/live/plot_layer.py),
-painted through the scene under pyqtgraph's legend: a turn's runs are drawn into the image and only where
-they fell is repainted; the image is drawn whole when the view changes (zoom, pan, size, colours), with at
-most a min/max pair of points per pixel column of what is in view. The owner holds the range once per
-redraw (every run's points, `hold`), so the axes are laid out once, and cached as pixels after that.
+A pyqtgraph curve costs milliseconds to build and add, and its grid is repainted with every paint. Here the
+lines go into the live plots' image layer (gui/live/plot_layer.py), painted under the legend; a turn's runs
+repaint only where they fell, with at most a min/max pair per pixel column. The owner holds the range once per
+redraw (`hold`), so the axes are laid out once.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
 """Compare runs: their loss, accuracy and throughput curves overlaid, one colour per run.
 
-The x-axis is the global step, the epoch (the per-epoch rows of
-metrics.csv, with validation dashed) or wall time since the run started.
-Batch curves are smoothed with the live plots' EMA, per step, so a fit run
-(one point per several steps) and a custom-loop run smooth alike; the raw
-curve stays visible, faint.
-
-Each plot draws its lines as pixels of one image (gui/runs/compare_plot.py).
-The plots show the first MAX_COMPARED selected runs (with a note when more
-are selected) and are drawn RUNS_PER_TURN runs at a time, one plot per turn
-of the event loop, so the window stays responsive whatever is selected.
+The x-axis is the global step, the epoch (metrics.csv's rows, validation dashed) or wall time. Batch curves are
+smoothed per step with the live plots' EMA, the raw curve faint behind. The first MAX_COMPARED selected runs
+are drawn RUNS_PER_TURN at a time, one plot per turn of the event loop, so the window stays responsive.
 """
 
 from __future__ import annotations

@@ -1,23 +1,11 @@
 """The Runs tab's reader process: reads run directories outside the window's process, and answers compactly.
 
-Reading and parsing history is Python. Done by a thread of the window's
-process, it holds the interpreter lock while it parses, and on a machine
-whose cores are busy training, the OS suspends that thread lock and all: the
-window then waits for it (stalls of 100-300 ms). This process does the
-reading (engine.core.runs.history.RunHistory) and the smoothing of the batch curves;
-the window's loader thread only waits on the pipe, which needs no lock.
-
-No Qt here (the process starts in a fraction of a second). Protocol: pickled
-requests on stdin, one pickled answer each on stdout, in order:
+A window thread parsing history holds the interpreter lock, and busy cores may suspend it lock and all; so this
+process reads (RunHistory) and smooths. Pickled requests on stdin, answers on stdout (8-byte length, then pickle):
 
     ("scan",)                                 -> None: a new scan starts (one in progress is dropped)
-    ("step", seconds, rows)                   -> (summaries, done, problem): read for `seconds` or `rows` runs
-    ("curves", run_dirs, smoothing, metrics)  -> [(run dir, Curves or None if unchanged since last sent,
-                                                  {metric: the smoothed series})]
-
-An answer is its pickle's length (8 bytes, little-endian) then the pickle,
-so the window reads it whole with few calls and unpickles it at once. End
-of stdin ends the process. Both ends are this program, so pickle is safe.
+    ("step", seconds, rows)                   -> (summaries, done, problem)
+    ("curves", run_dirs, smoothing, metrics)  -> [(run dir, Curves or None if unchanged, {metric: series})]
 """
 
 from __future__ import annotations

@@ -1,23 +1,9 @@
 """Reading run history outside the window: the Runs tab asks, a reader process reads, the answers come back.
 
-The reading itself happens in a child process (gui.runs.history_process):
-a Python thread of the window's process that parses holds the interpreter
-lock, and on a machine whose cores are busy training the OS may suspend it
-holding the lock, so the window would wait. Here a QThread of the window
-only passes requests to that process and waits for its answers on a pipe,
-which needs no lock; the answers are compact (summaries, curves already
-thinned and smoothed). A scan is asked for in steps (at most PROGRESS_S or
-PROGRESS_ROWS runs each), between which the thread's event loop takes the
-next request, so a request for curves never waits for a whole scan, and the
-rows found so far are sent after every step, so the table fills while the
-rest is read.
-
-Requests are queued signals into the thread; answers are queued signals
-back, delivered on the GUI thread. Every answer carries the request's
-number, so the panel keeps only the latest. A reader process that died is
-started again at the next request; the request it failed is answered with
-the reason. `stop()` ends the thread and the process (the window's last
-word), waiting at most a few seconds.
+A QThread of the window passes requests to the reader process (gui.runs.history_process, why there) and waits
+on its pipe, which needs no lock. A scan goes in steps (PROGRESS_S or PROGRESS_ROWS), so a request for curves
+never waits for a whole scan and rows appear as they are read. Answers carry their request's number (the
+panel keeps the latest); a dead reader is started again at the next request; `stop()` ends both.
 """
 
 from __future__ import annotations

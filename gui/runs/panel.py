@@ -1,13 +1,8 @@
 """The Runs tab: every run under the runs root, compared, reopened, resumed and exported.
 
-Runs are read from their directories, so runs started on the command line
-appear too. The table refreshes on demand (F5), when the window's own run
-ends, and every few seconds while the tab is visible. Reading happens in
-the history loader's reader process (gui.runs.loader), which re-reads only what
-changed: the window never waits for the disk, rows appear as they are read,
-and a run that cannot be read is a row saying why, not an empty table. The
-panel starts no training: reopening and resuming are requests the main
-window carries out.
+Runs are read from their folders, so command-line runs appear too, by the history loader (gui.runs.loader),
+which re-reads only what changed. The table refreshes on F5, when the window's run ends and every few seconds
+while shown; an unreadable run is a row saying why. Reopening and resuming are requests the window carries out.
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """The kinds of data a run can read, one module each; `data_kind` picks the one a config names.
 
-Each module (synthetic, csv, npz, image_folder, tfrecord, python) holds its
-kind's fields, its checks, its inspection and preview, and what the form
-shows (engine.core.data_kinds.base.DataKind). All of it is TensorFlow-free; the
-kind's input pipeline is engine.train.datasets. A new kind is a module here,
-a line in KINDS, and its pipeline there.
-
-NumPy is imported inside the functions that read data, never when a module
-loads: `tfdd cluster launch` imports the config (and so these modules) and
-must still be one thread when it isolates its workers' network (unshare needs
-a single thread, and NumPy's BLAS starts threads as it is imported).
+Each module holds its kind's fields, checks, inspection, preview and form (base.DataKind), all TensorFlow-free;
+its input pipeline is engine.train.datasets. NumPy is imported inside the readers, never at module load:
+`tfdd cluster launch` imports these modules and must stay one thread to isolate its workers' network (unshare
+needs a single thread; NumPy's BLAS starts threads on import).
 """
 
 from __future__ import annotations

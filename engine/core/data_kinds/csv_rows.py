@@ -1,14 +1,9 @@
 """The rows of a CSV file as the tf.data reader reads them, checked before TensorFlow starts.
 
-The reader (engine.train.datasets.csv_stream) takes line 1 as the header,
-splits the rest at "\\n" only, strips each line's ASCII whitespace, drops the
-lines left empty and decodes each other line as one example with
-`tf.io.decode_csv`. This check reads the file by the same rules, so what it
-counts is what trains, and refuses, naming file and line, what the reader
-would crash on or misread: a blank first line, a quoted value running over a
-line break, a row of empty cells (decoded as zeros with label 0), an empty
-cell, and numbers Python reads but TensorFlow does not (1_000, non-ASCII
-digits).
+This check reads the file by the reader's rules (engine.train.datasets.csv_stream: a header line, lines split at
+"\\n", stripped, empty ones dropped), so what it counts is what trains. It refuses, naming file and line, what
+the reader would crash on or misread: a blank first line, a quoted value over a line break, a row of empty
+cells, an empty cell, numbers Python reads but TensorFlow does not (1_000, non-ASCII digits).
 """
 
 from __future__ import annotations

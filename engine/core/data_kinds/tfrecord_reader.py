@@ -1,16 +1,9 @@
 """Reading TFRecord files without TensorFlow: record framing and the tf.train.Example message.
 
-The window's data preview and the trainer's check before TensorFlow starts
-count records and compare the first ones with the config's feature
-description, so a wrong key, type or shape is reported in a second, with
-the file named, instead of as an InvalidArgumentError after TensorFlow's
-start-up. Importing TensorFlow's own protobuf classes would import all of
-TensorFlow; the two formats are small and fixed, so they are read here.
-
-TFRecord: per record a little-endian uint64 length, a uint32 CRC of it,
-the bytes, a uint32 CRC of them. Example: features (field 1) is a map of
-name -> Feature, and a Feature holds one of bytes_list (1), float_list (2)
-or int64_list (3), each a repeated field 1 (floats and ints may be packed).
+The data preview and the trainer's early check count records and compare the first ones with the config, so a
+wrong key, type or shape is named in a second, not after TensorFlow's start-up; TensorFlow's protobuf classes
+would import all of it, and both formats are small. TFRecord: a uint64 length, its CRC, the bytes, their CRC.
+Example: features (field 1) maps name -> Feature holding bytes_list (1), float_list (2) or int64_list (3).
 """
 
 from __future__ import annotations

@@ -1,21 +1,11 @@
 """A cluster as files to carry to real machines: start scripts and a Kubeflow TFJob.
 
-Every task of the cluster gets its folder (chief, workers, parameter
-servers, the evaluator) with the same `train` command: its TF_CONFIG's role
-picks what it runs (engine.train.task).
-
     OUT/README.md           what to copy where, in which order to start
     OUT/cluster.json        the cluster (TF_CONFIG without a task), for the editor
     OUT/tfjob.yaml          ConfigMap with run.json + Kubeflow TFJob
-    OUT/<job>-<i>/          one folder per task: tf_config.json, run.json,
-                            start.sh (POSIX shell), start.ps1 (PowerShell)
-    OUT/.tfdd-bundle        the files this export wrote: exporting again into OUT
-                            replaces exactly those (no stale task folder is left), and
-                            a folder of other files is refused (OutputExists)
-
-Hosts are validated by engine.core.tfconfig before they get here, and everything
-put into a script is quoted anyway. No TensorFlow and no PyYAML: the GUI
-exports too, and the manifest is a small fixed shape written by hand.
+    OUT/<job>-<i>/          per task: tf_config.json, run.json, start.sh, start.ps1 (the same `train` command)
+    OUT/.tfdd-bundle        what this export wrote: exporting again replaces exactly that; other files refuse
+Hosts are validated by engine.core.tfconfig and quoted anyway. No TensorFlow and no PyYAML: the GUI exports too.
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
 """`export-script`: a standalone Python file that reproduces a configured run.
 
-The script is the template resources/templates/standalone_train.py (a real
-Python program, so it is linted and tested like the rest) with the run's
-config written into its CONFIG line. No TensorFlow is imported here: the
-window exports too.
-
-Every RunConfig field has a decision, kept here: HONOURED says how the
-script reproduces a field, IGNORED why it does not. The rendered script
-lists the ignored fields at its top, so its reader knows what it leaves out,
-and tests/engine/core/exports/test_script.py fails when a field is added to
-RunConfig without a decision, or when a field is called honoured but the
-template never reads it.
+The template's parts (resources/templates/standalone_*.py) are joined into one file the user can copy anywhere,
+with the run's config in its CONFIG line; no TensorFlow here, the window exports too. Every RunConfig field has
+a decision: HONOURED says how the script reproduces it, IGNORED why not (listed at the script's top), and
+tests/engine/exports/test_script.py fails on a field without one or an honoured field the template never reads.
 """
 
 from __future__ import annotations
@@ -29,7 +22,10 @@ from engine.core.model_kinds import model_kind
 from engine.core.problems import ConfigError, OutputExists, Problem
 from engine.core.resources import resource_path
 
-TEMPLATE = resource_path("templates", "standalone_train.py")
+# the template's parts, in the order the script holds them
+TEMPLATE_PARTS = tuple(
+    resource_path("templates", f"standalone_{part}.py") for part in ("head", "data", "strategy", "model", "loops")
+)
 CONFIG_LINE = "CONFIG = {}  # the exporter writes the run's config here\n"
 NOT_REPRODUCED_LINE = "# NOT REPRODUCED: the exporter lists here the config fields this script ignores, and why.\n"
 # The trainer's Adam step (one fused kernel per variable) rounds differently from Keras's own, so the
@@ -154,15 +150,20 @@ def script_problems(config: RunConfig) -> list[Problem]:
     return [Problem("strategy", config.strategy, why)] if why else []
 
 
+def template_source() -> str:
+    """The template's parts joined into one program, not yet filled in."""
+    return "\n\n".join(part.read_text(encoding="utf-8") for part in TEMPLATE_PARTS)
+
+
 def render_script(config: RunConfig) -> str:
     """The script's text; ConfigError for a strategy it does not support."""
     problems = script_problems(config)
     if problems:
         raise ConfigError(problems)
-    source = TEMPLATE.read_text(encoding="utf-8")
+    source = template_source()
     for line in (CONFIG_LINE, NOT_REPRODUCED_LINE, FUSED_ADAM_BEGIN, FUSED_ADAM_END):
         if line not in source:
-            raise RuntimeError(f"{TEMPLATE} lost its line {line.strip()!r}; the exporter cannot fill it in")
+            raise RuntimeError(f"the template lost its line {line.strip()!r}; the exporter cannot fill it in")
     literal = pprint.pformat(config.to_dict(), sort_dicts=False, width=100)
     source = source.replace(NOT_REPRODUCED_LINE, not_reproduced_block(config), 1)
     head, rest = source.split(FUSED_ADAM_BEGIN, 1)

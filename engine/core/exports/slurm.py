@@ -1,17 +1,11 @@
 """A cluster as a Slurm batch job: `sbatch tfdd.sbatch` on a university or lab cluster.
 
     OUT/tfdd.sbatch   the job: one node per task, `srun` starts task.sh on each
-    OUT/task.sh       one task: its TF_CONFIG from Slurm's environment (TensorFlow's
-                      SlurmClusterResolver, via `tfdd cluster slurm-tf-config`), then `train`
+    OUT/task.sh       one task: its TF_CONFIG from Slurm (`tfdd cluster slurm-tf-config`), then `train`
     OUT/run.json      the run config every task reads
     OUT/README.md     how to submit, where the results go, how to resume
-
-Slurm chooses the nodes, so only the cluster's shape matters (how many
-tasks each job has); its hosts and ports are not used. Every task runs the
-same `train` command: TF_CONFIG's role picks the trainer, a server or the
-evaluator (engine.train.task), and servers and the evaluator end by
-themselves once the chief is gone (engine.train.chief_watch), so the job
-step ends with the run. No TensorFlow here: the window exports too.
+Slurm chooses the nodes, so only the cluster's shape is used. Servers and the evaluator end once the chief is
+gone (engine.train.chief_watch), so the job ends with the run. No TensorFlow here: the window exports too.
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
 """`tfdd train`'s stderr, folded as the window folds it; the raw stream kept in the run directory.
 
-TensorFlow writes its chatter from C++ straight to file descriptor 2, so the
-folding happens outside the training process: `fold_stderr` points fd 2 at
-a pipe read by a small child (`python -m engine.core.logs.stderr_tee`), which appends
-every line to RUN_DIR/stderr.log and prints the folded lines
-(engine.core.logs.tf_log) on the terminal (engine.core.runs.raw_log says when the file may be
-written). Being a separate process, it still drains
-the pipe when the trainer crashes, so the last words of a crash are never
-lost. It ignores Ctrl-C and SIGTERM (they are the trainer's to handle) and
-ends when the pipe closes. `verbose` prints every raw line instead.
-
-The progress bar and the epoch lines are written to the terminal directly
-(`terminal`): they are the command's own output, not TensorFlow's.
+TensorFlow writes from C++ straight to fd 2, so `fold_stderr` points fd 2 at a pipe read by a small child
+(`python -m engine.core.logs.stderr_tee`): it appends every line to RUN_DIR/stderr.log (engine.core.runs.raw_log)
+and prints the folded lines (engine.core.logs.tf_log). A separate process still drains the pipe when the trainer
+crashes, so a crash's last words are kept; it ignores Ctrl-C and SIGTERM and ends with the pipe.
 """
 
 from __future__ import annotations

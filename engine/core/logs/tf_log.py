@@ -1,20 +1,9 @@
 """TensorFlow's start-up chatter on stderr, recognised and folded into one plain line per topic.
 
-A CPU-only machine greets every run with `E0000 ... failed call to cuInit`
-and absl warnings that read like failures. The lines below were captured
-from TensorFlow 2.21 (Linux, no GPU; import, device listing, Mirrored and
-2-worker MultiWorkerMirrored runs, a worker sent SIGTERM, oneDNN on). Each
-is recognised by its source file and text, and folds into the line of its
-topic ("No CUDA driver: training on the CPU"), which keeps the raw lines
-it stands for: nothing is thrown away. A native line that no pattern knows
-is still shown, as "TensorFlow warning: <message>" with its raw line.
-
-Some lines cannot be silenced: the absl and CUDA-stub lines come before
-TensorFlow's logging starts (TF_CPP_MIN_LOG_LEVEL=3 leaves them) and come
-twice (two native libraries print them).
-
-TF-free and Qt-free: the window's log (gui/live/log_view.py) and the
-command line's `tfdd train` (engine/core/logs/stderr_tee.py) fold the same way.
+A CPU-only machine greets every run with `failed call to cuInit` and absl warnings that read like failures, some
+before TensorFlow's logging starts (TF_CPP_MIN_LOG_LEVEL cannot silence them). Each known line (captured from
+TensorFlow 2.21) folds into its topic's line, keeping the raw lines; an unknown native line shows as
+"TensorFlow warning: <message>". TF-free and Qt-free: the window's log and `tfdd train` fold alike.
 """
 
 from __future__ import annotations

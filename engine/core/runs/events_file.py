@@ -1,17 +1,9 @@
 """Reading a run's events.jsonl the way a history needs it: incrementally, in chunks, with a cap.
 
-A run's summary needs few of its events: the first and last times, the run
-starts and the run ends, its step anatomies (a few per epoch), and the pauses between a run's end (or its last
-event, if it was killed) and its resume, which are not training time. `EventsDigest` finds those by a byte search per
-line, decodes only them, remembers how far it has read, and on the next
-update reads only what was appended (a live run's file grows; the rest was
-read before). A file larger than CAP_BYTES is read at its head and its tail
-only: the summary is the same, and a 200 MB file costs what a 5 MB one does.
-Reads are chunked so another thread (the window's event loop) is never kept
-waiting for the interpreter for long.
-
-`read_batch_points` reads the batch events for plotting, evenly thinned to
-about MAX_POINTS when there are more.
+A summary needs few events (first and last times, starts and ends, step anatomies, the pauses before a
+resume): `EventsDigest` finds them by a byte search per line, decodes only them, and on the next update reads
+only what was appended. A file over CAP_BYTES is read at its head and tail only; reads are chunked so the
+window's event loop never waits long. `read_batch_points` thins the batch events to about MAX_POINTS.
 """
 
 from __future__ import annotations

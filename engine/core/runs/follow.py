@@ -1,19 +1,10 @@
 """Following a run from its folder as its trainer writes it, from any process that can read the folder.
 
-A run writes everything it reports as it goes: events.jsonl (every event), stderr.log (the trainer's raw
-stderr), gpus.csv (when a window records its GPUs), workers/states.jsonl (a cluster launcher's view of every
-task). `RunWatch` reads what was appended to each since its
-last read, so a run started anywhere (a terminal's `tfdd train`, another window, a detached cluster, a
-Slurm job on shared storage) can be shown as it grows, with the same events a process's pipe would give.
-
-`FileTail` hands out complete lines only: a last line still being written waits for its newline. A file
-that is another one than before (renamed over: a resume rewrites events.jsonl; or cut shorter) is read
-again from its start, and says so. Each read opens the file afresh: on NFS that is what makes appended
-data visible (close-to-open consistency).
-
-The run's lock (engine.core.runs.runlock) says whether it still trains: a run ends when its end is recorded and its
-lock is let go (or END_LINGER_S after the end, for a lock this machine cannot see), or when its lock is let
-go without an end (killed, or its machine went down), or when its folder is gone.
+`RunWatch` reads what was appended to events.jsonl, stderr.log, gpus.csv and workers/states.jsonl, so a run
+started anywhere shows as it grows, with the events a pipe would give. `FileTail` hands out complete lines; a
+replaced or shortened file is read again from its start; each read reopens the file (NFS close-to-open). The
+run ends when its end is recorded and its lock (engine.core.runs.runlock) is let go (or END_LINGER_S after the
+end), when the lock goes without an end, or when the folder is gone.
 """
 
 from __future__ import annotations

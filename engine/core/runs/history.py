@@ -1,17 +1,9 @@
 """Run history: what the run directories under a root say about past runs.
 
-Read-only and TensorFlow-free, so the window's runs panel and the command
-line see the same history, including runs started on the command line. Every
-number here comes from a run's own events.jsonl and metrics.csv.
-
-`RunHistory` reads only what changed: a run's summary is kept until its
-files' sizes and times change, and a growing events.jsonl is read from where
-the last read stopped (engine.core.runs.events_file.EventsDigest, which also caps what
-it reads of a huge file). One broken run never hides the others: whatever
-cannot be read becomes a row with status "unreadable" and the reason, and
-a bad line or a bad metrics cell is left out and named in `problems`. A run
-whose lock is held by a live process (engine.core.runs.runlock) is "running" and
-cannot be resumed.
+Read-only and TensorFlow-free, so the Runs tab and the command line see the same history, from each run's own
+events.jsonl and metrics.csv. `RunHistory` re-reads only what changed (engine.core.runs.events_file). One broken
+run never hides the others: it is an "unreadable" row with the reason, a bad line is named in `problems`. A run
+whose lock is held (engine.core.runs.runlock) is "running" and cannot be resumed.
 """
 
 from __future__ import annotations

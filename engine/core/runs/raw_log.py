@@ -1,17 +1,9 @@
 """RUN_DIR/stderr.log: a trainer's raw stderr, written only once its run is really its own.
 
-A cluster task other than the chief writes no run folder, so its raw stderr
-is a file of its own beside the run directory (task_raw_log), written from
-its first line.
-
-The stream starts before the trainer has claimed its run folder (TensorFlow's
-start-up lines come first), and a claim can be refused: the folder holds the
-user's files, another run, or a run another process is training. So lines are
-held in memory until the process that writes the run (`owner_pid`) has taken
-the run's lock and its claim was accepted (RunLock.accept), then written, with every later line (also after it died: a
-crash's last words belong to the run). If it never does, nothing is
-written there: a refused run leaves the folder as it was. One owner for both
-writers of the file: `tfdd train`'s stderr tee and the window's runner.
+The stream starts before the trainer has claimed its folder, and a claim can be refused (the user's files,
+another run), so lines are held in memory until the writer (`owner_pid`) holds the run's lock and its claim was
+accepted, then written with every later line; a refused run leaves the folder as it was. A cluster task other
+than the chief writes its own file beside the run (task_raw_log). Used by `tfdd train`'s tee and the window.
 """
 
 from __future__ import annotations

@@ -1,26 +1,10 @@
 """Writing a run directory, and how it survives being stopped, killed, refilled or full.
 
-The layout is engine.core.protocol.paths.RunPaths; this module creates the
-folders and writes the files. No TensorFlow here: the window creates run
-directories too.
-
-- A run directory is ours or it is not: `new_run_dir` writes the marker
-  first, and a fresh run is refused in a folder that has files but no
-  marker, or that already holds a run (only a resume writes into a run).
-- One process at a time: RunDir holds the run's OS file lock
-  (engine.core.runs.runlock) while it writes.
-- Events and metrics rows are appended whole-line (engine.core.runs.safe_files.LineFile):
-  a torn last line from a kill is set aside on the next open, and a write that
-  fails on a full disk leaves no torn line. events.jsonl is the run's record:
-  its events are fsynced (on a thread of their own; a checkpoint waits for it,
-  `synced`) except batch events, which are written in small batches (a kill
-  loses only batches after the last checkpoint, which a resume trains again).
-  metrics.csv is derived from it (a resume rebuilds a row a power cut lost
-  from its epoch_end event): its rows are written at once and synced when the
-  run closes. The config is written to a temporary file and renamed.
-- A resume reconciles the files with the checkpoint it continues from
-  (`reconcile`): what was recorded after that checkpoint is trained again, so
-  it is dropped, and every finished epoch keeps exactly one metrics row.
+The layout is engine.core.protocol.paths.RunPaths; no TensorFlow here, the window creates run folders too.
+`new_run_dir` writes the marker first and refuses a folder of other files or another run; RunDir holds the run's
+lock (engine.core.runs.runlock) while it writes. Events and metrics rows are whole lines (safe_files.LineFile);
+events.jsonl is the record, fsynced except batch events, and metrics.csv is derived from it. A resume reconciles
+the files with its checkpoint (`reconcile`): what came after it is dropped and trained again.
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
 """One process at a time trains a run: an OS file lock on RUN_DIR/.tfdd-lock.
 
-The kernel releases the lock when its holder dies (kill -9, a crash, power
-loss of a network client aside), so a crash never leaves a stale lock behind
-and nothing has to be cleaned up by hand. The lock file also says who holds
-it (pid, host, command, since when), for the refusal message and the Runs
-tab, which shows a locked run as running and offers no Resume.
-
-POSIX uses flock(2); Windows locks one byte far past the holder's text with
-msvcrt.locking (a locked range cannot be read there). A local cluster's
-launcher holds the lock for its whole cluster and hands it to its chief as an
-inherited descriptor (POSIX): the chief checks that the descriptor really is
-this run's locked file before it relies on it.
+The kernel releases the lock when its holder dies, so a crash never leaves a stale lock. The file says who
+holds it (pid, host, command, since when) for the refusal message and the Runs tab. POSIX uses flock(2); Windows
+locks one byte past the holder's text (msvcrt.locking). A local cluster's launcher hands the lock to its chief as
+an inherited descriptor, which the chief checks before relying on it.
 """
 
 from __future__ import annotations

@@ -1,19 +1,9 @@
 """Writes that survive a crash or a full disk: whole lines, whole files, and a little space kept back.
 
-- `LineFile` appends whole lines with one write(2) each batch; when a write
-  fails half-way (a full disk), the file is cut back to where it was, so no
-  torn line is left. A torn last line left by a kill or a power loss is moved
-  to a side file when the file is next opened, so the next line written does
-  not fuse with it.
-- `LineFile.sync_later` fsyncs on a thread of its own (`Syncer`), so the
-  writer does not wait for the disk; `synced()` waits until it has.
-- `atomic_write_bytes` writes a temporary file beside the target and renames
-  it over the target: readers see the old file or the new one, never half.
-- `Reserve` keeps a few kilobytes allocated in a run directory; on a full
-  disk they are given back so the run's last event (run_failed, saying the
-  disk is full) can still be written.
-- `is_disk_full` recognises ENOSPC and EDQUOT, from Python and from
-  TensorFlow's file system errors (which report them as text).
+`LineFile` appends whole lines (a write that fails half-way is cut back; a torn last line from a kill is set
+aside on the next open) and fsyncs on a thread of its own (`sync_later`, `synced`). `atomic_write_bytes` renames
+a temporary file over the target. `Reserve` keeps a few kilobytes so a full disk's run_failed can still be
+written; `is_disk_full` recognises ENOSPC and EDQUOT, also in TensorFlow's error text.
 """
 
 from __future__ import annotations

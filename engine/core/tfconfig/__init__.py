@@ -1,15 +1,9 @@
 """TF_CONFIG without TensorFlow: parse, validate, render, and local ports.
 
-TensorFlow reads the cluster from the TF_CONFIG environment variable and
-checks little of it: a document without "cluster" silently trains one
-worker alone, a port clash ends in "Could not start gRPC server", a missing
-peer waits for an hour. So every rule is checked here, before any process
-starts, and each problem names its place (`cluster.worker[1]`), the value and
-what to change. The GUI's cluster editor imports this module, so it must
-never import TensorFlow.
-
-In parts: spec (jobs, tasks, problems), addresses, parsing, validation, roles (this process's),
-local (clusters on this machine); the package's namespace holds their public names.
+TensorFlow checks little of TF_CONFIG (no "cluster" trains one worker alone, a missing peer waits an hour), so
+every rule is checked here before any process starts, each problem naming its place (`cluster.worker[1]`), value
+and fix. The cluster editor imports it, so no TensorFlow. Parts: spec, addresses, parsing, validation, roles,
+local; the package's namespace holds their public names.
 """
 
 from __future__ import annotations

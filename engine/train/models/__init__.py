@@ -1,12 +1,9 @@
 """The model a run trains, by `model.kind`: one module per kind, one contract for all.
 
-Every model maps (batch, *input_shape) features to (batch, units) outputs,
-units = 1 for two classes (binary cross-entropy) and num_classes otherwise.
-The engine's own models output logits in float32 (losses from logits are
-numerically stable, and a float16 softmax/sigmoid output is the classic
-source of NaN losses under mixed precision). A user's model may end in
-softmax or sigmoid instead: `check_output` detects it and the loss then takes
-probabilities (`from_logits=False`), so the activation is never applied twice.
+Every model maps (batch, *input_shape) features to (batch, units) outputs, units = 1 for two classes and
+num_classes otherwise. The engine's models output float32 logits (stable losses; a float16 softmax is the
+classic source of NaN losses under mixed precision); a user's model ending in softmax or sigmoid is detected by
+`check_output`, and the loss then takes probabilities, so the activation is never applied twice.
 """
 
 from __future__ import annotations

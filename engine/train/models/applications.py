@@ -1,13 +1,9 @@
 """Any architecture of tf_keras.applications, by name, with random or local weights: never a download.
 
-The application is built without its ImageNet top (`include_top=False`,
-global average pooling) at the data's image shape, and a float32 Dense head
-sized to the classes is put on it. `weights` is null (random initial
-weights) or the path of a weights file saved on this machine for that
-architecture without its top (e.g. `model.save_weights` of the same
-application, or a Keras `..._notop.h5` file copied by hand). Images enter as
-pixels in [0, 1]; pretrained weights that expect an application's own
-preprocessing want a python model that applies it.
+Built without its ImageNet top (global average pooling) at the data's image shape, with a float32 Dense head
+sized to the classes. `weights` is null (random) or a weights file on this machine for that architecture
+without its top. Images enter as pixels in [0, 1]; weights that expect their application's own preprocessing
+want a python model that applies it.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """A small convolutional network for images, built from the data's image shape.
 
-One block per entry of `model.filters`: Conv2D (same padding), batch
-normalisation, the activation, 2x2 max pooling (while the image is at least
-2 pixels); then global average pooling, `hidden_units` Dense layers and the
-float32 logits. Batch normalisation is `synchronized=True`: its batch mean
-and variance are all-reduced over every replica, so they are the global
-batch's, as with one replica; the per-replica form would normalise each
-replica's slice by its own statistics, and 1 and N replicas would train
-different models.
+Per entry of `model.filters`: Conv2D, batch normalisation, the activation, 2x2 max pooling (while the image is
+at least 2 pixels); then global average pooling, `hidden_units` Dense layers and float32 logits. Batch
+normalisation is synchronized: its statistics are the global batch's, so 1 and N replicas train the same model.
 """
 
 from __future__ import annotations

@@ -1,23 +1,11 @@
-"""Adam's step as one fused kernel per variable, in the optimizer Keras builds.
+"""Adam's step as one fused kernel per variable (`ResourceApplyAdam`), in the optimizer Keras builds.
 
-tf-keras's Adam builds a dense update from a dozen small ops per variable
-and replica (two assign_adds, square, sqrt, divide ...). Building them is
-Python work in the first trace of every run: about 0.3 s of a warm start's
-1.6-2.1 s on two virtual CPUs with the tutorial's MLP, for the same math
-TensorFlow has as one kernel, `ResourceApplyAdam`:
-    m += (g - m)(1 - beta_1);  v += (g² - v)(1 - beta_2)
-    var -= lr·sqrt(1 - beta_2^t)/(1 - beta_1^t) · m / (sqrt(v) + epsilon)
-which is tf-keras's dense update, term for term.
-
-It reads tf-keras's private slot attributes (engine.train.tf_runtime.PRIVATE_API); where they are
-missing, Keras's own step runs. Only the instance's `update_step` is replaced: the optimizer stays Keras's
-Adam, so its slot variables, its checkpoints (a run stopped before this
-change resumes after it) and the optimizer saved in model.keras are exactly
-Keras's. Sparse gradients, amsgrad and adaptive epsilon keep Keras's own step.
-
-An exported standalone script gets this module's functions copied in by
-engine.core.exports.script (its losses must equal the engine's to the last bit),
-so they use only `tf`, `keras` and the standard library.
+tf-keras builds Adam's dense update from a dozen small ops per variable and replica, Python work in every run's
+first trace, for the math TensorFlow has as one kernel, term for term. Only the instance's `update_step` is
+replaced, so slots, checkpoints and the saved optimizer stay Keras's; sparse gradients, amsgrad and missing
+private attributes (engine.train.tf_runtime.PRIVATE_API) keep Keras's own step. engine.core.exports.script copies
+these functions into exported scripts (their losses must equal the engine's), so they use only tf, keras and
+the standard library.
 """
 
 from __future__ import annotations

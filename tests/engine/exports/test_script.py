@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import itertools
 import re
+import shutil
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -26,7 +27,14 @@ import pytest
 
 from engine.core import events as ev
 from engine.core.config import ALL_REDUCE, RunConfig
-from engine.core.exports.script import HONOURED, IGNORED, TEMPLATE, export_script, render_script
+from engine.core.exports.script import (
+    HONOURED,
+    IGNORED,
+    TEMPLATE_PARTS,
+    export_script,
+    render_script,
+    template_source,
+)
 from engine.core.plan import DeviceError, plan_devices
 from engine.core.problems import ConfigError
 from tests.engine.train.worker_process import REPO, base_config, env, train, write_config
@@ -51,7 +59,7 @@ def config_fields(obj: Any = None, prefix: str = "") -> list[str]:
 
 def template_reads() -> set[str]:
     """The config keys the template's code reads: config["x"], config["s"]["f"], or s["f"] after s = config["s"]."""
-    tree = ast.parse(TEMPLATE.read_text(encoding="utf-8"))
+    tree = ast.parse(template_source())
 
     def key_of(node: ast.AST) -> str | None:
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
@@ -94,6 +102,20 @@ def test_script_embeds_the_config_and_no_dashboard_code():
     compile(source, "train.py", "exec")
     assert "'seed': 11" in source and "'loop': 'fit'" in source
     assert "from engine" not in source and "import engine" not in source
+
+
+def test_the_template_parts_join_into_one_clean_program():
+    """Each part alone uses names another part defines; joined, every name is defined and used once (pyflakes's
+    rules, through ruff)."""
+    ruff = shutil.which("ruff")
+    assert ruff, "ruff is not installed: pip install -e .[test]"
+    script = render_script(RunConfig())
+    args = [ruff, "check", "--no-cache", "--isolated", "--select", "F", "--stdin-filename", "train.py", "-"]
+    out = subprocess.run(args, input=script, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert all(
+        part.stat().st_size and len(part.read_text(encoding="utf-8").splitlines()) < 500 for part in TEMPLATE_PARTS
+    )
 
 
 def test_every_config_field_is_honoured_or_ignored_with_a_reason():
@@ -176,10 +198,10 @@ class FakeTF:
 @functools.cache
 def template_code(*names: str) -> Any:
     """The template's top-level functions `names`, compiled without the rest (no TensorFlow import)."""
-    tree = ast.parse(TEMPLATE.read_text(encoding="utf-8"))
+    tree = ast.parse(template_source())
     body = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in names]
     assert {node.name for node in body} == set(names)
-    return compile(ast.Module(body=body, type_ignores=[]), str(TEMPLATE), "exec")
+    return compile(ast.Module(body=body, type_ignores=[]), "template", "exec")
 
 
 def template_functions(*names: str, **namespace: Any) -> dict[str, Any]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QSplitter, QWidget
+
 from engine.core import events as ev
 from engine.core.protocol.codes import WorkerState
 from gui import theme
@@ -171,3 +174,24 @@ def test_a_stalled_task_is_marked_until_it_steps_again(qtbot):
     assert panel.cell("worker-1", MESSAGE) == "worker-1: stepping again"
     panel.add_events([stalled, state("worker-1", "failed", 12, "killed by SIGKILL")])
     assert panel.stalled() == [] and panel.summary.text() == "1 failed · 1 training"
+
+
+def test_make_room_takes_rows_for_the_tasks_from_the_view_above(qtbot):
+    """A cluster run's tasks panel grows to show its rows (at most a third of the splitter), the plots above
+    giving the height; a panel already tall enough keeps its size."""
+    splitter = QSplitter(Qt.Orientation.Vertical)
+    qtbot.addWidget(splitter)
+    panel = WorkersPanel()
+    for widget in (QWidget(), panel, QWidget()):
+        splitter.addWidget(widget)
+    splitter.resize(400, 900)
+    splitter.show()
+    splitter.setSizes([560, 130, 200])
+    before = splitter.sizes()
+    panel.make_room(4)
+    wanted = min(60 + panel.table.verticalHeader().defaultSectionSize() * 5, sum(before) // 3)
+    after = splitter.sizes()
+    assert wanted > before[1]
+    assert after == [before[0] - (wanted - before[1]), wanted, before[2]]
+    panel.make_room(1)  # fewer rows than it has room for: nothing moves
+    assert splitter.sizes() == after
