@@ -4,8 +4,10 @@ engine.core.anatomy says what bounds a step (input, compute, sync or the rest); 
 verdict into changes of the run config that address it, as field -> value diffs (the sweep's names:
 `model.hidden_units` for a section's field), each with a one-line reason. Only changes valid for this
 config and this machine are offered: the changed config must pass validation with the run's replica
-count, and device-bound choices (NCCL, mixed precision) must be able to help on the devices the run used.
-Where the config cannot express a fix (a user's own input pipeline), the reason is advice with no change.
+count, and device-bound choices (NCCL, mixed precision, XLA) must be ones the device plan accepts and does not
+note as unable to help on the devices the run used. Where the config cannot express a fix (a user's own input
+pipeline), the reason is advice with no change; where no change is offered, one line of advice says why, in the
+words of the rules that refused each candidate.
 A change is proved by a short trial before it is adopted (engine.tools.trial). TensorFlow-free: the
 window offers these under the Live tab's verdict.
 """
@@ -34,6 +36,7 @@ from engine.core.plan import (
     choice_problems,
     choose_all_reduce,
     cpu_info,
+    plan_notes,
     precision_features,
 )
 from engine.core.problems import ConfigError, Problem
@@ -84,23 +87,46 @@ def machine_of(started: RunStarted) -> Machine:
 
 
 def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Machine) -> list[Remedy]:
-    """The changes that address what bounds `anatomy`'s steps, valid for `config` at `replicas` replicas."""
-    part = bound_by(anatomy)
-    offered = _OFFERS[part](config, replicas, machine)
+    """The changes that address what bounds `anatomy`'s steps, valid for `config` at `replicas` replicas; when
+    none is, one line of advice saying why, in the words of the rules that refused each candidate."""
+    offered, refused = [], []
+    for remedy in _OFFERS[bound_by(anatomy)](config, replicas, machine):
+        why_not = _refusals(config, remedy.changes, replicas, machine)
+        if why_not:
+            refused.append(msg("{change}: {why}", change=remedy.label, why=why_not[0].message))
+        else:
+            offered.append(remedy)
+    return offered or [Remedy({}, _nothing_on_offer(refused))]
+
+
+def _refusals(config: RunConfig, changes: dict[str, Any], replicas: int, machine: Machine) -> list[Problem]:
+    """Why `changes` cannot be offered: what validation or the device plan refuses in the changed config, and the
+    plan's notes that the changed fields cannot help on `machine`. What was wrong before the change is not the
+    change's (e.g. a data file moved since the run)."""
+    if not changes:
+        return []
+    gpus = [f"GPU:{i}" for i in range(machine.gpus)]
+    features = PRECISION_CPU_FEATURES["bfloat16"] if machine.cpu_bfloat16 else ()
 
     def plan_refuses(c: RunConfig) -> list[Problem]:
-        return choice_problems(c, machine.gpus > 0, machine.system)
+        notes = [n for n in plan_notes(c, gpus, cpu_features=features) if n.field in changes]
+        return [*choice_problems(c, machine.gpus > 0, machine.system), *notes]
 
-    # what was wrong before the change is not the change's (e.g. a data file moved since the run)
     had = {str(p) for p in [*validate(config, replicas=replicas), *plan_refuses(config)]}
+    problems = [p for p in changed_problems(config, changes, replicas) if str(p) not in had]
+    if not problems:
+        problems = [p for p in plan_refuses(apply(config, changes, check=False)) if str(p) not in had]
+    return problems
 
-    def valid(remedy: Remedy) -> bool:
-        if not all(str(p) in had for p in changed_problems(config, remedy.changes, replicas)):
-            return False
-        changed = apply(config, remedy.changes, check=False)
-        return all(str(p) in had for p in plan_refuses(changed))
 
-    return [r for r in offered if not r.changes or valid(r)]
+def _nothing_on_offer(refused: list[Message]) -> Message:
+    """The one line shown when no change is offered: each candidate the rules refused, with their reason."""
+    if not refused:
+        return msg("no change on offer: the config already has the changes that address this")
+    reasons = refused[-1]
+    for reason in reversed(refused[:-1]):
+        reasons = msg("{first}; {rest}", first=reason, rest=reasons)
+    return msg("no change on offer: {reasons}", reasons=reasons)
 
 
 def changed_problems(config: RunConfig, changes: dict[str, Any], replicas: int | None) -> list[Problem]:
@@ -163,7 +189,9 @@ def _input(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
 
 
 def _compute(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
-    offered: list[Remedy] = []
+    """One replica where the replicas share one CPU, mixed precision and XLA (each offered only where the
+    device plan lets it help: remedies), and more steps per call for a small model."""
+    offered = _one_replica(config, replicas, machine)
     if config.mixed_precision == "off":
         if machine.gpus:
             offered.append(
@@ -172,7 +200,7 @@ def _compute(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]
                     msg("float16 runs on the GPUs' tensor cores (compute capability 7.0 or newer): up to 2-3× faster"),
                 )
             )
-        elif machine.cpu_bfloat16:
+        else:
             offered.append(
                 Remedy({"mixed_precision": "bfloat16"}, msg("this CPU computes in bfloat16 natively: half the bytes"))
             )
@@ -184,7 +212,7 @@ def _compute(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]
 
 
 def _sync(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
-    offered = [*_larger_batch(config, replicas), *_steps_per_call(config)]
+    offered = [*_one_replica(config, replicas, machine), *_larger_batch(config, replicas), *_steps_per_call(config)]
     current = config.all_reduce
     if current == "auto":
         current = choose_all_reduce(config.strategy, machine.gpus, machine.system)
@@ -211,6 +239,24 @@ def _sync(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
 
 def _rest(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
     return _steps_per_call(config)
+
+
+def _one_replica(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
+    """One replica for a mirrored run over logical devices of one CPU (virtual_devices): they share the same
+    cores, so more of them add no computing power, only the summing of their gradients."""
+    if machine.gpus or config.strategy != Strategy.MIRRORED or replicas < 2:
+        return []
+    return [
+        Remedy(
+            {"virtual_devices": 1},
+            msg(
+                "the {replicas} replicas are logical devices of one CPU: they share its cores, so they add no "
+                "computing power, only the work of summing their gradients; one replica trains the same global "
+                "batch on all the cores",
+                replicas=replicas,
+            ),
+        )
+    ]
 
 
 def _larger_batch(config: RunConfig, replicas: int) -> list[Remedy]:
