@@ -63,6 +63,7 @@ class Remedy:
 
     changes: dict[str, Any]
     why: Message
+    headline: Message | None = None  # `why` in short where it is long: the window's row, with `why` in its tip
 
     @property
     def arguments(self) -> list[str]:
@@ -93,10 +94,10 @@ def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Ma
     for remedy in _OFFERS[bound_by(anatomy)](config, replicas, machine):
         why_not = _refusals(config, remedy.changes, replicas, machine)
         if why_not:
-            refused.append(msg("{change}: {why}", change=remedy.label, why=why_not[0].message))
+            refused.append((remedy.label, why_not[0].message))
         else:
             offered.append(remedy)
-    return offered or [Remedy({}, _nothing_on_offer(refused))]
+    return offered or [_nothing_on_offer(refused)]
 
 
 def _refusals(config: RunConfig, changes: dict[str, Any], replicas: int, machine: Machine) -> list[Problem]:
@@ -119,14 +120,22 @@ def _refusals(config: RunConfig, changes: dict[str, Any], replicas: int, machine
     return problems
 
 
-def _nothing_on_offer(refused: list[Message]) -> Message:
-    """The one line shown when no change is offered: each candidate the rules refused, with their reason."""
+def _nothing_on_offer(refused: list[tuple[str, Message]]) -> Remedy:
+    """The advice when no change is offered: each candidate (its label) the rules refused, with their reason."""
     if not refused:
-        return msg("no change on offer: the config already has the changes that address this")
-    reasons = refused[-1]
-    for reason in reversed(refused[:-1]):
-        reasons = msg("{first}; {rest}", first=reason, rest=reasons)
-    return msg("no change on offer: {reasons}", reasons=reasons)
+        return Remedy({}, msg("no change on offer: the config already has the changes that address this"))
+    reasons = [msg("{change}: {why}", change=change, why=why) for change, why in refused]
+    joined = reasons[-1]
+    for reason in reversed(reasons[:-1]):
+        joined = msg("{first}; {rest}", first=reason, rest=joined)
+    return Remedy(
+        {},
+        msg("no change on offer: {reasons}", reasons=joined),
+        headline=msg(
+            "no change on offer: {changes} cannot run on these devices or would not help",
+            changes=", ".join(change for change, _ in refused),
+        ),
+    )
 
 
 def changed_problems(config: RunConfig, changes: dict[str, Any], replicas: int | None) -> list[Problem]:

@@ -1272,6 +1272,10 @@
         <translation>没有可提供的更改：{reasons}</translation>
     </message>
     <message>
+        <source>no change on offer: {changes} cannot run on these devices or would not help</source>
+        <translation>没有可提供的更改：{changes} 在这些设备上无法运行或不会有帮助</translation>
+    </message>
+    <message>
         <source>not a field of the run config</source>
         <translation>不是运行配置中的字段</translation>
     </message>

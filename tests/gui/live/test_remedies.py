@@ -106,7 +106,7 @@ def test_a_compute_bound_run_on_logical_cpu_devices_is_offered_one_replica(make_
     assert panel.rows[0].try_button.isVisible() and panel.rows[0].try_button.isEnabled()
 
 
-def test_when_nothing_is_offered_the_panel_says_why_in_one_line(make_window, tmp_path, chinese):
+def test_when_nothing_is_offered_the_panel_says_why_in_one_line(qtbot, make_window, tmp_path, chinese):
     """One logical CPU device, bfloat16 already chosen, compute-bound: XLA is refused by the device plan, and the
     panel says so (in the window's language) instead of offering nothing."""
     paths = a_run(tmp_path, tutorial(virtual_devices=1, mixed_precision="bfloat16"))
@@ -116,9 +116,15 @@ def test_when_nothing_is_offered_the_panel_says_why_in_one_line(make_window, tmp
     (row,) = panel.rows
     assert panel.isVisible() and row.remedy.changes == {} and not row.try_button.isVisible()
     assert row.remedy.why.startswith("no change on offer: jit_compile=true: mirrored compiles its step with XLA")
-    text = row.label.text()
-    assert "jit_compile=true" in text and "XLA" in text, text
-    assert not any(word in text for word in ("no change on offer", "compiles its step", "on the CPU use")), text
+    line, why = row.label.text(), row.label.toolTip()
+    assert "jit_compile=true" in line and "XLA" not in line and len(line) < len(why) / 2, "the line names, the tip says"
+    assert "jit_compile=true" in why and "XLA" in why, why
+    for text in (line, why):
+        assert not any(word in text for word in ("no change on offer", "compiles its step", "would not")), text
+    window.resize(1500, 950)
+    plots = window.plots
+    qtbot.waitUntil(lambda: plots.anatomy.plot.height() > 0 and row.label.height() > 0)
+    assert plots.loss.height() > 0.8 * plots.anatomy.plot.height(), "a wrapped line does not shrink the upper plots"
 
 
 def test_a_new_run_clears_the_changes(make_window, tmp_path):
