@@ -168,9 +168,10 @@ def parse_change(text: str) -> tuple[str, Any] | None:
 
 def _input(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
     """The engine's own pipelines already map in parallel and prefetch (AUTOTUNE): what remains is reading the
-    source once (`data.cache`, for a run of one process), and advice on the source itself."""
+    source once (`data.cache`, for a run of one process), one replica where examples in memory are split among
+    replicas that share one CPU, and advice on the source itself."""
     kind = config.data.kind
-    offered = []
+    offered = [] if kind in STREAMED_KINDS else _one_replica(config, replicas, machine)
     if kind in STREAMED_KINDS and not config.data.cache and config.strategy not in (MULTI_WORKER, PARAMETER_SERVER):
         offered.append(
             Remedy(
@@ -252,7 +253,7 @@ def _rest(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
 
 def _one_replica(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
     """One replica for a mirrored run over logical devices of one CPU (virtual_devices): they share the same
-    cores, so more of them add no computing power, only the summing of their gradients."""
+    cores, so more of them add no computing power, only the splitting of batches and summing of gradients."""
     if machine.gpus or config.strategy != Strategy.MIRRORED or replicas < 2:
         return []
     return [
@@ -260,8 +261,8 @@ def _one_replica(config: RunConfig, replicas: int, machine: Machine) -> list[Rem
             {"virtual_devices": 1},
             msg(
                 "the {replicas} replicas are logical devices of one CPU: they share its cores, so they add no "
-                "computing power, only the work of summing their gradients; one replica trains the same global "
-                "batch on all the cores",
+                "computing power, only work (splitting each batch among them, summing their gradients); one "
+                "replica trains the same global batch on all the cores",
                 replicas=replicas,
             ),
         )

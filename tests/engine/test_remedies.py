@@ -146,15 +146,19 @@ def tutorial(**changes) -> RunConfig:
 
 
 def test_replicas_that_are_logical_devices_of_one_cpu_are_offered_one_replica():
-    """Logical CPU devices share the same cores: a compute-bound run gains nothing from them, and a sync-bound
-    one all-reduces between copies on one CPU. One replica keeps the global batch and uses every core."""
+    """Logical CPU devices share the same cores: a compute-bound run gains nothing from them, a sync-bound one
+    all-reduces between copies on one CPU, and an input-bound one with its examples in memory splits each batch
+    among them. One replica keeps the global batch and uses every core."""
     config = tutorial()
     for part in ("compute", "sync"):
         offered = remedies(config, bound(part), 2, LINUX_CPU)
         assert offered[0].changes == {"virtual_devices": 1}, part
         assert "share" in offered[0].why and "cores" in offered[0].why
     assert {"virtual_devices": 1} in changes(tutorial(virtual_devices=4), "compute", replicas=4)
-    assert {"virtual_devices": 1} not in changes(config, "input", replicas=2)
+    in_memory = remedies(config, bound("input"), 2, LINUX_CPU)
+    assert in_memory[0].changes == {"virtual_devices": 1} and "splitting each batch" in in_memory[0].why
+    streamed = config.replace(data=config.data.__class__(kind="csv", path="x"))
+    assert {"virtual_devices": 1} not in changes(streamed, "input", replicas=2), "reading the source is the cost"
     assert {"virtual_devices": 1} not in changes(config, "rest", replicas=2)
     assert not any("virtual_devices" in c for c in changes(tutorial(virtual_devices=1), "compute")), "one already"
     gpus = RunConfig(devices=("GPU:0", "GPU:1"))
