@@ -253,16 +253,16 @@ def _rest(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
 
 def _one_replica(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
     """One replica for a mirrored run over logical devices of one CPU (virtual_devices): they share the same
-    cores, so more of them add no computing power, only the splitting of batches and summing of gradients."""
+    cores, so more of them add the splitting of batches and summing of gradients but no cores."""
     if machine.gpus or config.strategy != Strategy.MIRRORED or replicas < 2:
         return []
     return [
         Remedy(
             {"virtual_devices": 1},
             msg(
-                "the {replicas} replicas are logical devices of one CPU: they share its cores, so they add no "
-                "computing power, only work (splitting each batch among them, summing their gradients); one "
-                "replica trains the same global batch on all the cores",
+                "the {replicas} replicas are logical devices of one CPU and share its cores: splitting each batch "
+                "among them and summing their gradients is work that one replica, training the same global batch "
+                "on all the cores, does not do (the smaller the model's step, the more it gains)",
                 replicas=replicas,
             ),
         )

@@ -1324,8 +1324,8 @@
         <translation>以每包 {mb} MB 对梯度做 all-reduce：工作器之间的消息更少、更大</translation>
     </message>
     <message>
-        <source>the {replicas} replicas are logical devices of one CPU: they share its cores, so they add no computing power, only work (splitting each batch among them, summing their gradients); one replica trains the same global batch on all the cores</source>
-        <translation>这 {replicas} 个副本是同一个 CPU 上的逻辑设备：它们共用它的核心，所以不增加算力，只增加工作（把每个批次分给各副本、对梯度求和）；一个副本就能用全部核心训练同样的全局批次</translation>
+        <source>the {replicas} replicas are logical devices of one CPU and share its cores: splitting each batch among them and summing their gradients is work that one replica, training the same global batch on all the cores, does not do (the smaller the model&apos;s step, the more it gains)</source>
+        <translation>这 {replicas} 个副本是同一个 CPU 上的逻辑设备，共用它的核心：把每个批次分给各副本、对梯度求和，是一个副本用全部核心训练同样的全局批次时不必做的工作（模型的训练步越小，收益越大）</translation>
     </message>
     <message>
         <source>each all-reduce then serves twice the examples; the loss curve changes with the batch (the learning rate may need to grow with it)</source>
