@@ -85,7 +85,7 @@ class ConsoleProgress:
 
     def _what_to_try(self) -> None:
         """The changes the last verdict offers, each as the `tfdd try` command that measures it (the window's
-        Try buttons), and advice the config cannot express."""
+        Try buttons), and advice the config cannot express, or why no change is offered."""
         from engine.core import anatomy, remedies
         from engine.core.protocol.paths import RunPaths
 
@@ -94,8 +94,6 @@ class ConsoleProgress:
             return
         started = self._started
         offered = remedies.remedies(self._config, last, max(started.num_replicas, 1), remedies.machine_of(started))
-        if not offered:
-            return
         config_file = str(RunPaths(Path(started.run_dir)).config)
         print(f"what to try ({anatomy.verdict(last)}):", file=self._out)
         for remedy in offered:

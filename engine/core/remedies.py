@@ -4,8 +4,10 @@ engine.core.anatomy says what bounds a step (input, compute, sync or the rest); 
 verdict into changes of the run config that address it, as field -> value diffs (the sweep's names:
 `model.hidden_units` for a section's field), each with a one-line reason. Only changes valid for this
 config and this machine are offered: the changed config must pass validation with the run's replica
-count, and device-bound choices (NCCL, mixed precision) must be able to help on the devices the run used.
-Where the config cannot express a fix (a user's own input pipeline), the reason is advice with no change.
+count, and device-bound choices (NCCL, mixed precision, XLA) must be ones the device plan accepts and does not
+note as unable to help on the devices the run used. Where the config cannot express a fix (a user's own input
+pipeline), the reason is advice with no change; where no change is offered, one line of advice says why, in the
+words of the rules that refused each candidate.
 A change is proved by a short trial before it is adopted (engine.tools.trial). TensorFlow-free: the
 window offers these under the Live tab's verdict.
 """
@@ -31,6 +33,7 @@ from engine.core.plan import (
     Strategy,
     choice_problems,
     choose_all_reduce,
+    plan_notes,
 )
 from engine.core.problems import ConfigError, Problem
 from engine.core.sweep.space import apply, is_field
@@ -56,6 +59,7 @@ class Remedy:
 
     changes: dict[str, Any]
     why: Message
+    headline: Message | None = None  # `why` in short where it is long: the window's row, with `why` in its tip
 
     @property
     def arguments(self) -> list[str]:
@@ -82,23 +86,54 @@ def machine_of(started: RunStarted) -> Machine:
 
 
 def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Machine) -> list[Remedy]:
-    """The changes that address what bounds `anatomy`'s steps, valid for `config` at `replicas` replicas."""
-    part = bound_by(anatomy)
-    offered = _OFFERS[part](config, replicas, machine)
+    """The changes that address what bounds `anatomy`'s steps, valid for `config` at `replicas` replicas; when
+    none is, one line of advice saying why, in the words of the rules that refused each candidate."""
+    offered, refused = [], []
+    for remedy in _OFFERS[bound_by(anatomy)](config, replicas, machine):
+        why_not = _refusals(config, remedy.changes, replicas, machine)
+        if why_not:
+            refused.append((remedy.label, why_not[0].message))
+        else:
+            offered.append(remedy)
+    return offered or [_nothing_on_offer(refused)]
+
+
+def _refusals(config: RunConfig, changes: dict[str, Any], replicas: int, machine: Machine) -> list[Problem]:
+    """Why `changes` cannot be offered: what validation or the device plan refuses in the changed config, and the
+    plan's notes that the changed fields cannot help on `machine`. What was wrong before the change is not the
+    change's (e.g. a data file moved since the run)."""
+    if not changes:
+        return []
+    gpus = [f"GPU:{i}" for i in range(machine.gpus)]
+    features = PRECISION_CPU_FEATURES["bfloat16"] if machine.cpu_bfloat16 else ()
 
     def plan_refuses(c: RunConfig) -> list[Problem]:
-        return choice_problems(c, machine.gpus > 0, machine.system)
+        notes = [n for n in plan_notes(c, gpus, cpu_features=features) if n.field in changes]
+        return [*choice_problems(c, machine.gpus > 0, machine.system), *notes]
 
-    # what was wrong before the change is not the change's (e.g. a data file moved since the run)
     had = {str(p) for p in [*validate(config, replicas=replicas), *plan_refuses(config)]}
+    problems = [p for p in changed_problems(config, changes, replicas) if str(p) not in had]
+    if not problems:
+        problems = [p for p in plan_refuses(apply(config, changes, check=False)) if str(p) not in had]
+    return problems
 
-    def valid(remedy: Remedy) -> bool:
-        if not all(str(p) in had for p in changed_problems(config, remedy.changes, replicas)):
-            return False
-        changed = apply(config, remedy.changes, check=False)
-        return all(str(p) in had for p in plan_refuses(changed))
 
-    return [r for r in offered if not r.changes or valid(r)]
+def _nothing_on_offer(refused: list[tuple[str, Message]]) -> Remedy:
+    """The advice when no change is offered: each candidate (its label) the rules refused, with their reason."""
+    if not refused:
+        return Remedy({}, msg("no change on offer: the config already has the changes that address this"))
+    reasons = [msg("{change}: {why}", change=change, why=why) for change, why in refused]
+    joined = reasons[-1]
+    for reason in reversed(reasons[:-1]):
+        joined = msg("{first}; {rest}", first=reason, rest=joined)
+    return Remedy(
+        {},
+        msg("no change on offer: {reasons}", reasons=joined),
+        headline=msg(
+            "no change on offer: {changes} cannot run on these devices or would not help",
+            changes=", ".join(change for change, _ in refused),
+        ),
+    )
 
 
 def changed_problems(config: RunConfig, changes: dict[str, Any], replicas: int | None) -> list[Problem]:
@@ -131,9 +166,10 @@ def parse_change(text: str) -> tuple[str, Any] | None:
 
 def _input(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
     """The engine's own pipelines already map in parallel and prefetch (AUTOTUNE): what remains is reading the
-    source once (`data.cache`, for a run of one process), and advice on the source itself."""
+    source once (`data.cache`, for a run of one process), one replica where examples in memory are split among
+    replicas that share one CPU, and advice on the source itself."""
     kind = config.data.kind
-    offered = []
+    offered = [] if kind in STREAMED_KINDS else _one_replica(config, replicas, machine)
     if kind in STREAMED_KINDS and not config.data.cache and config.strategy not in (MULTI_WORKER, PARAMETER_SERVER):
         offered.append(
             Remedy(
@@ -161,7 +197,9 @@ def _input(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
 
 
 def _compute(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
-    offered: list[Remedy] = []
+    """One replica where the replicas share one CPU, mixed precision and XLA (each offered only where the
+    device plan lets it help: remedies), and more steps per call for a small model."""
+    offered = _one_replica(config, replicas, machine)
     if config.mixed_precision == "off":
         if machine.gpus:
             offered.append(
@@ -170,7 +208,7 @@ def _compute(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]
                     msg("float16 runs on the GPUs' tensor cores (compute capability 7.0 or newer): up to 2-3× faster"),
                 )
             )
-        elif machine.cpu_bfloat16:
+        else:
             offered.append(
                 Remedy({"mixed_precision": "bfloat16"}, msg("this CPU computes in bfloat16 natively: half the bytes"))
             )
@@ -182,7 +220,7 @@ def _compute(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]
 
 
 def _sync(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
-    offered = [*_larger_batch(config, replicas), *_steps_per_call(config)]
+    offered = [*_one_replica(config, replicas, machine), *_larger_batch(config, replicas), *_steps_per_call(config)]
     current = config.all_reduce
     if current == "auto":
         current = choose_all_reduce(config.strategy, machine.gpus, machine.system)
@@ -209,6 +247,24 @@ def _sync(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
 
 def _rest(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
     return _steps_per_call(config)
+
+
+def _one_replica(config: RunConfig, replicas: int, machine: Machine) -> list[Remedy]:
+    """One replica for a mirrored run over logical devices of one CPU (virtual_devices): they share the same
+    cores, so more of them add the splitting of batches and summing of gradients but no cores."""
+    if machine.gpus or config.strategy != Strategy.MIRRORED or replicas < 2:
+        return []
+    return [
+        Remedy(
+            {"virtual_devices": 1},
+            msg(
+                "the {replicas} replicas are logical devices of one CPU and share its cores: splitting each batch "
+                "among them and summing their gradients is work that one replica, training the same global batch "
+                "on all the cores, does not do (the smaller the model's step, the more it gains)",
+                replicas=replicas,
+            ),
+        )
+    ]
 
 
 def _larger_batch(config: RunConfig, replicas: int) -> list[Remedy]:

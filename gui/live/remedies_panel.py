@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from engine.core import anatomy, remedies
@@ -40,7 +41,8 @@ class RemedyRow:
     def __init__(self, panel: RemediesPanel, remedy: Remedy, row: int) -> None:
         self.remedy = remedy
         tried = bool(remedy.changes)
-        self.label = QLabel(remedy.label if tried else translate(remedy.why), objectName="remedyChange")
+        advice = translate(remedy.headline or remedy.why)
+        self.label = QLabel(remedy.label if tried else advice, objectName="remedyChange")
         self.label.setToolTip(translate(remedy.why))
         self.label.setWordWrap(not tried)
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -89,6 +91,22 @@ class RemediesPanel(QWidget):
         self.arms: list[ev.TrialArm] = []
         self._scratch: ScratchDir | None = None
         self.setVisible(False)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        """No: a wrapped advice line would make the plots' grid size their rows by this panel's height at its
+        own width, shrinking loss and accuracy; sizeHint gives the height at the panel's width instead."""
+        return False
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        hint = super().sizeHint()
+        if self.width() > 0 and self.grid.hasHeightForWidth():
+            hint.setHeight(self.grid.heightForWidth(self.width()))
+        return hint
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # a wrapped line may take more or fewer lines at the new width
 
     @staticmethod
     def applied(config: RunConfig, changes: dict[str, Any]) -> RunConfig:

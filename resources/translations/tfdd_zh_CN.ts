@@ -1256,6 +1256,26 @@
         <translation>由扫描自身设置，不能改变</translation>
     </message>
     <message>
+        <source>{change}: {why}</source>
+        <translation>{change}：{why}</translation>
+    </message>
+    <message>
+        <source>no change on offer: the config already has the changes that address this</source>
+        <translation>没有可提供的更改：配置已包含针对此问题的更改</translation>
+    </message>
+    <message>
+        <source>{first}; {rest}</source>
+        <translation>{first}；{rest}</translation>
+    </message>
+    <message>
+        <source>no change on offer: {reasons}</source>
+        <translation>没有可提供的更改：{reasons}</translation>
+    </message>
+    <message>
+        <source>no change on offer: {changes} cannot run on these devices or would not help</source>
+        <translation>没有可提供的更改：{changes} 在这些设备上无法运行或不会有帮助</translation>
+    </message>
+    <message>
         <source>not a field of the run config</source>
         <translation>不是运行配置中的字段</translation>
     </message>
@@ -1302,6 +1322,10 @@
     <message>
         <source>all-reduce the gradients in packs of {mb} MB: fewer, larger messages between workers</source>
         <translation>以每包 {mb} MB 对梯度做 all-reduce：工作器之间的消息更少、更大</translation>
+    </message>
+    <message>
+        <source>the {replicas} replicas are logical devices of one CPU and share its cores: splitting each batch among them and summing their gradients is work that one replica, training the same global batch on all the cores, does not do (the smaller the model&apos;s step, the more it gains)</source>
+        <translation>这 {replicas} 个副本是同一个 CPU 上的逻辑设备，共用它的核心：把每个批次分给各副本、对梯度求和，是一个副本用全部核心训练同样的全局批次时不必做的工作（模型的训练步越小，收益越大）</translation>
     </message>
     <message>
         <source>each all-reduce then serves twice the examples; the loss curve changes with the batch (the learning rate may need to grow with it)</source>

@@ -266,28 +266,27 @@ def test_a_bad_data_file_exits_2_naming_it(tmp_path, make):
     assert not (tmp_path / "run").exists()
 
 
-def test_train_ends_with_what_to_try_for_its_verdict_each_a_tfdd_try_command(tmp_path, monkeypatch):
-    """The headless twin of the Live tab's Try buttons: after a run, the changes its last verdict offers, each
-    as the `tfdd try` command that measures it, and advice the config cannot express as a plain line."""
+def what_to_try(monkeypatch, config, run_dir: str, compute_ms: float, sync_ms: float) -> str:
+    """What `tfdd train` prints after a completed run of `config` on its CPU devices whose last anatomy has
+    these compute and sync times (of a 10 ms step)."""
     import io
 
     import tqdm
 
     from engine.cli import ConsoleProgress
-    from engine.core.config import RunConfig
+    from engine.core.plan import plan_devices
 
     monkeypatch.setattr(tqdm.tqdm, "monitor_interval", 0)  # no monitor thread left behind
-    config = RunConfig(strategy="one_device", steps_per_execution=4)
+    devices = list(plan_devices(config, []).strategy_devices)
     out = io.StringIO()
     progress = ConsoleProgress(out, config=config)
-    run_dir = str(tmp_path / "run")
     progress(
         ev.RunStarted(
-            strategy="one_device",
-            num_replicas=1,
-            devices=["CPU:0"],
+            strategy=config.strategy,
+            num_replicas=len(devices),
+            devices=devices,
             global_batch_size=64,
-            per_replica_batch_size=64,
+            per_replica_batch_size=64 // len(devices),
             loop="custom",
             epochs=1,
             steps_per_epoch=10,
@@ -295,14 +294,43 @@ def test_train_ends_with_what_to_try_for_its_verdict_each_a_tfdd_try_command(tmp
             run_dir=run_dir,
         )
     )
+    rest_ms = 10.0 - compute_ms - sync_ms - 0.5
     progress(
         ev.StepAnatomy(
-            epoch=1, global_step=10, steps=10, step_ms=10.0, input_ms=0.5, compute_ms=9.0, sync_ms=0.0, rest_ms=0.5
+            epoch=1, global_step=10, steps=10, step_ms=10.0, input_ms=0.5, compute_ms=compute_ms, sync_ms=sync_ms,
+            rest_ms=rest_ms,
         )
-    )
+    )  # fmt: skip
     progress(ev.EpochEnd(epoch=1, loss=0.5, accuracy=0.8, seconds=0.1, examples_per_sec=6400.0))
     progress(ev.RunFinished(status="completed", epochs_completed=1, run_dir=run_dir))
-    text = out.getvalue()
+    return out.getvalue()
+
+
+def test_train_ends_with_what_to_try_for_its_verdict_each_a_tfdd_try_command(tmp_path, monkeypatch):
+    """The headless twin of the Live tab's Try buttons: after a run, the changes its last verdict offers, each
+    as the `tfdd try` command that measures it, and advice the config cannot express as a plain line."""
+    from engine.core.config import RunConfig
+
+    run_dir = str(tmp_path / "run")
+    text = what_to_try(monkeypatch, RunConfig(strategy="one_device", steps_per_execution=4), run_dir, 9.0, 0.0)
     assert "compute-bound" in text
     assert f"tfdd try --config {run_dir}/config.json --change jit_compile=true" in text
     assert """--change 'steps_per_execution="auto"'""" in text, "quoted for the shell"
+
+
+def test_train_on_logical_cpu_devices_offers_one_replica_and_else_says_why_nothing_is_offered(tmp_path, monkeypatch):
+    """The tutorial's mirrored run over logical CPU devices: compute- or sync-bound, it is offered one replica;
+    on one device with bfloat16 already chosen, it says in one line why XLA is not offered."""
+    from engine.core.config import RunConfig
+    from engine.core.resources import resource_path
+
+    tutorial = RunConfig.load(resource_path("examples", "mirrored-2-virtual-cpus.json"))
+    run_dir = str(tmp_path / "run")
+    for compute_ms, sync_ms in ((8.0, 1.0), (1.0, 8.0)):
+        text = what_to_try(monkeypatch, tutorial, run_dir, compute_ms, sync_ms)
+        assert f"tfdd try --config {run_dir}/config.json --change virtual_devices=1\n" in text, text
+        assert "share its cores" in text
+    one = tutorial.replace(virtual_devices=1, mixed_precision="bfloat16")
+    lines = what_to_try(monkeypatch, one, run_dir, 9.0, 0.0).splitlines()
+    said = [line for line in lines if "no change on offer" in line]
+    assert len(said) == 1 and "jit_compile=true: mirrored compiles its step with XLA only on GPUs" in said[0], lines

@@ -8,7 +8,7 @@ import pytest
 
 from engine.core import events as ev
 from engine.core.config import RunConfig, validate
-from engine.core.plan import cpu_info, precision_features
+from engine.core.plan import choice_problems, cpu_info, plan_notes, precision_features
 from engine.core.remedies import (
     CHANGED,
     CURRENT,
@@ -19,6 +19,7 @@ from engine.core.remedies import (
     remedies,
     speedup,
 )
+from engine.core.resources import resource_path
 from engine.core.sweep.space import apply
 
 LINUX_CPU = Machine(gpus=0, system="Linux", cpu_bfloat16=False)
@@ -65,7 +66,7 @@ def test_compute_bound_offers_xla_and_mixed_precision_only_where_it_helps():
     assert changes(config, "compute") == [{"jit_compile": True}], "a CPU without bfloat16 emulates it: slower"
     assert {"mixed_precision": "bfloat16"} in changes(config, "compute", Machine(cpu_bfloat16=True))
     assert {"mixed_precision": "float16"} in changes(config, "compute", Machine(gpus=1))
-    assert changes(RunConfig(jit_compile=True, mixed_precision="float16"), "compute", Machine(gpus=1)) == []
+    assert changes(RunConfig(jit_compile=True, mixed_precision="float16"), "compute", Machine(gpus=1)) == [{}]
     one_step_a_call = RunConfig(jit_compile=True, steps_per_execution=1)
     assert changes(one_step_a_call, "compute") == [{"steps_per_execution": "auto"}], "a tiny step is mostly its call"
 
@@ -90,7 +91,7 @@ def test_a_batch_the_data_cannot_hold_twice_is_not_offered():
 
 def test_host_bound_offers_more_steps_per_call_unless_the_run_tunes_them():
     assert changes(RunConfig(steps_per_execution=1), "rest") == [{"steps_per_execution": "auto"}]
-    assert changes(RunConfig(steps_per_execution="auto"), "rest") == [], "the custom loop tunes them itself"
+    assert changes(RunConfig(steps_per_execution="auto"), "rest") == [{}], "the custom loop tunes them itself"
     assert changes(RunConfig(loop="fit", steps_per_execution="auto"), "rest") == [{"steps_per_execution": 128}]
 
 
@@ -176,3 +177,45 @@ def test_what_the_device_plan_refuses_is_never_offered():
     mirrored = RunConfig(strategy="mirrored", virtual_devices=2)
     assert {"jit_compile": True} not in changes(mirrored, "compute", replicas=2)
     assert {"jit_compile": True} in changes(RunConfig(strategy="one_device"), "compute")
+
+
+def tutorial(**changes) -> RunConfig:
+    """The tutorial's example config (mirrored over 2 logical CPU devices), with `changes`."""
+    return RunConfig.load(resource_path("examples", "mirrored-2-virtual-cpus.json")).replace(**changes)
+
+
+def test_replicas_that_are_logical_devices_of_one_cpu_are_offered_one_replica():
+    """Logical CPU devices share the same cores: a compute-bound run gains nothing from them, a sync-bound one
+    all-reduces between copies on one CPU, and an input-bound one with its examples in memory splits each batch
+    among them. One replica keeps the global batch and uses every core."""
+    config = tutorial()
+    for part in ("compute", "sync"):
+        offered = remedies(config, bound(part), 2, LINUX_CPU)
+        assert offered[0].changes == {"virtual_devices": 1}, part
+        assert "share" in offered[0].why and "cores" in offered[0].why
+    assert {"virtual_devices": 1} in changes(tutorial(virtual_devices=4), "compute", replicas=4)
+    in_memory = remedies(config, bound("input"), 2, LINUX_CPU)
+    assert in_memory[0].changes == {"virtual_devices": 1} and "splitting each batch" in in_memory[0].why
+    streamed = config.replace(data=config.data.__class__(kind="csv", path="x"))
+    assert {"virtual_devices": 1} not in changes(streamed, "input", replicas=2), "reading the source is the cost"
+    assert {"virtual_devices": 1} not in changes(config, "rest", replicas=2)
+    assert not any("virtual_devices" in c for c in changes(tutorial(virtual_devices=1), "compute")), "one already"
+    gpus = RunConfig(devices=("GPU:0", "GPU:1"))
+    assert not any("virtual_devices" in c for c in changes(gpus, "compute", Machine(gpus=2), replicas=2))
+
+
+def test_when_no_change_applies_the_one_line_says_why_from_the_rules_that_refused_each():
+    """Mirrored on one logical CPU device, compute-bound, on a CPU without bfloat16: XLA is refused by the device
+    plan and bfloat16 cannot help; the line quotes those rules' own messages."""
+    config = tutorial(virtual_devices=1)
+    (only,) = remedies(config, bound("compute"), 1, LINUX_CPU)
+    assert only.changes == {} and only.why.startswith("no change on offer: ")
+    (xla,) = choice_problems(config.replace(jit_compile=True), False, "Linux")
+    (bf16,) = plan_notes(config.replace(mixed_precision="bfloat16"), [], cpu_features=[])
+    assert xla.message in only.why and bf16.message in only.why, only.why
+    assert "jit_compile=true" in only.why and 'mixed_precision="bfloat16"' in only.why
+    assert "\n" not in only.why
+    nothing_left = remedies(
+        config.replace(mixed_precision="float16", jit_compile=True), bound("compute"), 1, Machine(gpus=1)
+    )
+    assert [r.changes for r in nothing_left] == [{}] and nothing_left[0].why.startswith("no change on offer: ")

@@ -3,12 +3,15 @@ Apply puts it into the run form."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from PySide6.QtCore import Qt
 
 from engine.core import events as ev
 from engine.core.config import RunConfig
 from engine.core.protocol.paths import RunPaths
+from engine.core.resources import resource_path
 from tests.engine.train.worker_process import base_config
 from tests.gui.live.plot_feed import T0, batch
 
@@ -63,12 +66,13 @@ def test_a_sync_bound_run_offers_a_larger_batch_tried_after_the_run_and_applied_
     panel = window.plots.anatomy.remedies
     assert panel.isVisible()
     labels = [row.label.text() for row in panel.rows]
-    assert labels == ["global_batch_size=128", 'steps_per_execution="auto"'], labels
-    assert "twice the examples" in panel.rows[0].label.toolTip()
-    assert not panel.rows[0].try_button.isEnabled(), "a trial waits for the run's end"
+    assert labels == ["virtual_devices=1", "global_batch_size=128", 'steps_per_execution="auto"'], labels
+    larger = panel.rows[1]
+    assert "twice the examples" in larger.label.toolTip()
+    assert not larger.try_button.isEnabled(), "a trial waits for the run's end"
     feed(window, finished(paths))
-    assert panel.rows[0].try_button.isEnabled()
-    qtbot.mouseClick(panel.rows[0].apply_button, Qt.MouseButton.LeftButton)
+    assert larger.try_button.isEnabled()
+    qtbot.mouseClick(larger.apply_button, Qt.MouseButton.LeftButton)
     config = window.form.evaluate()[0]
     assert config.global_batch_size == 128 and config.learning_rate == pytest.approx(0.05)
     assert window.form.batch_size.value() == 128
@@ -87,6 +91,42 @@ def test_an_input_bound_run_is_offered_the_cache_and_advice_without_a_trial(make
     assert window.form.evaluate()[0].data.cache is True
 
 
+def tutorial(**changes) -> dict:
+    """The tutorial's example config: mirrored over 2 logical CPU devices."""
+    return {**json.loads(resource_path("examples", "mirrored-2-virtual-cpus.json").read_text("utf-8")), **changes}
+
+
+def test_a_compute_bound_run_on_logical_cpu_devices_is_offered_one_replica(make_window, tmp_path):
+    paths = a_run(tmp_path, tutorial())
+    window = make_window()
+    feed(window, started(paths.root), bound(0.2, 8, 1, 0.8), finished(paths))
+    panel = window.plots.anatomy.remedies
+    assert panel.isVisible() and panel.rows[0].label.text() == "virtual_devices=1"
+    assert "share its cores" in panel.rows[0].label.toolTip()
+    assert panel.rows[0].try_button.isVisible() and panel.rows[0].try_button.isEnabled()
+
+
+def test_when_nothing_is_offered_the_panel_says_why_in_one_line(qtbot, make_window, tmp_path, chinese):
+    """One logical CPU device, bfloat16 already chosen, compute-bound: XLA is refused by the device plan, and the
+    panel says so (in the window's language) instead of offering nothing."""
+    paths = a_run(tmp_path, tutorial(virtual_devices=1, mixed_precision="bfloat16"))
+    window = make_window()
+    feed(window, started(paths.root, 1), bound(0.2, 8, 0, 0.8), finished(paths))
+    panel = window.plots.anatomy.remedies
+    (row,) = panel.rows
+    assert panel.isVisible() and row.remedy.changes == {} and not row.try_button.isVisible()
+    assert row.remedy.why.startswith("no change on offer: jit_compile=true: mirrored compiles its step with XLA")
+    line, why = row.label.text(), row.label.toolTip()
+    assert "jit_compile=true" in line and "XLA" not in line and len(line) < len(why) / 2, "the line names, the tip says"
+    assert "jit_compile=true" in why and "XLA" in why, why
+    for text in (line, why):
+        assert not any(word in text for word in ("no change on offer", "compiles its step", "would not")), text
+    window.resize(1500, 950)
+    plots = window.plots
+    qtbot.waitUntil(lambda: plots.anatomy.plot.height() > 0 and row.label.height() > 0)
+    assert plots.loss.height() > 0.8 * plots.anatomy.plot.height(), "a wrapped line does not shrink the upper plots"
+
+
 def test_a_new_run_clears_the_changes(make_window, tmp_path):
     paths = a_run(tmp_path, base_config(virtual_devices=2, steps_per_execution=1))
     window = make_window()
@@ -101,7 +141,7 @@ def test_the_changes_are_in_chinese(make_window, tmp_path, chinese):
     feed(window, started(paths.root), bound(1, 2, 6, 1), finished(paths))
     row = window.plots.anatomy.remedies.rows[0]
     for text in (row.try_button.text(), row.apply_button.text(), row.label.toolTip(), row.try_button.toolTip()):
-        assert text and not any(word in text for word in ("Try", "Apply", "examples", "Run the")), text
+        assert text and not any(word in text for word in ("Try", "Apply", "examples", "cores", "Run the")), text
 
 
 @pytest.mark.slow
