@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engine.core.config import RunConfig
 from engine.core.tfconfig import ClusterSpec, TFConfig
+from gui import theme
 from gui.cluster.editor import ClusterEditor
 from gui.cluster.task_table import HOST, JOB, PORT, TASK, join_address, split_address
 from gui.form.device_probe import DeviceInfo, ProbeResult
@@ -145,7 +146,8 @@ def test_problems_follow_typing_and_tint_the_rows(qtbot):
     assert editor.problems() == [] and "No problems" in editor.problem_summary.text()
     editor.table.item(1, PORT).setText("20001")  # a clash, as typed into the table
     assert [(p.severity, p.location) for p in editor.problems()] == [("error", "cluster.worker[1]")]
-    assert editor.table.item(1, HOST).background().color().name() == "#fbdde0"
+    # the theme in force paints it (an earlier test in the process may have left the dark one)
+    assert editor.table.item(1, HOST).background().color().name() == theme.current().ui.bad.background
     assert "same machine and port" in editor.table.item(1, HOST).toolTip()
     assert editor.table.item(0, HOST).background().style() == Qt.BrushStyle.NoBrush
     editor.json.setPlainText(json.dumps({"cluster": {"worker": ["127.0.0.1:20001"]}}))
@@ -158,7 +160,7 @@ def test_problems_follow_typing_and_tint_the_rows(qtbot):
         ("warning", "cluster.worker[0]"),
         ("warning", "cluster.worker[1]"),
     }
-    assert editor.table.item(1, HOST).background().color().name() == "#fff1cc"
+    assert editor.table.item(1, HOST).background().color().name() == theme.current().ui.waiting.background
     assert editor.export_button.isEnabled()
 
 
