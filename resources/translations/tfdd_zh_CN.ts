@@ -664,6 +664,10 @@
         <translation>TFRecord 文件 (*.tfrecord *.tfrecords *.tfr);;所有文件 (*)</translation>
     </message>
     <message>
+        <source>{file}: {function}() takes no keyword argument {name!r}; it takes {accepted} (or add **kwargs to it)</source>
+        <translation>{file}：{function}() 不接受关键字参数 {name!r}；它接受 {accepted}（或给它加上 **kwargs）</translation>
+    </message>
+    <message>
         <source>a function name, e.g. {example}</source>
         <translation>函数名，例如 {example}</translation>
     </message>
