@@ -36,6 +36,7 @@ from engine.core.protocol.codes import STOP_GRACE_S, RunStatus
 from engine.core.protocol.commands import sweep_resume_command, sweep_status_command
 from engine.core.runs.history import load_curves
 from engine.core.sweep import TrialStatus
+from engine.core.sweep.background import background_command, start_in_background
 from engine.core.sweep.space import SweepSpace, apply
 from gui import theme
 from gui.exports import add_export_action
@@ -77,9 +78,11 @@ class SweepView(QDialog):
         grace_seconds: float = SWEEP_STOP_GRACE_S,
         resume_command_for: Callable[[Path], list[str]] = sweep_resume_command,
         status_command_for: Callable[[Path], list[str]] = sweep_status_command,
+        background_command_for: Callable[[Path], list[str]] = background_command,
     ) -> None:
-        """`resume_command_for` continues the sweep (Continue), `status_command_for` reads where it stands (attach):
-        the protocol's commands; tests inject fakes. Closing the view leaves the sweep running."""
+        """`resume_command_for` continues the sweep (Continue), `status_command_for` reads where it stands (attach),
+        `background_command_for` continues it without the window (shutdown): the protocol's commands; tests inject
+        fakes. Closing the view leaves the sweep running."""
         super().__init__(parent)
         self.setObjectName("sweepView")
         self.setWindowTitle(self.tr("Sweep: {folder}").format(folder=sweep_dir.name))
@@ -95,6 +98,7 @@ class SweepView(QDialog):
         self.ended = ""  # how the sweep process last ended: a RunStatus, or "failed"
         self.reading = False  # the process only reads where the sweep stands (attach)
         self.status_command_for = status_command_for
+        self.background_command_for = background_command_for
         self.follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_MS)
         self.follow_timer.timeout.connect(self.attach)
         self._build()
@@ -234,11 +238,23 @@ class SweepView(QDialog):
             self.stop_button.setEnabled(False)
             self.progress.setFormat(self.tr("stopping: the training trials save a checkpoint…"))
 
-    def shutdown(self) -> None:
-        """Stop the sweep and wait for it (the window is closing)."""
+    @property
+    def training(self) -> bool:
+        """This view's process trains the sweep (it does not only read it)."""
+        return self.running and not self.reading
+
+    def shutdown(self, keep_running: bool = False) -> int | None:
+        """Stop the sweep and wait for it (the window is closing). `keep_running`: a sweep this view trained is
+        then continued in a background sweep process (its training trials from the checkpoint they just saved);
+        that process's pid."""
+        training = self.training
+        self.follow_timer.stop()
         if self.runner is not None:
             self.runner.request_stop()
             self.runner.wait(int((self.grace_seconds + 5) * 1000))
+        if keep_running and training:
+            return start_in_background(self.sweep_dir, self.background_command_for(self.sweep_dir))
+        return None
 
     def _on_events(self, events: list[ev.Event]) -> None:
         for event in events:

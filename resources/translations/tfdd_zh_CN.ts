@@ -3933,6 +3933,29 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     </message>
 </context>
 <context>
+    <name>SweepClosing</name>
+    <message>
+        <source>A sweep is running</source>
+        <translation>一个超参数扫描正在运行</translation>
+    </message>
+    <message>
+        <source>Training now, in:</source>
+        <translation>正在训练，位于：</translation>
+    </message>
+    <message>
+        <source>Keep running: the training trials save a checkpoint and the sweep goes on without the window, printing to sweep.log in its folder. Open it again from its row in the Runs tab (or Run › Sweep › Open a sweep…), or see it with &lt;code&gt;tfdd sweep --status FOLDER&lt;/code&gt;.&lt;br&gt;Stop: the training trials save a checkpoint; Continue in the sweep&apos;s view resumes it later.&lt;br&gt;Finished trials are kept either way.</source>
+        <translation>继续运行：正在训练的试验先保存检查点，扫描在窗口关闭后继续，输出写入其文件夹中的 sweep.log。可从“运行记录”标签页中它的行（或 运行 › 超参数扫描 › 打开超参数扫描…）再次打开，或用 &lt;code&gt;tfdd sweep --status FOLDER&lt;/code&gt; 查看。&lt;br&gt;停止：正在训练的试验保存检查点；之后在扫描视图中点“继续”即可恢复。&lt;br&gt;无论哪种方式，已完成的试验都会保留。</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>Stop the sweep</source>
+        <translation>停止扫描</translation>
+    </message>
+</context>
+<context>
     <name>SweepDialog</name>
     <message>
         <source>Sweep</source>

@@ -38,6 +38,11 @@ class SweepPaths:
         """Optuna's SQLite study: every trial, its parameters, reported values and state."""
         return self.root / "study.db"
 
+    @property
+    def log(self) -> Path:
+        """What a sweep continued in the background prints (engine.core.sweep.background)."""
+        return self.root / "sweep.log"
+
     def trial_dir(self, number: int) -> Path:
         return self.root / f"trial-{number:03d}"
 
