@@ -372,6 +372,8 @@ class SweepView(QDialog):
                 return self.tr("training (epoch {epoch})").format(epoch=row.epoch)
             return self.tr("starting")
         if row.state == TrialStatus.PRUNED:
+            if row.message:  # a sweep folder of an earlier version does not say why
+                return self.tr("pruned at epoch {epoch}: {why}").format(epoch=row.epoch, why=translate(row.message))
             return self.tr("pruned at epoch {epoch}").format(epoch=row.epoch)
         if row.state == TrialStatus.INTERRUPTED:
             return self.tr("interrupted at epoch {epoch}").format(epoch=row.epoch)
@@ -399,7 +401,7 @@ class SweepView(QDialog):
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, row.number)
-                item.setToolTip(row.message or row.run_dir)
+                item.setToolTip(translate(row.message) if row.message else row.run_dir)
                 if row.state in (TrialStatus.FAILED, TrialStatus.PRUNED):
                     item.setForeground(pg.mkColor(colours.failed))
                 if row.number == best:

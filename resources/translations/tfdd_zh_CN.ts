@@ -1591,6 +1591,18 @@
         <source>The workers&apos; ports can be reached from other machines: {reason}. TensorFlow&apos;s gRPC servers listen on every interface and accept anyone (no authentication); on an untrusted network, block the ports with a firewall.</source>
         <translation>其他机器可以访问各 worker 的端口：{reason}。TensorFlow 的 gRPC 服务器监听所有网络接口并接受任何人（无认证）；在不受信任的网络上，请用防火墙封锁这些端口。</translation>
     </message>
+    <message>
+        <source>its {objective} is not a number at epoch {epoch}: it diverged</source>
+        <translation>它的 {objective} 在第 {epoch} 轮不是数值：已发散</translation>
+    </message>
+    <message>
+        <source>its best {objective} so far, {value:.4g}, is worse than the median {median:.4g} of the {count} completed trials at epoch {epoch}</source>
+        <translation>它目前最好的 {objective} 为 {value:.4g}，差于 {count} 个已完成试验在第 {epoch} 轮的中位数 {median:.4g}</translation>
+    </message>
+    <message>
+        <source>its {objective} {value:.4g} at epoch {epoch} is not among the best of the trials that reached that epoch</source>
+        <translation>它在第 {epoch} 轮的 {objective} 为 {value:.4g}，不在到达该轮的试验中最好的那一部分之列</translation>
+    </message>
 </context>
 <context>
     <name>AnatomyBars</name>
@@ -3605,6 +3617,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <source>Failed: {message}</source>
         <translation>失败：{message}</translation>
     </message>
+    <message>
+        <source>Pruned by its sweep: {why}</source>
+        <translation>被其超参数扫描剪枝：{why}</translation>
+    </message>
     <message numerus="yes">
         <source>{name}: %n trial(s)</source>
         <translation>
@@ -3844,6 +3860,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>已停止</translation>
     </message>
     <message>
+        <source>pruned</source>
+        <translation>已剪枝</translation>
+    </message>
+    <message>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -3870,6 +3890,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>stopped on request; it left a checkpoint</source>
         <translation>应请求停止；留有检查点</translation>
+    </message>
+    <message>
+        <source>a sweep&apos;s trial its pruner stopped early; it left a checkpoint</source>
+        <translation>超参数扫描的剪枝器提前停止了这个试验；它留下了检查点</translation>
     </message>
     <message>
         <source>the trainer reported a failure</source>
@@ -4206,6 +4230,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>not running</source>
         <translation>未运行</translation>
+    </message>
+    <message>
+        <source>pruned at epoch {epoch}: {why}</source>
+        <translation>在第 {epoch} 轮被剪枝：{why}</translation>
     </message>
     <message>
         <source>trial {number}</source>
