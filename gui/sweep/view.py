@@ -8,6 +8,7 @@ It runs the sweep process (`tfdd sweep --events`) and shows what its events say;
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,7 +35,10 @@ from engine.core.config import RunConfig
 from engine.core.problems import ConfigError
 from engine.core.protocol.codes import STOP_GRACE_S, RunStatus
 from engine.core.protocol.commands import sweep_resume_command, sweep_status_command
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.follow import ask_to_stop, trains_here
 from engine.core.runs.history import load_curves
+from engine.core.runs.runlock import holder
 from engine.core.sweep import TrialStatus
 from engine.core.sweep.background import background_command, start_in_background
 from engine.core.sweep.space import SweepSpace, apply
@@ -233,6 +237,12 @@ class SweepView(QDialog):
         self.start(self.resume_command_for(self.sweep_dir))
 
     def stop(self) -> None:
+        """Stop the sweep: this view's process, or the process of this machine that trains it (SIGTERM, on which
+        `tfdd sweep` stops as on Stop: its training trials checkpoint)."""
+        if self.elsewhere:
+            if ask_to_stop(self.sweep_dir) is not None:
+                self.stop_button.setEnabled(False)
+            return
         if self.runner is not None:
             self.runner.request_stop()
             self.stop_button.setEnabled(False)
@@ -343,10 +353,17 @@ class SweepView(QDialog):
             text = self.tr("not running")
         self.progress.setFormat(text.replace("%", "%%"))
         unfinished = self.summary is None or self.summary.finished < self.summary.budget
-        self.stop_button.setEnabled(self.running and not self.reading)
+        self.stop_button.setEnabled(self.training or self._stoppable_elsewhere())
         ended = self.ended in (RunStatus.COMPLETED, RunStatus.RUNNING)
         self.continue_button.setEnabled(not self.running and not ended and unfinished)
         self.best_button.setEnabled(self.best_config() is not None)
+
+    def _stoppable_elsewhere(self) -> bool:
+        """Another process of this machine trains the sweep: Stop signals it."""
+        if not self.elsewhere:
+            return False
+        held = holder(RunPaths(self.sweep_dir))
+        return trains_here(held) and held is not None and held.pid != os.getpid()
 
     def _show_summary(self) -> None:
         summary = self.summary

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -123,3 +124,44 @@ def test_a_sweep_kept_running_when_the_window_closes_finishes_without_it_and_los
     epochs = [r["epoch"] for r in read_metrics(RunPaths(sweep_dir / "trial-000").metrics)]
     assert epochs == ["1", "2", "3"]  # continued from its checkpoint: every epoch once
     assert "trial 1 completed" in SweepPaths(sweep_dir).log.read_text(encoding="utf-8")
+
+
+HOLDS_THE_SWEEP = """
+import sys
+from pathlib import Path
+from engine.core.protocol.channel import StopSignal, handle_stop_signals
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.runlock import RunLock
+stop = StopSignal()
+handle_stop_signals(stop)  # as `tfdd sweep` does: SIGTERM asks it to stop
+with RunLock.acquire(RunPaths(Path(sys.argv[1])), command="tfdd sweep"):
+    print("held", flush=True)
+    stop.wait(120)
+"""
+
+
+def test_a_sweep_kept_running_is_stopped_from_its_view_in_a_window_opened_later(qtbot, tmp_path):
+    from gui.sweep.setup_dialog import SweepDialog
+    from tests.sweep_fixtures import make_study
+
+    raw = {"parameters": {"learning_rate": {"log_uniform": [0.001, 10.0]}}, "trials": 4, "method": "random"}
+    sweep_dir = tmp_path / "sweep"
+    make_study(sweep_dir, BASE, raw)
+    background = subprocess.Popen(
+        [sys.executable, "-c", HOLDS_THE_SWEEP, str(sweep_dir)], stdout=subprocess.PIPE, text=True
+    )  # a sweep process of this machine, as the window's Keep running leaves one
+    try:
+        assert background.stdout.readline().strip() == "held"
+        dialog = SweepDialog(tmp_path)
+        qtbot.addWidget(dialog)
+        view = dialog.open_sweep(sweep_dir)
+        qtbot.waitUntil(lambda: view.elsewhere and not view.running, timeout=60_000)
+        assert view.stop_button.isEnabled(), "a sweep trained by another process of this machine cannot be stopped"
+        view.stop_button.click()
+        assert background.wait(timeout=30) is not None  # asked to stop, it stopped
+        qtbot.waitUntil(lambda: view.ended == "stopped" and not view.running, timeout=60_000)
+        assert view.continue_button.isEnabled()
+    finally:
+        if background.poll() is None:
+            background.kill()
+        view.follow_timer.stop()
