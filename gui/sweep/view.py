@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -263,7 +264,14 @@ class SweepView(QDialog):
             self.runner.request_stop()
             self.runner.wait(int((self.grace_seconds + 5) * 1000))
         if keep_running and training:
-            return start_in_background(self.sweep_dir, self.background_command_for(self.sweep_dir))
+            try:
+                return start_in_background(self.sweep_dir, self.background_command_for(self.sweep_dir))
+            except OSError as exc:  # the window is going: the terminal that started it, if any, hears why
+                print(
+                    f"the sweep could not go on in the background ({exc}); it stopped, and continues with: "
+                    f"tfdd sweep --resume {self.sweep_dir}",
+                    file=sys.stderr,
+                )
         return None
 
     def _on_events(self, events: list[ev.Event]) -> None:

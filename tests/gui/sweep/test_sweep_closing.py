@@ -165,3 +165,16 @@ def test_a_sweep_kept_running_is_stopped_from_its_view_in_a_window_opened_later(
         if background.poll() is None:
             background.kill()
         view.follow_timer.stop()
+
+
+def test_a_sweep_that_cannot_go_on_in_the_background_says_how_to_continue_it(qtbot, tmp_path, capfd):
+    from gui.sweep.view import SweepView
+
+    view = SweepView(
+        tmp_path, BASE, parse_space(SPACE, BASE), background_command_for=lambda folder: [str(tmp_path / "missing")]
+    )
+    qtbot.addWidget(view)
+    view.start([sys.executable, str(FAKE_SWEEP), "start", str(tmp_path)])
+    qtbot.waitUntil(lambda: view.summary is not None, timeout=30_000)
+    assert view.shutdown(keep_running=True) is None
+    assert f"continues with: tfdd sweep --resume {tmp_path}" in capfd.readouterr().err
