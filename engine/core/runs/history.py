@@ -54,7 +54,7 @@ class RunSummary:
     loop: str
     epochs_planned: int
     epochs_completed: int
-    status: RunStatus  # completed, stopped, failed, interrupted, running (locked), unreadable
+    status: RunStatus  # completed, stopped, pruned (a sweep trial), failed, interrupted, running (locked), unreadable
     duration: float  # seconds of training: first to last event, less the pauses before resumes
     final: dict[str, float] = field(default_factory=dict)  # loss, accuracy, val_loss, val_accuracy
     message: str = ""  # why it failed, why its sweep pruned it, or why it cannot be read
