@@ -99,7 +99,11 @@ def unknown_kwargs(section: str, path: str | None, function: str | None, kwargs:
         return []
     accepted = signature.accepted(passed)
     return [
-        Problem(f"{section}.kwargs.{name}", name, unknown_kwargs_message(read[0].name, str(function), name, accepted))
+        Problem(
+            f"{section}.kwargs.{name}",
+            kwargs[name],
+            unknown_kwargs_message(read[0].name, str(function), name, accepted),
+        )
         for name in kwargs
         if name not in accepted
     ]

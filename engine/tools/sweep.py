@@ -289,9 +289,9 @@ class Sweep:
         r.trial.report(r.values[event.epoch], event.epoch)
         if r.trial.should_prune() and not r.pruned:
             r.pruned = True
+            self._ask_stop(r)  # first: the trainer goes on with its next epoch until it hears
             r.why = why_pruned(self.study, self.space.pruner, self.space.objective, r.values, event.epoch)
             r.trial.set_user_attr(PRUNED, to_plain(r.why))
-            self._ask_stop(r)
         self._emit(
             r.trial.number,
             TrialStatus.RUNNING,
