@@ -57,6 +57,7 @@ from gui.runner import TrainingRunner, source_tag
 from gui.runs.panel import RunsPanel
 from gui.runs.scaling_dialog import ScalingDialog
 from gui.statuses import run_status_name, worker_state_name
+from gui.sweep.closing import Closing, ask_about_sweeps
 from gui.sweep.setup_dialog import SweepDialog
 
 WARM_TRAINER_DELAY_MS = 500  # the warm trainer starts once the window is drawn: it never delays the window
@@ -415,6 +416,13 @@ class MainWindow(QMainWindow):
             if answer == QMessageBox.StandardButton.Yes:
                 self.run.stop(closing=True)
             return
+        sweeps = self.sweep_dialog.training_views() if self.sweep_dialog is not None else []
+        choice = ask_about_sweeps(self, sweeps) if sweeps else Closing.STOP
+        if choice == Closing.CANCEL:
+            event.ignore()
+            return
+        if choice == Closing.KEEP and self.sweep_dialog is not None:
+            self.sweep_dialog.shutdown(keep_running=True)  # before shutdown() stops them for good
         self.shutdown()
         settings.save_last_config(self.form.evaluate()[0])
         settings.save_window(self.saveGeometry(), self.saveState())

@@ -17,6 +17,7 @@ CONTEXT = "Status"
 RUN_STATUS_NAMES = {
     RunStatus.COMPLETED: QT_TRANSLATE_NOOP("Status", "completed"),
     RunStatus.STOPPED: QT_TRANSLATE_NOOP("Status", "stopped"),
+    RunStatus.PRUNED: QT_TRANSLATE_NOOP("Status", "pruned"),
     RunStatus.FAILED: QT_TRANSLATE_NOOP("Status", "failed"),
     RunStatus.KILLED: QT_TRANSLATE_NOOP("Status", "killed"),
     RunStatus.INTERRUPTED: QT_TRANSLATE_NOOP("Status", "interrupted"),
@@ -26,6 +27,7 @@ RUN_STATUS_NAMES = {
 RUN_STATUS_HINTS = {
     RunStatus.COMPLETED: QT_TRANSLATE_NOOP("Status", "trained every planned epoch"),
     RunStatus.STOPPED: QT_TRANSLATE_NOOP("Status", "stopped on request; it left a checkpoint"),
+    RunStatus.PRUNED: QT_TRANSLATE_NOOP("Status", "a sweep's trial its pruner stopped early; it left a checkpoint"),
     RunStatus.FAILED: QT_TRANSLATE_NOOP("Status", "the trainer reported a failure"),
     RunStatus.INTERRUPTED: QT_TRANSLATE_NOOP(
         "Status", "ended without a word (killed or crashed); it resumes from its last checkpoint"
@@ -39,6 +41,7 @@ RUN_STATUS_HINTS = {
 _RUN_TONES = {
     RunStatus.COMPLETED: "good",
     RunStatus.STOPPED: "waiting",
+    RunStatus.PRUNED: "quiet",
     RunStatus.FAILED: "bad",
     RunStatus.INTERRUPTED: "quiet",
     RunStatus.KILLED: "quiet",

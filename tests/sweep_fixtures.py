@@ -10,8 +10,9 @@ from engine.core.sweep import SweepPaths
 from engine.core.sweep.space import parse_space
 
 
-def make_study(sweep_dir: Path, base: RunConfig, raw_space: dict) -> None:
-    """A sweep's folder as a sweep process leaves it: its spec and its study, two trials finished, one training."""
+def make_study(sweep_dir: Path, base: RunConfig, raw_space: dict, pruned_why: dict | None = None) -> None:
+    """A sweep's folder as a sweep process leaves it: its spec and its study, two trials finished, one training.
+    Trial 1 is pruned; `pruned_why` is why (engine.core.messages.to_plain), none in a folder of an earlier sweep."""
     import optuna
     from optuna.distributions import FloatDistribution
     from optuna.trial import TrialState, create_trial
@@ -33,7 +34,11 @@ def make_study(sweep_dir: Path, base: RunConfig, raw_space: dict) -> None:
                 value=values[-1] if state == TrialState.COMPLETE else None,
                 intermediate_values=dict(enumerate(values, start=1)),
                 state=state,
-                user_attrs={"run_dir": str(paths.trial_dir(number)), "devices": "CPU"},
+                user_attrs={
+                    "run_dir": str(paths.trial_dir(number)),
+                    "devices": "CPU",
+                    **({"pruned": pruned_why} if pruned_why and state == TrialState.PRUNED else {}),
+                },
             )
         )
     assert len(study.trials) == 3 and optuna.__version__

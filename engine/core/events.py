@@ -239,9 +239,13 @@ class SweepTrial:
     epoch: int = 0  # epochs reported so far (a pruned trial: where it stopped)
     devices: str = ""  # where it trains: "GPU:0, GPU:1" or "CPU"
     run_dir: str = ""
-    message: str = ""  # why it failed
+    message: str = ""  # why it failed, or why the sweep's pruner stopped it
     seconds: float = 0.0  # how long it has trained (a finished trial: how long it took)
     time: float = field(default_factory=_now)
+    message_template: dict = field(default_factory=dict)  # as RunFailed's
+
+    def __post_init__(self) -> None:
+        _keep_template(self)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -300,7 +304,7 @@ class RunFailed:
         _keep_template(self)
 
 
-def _keep_template(event: Log | RunFailed) -> None:
+def _keep_template(event: Log | RunFailed | SweepTrial) -> None:
     """Fill `message_template` from a Message given as `message` (plain text keeps it empty)."""
     if not event.message_template and isinstance(event.message, Message):
         object.__setattr__(event, "message_template", to_plain(event.message))

@@ -28,17 +28,18 @@ from optuna.trial import TrialState
 
 from engine.core import events as ev
 from engine.core.config import RunConfig
-from engine.core.messages import msg
+from engine.core.messages import from_plain, msg, to_plain
 from engine.core.problems import ConfigError, Problem
 from engine.core.protocol import commands
 from engine.core.protocol.client import WorkerProcess
 from engine.core.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.runlock import RunLock, holder
-from engine.core.sweep import SweepPaths, TrialStatus
+from engine.core.sweep import SweepPaths, TrialStatus, note_trial_end
 from engine.core.sweep.slots import Slot, plan_slots
 from engine.core.sweep.space import Parameter, SweepSpace, apply, load_sweep
 from engine.tools import sweep_hparams
+from engine.tools.sweep_pruning import PRUNED, why_pruned
 
 POLL_S = 0.1
 CONTINUES = "continues"  # user attribute of a trial queued again for an interrupted one: that one's number
@@ -133,6 +134,11 @@ def importances(study: optuna.Study) -> tuple[dict[str, float], str]:
     return {name: float(share) for name, share in found.items()}, ""
 
 
+def why_finished(trial: optuna.trial.FrozenTrial) -> str:
+    """Why a trial failed, or why it was pruned (a Message); "" for a trial of a sweep that did not say."""
+    return trial.user_attrs.get(ERROR, "") or (from_plain(trial.user_attrs.get(PRUNED) or {}) or "")
+
+
 def objective_of(event: ev.EpochEnd, objective: str) -> float | None:
     """The objective's value at the end of an epoch (None when the run gives no such figure)."""
     return {
@@ -156,6 +162,8 @@ class _Running:
     value: float | None = None
     epoch: int = 0
     pruned: bool = False
+    why: str = ""  # why it was pruned (a Message)
+    values: dict[int, float] = field(default_factory=dict)  # epoch -> the objective reported
     error: str = ""
     stop_asked: float | None = None
 
@@ -277,10 +285,13 @@ class Sweep:
             self._ask_stop(r)
             return
         r.value = value
-        r.trial.report(value if math.isfinite(value) else math.nan, event.epoch)
+        r.values[event.epoch] = value if math.isfinite(value) else math.nan
+        r.trial.report(r.values[event.epoch], event.epoch)
         if r.trial.should_prune() and not r.pruned:
             r.pruned = True
-            self._ask_stop(r)
+            self._ask_stop(r)  # first: the trainer goes on with its next epoch until it hears
+            r.why = why_pruned(self.study, self.space.pruner, self.space.objective, r.values, event.epoch)
+            r.trial.set_user_attr(PRUNED, to_plain(r.why))
         self._emit(
             r.trial.number,
             TrialStatus.RUNNING,
@@ -308,7 +319,11 @@ class Sweep:
             sweep_hparams.write_trial(r.run_dir, r.params)
         if r.pruned:
             self.study.tell(r.trial, state=TrialState.PRUNED)
-            self._emit(number, TrialStatus.PRUNED, r.params, value=r.value, epoch=r.epoch, **where)
+            said = self._emit(
+                number, TrialStatus.PRUNED, r.params, value=r.value, epoch=r.epoch, message=r.why, **where
+            )
+            if r.run_dir.is_dir():
+                note_trial_end(r.run_dir, said)
         elif r.error or code != ExitCode.OK or r.value is None or not math.isfinite(r.value):
             why = r.error or (f"the trainer {ExitCode.describe(code)}" if code else "the objective is not a number")
             del where["run_dir"]
@@ -336,7 +351,7 @@ class Sweep:
                 epoch=t.last_step or 0,
                 devices=t.user_attrs.get(DEVICES, ""),
                 run_dir=t.user_attrs.get(RUN_DIR, ""),
-                message=t.user_attrs.get(ERROR, ""),
+                message=why_finished(t),
                 seconds=seconds,
             )
         if finished:
@@ -367,8 +382,10 @@ class Sweep:
             )
         )
 
-    def _emit(self, number: int, state: TrialStatus, params: dict, **fields: Any) -> None:
-        self.on_event(ev.SweepTrial(number=number, state=state, params=params, **fields))
+    def _emit(self, number: int, state: TrialStatus, params: dict, **fields: Any) -> ev.SweepTrial:
+        event = ev.SweepTrial(number=number, state=state, params=params, **fields)
+        self.on_event(event)
+        return event
 
 
 def start(

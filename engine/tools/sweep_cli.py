@@ -148,7 +148,7 @@ def report(sweep_dir: Path, trials: list[FrozenTrial] | None = None) -> str:
         lines.append(
             f"{t.number:>5}  {t.state.name.lower():<8}  {'' if value is None else f'{value:.4g}':>9}  "
             f"{t.last_step or 0:>6}  {seconds:>7.0f}  {t.user_attrs.get('devices', ''):<7}  {values(t.params)}"
-            + (f"  ({t.user_attrs['error'][:80]})" if "error" in t.user_attrs else "")
+            + _why(t)
         )
     completed = [t for t in trials if t.state == TrialState.COMPLETE]
     if completed:
@@ -158,6 +158,18 @@ def report(sweep_dir: Path, trials: list[FrozenTrial] | None = None) -> str:
         )
         lines.append(importance_line(study))
     return "\n".join(lines)
+
+
+def _why(trial: FrozenTrial) -> str:
+    """A report line's tail: why the trial failed (cut short), or why it was pruned."""
+    from optuna.trial import TrialState
+
+    from engine.tools.sweep import why_finished
+
+    why = why_finished(trial)
+    if not why:
+        return ""
+    return f"  (pruned: {why})" if trial.state == TrialState.PRUNED else f"  ({why[:80]})"
 
 
 def importance_line(study: optuna.Study) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import inspect
 import sys
 import traceback
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.problems import ConfigError, DataError, Problem
-from engine.core.user_code import CONTRACTS
+from engine.core.user_code import CONTRACTS, unknown_kwargs_message
 
 
 class ModelError(ConfigError):
@@ -73,6 +74,24 @@ def load_function(path: str, name: str, section: str) -> Callable[..., Any]:
     return function
 
 
+def _check_kwargs(function: Callable[..., Any], passed: int, kwargs: dict, where: str, section: str) -> None:
+    """Refuse, before the call, a keyword argument the function's signature does not take: named with the names
+    it does take (a misspelt name would otherwise be a TypeError from inside the call, or from deep in it)."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):  # a builtin or a callable without a signature: the call itself says
+        return
+    if any(p.kind == p.VAR_KEYWORD for p in parameters):
+        return
+    by_name = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    accepted = [p.name for p in parameters[passed:] if p.kind in by_name]
+    for name in kwargs:
+        if name not in accepted:
+            file, _, function_name = where.rpartition(":")
+            message = unknown_kwargs_message(Path(file).name, function_name, name, accepted)
+            raise _error(section, message, f"{section}.kwargs.{name}")
+
+
 _running: list[str] = []  # "file:function" of the user functions being called, innermost last
 
 
@@ -88,6 +107,8 @@ def call_user(
     becomes one line naming where it was raised."""
     code = getattr(function, "__code__", None)
     file = Path(code.co_filename) if code else Path(where)
+    if kwargs:
+        _check_kwargs(function, len(args), kwargs, where, section)
     _running.append(where)
     try:
         return function(*args, **(kwargs or {}))

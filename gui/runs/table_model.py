@@ -355,6 +355,8 @@ class RunsTableModel(QAbstractItemModel):
             return self.tr("Cannot read {path}: {message}").format(path=run.path, message=run.message)
         if status == RunStatus.FAILED and run.message:
             return self.tr("Failed: {message}").format(message=run.message)
+        if status == RunStatus.PRUNED and run.message:
+            return self.tr("Pruned by its sweep: {why}").format(why=translate(run.message))
         notes = "".join(f"\n• {p}" for p in run.problems)
         if column in ("Step time", "Bound by") and run.anatomy is not None:
             return f"{translate(anatomy.verdict(run.anatomy))}\n{translate(anatomy.summary_line(run.anatomy))}"

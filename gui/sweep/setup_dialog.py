@@ -279,7 +279,12 @@ class SweepDialog(QDialog):
         view.activateWindow()
         self.hide()
 
-    def shutdown(self) -> None:
-        """Stop every sweep this dialog started (the window is closing)."""
+    def training_views(self) -> list[SweepView]:
+        """The views whose process trains their sweep now."""
+        return [v for v in self.views if v.training]
+
+    def shutdown(self, keep_running: bool = False) -> None:
+        """Stop every sweep this dialog started (the window is closing); `keep_running`: continue each in a
+        background sweep process."""
         for view in self.views:
-            view.shutdown()
+            view.shutdown(keep_running)

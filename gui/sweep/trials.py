@@ -9,6 +9,7 @@ from pathlib import Path
 from engine.core import events as ev
 from engine.core.runs.history import load_curves
 from engine.core.sweep import TrialStatus
+from gui.i18n import event_text
 
 # completed first (the comparable ones), then those cut short, then those still training
 STATE_ORDER = {
@@ -31,7 +32,7 @@ class TrialRow:
     epoch: int = 0
     devices: str = ""
     run_dir: str = ""
-    message: str = ""
+    message: str = ""  # why it failed or was pruned (a Message when the sweep said one)
     seconds: float = 0.0
     curve: dict[int, float] = field(default_factory=dict)  # epoch -> objective
     curve_read: bool = False  # its curve was read from its run directory (fill_curve)
@@ -60,7 +61,7 @@ class Trials:
         row.state, row.params = event.state, dict(event.params)
         row.devices = event.devices or row.devices
         row.run_dir = event.run_dir or row.run_dir
-        row.message, row.seconds = event.message, event.seconds or row.seconds
+        row.message, row.seconds = event_text(event.message, event.message_template), event.seconds or row.seconds
         if event.value is not None:
             row.value = event.value
         if event.epoch:

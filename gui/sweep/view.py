@@ -8,6 +8,8 @@ It runs the sweep process (`tfdd sweep --events`) and shows what its events say;
 from __future__ import annotations
 
 import html
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,8 +36,12 @@ from engine.core.config import RunConfig
 from engine.core.problems import ConfigError
 from engine.core.protocol.codes import STOP_GRACE_S, RunStatus
 from engine.core.protocol.commands import sweep_resume_command, sweep_status_command
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.follow import ask_to_stop, trains_here
 from engine.core.runs.history import load_curves
+from engine.core.runs.runlock import holder
 from engine.core.sweep import TrialStatus
+from engine.core.sweep.background import background_command, start_in_background
 from engine.core.sweep.space import SweepSpace, apply
 from gui import theme
 from gui.exports import add_export_action
@@ -77,9 +83,11 @@ class SweepView(QDialog):
         grace_seconds: float = SWEEP_STOP_GRACE_S,
         resume_command_for: Callable[[Path], list[str]] = sweep_resume_command,
         status_command_for: Callable[[Path], list[str]] = sweep_status_command,
+        background_command_for: Callable[[Path], list[str]] = background_command,
     ) -> None:
-        """`resume_command_for` continues the sweep (Continue), `status_command_for` reads where it stands (attach):
-        the protocol's commands; tests inject fakes. Closing the view leaves the sweep running."""
+        """`resume_command_for` continues the sweep (Continue), `status_command_for` reads where it stands (attach),
+        `background_command_for` continues it without the window (shutdown): the protocol's commands; tests inject
+        fakes. Closing the view leaves the sweep running."""
         super().__init__(parent)
         self.setObjectName("sweepView")
         self.setWindowTitle(self.tr("Sweep: {folder}").format(folder=sweep_dir.name))
@@ -95,6 +103,7 @@ class SweepView(QDialog):
         self.ended = ""  # how the sweep process last ended: a RunStatus, or "failed"
         self.reading = False  # the process only reads where the sweep stands (attach)
         self.status_command_for = status_command_for
+        self.background_command_for = background_command_for
         self.follow_timer = QTimer(self, singleShot=True, interval=FOLLOW_MS)
         self.follow_timer.timeout.connect(self.attach)
         self._build()
@@ -229,16 +238,41 @@ class SweepView(QDialog):
         self.start(self.resume_command_for(self.sweep_dir))
 
     def stop(self) -> None:
+        """Stop the sweep: this view's process, or the process of this machine that trains it (SIGTERM, on which
+        `tfdd sweep` stops as on Stop: its training trials checkpoint)."""
+        if self.elsewhere:
+            if ask_to_stop(self.sweep_dir) is not None:
+                self.stop_button.setEnabled(False)
+            return
         if self.runner is not None:
             self.runner.request_stop()
             self.stop_button.setEnabled(False)
             self.progress.setFormat(self.tr("stopping: the training trials save a checkpoint…"))
 
-    def shutdown(self) -> None:
-        """Stop the sweep and wait for it (the window is closing)."""
+    @property
+    def training(self) -> bool:
+        """This view's process trains the sweep (it does not only read it)."""
+        return self.running and not self.reading
+
+    def shutdown(self, keep_running: bool = False) -> int | None:
+        """Stop the sweep and wait for it (the window is closing). `keep_running`: a sweep this view trained is
+        then continued in a background sweep process (its training trials from the checkpoint they just saved);
+        that process's pid."""
+        training = self.training
+        self.follow_timer.stop()
         if self.runner is not None:
             self.runner.request_stop()
             self.runner.wait(int((self.grace_seconds + 5) * 1000))
+        if keep_running and training:
+            try:
+                return start_in_background(self.sweep_dir, self.background_command_for(self.sweep_dir))
+            except OSError as exc:  # the window is going: the terminal that started it, if any, hears why
+                print(
+                    f"the sweep could not go on in the background ({exc}); it stopped, and continues with: "
+                    f"tfdd sweep --resume {self.sweep_dir}",
+                    file=sys.stderr,
+                )
+        return None
 
     def _on_events(self, events: list[ev.Event]) -> None:
         for event in events:
@@ -327,10 +361,17 @@ class SweepView(QDialog):
             text = self.tr("not running")
         self.progress.setFormat(text.replace("%", "%%"))
         unfinished = self.summary is None or self.summary.finished < self.summary.budget
-        self.stop_button.setEnabled(self.running and not self.reading)
+        self.stop_button.setEnabled(self.training or self._stoppable_elsewhere())
         ended = self.ended in (RunStatus.COMPLETED, RunStatus.RUNNING)
         self.continue_button.setEnabled(not self.running and not ended and unfinished)
         self.best_button.setEnabled(self.best_config() is not None)
+
+    def _stoppable_elsewhere(self) -> bool:
+        """Another process of this machine trains the sweep: Stop signals it."""
+        if not self.elsewhere:
+            return False
+        held = holder(RunPaths(self.sweep_dir))
+        return trains_here(held) and held is not None and held.pid != os.getpid()
 
     def _show_summary(self) -> None:
         summary = self.summary
@@ -356,6 +397,8 @@ class SweepView(QDialog):
                 return self.tr("training (epoch {epoch})").format(epoch=row.epoch)
             return self.tr("starting")
         if row.state == TrialStatus.PRUNED:
+            if row.message:  # a sweep folder of an earlier version does not say why
+                return self.tr("pruned at epoch {epoch}: {why}").format(epoch=row.epoch, why=translate(row.message))
             return self.tr("pruned at epoch {epoch}").format(epoch=row.epoch)
         if row.state == TrialStatus.INTERRUPTED:
             return self.tr("interrupted at epoch {epoch}").format(epoch=row.epoch)
@@ -383,7 +426,7 @@ class SweepView(QDialog):
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, row.number)
-                item.setToolTip(row.message or row.run_dir)
+                item.setToolTip(translate(row.message) if row.message else row.run_dir)
                 if row.state in (TrialStatus.FAILED, TrialStatus.PRUNED):
                     item.setForeground(pg.mkColor(colours.failed))
                 if row.number == best:

@@ -664,6 +664,10 @@
         <translation>TFRecord 文件 (*.tfrecord *.tfrecords *.tfr);;所有文件 (*)</translation>
     </message>
     <message>
+        <source>{file}: {function}() takes no keyword argument {name!r}; it takes {accepted} (or add **kwargs to it)</source>
+        <translation>{file}：{function}() 不接受关键字参数 {name!r}；它接受 {accepted}（或给它加上 **kwargs）</translation>
+    </message>
+    <message>
         <source>a function name, e.g. {example}</source>
         <translation>函数名，例如 {example}</translation>
     </message>
@@ -1618,6 +1622,18 @@
     <message>
         <source>{task} has ended: no profile was asked of it</source>
         <translation>{task} 已结束：未向它请求性能剖析</translation>
+    </message>
+    <message>
+        <source>its {objective} is not a number at epoch {epoch}: it diverged</source>
+        <translation>它的 {objective} 在第 {epoch} 轮不是数值：已发散</translation>
+    </message>
+    <message>
+        <source>its best {objective} so far, {value:.4g}, is worse than the median {median:.4g} of the {count} completed trials at epoch {epoch}</source>
+        <translation>它目前最好的 {objective} 为 {value:.4g}，差于 {count} 个已完成试验在第 {epoch} 轮的中位数 {median:.4g}</translation>
+    </message>
+    <message>
+        <source>its {objective} {value:.4g} at epoch {epoch} is not among the best of the trials that reached that epoch</source>
+        <translation>它在第 {epoch} 轮的 {objective} 为 {value:.4g}，不在到达该轮的试验中最好的那一部分之列</translation>
     </message>
 </context>
 <context>
@@ -3633,6 +3649,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <source>Failed: {message}</source>
         <translation>失败：{message}</translation>
     </message>
+    <message>
+        <source>Pruned by its sweep: {why}</source>
+        <translation>被其超参数扫描剪枝：{why}</translation>
+    </message>
     <message numerus="yes">
         <source>{name}: %n trial(s)</source>
         <translation>
@@ -3872,6 +3892,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
         <translation>已停止</translation>
     </message>
     <message>
+        <source>pruned</source>
+        <translation>已剪枝</translation>
+    </message>
+    <message>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -3898,6 +3922,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>stopped on request; it left a checkpoint</source>
         <translation>应请求停止；留有检查点</translation>
+    </message>
+    <message>
+        <source>a sweep&apos;s trial its pruner stopped early; it left a checkpoint</source>
+        <translation>超参数扫描的剪枝器提前停止了这个试验；它留下了检查点</translation>
     </message>
     <message>
         <source>the trainer reported a failure</source>
@@ -3958,6 +3986,29 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>stalled</source>
         <translation>停滞</translation>
+    </message>
+</context>
+<context>
+    <name>SweepClosing</name>
+    <message>
+        <source>A sweep is running</source>
+        <translation>一个超参数扫描正在运行</translation>
+    </message>
+    <message>
+        <source>Training now, in:</source>
+        <translation>正在训练，位于：</translation>
+    </message>
+    <message>
+        <source>Keep running: the training trials save a checkpoint and the sweep goes on without the window, printing to sweep.log in its folder. Open it again from its row in the Runs tab (or Run › Sweep › Open a sweep…), or see it with &lt;code&gt;tfdd sweep --status FOLDER&lt;/code&gt;.&lt;br&gt;Stop: the training trials save a checkpoint; Continue in the sweep&apos;s view resumes it later.&lt;br&gt;Finished trials are kept either way.</source>
+        <translation>继续运行：正在训练的试验先保存检查点，扫描在窗口关闭后继续，输出写入其文件夹中的 sweep.log。可从“运行记录”标签页中它的行（或 运行 › 超参数扫描 › 打开超参数扫描…）再次打开，或用 &lt;code&gt;tfdd sweep --status FOLDER&lt;/code&gt; 查看。&lt;br&gt;停止：正在训练的试验保存检查点；之后在扫描视图中点“继续”即可恢复。&lt;br&gt;无论哪种方式，已完成的试验都会保留。</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>Stop the sweep</source>
+        <translation>停止扫描</translation>
     </message>
 </context>
 <context>
@@ -4211,6 +4262,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>not running</source>
         <translation>未运行</translation>
+    </message>
+    <message>
+        <source>pruned at epoch {epoch}: {why}</source>
+        <translation>在第 {epoch} 轮被剪枝：{why}</translation>
     </message>
     <message>
         <source>trial {number}</source>

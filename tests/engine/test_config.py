@@ -295,3 +295,22 @@ def test_a_python_models_keyword_arguments_are_checked(tmp_path):
             RunConfig.from_dict({"model": {**python, "kwargs": kwargs}})
         assert [p.field for p in info.value.problems][0].startswith("model.kwargs"), kwargs
         assert words in str(info.value), (kwargs, str(info.value))
+
+
+def test_a_python_models_misspelt_keyword_argument_is_refused_naming_the_file_function_and_accepted_names(tmp_path):
+    model_file = tmp_path / "wide.py"
+    model_file.write_text(
+        "def build_model(input_shape, num_classes, width=3, *, activation='relu'):\n    pass\n\n\n"
+        "def flexible(input_shape, num_classes, **more):\n    pass\n"
+    )
+    python = {"kind": "python", "path": str(model_file)}
+    with pytest.raises(ConfigError) as info:
+        RunConfig.from_dict({"model": {**python, "kwargs": {"widht": 8, "activation": "tanh"}}})
+    assert [p.field for p in info.value.problems] == ["model.kwargs.widht"]
+    said = str(info.value)
+    assert "wide.py" in said and "build_model()" in said and "'widht'" in said, said
+    assert "width, activation" in said, said  # what it does take by name (not what the engine passes)
+    fine = RunConfig.from_dict({"model": {**python, "kwargs": {"width": 8, "activation": "tanh"}}})
+    assert fine.model.kwargs == {"width": 8, "activation": "tanh"}
+    anything = {**python, "function": "flexible", "kwargs": {"widht": 8}}  # **more takes any name
+    assert RunConfig.from_dict({"model": anything}).model.kwargs == {"widht": 8}

@@ -12,8 +12,18 @@ from __future__ import annotations
 import sys
 
 from engine.core import events as ev
+from engine.core.messages import msg
 
 PARAMS = ({"learning_rate": 0.01}, {"learning_rate": 5.0})
+WHY = msg(  # what engine.tools.sweep_pruning says of trial 1
+    "its best {objective} so far, {value:.4g}, is worse than the median {median:.4g} of the {count} completed "
+    "trials at epoch {epoch}",
+    objective="val_loss",
+    value=9.0,
+    median=0.8,
+    count=1,
+    epoch=1,
+)
 
 
 def emit(event: ev.Event) -> None:
@@ -28,7 +38,7 @@ def trial(number: int, state: str, lr: int, sweep_dir: str, **fields) -> ev.Swee
 
 def main() -> int:
     mode, sweep_dir = sys.argv[1], sys.argv[2]
-    pruned = trial(1, "pruned", 1, sweep_dir, value=9.0, epoch=1, seconds=3.0)
+    pruned = trial(1, "pruned", 1, sweep_dir, value=9.0, epoch=1, seconds=3.0, message=WHY)
     if mode == "start":
         emit(trial(0, "running", 0, sweep_dir))
         emit(trial(1, "running", 1, sweep_dir))

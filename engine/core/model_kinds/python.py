@@ -14,7 +14,7 @@ from typing import Any
 from engine.core.messages import msg
 from engine.core.model_kinds.base import ModelConfig, ModelKind
 from engine.core.problems import Problem
-from engine.core.user_code import file_problem, function_problem
+from engine.core.user_code import file_problem, function_problem, unknown_kwargs
 
 PASSED_BY_THE_ENGINE = ("input_shape", "num_classes")
 
@@ -54,7 +54,11 @@ def check(model: ModelConfig) -> list[Problem]:
     kwargs = kwargs_problems(model.kwargs) if isinstance(model.kwargs, dict) else []
     if problem := file_problem("model.path", model.path, msg("a Python file defining the model")):
         return [problem, *kwargs]
-    return ([fp] if (fp := function_problem("model", model.path, model.function)) else []) + kwargs
+    if problem := function_problem("model", model.path, model.function):
+        return [problem, *kwargs]
+    if kwargs or not isinstance(model.kwargs, dict):
+        return kwargs
+    return unknown_kwargs("model", model.path, model.function, model.kwargs, len(PASSED_BY_THE_ENGINE))
 
 
 KIND = ModelKind(

@@ -64,6 +64,7 @@ class RunStatus(StrEnum):
 
     COMPLETED = "completed"
     STOPPED = "stopped"  # on request, with a checkpoint
+    PRUNED = "pruned"  # a sweep's trial its pruner stopped (the sweep's word in its events.jsonl), with a checkpoint
     FAILED = "failed"
     KILLED = "killed"  # did not stop within the grace period and was killed
     INTERRUPTED = "interrupted"  # ended without a word (kill -9, power loss): resumable

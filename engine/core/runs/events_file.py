@@ -25,7 +25,7 @@ TAIL_BYTES = 4 << 20
 MAX_POINTS = 4_000  # batch points read for plotting: plots are ~1,400 px wide, and each point costs their paint
 # the lines a summary decodes: the run's starts and ends and its step anatomies (one search of a line costs
 # less than one per name)
-_DECODED = re.compile(rb'"(?:run_started|run_finished|run_failed|step_anatomy)"')
+_DECODED = re.compile(rb'"(?:run_started|run_finished|run_failed|step_anatomy|sweep_trial)"')
 
 
 def _lines(f: BinaryIO, start: int, stop: int) -> Iterator[tuple[int, bytes]]:
@@ -64,6 +64,7 @@ class EventsDigest:
     skipped_bytes: int = 0  # the middle of a huge file, not read
     paused: float = 0.0  # seconds between each resume's start and the event before it
     anatomy: ev.StepAnatomy | None = None  # the steps' anatomy over the whole run (engine.core.anatomy.combine)
+    trial_end: ev.SweepTrial | None = None  # how its sweep ended the trial (engine.core.sweep.note_trial_end)
     last_line: bytes = field(default=b"", repr=False)  # decoded only when asked for its time
     _after_skip: bool = field(default=False, repr=False)  # the event before the next one is in the skipped middle
 
@@ -117,6 +118,9 @@ class EventsDigest:
         event = _decode(line)
         if event is None:
             self.bad_lines += 1
+            return
+        if isinstance(event, ev.SweepTrial):  # the sweep's word after the trainer's end: no training time
+            self.trial_end = event
             return
         if isinstance(event, ev.RunStarted):
             self._settle_last_time()  # the time of the event before this start: the pause begins there

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from engine.core import events as ev
 from engine.core.config import RunConfig
-from engine.core.messages import msg
+from engine.core.messages import from_plain, msg
 from engine.core.nvml import GpuSample
 from engine.core.problems import ConfigError
 from engine.core.protocol.codes import PEER_LOST_ERRORS, RunStatus
@@ -28,7 +28,7 @@ from engine.core.runs.events_file import EventsDigest, read_batch_points
 from engine.core.runs.gpu_log import read_gpu_log
 from engine.core.runs.rundir import read_metrics
 from engine.core.runs.runlock import Holder, holder
-from engine.core.sweep import SweepPaths
+from engine.core.sweep import SweepPaths, TrialStatus
 
 Stamp = tuple[tuple[int, int] | None, ...]
 FINAL_METRICS = ("loss", "accuracy", "val_loss", "val_accuracy")
@@ -46,10 +46,10 @@ class RunSummary:
     loop: str
     epochs_planned: int
     epochs_completed: int
-    status: RunStatus  # completed, stopped, failed, interrupted, running (locked), unreadable
+    status: RunStatus  # completed, stopped, pruned (a sweep trial), failed, interrupted, running (locked), unreadable
     duration: float  # seconds of training: first to last event, less the pauses before resumes
     final: dict[str, float] = field(default_factory=dict)  # loss, accuracy, val_loss, val_accuracy
-    message: str = ""  # why it failed, or why it cannot be read
+    message: str = ""  # why it failed, why its sweep pruned it, or why it cannot be read
     num_workers: int = 1  # a local cluster run is resumed with as many workers
     holder: Holder | None = None  # who trains it now (status running)
     problems: tuple[str, ...] = ()  # what could not be read, e.g. "2 lines of events.jsonl are not events"
@@ -152,6 +152,10 @@ def _summary(
         status = RunStatus.FAILED
     else:
         status = RunStatus.INTERRUPTED
+    why = ""
+    if status == RunStatus.STOPPED and (trial_end := digest.trial_end) and trial_end.state == TrialStatus.PRUNED:
+        status = RunStatus.PRUNED
+        why = from_plain(trial_end.message_template) or trial_end.message
     last = metrics.rows[-1] if metrics.rows else {}
     problems = list(metrics.problems)
     if config_problem:
@@ -173,7 +177,7 @@ def _summary(
         status=status,
         duration=digest.active_seconds,
         final={k: v for k, v in last.items() if k in FINAL_METRICS},
-        message=end.message if isinstance(end, ev.RunFailed) else "",
+        message=end.message if isinstance(end, ev.RunFailed) else why,
         num_workers=started.num_workers if started else 1,
         problems=tuple(problems),
         error_type=end.error_type if isinstance(end, ev.RunFailed) else "",

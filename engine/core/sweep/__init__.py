@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from engine.core import events as ev
+from engine.core.protocol.paths import RunPaths
+
 
 class TrialStatus(StrEnum):
     """A trial's state as the sweep reports it (events.SweepTrial.state)."""
@@ -38,11 +41,23 @@ class SweepPaths:
         """Optuna's SQLite study: every trial, its parameters, reported values and state."""
         return self.root / "study.db"
 
+    @property
+    def log(self) -> Path:
+        """What a sweep continued in the background prints (engine.core.sweep.background)."""
+        return self.root / "sweep.log"
+
     def trial_dir(self, number: int) -> Path:
         return self.root / f"trial-{number:03d}"
 
     def trial_config(self, number: int) -> Path:
         return self.root / f"trial-{number:03d}.json"
+
+
+def note_trial_end(run_dir: Path, event: ev.SweepTrial) -> None:
+    """How the sweep ended a trial (pruned, and why), appended to its run's events.jsonl after its trainer has gone:
+    the run itself only knows it was asked to stop; the Runs tab reads the sweep's word there."""
+    with open(RunPaths(run_dir).events, "a", encoding="utf-8") as f:
+        f.write(ev.encode(event) + "\n")
 
 
 def new_sweep_dir(root: Path, name: str = "") -> Path:

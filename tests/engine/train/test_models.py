@@ -82,3 +82,27 @@ def test_a_python_models_keyword_arguments_reach_its_function(tmp_path):
     config = RunConfig.from_dict({"model": {"kind": "python", "path": str(model_file), "kwargs": kwargs}})
     layer = build_model(config, (4,), 3).model.get_layer("wide")
     assert (layer.units, layer.activation.__name__) == (7, "tanh")
+
+
+def test_a_keyword_argument_the_models_function_does_not_take_is_refused_before_it_is_called(tmp_path):
+    """A function the config check cannot read (made by another function): the trainer checks its signature."""
+    from engine.core.config import RunConfig
+    from engine.train.models import build_model
+    from engine.train.user_code import ModelError
+
+    model_file = tmp_path / "made.py"
+    model_file.write_text(
+        "import tf_keras as keras\n\n\n"
+        "def make():\n"
+        "    def build(input_shape, num_classes, width=3):\n"
+        "        raise AssertionError('called')\n"
+        "    return build\n\n\n"
+        "build_model = make()\n"
+    )
+    config = RunConfig.from_dict({"model": {"kind": "python", "path": str(model_file), "kwargs": {"widht": 7}}})
+    with pytest.raises(ModelError) as caught:
+        build_model(config, (4,), 3)
+    said = str(caught.value)
+    assert "made.py" in said and "build_model()" in said and "'widht'" in said and "width" in said, said
+    assert "called" not in said  # refused before the function ran
+    assert [p.field for p in caught.value.problems] == ["model.kwargs.widht"]

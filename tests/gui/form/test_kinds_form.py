@@ -172,3 +172,14 @@ def test_a_python_models_keyword_arguments_are_a_json_object_in_the_form(qtbot, 
     edit.setText('{"2x": 1}')
     form.show_problems(form.evaluate()[2])
     assert "Python identifier" in problem_text(form, "model.kwargs.2x") + problem_text(form, "model.kwargs")
+
+
+def test_a_keyword_argument_the_models_function_does_not_take_is_shown_at_its_row(qtbot, tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("def build_model(input_shape, num_classes, width=3):\n    pass\n", encoding="utf-8")
+    form = make_form(qtbot)
+    form.set_config(RunConfig(model=ModelConfig(kind="python", path=str(path))))
+    form.findChild(QLineEdit, "modelKwargsEdit").setText('{"widht": 16}')
+    form.show_problems(form.evaluate()[2])
+    shown = problem_text(form, "model.kwargs.widht") + problem_text(form, "model.kwargs")
+    assert "'widht'" in shown and "width" in shown and "build_model()" in shown, shown

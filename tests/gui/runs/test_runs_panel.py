@@ -377,3 +377,27 @@ def test_a_sweeps_trials_are_grouped_under_one_collapsible_sweep_row(qtbot, runs
     with qtbot.waitSignal(panel.sweep_requested) as opened:
         panel.table.doubleClicked.emit(group)  # the sweep row opens the sweep's view
     assert opened.args == [sweep]
+
+
+def test_a_trial_its_sweep_pruned_shows_as_pruned_with_why_and_a_trial_stopped_by_hand_as_stopped(qtbot, runs):
+    from engine.core.messages import msg
+    from engine.core.sweep import note_trial_end
+
+    sweep = runs["done"].parent / "20240102-100000-sweep-lr"
+    sweep.mkdir()
+    SweepPaths(sweep).spec.write_text(json.dumps({"space": {"objective": "val_loss"}}), encoding="utf-8")
+    stopped = ev.RunFinished(status="stopped", epochs_completed=2, run_dir="", time=5e3 + 20)
+    by_hand, pruned = (write_run(sweep, f"trial-{n:03d}", stopped, 2, 5e3) for n in (0, 1))
+    why = msg("its {objective} is not a number at epoch {epoch}: it diverged", objective="val_loss", epoch=2)
+    note_trial_end(pruned, ev.SweepTrial(number=1, state="pruned", params={}, epoch=2, message=why, time=9e9))
+    panel = RunsPanel(runs["done"].parent)
+    qtbot.addWidget(panel)
+    refresh(qtbot, panel)
+    group = panel.proxy.index(0, 0)
+    rows = {panel.proxy.index(r, 0, group).data(): r for r in range(panel.proxy.rowCount(group))}
+    status = {name: panel.proxy.index(r, COLUMNS.index("Status"), group) for name, r in rows.items()}
+    assert status["trial-001"].data() == "pruned" and status["trial-000"].data() == "stopped"
+    assert why in status["trial-001"].data(Qt.ItemDataRole.ToolTipRole)
+    duration = {name: panel.proxy.index(r, COLUMNS.index("Duration"), group).data() for name, r in rows.items()}
+    assert duration["trial-001"] == duration["trial-000"]  # the sweep's word is no training time
+    assert not panel.model.run_at(panel.proxy.mapToSource(panel.proxy.index(rows["trial-001"], 0, group))).resumable

@@ -39,6 +39,16 @@ def test_the_importance_is_drawn_as_bars_and_names_its_method(finished_view):
     assert "PED-ANOVA" in finished_view.importance.title
 
 
+def test_a_pruned_trial_says_pruned_and_why_not_stopped(finished_view):
+    row = next(r for r in range(finished_view.table.rowCount()) if finished_view.table.item(r, 0).text() == "1")
+    state = finished_view.table.item(row, 1)
+    assert state.text() == (
+        "pruned at epoch 1: its best val_loss so far, 9, is worse than the median 0.8 of the 1 completed trials at "
+        "epoch 1"
+    )
+    assert "stopped" not in state.text() and state.toolTip().startswith("its best val_loss so far")
+
+
 def test_the_curves_legend_is_outside_the_data_area(finished_view, tmp_path):
     finished_view.select_trial(2)
     item = finished_view.curves.getPlotItem()

@@ -34,4 +34,6 @@ def test_the_sweep_view_is_in_chinese(chinese, qtbot, tmp_path) -> None:
     qtbot.waitUntil(lambda: not view.running, timeout=30_000)
     view.select_trial(2)
     assert "已完成" in view.table.item(0, 1).text()
+    pruned = next(view.table.item(r, 1).text() for r in range(3) if view.table.item(r, 0).text() == "1")
+    assert "剪枝" in pruned and "中位数" in pruned, pruned  # pruned, and why: worse than the median
     assert shown_texts(view, qtbot, NAMES) == []
