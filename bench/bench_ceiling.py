@@ -4,8 +4,9 @@
 
 The ceiling (`expert_epochs`) is what an expert writes for the model and nothing else: the data as
 tensors in memory, a shuffled index per epoch, STEPS_PER_CALL steps per `tf.function` call in a
-`tf.range` loop where each replica `tf.gather`s its slice of the global batch, the loss summed in the
-graph and fetched once per call. Same model (engine.train.models.build_model: the engine's MLP and CNN),
+`tf.range` loop where each replica `tf.gather`s its slice of the global batch (sliced with its static
+length, as tf.data's batches with drop_remainder have it), the loss summed in the graph and fetched once
+per call. Same model (engine.train.models.build_model: the engine's MLP and CNN),
 same optimizer (build_optimizer) and loss, same data, global batch and Mirrored strategy over as many
 logical CPUs; no accuracy, no events, no stop checks.
 
@@ -118,7 +119,7 @@ def expert_epochs(config: Any) -> list[tuple[float, float]]:
 
     def replica_step(order: Any, start: Any) -> Any:
         first = start + tf.distribute.get_replica_context().replica_id_in_sync_group * per_replica
-        index = order[first : first + per_replica]
+        index = tf.slice(order, [first], [per_replica])  # a static shape: the shape arithmetic folds away
         xb, yb = tf.gather(features, index), tf.gather(labels, index)
         with tf.GradientTape() as tape:
             loss = tf.nn.compute_average_loss(loss_object(yb, model(xb, training=True)), global_batch_size=batch)
