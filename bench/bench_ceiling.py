@@ -12,10 +12,11 @@ logical CPUs; no accuracy, no events, no stop checks.
 
 The engine is the Trainer in this process (as bench_engine does; `tfdd train` runs the same Trainer behind
 its event channel), default settings (custom loop, steps_per_execution "auto"), checkpoints off, its run
-directory, events.jsonl and TensorBoard sink included. For each replica count a child process (logical
-devices are fixed at start-up) runs every case's ceiling, engine and the engine's fit loop (the same
-Trainer with loop "fit") back to back, round by round, so machine noise hits them alike; custom ÷ fit is
-the engine's default loop against its fit loop.
+directory, events.jsonl, TensorBoard sink and step anatomy included; what it does beyond the ceiling in
+each step is the accuracy (right answers counted in the graph) and keeping the step's loss and accuracy.
+For each replica count a child process (logical devices are fixed at start-up) runs every case's ceiling,
+engine and the engine's fit loop (the same Trainer with loop "fit") back to back, round by round, so
+machine noise hits them alike; custom ÷ fit is the engine's default loop against its fit loop.
 
 An epoch's time is wall time between epoch ends (epochs 2..N: epoch 1 holds the tracing); engine ÷
 ceiling is the ceiling's epoch time over the engine's (a throughput ratio, median of the rounds), by wall
