@@ -4,17 +4,19 @@
 
 The ceiling (`expert_epochs`) is what an expert writes for the model and nothing else: the data as
 tensors in memory, a shuffled index per epoch, STEPS_PER_CALL steps per `tf.function` call in a
-`tf.range` loop where each replica `tf.gather`s its slice of the global batch, the loss summed in the
-graph and fetched once per call. Same model (engine.train.models.build_model: the engine's MLP and CNN),
+`tf.range` loop where each replica `tf.gather`s its slice of the global batch (sliced with its static
+length, as tf.data's batches with drop_remainder have it), the loss summed in the graph and fetched once
+per call. Same model (engine.train.models.build_model: the engine's MLP and CNN),
 same optimizer (build_optimizer) and loss, same data, global batch and Mirrored strategy over as many
 logical CPUs; no accuracy, no events, no stop checks.
 
 The engine is the Trainer in this process (as bench_engine does; `tfdd train` runs the same Trainer behind
 its event channel), default settings (custom loop, steps_per_execution "auto"), checkpoints off, its run
-directory, events.jsonl and TensorBoard sink included. For each replica count a child process (logical
-devices are fixed at start-up) runs every case's ceiling, engine and the engine's fit loop (the same
-Trainer with loop "fit") back to back, round by round, so machine noise hits them alike; custom ÷ fit is
-the engine's default loop against its fit loop.
+directory, events.jsonl, TensorBoard sink and step anatomy included; what it does beyond the ceiling in
+each step is the accuracy (right answers counted in the graph) and keeping the step's loss and accuracy.
+For each replica count a child process (logical devices are fixed at start-up) runs every case's ceiling,
+engine and the engine's fit loop (the same Trainer with loop "fit") back to back, round by round, so
+machine noise hits them alike; custom ÷ fit is the engine's default loop against its fit loop.
 
 An epoch's time is wall time between epoch ends (epochs 2..N: epoch 1 holds the tracing); engine ÷
 ceiling is the ceiling's epoch time over the engine's (a throughput ratio, median of the rounds), by wall
@@ -118,7 +120,7 @@ def expert_epochs(config: Any) -> list[tuple[float, float]]:
 
     def replica_step(order: Any, start: Any) -> Any:
         first = start + tf.distribute.get_replica_context().replica_id_in_sync_group * per_replica
-        index = order[first : first + per_replica]
+        index = tf.slice(order, [first], [per_replica])  # a static shape: the shape arithmetic folds away
         xb, yb = tf.gather(features, index), tf.gather(labels, index)
         with tf.GradientTape() as tape:
             loss = tf.nn.compute_average_loss(loss_object(yb, model(xb, training=True)), global_batch_size=batch)

@@ -137,26 +137,35 @@ def _loss_object(s: Session) -> Any:
     return loss_object
 
 
-def each_step(strategy: Any, global_batch: int, n: Any, step: Callable[[Any], tuple[Any, Any]]) -> tuple[Any, Any]:
+def each_step(strategy: Any, global_batch: int, n: Any, step: Callable[[Any], Any]) -> tuple[Any, Any]:
     """Every step's loss and accuracy over n steps in a `tf.range` loop; `step(i)` runs step i by
-    strategy.run and gives its per-replica (loss, right answers), summed over the replicas here."""
-    losses = tf.TensorArray(tf.float32, size=n)
-    accuracies = tf.TensorArray(tf.float32, size=n)
+    strategy.run and gives its per-replica [loss, right answers] (`reported`), summed over the replicas
+    here. One tensor a step is reduced and kept: each value carried through the loop costs every step
+    its own control-flow ops."""
+    results = tf.TensorArray(tf.float32, size=n, element_shape=[2])
     for i in tf.range(n):
-        loss, correct = step(i)
-        losses = losses.write(i, strategy.reduce("SUM", loss, axis=None))
-        accuracies = accuracies.write(i, strategy.reduce("SUM", correct, axis=None) / global_batch)
-    return losses.stack(), accuracies.stack()
+        results = results.write(i, strategy.reduce("SUM", step(i), axis=None))
+    both = results.stack()
+    return both[:, 0], both[:, 1] / global_batch
+
+
+def reported(train_step: Callable[..., tuple[Any, Any]]) -> Callable[..., Any]:
+    """A replica's step whose (loss, right answers) come back as one [2] tensor, as `each_step` takes them."""
+
+    def step(*batch: Any) -> Any:
+        return tf.stack(train_step(*batch))
+
+    return step
 
 
 def block_of_steps(s: Session) -> Callable[[Any, Any], tuple[Any, Any]]:
     """(iterator, n) -> every step's loss and accuracy, for n steps of strategy.run + strategy.reduce; the
     body of one `tf.function` call (the custom loop's, and each closure the parameter-server loop schedules)."""
     strategy, global_batch = s.strategy, s.global_batch_size
-    train_step = replica_train_step(s, _loss_object(s))
+    train_step = reported(replica_train_step(s, _loss_object(s)))
 
     def train_steps(iterator: Any, n: Any) -> tuple[Any, Any]:
-        def step(i: Any) -> tuple[Any, Any]:
+        def step(i: Any) -> Any:
             return strategy.run(train_step, args=next(iterator))
 
         return each_step(strategy, global_batch, n, step)
@@ -171,18 +180,18 @@ def block_of_gathered_steps(s: Session, features: Any, labels: Any) -> Callable[
     iterator is made or read."""
     strategy, global_batch = s.strategy, s.global_batch_size
     per_replica = global_batch // strategy.num_replicas_in_sync
-    train_step = replica_train_step(s, _loss_object(s))
+    train_step = reported(replica_train_step(s, _loss_object(s)))
     host = features.device
 
-    def gathered_step(order: Any, start: Any) -> tuple[Any, Any]:
+    def gathered_step(order: Any, start: Any) -> Any:
         with tf.device(host):
             at = start + tf.distribute.get_replica_context().replica_id_in_sync_group * per_replica
-            index = order[at : at + per_replica]
+            index = tf.slice(order, [at], [per_replica])  # a static shape: the step's shape arithmetic folds away
             batch = tf.gather(features, index), tf.gather(labels, index)
         return train_step(*batch)
 
     def train_steps(order: Any, first: Any, n: Any) -> tuple[Any, Any]:
-        def step(i: Any) -> tuple[Any, Any]:
+        def step(i: Any) -> Any:
             return strategy.run(gathered_step, args=(order, (first + i) * global_batch))
 
         return each_step(strategy, global_batch, n, step)
@@ -199,6 +208,7 @@ def convert_loop_functions_ahead() -> None:
             (inner_function(block_of_gathered_steps, "train_steps"), False),
             (inner_function(block_of_gathered_steps, "gathered_step"), True),
             (each_step, True),
+            (inner_function(reported, "step"), True),
             (inner_function(replica_train_step, "train_step"), True),
             (_correct_count, True),
             (inner_function(ValidationPass.__init__, "evaluate_batch"), False),
