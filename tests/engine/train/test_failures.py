@@ -189,7 +189,8 @@ def test_a_worker_waiting_for_cluster_peers_dies_with_its_parent(tmp_path):
     import os
     import time
 
-    from engine.core.tfconfig import free_loopback_ports
+    from engine.core.tfconfig import Task, free_loopback_ports
+    from engine.train.chief_watch import chief_answers
 
     ports = free_loopback_ports(2)
     tf_config = {"cluster": {"worker": [f"127.0.0.1:{p}" for p in ports]}, "task": {"type": "worker", "index": 0}}
@@ -207,7 +208,10 @@ def test_a_worker_waiting_for_cluster_peers_dies_with_its_parent(tmp_path):
         while not (tmp_path / "run").exists():
             assert time.monotonic() < deadline, "the worker never started"
             time.sleep(0.2)
-        time.sleep(8)  # TensorFlow's start-up: by then the worker waits for its peer inside the strategy
+        me = Task("worker", 0, "127.0.0.1", ports[0])
+        while not chief_answers(me, 0.2):  # its own port answers once it waits for its peer
+            assert _alive(worker_pid) and time.monotonic() < deadline, "the worker never came to wait for its peer"
+            time.sleep(0.2)
         assert _alive(worker_pid)
         parent.kill()
         parent.wait(timeout=30)
