@@ -136,6 +136,11 @@ def test_kill_9_then_resume_repeats_nothing_and_the_interrupted_epochs_row_is_wh
     rc, err = resume(run_dir)
     assert rc == 0, err[-2000:]
     assert "Resuming at epoch 2" in err, err[-3000:]
+    events = read_events(run_dir)
+    resumed = [e for e in events if isinstance(e, ev.RunStarted)][-1]
+    kept = [e for e in events[: events.index(resumed)] if isinstance(e, ev.CheckpointSaved)][-1]
+    # from the newest step checkpoint, mid-epoch (one whose event the kill cut off may be newer still)
+    assert resumed.start_epoch == 1 and resumed.start_step >= kept.step > 0, (resumed, kept)
     assert_every_epoch_once(run_dir)
     assert_rows_cover_whole_epochs(run_dir, steps_per_epoch=1200)
 
