@@ -27,15 +27,6 @@ def pytest_configure(config) -> None:  # noqa: ANN001 - pytest hook signature
     os.environ.setdefault("TFDD_RUNS_DIR", tempfile.mkdtemp(prefix="tfdd-test-runs-"))
 
 
-def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001 - pytest hook signature
-    """Under pytest-xdist (`-n 2 --dist loadscope --no-loadscope-reorder`, pyproject.toml) the modules with slow
-    tests are handed out first and the quick ones last, so the run ends on short modules rather than on one
-    worker still busy with a long one while the other has nothing left (pytest-xdist's own order, by number
-    of tests, hands out the modules of a few long tests last)."""
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: collection order within
-
-
 def child_pids() -> set[int]:
     """Live (non-zombie) child processes of this test process (Linux /proc; empty elsewhere)."""
     me, found = os.getpid(), set()
