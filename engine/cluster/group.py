@@ -268,16 +268,14 @@ class TaskGroup:
                     w.stop()
             if not trainers and self.training_over is None:
                 self._training_over(now)
-            joining = [
-                w
-                for w in live
-                if w.status.state.joining and w.program != Program.EVALUATOR and now - w.started_at > join_timeout_s
-            ]
+            # once one task's time to join is up, every task still joining is named: tasks start one by one
+            joining = [w for w in live if w.status.state.joining and w.program != Program.EVALUATOR]
+            late = any(now - w.started_at > join_timeout_s for w in joining)
             if first_done is None and len(trainers) < len(self._of(Program.TRAINER)):
                 first_done = now
             if stop_deadline is not None and now > stop_deadline and trainers:
                 self._fail(trainers, f"did not stop within {STOP_GRACE_S:g} s of the stop request")
-            elif joining and self.training_over is None:
+            elif late and self.training_over is None:
                 self._fail(joining, self._join_failure(joining, join_timeout_s))
             elif trainers and first_done is not None and now - first_done > FINISH_TIMEOUT_S:
                 self._fail(trainers, f"did not finish within {FINISH_TIMEOUT_S:g} s after the others")

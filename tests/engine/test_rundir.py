@@ -203,3 +203,16 @@ def test_an_events_fsync_runs_beside_the_run_and_a_checkpoint_waits_for_it(tmp_p
     waiting.join(30)
     assert not waiting.is_alive()
     run.close()
+
+
+def test_the_batch_events_a_checkpoint_covers_are_in_the_file_before_it_is_saved(tmp_path):
+    """The trainer calls `synced()` before each checkpoint. Batch events still queued then (they are written every
+    EVENTS_FLUSH_S) would be lost by a kill -9 after the checkpoint is saved: the resume continues after them, so
+    their steps are neither trained again nor recorded."""
+    run = RunDir(tmp_path / "r", validation=False)
+    try:
+        batches(run, 1, 5)  # the first is written at once, the rest wait for EVENTS_FLUSH_S
+        run.synced()
+        assert [e.step for e in read_events(tmp_path / "r")] == [1, 2, 3, 4, 5]
+    finally:
+        run.close()

@@ -336,9 +336,11 @@ class RunDir:
         self._metrics.append(csv_line(self.columns, ev.to_dict(e)))  # derived from events.jsonl: not synced
 
     def synced(self) -> None:
-        """Return once every event but the frequent ones is on disk: before a checkpoint, so none covers an
-        epoch whose epoch_end a power cut could still lose."""
+        """Before a checkpoint: the queued batch events are written (a kill -9 after the checkpoint loses none of
+        the steps it covers), and every event but the frequent ones is on disk (no checkpoint covers an epoch
+        whose epoch_end a power cut could still lose)."""
         if self._events is not None:
+            self._events.flush()
             self._events.synced()
 
     def close(self) -> None:

@@ -154,6 +154,17 @@ def test_a_dead_worker_is_blamed_not_the_peer_that_lost_it(tmp_path, write_run_c
 
 
 def test_workers_that_never_join_are_named_after_the_timeout(tmp_path, write_run_config, monkeypatch):
+    """Every task still joining when the first one's time is up is named: the launcher starts them one by one
+    (on a loaded host, worker 1 starts half a second after worker 0), and the one started last is no less
+    missing."""
+    spawn = group.TaskGroup._spawn
+
+    def late_second(self, w, **changes):
+        if w.task.index == 1 and w.process is None:
+            time.sleep(0.5)
+        spawn(self, w, **changes)
+
+    monkeypatch.setattr(group.TaskGroup, "_spawn", late_second)
     result, states, _ = launch(
         tmp_path, write_run_config, monkeypatch, {0: "never_join", 1: "no_server"}, join_timeout_s=2
     )

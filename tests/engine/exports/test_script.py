@@ -286,16 +286,10 @@ def run_script(tmp_path, script) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "overrides",
-    [
-        {"virtual_devices": 2, "loop": "custom", "validation_split": 0.2},
-        {"strategy": "one_device", "loop": "fit", "data": {"num_classes": 3}},
-    ],
-    ids=["mirrored-custom", "one-device-fit-multiclass"],
-)
-def test_exported_script_reproduces_engine_losses(tmp_path, overrides):
-    config = base_config(**overrides)
+def test_exported_script_reproduces_engine_losses(tmp_path):
+    """The `export-script` command's script, without validation. Two replicas with the custom loop and validation
+    are test_exported_script_reproduces_the_new_kinds[tfrecord]'s (and [python-data]'s) case."""
+    config = base_config(strategy="one_device", loop="fit", data={"num_classes": 3})
     engine_run = train(tmp_path, config)
     assert engine_run.returncode == 0, engine_run.stderr[-2000:]
     engine_losses = [e.loss for e in engine_run.of(ev.EpochEnd)]
@@ -314,9 +308,7 @@ def test_exported_script_reproduces_engine_losses(tmp_path, overrides):
     stdout = run_script(tmp_path, script)
     script_losses, script_val_losses = script_epochs(stdout)
     assert script_losses == pytest.approx(engine_losses, rel=1e-5)  # tolerance: see test_training.py
-    engine_val_losses = [e.val_loss for e in engine_run.of(ev.EpochEnd) if e.val_loss is not None]
-    assert script_val_losses == pytest.approx(engine_val_losses, rel=RTOL)
-    assert len(script_val_losses) == (config["epochs"] if config.get("validation_split") else 0)
+    assert script_val_losses == [] and all(e.val_loss is None for e in engine_run.of(ev.EpochEnd))
 
 
 @pytest.mark.slow

@@ -17,6 +17,7 @@ from engine.core import events as ev
 from engine.core.config import RunConfig
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.rundir import read_metrics
+from engine.core.runs.runlock import holder
 from engine.core.sweep import SweepPaths, TrialStatus
 from engine.core.sweep.space import parse_space
 from engine.tools import sweep
@@ -138,7 +139,10 @@ def test_a_sweep_killed_mid_way_continues_with_resume_and_finishes_every_trial_o
     finally:
         process.wait(timeout=60)
     assert len(completed_params(out)) == 1
-    time.sleep(0.5)
+    deadline = time.monotonic() + 60
+    while holder(RunPaths(out / "trial-001")) is not None:  # its trainer dies with the sweep, a moment later
+        assert time.monotonic() < deadline, "the killed sweep's trainer still holds trial 1"
+        time.sleep(0.05)
     done = subprocess.run(
         [sys.executable, "-m", "engine.cli", "sweep", "--resume", str(out)], capture_output=True, text=True, timeout=600
     )

@@ -65,21 +65,6 @@ def test_sigterm_stops_the_worker_with_a_checkpoint_and_exit_code_143(tmp_path):
     assert worker.of(ev.CheckpointSaved)[-1].step >= 50
 
 
-def test_killed_run_resumes_from_its_last_step_checkpoint(tmp_path):
-    run_dir = tmp_path / "run"
-    config = write_config(tmp_path, base_config(**LONG, checkpoint={"every_steps": 100}))
-    worker = LiveWorker(["--config", str(config), "--run-dir", str(run_dir)])
-    saved = worker.wait_for(lambda e: isinstance(e, ev.CheckpointSaved) and e.epoch == 1 and e.step > 0)
-    worker.kill()
-    assert metric_epochs(run_dir) == [1]
-
-    again = resume(run_dir)
-    assert again.returncode == 0, again.stderr[-2000:]
-    started = again.of(ev.RunStarted)[0]
-    assert started.start_epoch == 1 and started.start_step >= saved.step
-    assert metric_epochs(run_dir) == [1, 2, 3]
-
-
 def test_nan_loss_fails_the_run_and_keeps_finished_epochs(tmp_path):
     """Epoch 1 trains on clean data; the file then gains an extreme row, and the
     resumed run diverges: run_failed says what to do, epoch 1 and its checkpoint stay."""
@@ -189,7 +174,8 @@ def test_a_worker_waiting_for_cluster_peers_dies_with_its_parent(tmp_path):
     import os
     import time
 
-    from engine.core.tfconfig import free_loopback_ports
+    from engine.core.tfconfig import Task, free_loopback_ports
+    from engine.train.chief_watch import chief_answers
 
     ports = free_loopback_ports(2)
     tf_config = {"cluster": {"worker": [f"127.0.0.1:{p}" for p in ports]}, "task": {"type": "worker", "index": 0}}
@@ -207,7 +193,10 @@ def test_a_worker_waiting_for_cluster_peers_dies_with_its_parent(tmp_path):
         while not (tmp_path / "run").exists():
             assert time.monotonic() < deadline, "the worker never started"
             time.sleep(0.2)
-        time.sleep(8)  # TensorFlow's start-up: by then the worker waits for its peer inside the strategy
+        me = Task("worker", 0, "127.0.0.1", ports[0])
+        while not chief_answers(me, 0.2):  # its own port answers once it waits for its peer
+            assert _alive(worker_pid) and time.monotonic() < deadline, "the worker never came to wait for its peer"
+            time.sleep(0.2)
         assert _alive(worker_pid)
         parent.kill()
         parent.wait(timeout=30)

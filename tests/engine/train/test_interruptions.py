@@ -82,6 +82,29 @@ def resume(run_dir: Path) -> tuple[int, str]:
     return finish(train("--resume", str(run_dir)))
 
 
+def stopped_by(tmp_path: Path, how: signal.Signals, code: int) -> Path:
+    """A run stopped by the signal `how` mid-way through epoch 2, which exited with `code`."""
+    run_dir, proc = start(tmp_path)
+    wait_for(run_dir, proc, mid_epoch_two)
+    proc.send_signal(how)
+    rc, err = finish(proc)
+    assert rc == code, err[-2000:]
+    return run_dir
+
+
+@pytest.fixture(scope="module")
+def ctrl_c_run(tmp_path_factory) -> Path:
+    """One run stopped with Ctrl-C mid-way through epoch 2, made once: each test below checks, damages or
+    resumes a copy of it (`interrupted`)."""
+    return stopped_by(tmp_path_factory.mktemp("ctrl-c"), signal.SIGINT, 130)
+
+
+@pytest.fixture
+def interrupted(ctrl_c_run: Path, tmp_path: Path) -> Path:
+    """A copy of the run Ctrl-C stopped mid-way through epoch 2, for this test alone."""
+    return Path(shutil.copytree(ctrl_c_run, tmp_path / "run"))
+
+
 def assert_every_epoch_once(run_dir: Path) -> None:
     """The promise: epochs 1..N once each, in metrics and events, and no batch step twice."""
     assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == list(range(1, EPOCHS + 1))
@@ -104,16 +127,14 @@ def assert_rows_cover_whole_epochs(run_dir: Path, steps_per_epoch: int = STEPS_P
         assert float(row["loss"]) == pytest.approx(mean, rel=1e-4), f"epoch {epoch}'s row"
 
 
-@pytest.mark.parametrize(("how", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["ctrl-c", "sigterm"])
-def test_a_signal_stops_with_a_checkpoint_and_the_resume_repeats_nothing(tmp_path, how, code):
-    """SIGTERM is how Kubernetes and process managers stop a job: the same checkpoint as Ctrl-C."""
-    run_dir, proc = start(tmp_path)
-    wait_for(run_dir, proc, mid_epoch_two)
-    proc.send_signal(how)
-    rc, err = finish(proc)
-    assert rc == code, err[-2000:]
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_a_signal_stops_with_a_checkpoint_and_the_resume_repeats_nothing(request, tmp_path, how):
+    """SIGTERM is how Kubernetes and process managers stop a job: the same checkpoint as Ctrl-C (exit code 143
+    for SIGTERM, 130 for Ctrl-C: `stopped_by` checks it)."""
+    sigterm = how == "sigterm"
+    run_dir = stopped_by(tmp_path, signal.SIGTERM, 143) if sigterm else request.getfixturevalue("interrupted")
     events = read_events(run_dir)
-    assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped", err[-2000:]
+    assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped", events[-3:]
     stop = [e for e in events if isinstance(e, ev.CheckpointSaved)][-1]
     last = [e for e in events if isinstance(e, ev.BatchEnd)][-1]
     # a checkpoint where training stood, not only the last step one (they are the same when the signal
@@ -136,15 +157,17 @@ def test_kill_9_then_resume_repeats_nothing_and_the_interrupted_epochs_row_is_wh
     rc, err = resume(run_dir)
     assert rc == 0, err[-2000:]
     assert "Resuming at epoch 2" in err, err[-3000:]
+    events = read_events(run_dir)
+    resumed = [e for e in events if isinstance(e, ev.RunStarted)][-1]
+    kept = [e for e in events[: events.index(resumed)] if isinstance(e, ev.CheckpointSaved)][-1]
+    # from the newest step checkpoint, mid-epoch (one whose event the kill cut off may be newer still)
+    assert resumed.start_epoch == 1 and resumed.start_step >= kept.step > 0, (resumed, kept)
     assert_every_epoch_once(run_dir)
     assert_rows_cover_whole_epochs(run_dir, steps_per_epoch=1200)
 
 
-def test_deleted_checkpoints_refuse_a_resume_and_change_nothing(tmp_path):
-    run_dir, proc = start(tmp_path)
-    wait_for(run_dir, proc, mid_epoch_two)
-    proc.send_signal(signal.SIGINT)
-    assert finish(proc)[0] == 130
+def test_deleted_checkpoints_refuse_a_resume_and_change_nothing(interrupted):
+    run_dir = interrupted
     shutil.rmtree(run_dir / "checkpoints")
     before = {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file() and p.name != ".tfdd-lock"}
     rc, err = resume(run_dir)
@@ -159,11 +182,8 @@ def test_deleted_checkpoints_refuse_a_resume_and_change_nothing(tmp_path):
     assert {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file() and p.name != ".tfdd-lock"} == before
 
 
-def test_a_corrupt_newest_checkpoint_falls_back_to_the_previous_one(tmp_path):
-    run_dir, proc = start(tmp_path)
-    wait_for(run_dir, proc, mid_epoch_two)
-    proc.send_signal(signal.SIGINT)
-    assert finish(proc)[0] == 130
+def test_a_corrupt_newest_checkpoint_falls_back_to_the_previous_one(interrupted):
+    run_dir = interrupted
     newest = sorted((run_dir / "checkpoints").glob("ckpt-*.index"), key=lambda p: int(p.stem.split("-")[1]))[-1]
     data = next((run_dir / "checkpoints").glob(f"{newest.stem}.data-*"))
     data.write_bytes(data.read_bytes()[: data.stat().st_size // 2])  # a copy cut short
@@ -174,11 +194,8 @@ def test_a_corrupt_newest_checkpoint_falls_back_to_the_previous_one(tmp_path):
     assert_every_epoch_once(run_dir)
 
 
-def test_no_readable_checkpoint_refuses_with_one_line_and_changes_nothing(tmp_path):
-    run_dir, proc = start(tmp_path)
-    wait_for(run_dir, proc, mid_epoch_two)
-    proc.send_signal(signal.SIGINT)
-    assert finish(proc)[0] == 130
+def test_no_readable_checkpoint_refuses_with_one_line_and_changes_nothing(interrupted):
+    run_dir = interrupted
     for index in (run_dir / "checkpoints").glob("ckpt-*.index"):
         index.write_bytes(b"garbage")
     before = {str(p.relative_to(run_dir)): p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}
@@ -192,11 +209,8 @@ def test_no_readable_checkpoint_refuses_with_one_line_and_changes_nothing(tmp_pa
     }
 
 
-def test_two_resumes_at_once_train_once(tmp_path):
-    run_dir, proc = start(tmp_path)
-    wait_for(run_dir, proc, mid_epoch_two)
-    proc.send_signal(signal.SIGINT)
-    assert finish(proc)[0] == 130
+def test_two_resumes_at_once_train_once(interrupted):
+    run_dir = interrupted
     first, second = train("--resume", str(run_dir)), train("--resume", str(run_dir))
     (rc1, err1), (rc2, err2) = finish(first), finish(second)
     assert sorted([rc1, rc2]) == [0, 2], (err1[-1000:], err2[-1000:])

@@ -132,6 +132,10 @@ def test_stop_of_a_watched_local_run_ends_it_after_its_checkpoint(qtbot, make_wi
     trainer = tfdd_train(tmp_path, runs, trainers, epochs=50, global_batch_size=32, data={"num_samples": 20000})
     watch_from_runs_tab(qtbot, window, trainer.run_dir)
     qtbot.waitUntil(lambda: window.plots.plotted_points() > 0 and window.controls.stop.isEnabled(), timeout=WAIT_MS)
+    # Stop once the run steps: its first step-anatomy probe compiles a step of its own right after the first
+    # points, which no stop interrupts, and on a loaded host that outlasts the trainer's stop grace (it then
+    # ends itself, as "killed", without a checkpoint)
+    qtbot.waitUntil(lambda: any(isinstance(e, ev.StepAnatomy) for e in read_events(trainer.run_dir)), timeout=WAIT_MS)
     qtbot.mouseClick(window.controls.stop, Qt.MouseButton.LeftButton)
     assert trainer.proc.wait(120) == 143, "SIGTERM: the trainer checkpoints, then exits 143"
     events = read_events(trainer.run_dir)
