@@ -276,6 +276,8 @@ class Sweep:
             self._finish(r)
 
     def _report(self, r: _Running, event: ev.EpochEnd) -> None:
+        if r.pruned:  # judged: epochs trained before the trainer heard the stop stay in its run folder only
+            return
         value = objective_of(event, self.space.objective)
         r.epoch = event.epoch
         if value is None:

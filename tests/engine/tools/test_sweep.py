@@ -109,16 +109,18 @@ def test_a_trial_whose_learning_rate_diverges_is_pruned_once_its_first_quarter_o
         BASE,
     )
     said = []
-    trials = sweep.start(tmp_path / "sweep", BASE.replace(epochs=4), space, [], on_event=said.append)
+    trials = sweep.start(tmp_path / "sweep", BASE.replace(epochs=8), space, [], on_event=said.append)
     by_rate = {t.params["learning_rate"]: t for t in trials}
     assert by_rate[0.01].state == by_rate[0.02].state == TrialState.COMPLETE
     diverged = by_rate[8.0]
-    assert diverged.state == TrialState.PRUNED and diverged.last_step == 2  # epoch 1 of 4 is not judged
+    assert diverged.state == TrialState.PRUNED and diverged.last_step == 3  # epochs 1-2 of 8 are not judged
     pruned = [e for e in said if isinstance(e, ev.SweepTrial) and e.state == TrialStatus.PRUNED]
     assert len(pruned) == 1 and pruned[0].message_template, pruned  # why, in words the window translates
-    assert "val_loss" in pruned[0].message and "median" in pruned[0].message and "epoch 2" in pruned[0].message
+    assert "val_loss" in pruned[0].message and "median" in pruned[0].message and "epoch 3" in pruned[0].message
+    assert pruned[0].epoch == 3
     rows = read_metrics(RunPaths(Path(diverged.user_attrs["run_dir"])).metrics)
-    assert len(rows) == 2  # it stopped after its second epoch of four
+    # it stops at the first chance after the verdict; epochs of milliseconds may finish one or two more first
+    assert 3 <= len(rows) < 8
 
 
 def test_a_sweep_killed_mid_way_continues_with_resume_and_finishes_every_trial_once(tmp_path):
