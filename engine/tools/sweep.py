@@ -166,6 +166,7 @@ class _Running:
     values: dict[int, float] = field(default_factory=dict)  # epoch -> the objective reported
     error: str = ""
     stop_asked: float | None = None
+    completed: bool = False  # its trainer said its run completed (a stop may have come after the last epoch)
 
 
 class Sweep:
@@ -268,6 +269,8 @@ class Sweep:
                 self._report(r, event)
             elif isinstance(event, ev.RunFailed) and not r.error:
                 r.error = event.message
+            elif isinstance(event, ev.RunFinished):
+                r.completed = event.status == RunStatus.COMPLETED
         if r.stop_asked is not None and time.monotonic() - r.stop_asked > STOP_GRACE_S:
             r.worker.kill()
         if not r.worker.alive() and not r.worker.streams_open:
@@ -314,7 +317,7 @@ class Sweep:
         code = r.worker.returncode or 0
         number = r.trial.number
         where = {"devices": r.slot.label(), "run_dir": str(r.run_dir), "seconds": time.monotonic() - r.started}
-        if self.stopping and not r.pruned and not r.error:
+        if self.stopping and not r.pruned and not r.error and not r.completed:
             self._emit(number, TrialStatus.INTERRUPTED, r.params, value=r.value, epoch=r.epoch, **where)
             return  # left running in the study: `resume` continues it
         if r.run_dir.is_dir():

@@ -123,6 +123,26 @@ def test_a_trial_whose_learning_rate_diverges_is_pruned_once_its_first_quarter_o
     assert 3 <= len(rows) < 8
 
 
+def test_a_trial_that_finished_its_epochs_as_the_sweep_stopped_counts_as_completed(tmp_path):
+    """A stop that reaches the trainer after its last epoch: the run is complete, so the trial is (a resume would
+    find nothing to train, and failed it as "the objective is not a number")."""
+    space = parse_space({**GRID, "trials": 2, "concurrency": 1}, BASE)
+    said: list = []
+
+    def last_epoch_seen() -> bool:
+        return any(isinstance(e, ev.SweepTrial) and e.epoch == BASE.epochs for e in said)
+
+    sweep.start(tmp_path / "sweep", BASE, space, [], on_event=said.append, should_stop=last_epoch_seen)
+    study = optuna.load_study(study_name="sweep", storage=f"sqlite:///{SweepPaths(tmp_path / 'sweep').study}")
+    first = study.get_trials()[0]
+    assert first.state == TrialState.COMPLETE, [
+        (e.number, e.state, e.epoch) for e in said if isinstance(e, ev.SweepTrial)
+    ]
+    assert {t.state for t in study.get_trials()[1:]} == {TrialState.WAITING}  # the grid's rest, none started
+    last = [e for e in said if isinstance(e, ev.SweepTrial)][-1]
+    assert last.number == 0 and last.state == TrialStatus.COMPLETED
+
+
 def test_a_sweep_killed_mid_way_continues_with_resume_and_finishes_every_trial_once(tmp_path):
     base, space, out = tmp_path / "base.json", tmp_path / "space.json", tmp_path / "sweep"
     BASE.replace(epochs=3).save(base)
