@@ -110,7 +110,7 @@ def expert_epochs(config: Any) -> list[tuple[float, float]]:
     labels = tf.constant(y.astype(np.float32)[:, None] if binary else y.astype(np.int32))
     features = tf.constant(x)
     n, batch = len(x), config.global_batch_size
-    per_replica, steps = batch // strategy.num_replicas_in_sync, len(x) // batch
+    steps = len(x) // batch
     keras.utils.set_random_seed(config.seed)
     with strategy.scope():
         model = build_model(config, x.shape[1:], classes).model
@@ -118,9 +118,31 @@ def expert_epochs(config: Any) -> list[tuple[float, float]]:
         optimizer.build(model.trainable_variables)
         loss_object, _ = build_loss_and_metric(classes, keras.losses.Reduction.NONE)
 
+    train_steps = ceiling_call(strategy, model, optimizer, loss_object, (features, labels), batch)
+
+    clocks = [now()]
+    for _ in range(config.epochs):
+        order = tf.random.shuffle(tf.range(n))
+        for first in range(0, steps, STEPS_PER_CALL):
+            train_steps(order, tf.constant(first), tf.constant(min(STEPS_PER_CALL, steps - first))).numpy()
+        clocks.append(now())
+    return between(clocks)
+
+
+def ceiling_call(
+    strategy: Any, model: Any, optimizer: Any, loss_object: Any, columns: Any, batch: int, static: bool = True
+) -> Any:
+    """The ceiling's compiled call: (order, first step, count) -> the steps' summed loss. Each replica gathers its
+    slice of the global batch; `static`: the slice has its static length (the shape arithmetic folds away), as
+    an expert cuts it; False: cut by tensors, as the ceiling was first written (bench_step_graph)."""
+    from engine.train.tf_runtime import tf
+
+    features, labels = columns
+    per_replica = batch // strategy.num_replicas_in_sync
+
     def replica_step(order: Any, start: Any) -> Any:
         first = start + tf.distribute.get_replica_context().replica_id_in_sync_group * per_replica
-        index = tf.slice(order, [first], [per_replica])  # a static shape: the shape arithmetic folds away
+        index = tf.slice(order, [first], [per_replica]) if static else order[first : first + per_replica]
         xb, yb = tf.gather(features, index), tf.gather(labels, index)
         with tf.GradientTape() as tape:
             loss = tf.nn.compute_average_loss(loss_object(yb, model(xb, training=True)), global_batch_size=batch)
@@ -135,13 +157,7 @@ def expert_epochs(config: Any) -> list[tuple[float, float]]:
             total += strategy.reduce("SUM", strategy.run(replica_step, args=(order, i * batch)), axis=None)
         return total
 
-    clocks = [now()]
-    for _ in range(config.epochs):
-        order = tf.random.shuffle(tf.range(n))
-        for first in range(0, steps, STEPS_PER_CALL):
-            train_steps(order, tf.constant(first), tf.constant(min(STEPS_PER_CALL, steps - first))).numpy()
-        clocks.append(now())
-    return between(clocks)
+    return train_steps
 
 
 def now() -> tuple[float, float]:

@@ -17,38 +17,9 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-
-
-def ceiling_call(strategy: Any, model: Any, optimizer: Any, loss_object: Any, columns: Any, static: bool) -> Any:
-    """bench_ceiling's train_steps over these examples; `static`: the slice has its static length."""
-    from engine.train.tf_runtime import tf
-
-    features, labels = columns
-    batch = 128
-    per_replica = batch // strategy.num_replicas_in_sync
-
-    def replica_step(order: Any, start: Any) -> Any:
-        first = start + tf.distribute.get_replica_context().replica_id_in_sync_group * per_replica
-        index = tf.slice(order, [first], [per_replica]) if static else order[first : first + per_replica]
-        xb, yb = tf.gather(features, index), tf.gather(labels, index)
-        with tf.GradientTape() as tape:
-            loss = tf.nn.compute_average_loss(loss_object(yb, model(xb, training=True)), global_batch_size=batch)
-        grads = tape.gradient(loss, model.trainable_variables)
-        optimizer.apply_gradients(zip(grads, model.trainable_variables))  # noqa: B905 - AutoGraph rejects strict=
-        return loss
-
-    @tf.function
-    def train_steps(order: Any, first: Any, count: Any) -> Any:
-        total = tf.constant(0.0)
-        for i in tf.range(first, first + count):
-            total += strategy.reduce("SUM", strategy.run(replica_step, args=(order, i * batch)), axis=None)
-        return total
-
-    return train_steps
 
 
 def main() -> None:
@@ -58,6 +29,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=40)
     args = parser.parse_args()
+
+    from bench_ceiling import BATCH, ceiling_call  # bench/ is this script's folder
 
     from engine.core.config import RunConfig
     from engine.core.plan import plan_devices
@@ -73,7 +46,7 @@ def main() -> None:
         {
             "strategy": "mirrored",
             "virtual_devices": args.replicas,
-            "global_batch_size": 128,
+            "global_batch_size": BATCH,
             "data": {"kind": "synthetic", "num_samples": args.examples},
         }
     )
@@ -91,8 +64,10 @@ def main() -> None:
     held = source.in_memory()
     calls = {
         "engine": tf.function(block_of_gathered_steps(s, *held)),
-        "ceiling": ceiling_call(strategy, s.model, optimizer, loss_object, held, static=True),
-        "ceiling, dynamic slice": ceiling_call(strategy, s.model, optimizer, loss_object, held, static=False),
+        "ceiling": ceiling_call(strategy, s.model, optimizer, loss_object, held, config.global_batch_size),
+        "ceiling, dynamic slice": ceiling_call(
+            strategy, s.model, optimizer, loss_object, held, config.global_batch_size, static=False
+        ),
     }
     order = tf.constant(source.order(0))
     last_first = source.steps_per_epoch - args.steps
