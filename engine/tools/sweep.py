@@ -292,7 +292,7 @@ class Sweep:
         r.value = value
         r.values[event.epoch] = value if math.isfinite(value) else math.nan
         r.trial.report(r.values[event.epoch], event.epoch)
-        if r.trial.should_prune() and not r.pruned:
+        if r.trial.should_prune():
             r.pruned = True
             self._ask_stop(r)  # first: the trainer goes on with its next epoch until it hears
             r.why = why_pruned(self.study, self.space.pruner, self.space.objective, r.values, event.epoch)
