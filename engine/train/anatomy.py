@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.core import events as ev
 from engine.core.config import Loop
-from engine.train.loops import Session, replica_train_step, with_xla
+from engine.train.loops import Session, replica_train_step, step_results, with_xla
 from engine.train.models import build_loss_and_metric
 from engine.train.retire import retired
 from engine.train.tf_runtime import keras, tf
@@ -75,7 +75,8 @@ class StepProbes:
 
     `replica_step(batch)` is one replica's training step (what `strategy.run` runs); `state()` every variable
     it may write; `batches()` the run's distributed training data, the shape of the cached batch; `reduced`:
-    the loop sums each step's outputs across the replicas (the custom loop does, fit takes the first's).
+    the step's outputs are the custom loop's, gathered from the replicas as it gathers them (`step_results`),
+    else fit's, of which the first replica's are read.
     """
 
     def __init__(
@@ -104,9 +105,9 @@ class StepProbes:
             total = tf.constant(0.0)
             for _ in tf.range(steps):
                 outputs = strategy.run(replica_step, args=(batch,))
-                for value in tf.nest.flatten(outputs):  # used as the loop uses them, so none is pruned
-                    one = strategy.reduce("SUM", value, axis=None) if reduced else first(value)
-                    total += tf.cast(tf.reduce_sum(one), tf.float32)
+                used = step_results(strategy, outputs) if reduced else [first(v) for v in tf.nest.flatten(outputs)]
+                for value in used:  # used as the loop uses them, so none is pruned
+                    total += tf.reduce_sum(tf.cast(value, tf.float32))
             if self._syncs:
                 # gradient-shaped tensors made from an input, so nothing is folded away at compile time
                 grads = strategy.run(

@@ -78,7 +78,7 @@ class PSProbes:
             with tf.control_dependencies(tf.nest.flatten(batch)):
                 for _ in tf.range(n):
                     for value in tf.nest.flatten(strategy.run(replica_step, args=(batch,))):
-                        total += tf.cast(tf.reduce_sum(value), tf.float32)  # used, so none is pruned
+                        total += tf.reduce_sum(tf.cast(value, tf.float32))  # used, so none is pruned
             return total
 
         def round_trips(n: Any) -> Any:

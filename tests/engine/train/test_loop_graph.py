@@ -39,6 +39,7 @@ print(json.dumps({
     "loops": len(loops),
     "gathered": [shape.as_list() for shape in gathered],
     "kept": sum(op.type == "TensorListSetItem" for op in body),
+    "counted": sum(op.type == "Cast" and op.inputs[0].dtype == tf.bool for op in body),
 }))
 """
 
@@ -54,4 +55,5 @@ def test_each_replicas_gathered_batch_has_a_static_shape(tmp_path):
     graph = json.loads(run.stdout.strip().splitlines()[-1])
     assert graph["loops"] == 1
     assert graph["gathered"] == [[32, 10], [32, 1]] * 2, graph  # features and labels, on each replica
-    assert graph["kept"] == 1, graph  # one tensor a step, the loss and the right answers together
+    assert graph["kept"] == 2, graph  # a step keeps its loss and its right answers (bool, one an example)
+    assert graph["counted"] == 0, graph  # counted once after the loop: in each step they cost it a tenth
