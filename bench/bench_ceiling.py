@@ -2,7 +2,7 @@
 
     python bench/bench_ceiling.py [--rounds 3] [--replicas 1 2] [--cases mlp40k mlp400k cnn]
 
-The ceiling (`expert_epochs`) is what an expert writes for the model and nothing else: the data as
+The ceiling (`expert`) is what an expert writes for the model and nothing else: the data as
 tensors in memory, a shuffled index per epoch, STEPS_PER_CALL steps per `tf.function` call in a
 `tf.range` loop where each replica `tf.gather`s its slice of the global batch (sliced with its static
 length, as tf.data's batches with drop_remainder have it), the loss summed in the graph and fetched once
@@ -12,17 +12,18 @@ logical CPUs; no accuracy, no events, no stop checks.
 
 The engine is the Trainer in this process (as bench_engine does; `tfdd train` runs the same Trainer behind
 its event channel), default settings (custom loop, steps_per_execution "auto"), checkpoints off, its run
-directory, events.jsonl, TensorBoard sink and step anatomy included; what it does beyond the ceiling in
-each step is the accuracy (right answers counted in the graph) and keeping the step's loss and accuracy.
-For each replica count a child process (logical devices are fixed at start-up) runs every case's ceiling,
-engine and the engine's fit loop (the same Trainer with loop "fit") back to back, round by round, so
-machine noise hits them alike; custom ÷ fit is the engine's default loop against its fit loop.
+directory, events.jsonl, TensorBoard sink and step anatomy included; what it does beyond the ceiling is
+the accuracy, keeping each step's loss and right answers, and its events. Engine and ceiling alternate
+epoch by epoch (`engine_and_ceiling`): on a shared machine whose speed changes over seconds, runs back to
+back disagreed by up to half. For each replica count a child process (logical devices are fixed at
+start-up) runs every case round by round, with the engine's fit loop (the same Trainer, loop "fit") before
+or after; custom ÷ fit is the engine's default loop against its fit loop.
 
-An epoch's time is wall time between epoch ends (epochs 2..N: epoch 1 holds the tracing); engine ÷
-ceiling is the ceiling's epoch time over the engine's (a throughput ratio, median of the rounds), by wall
-time and by the process's CPU time (every thread's; steadier than wall time on a shared machine). The
-MLP runs at two sizes, so each loop's epoch time splits as a + b·steps: a is what an epoch costs beyond
-its steps (set-up, iterators, events), b a step's time in the steady state.
+An epoch's time is wall time (epochs 2..N: epoch 1 holds the tracing); engine ÷ ceiling is the ceiling's
+epoch time over the engine's (a throughput ratio: per round the medians' ratio, the median of the rounds
+bold), by wall time and by the process's CPU time (every thread's). The MLP runs at two sizes, so each
+loop's epoch time splits as a + b·steps: a is what an epoch costs beyond its steps (set-up, events), b a
+step's time in the steady state.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +50,8 @@ BATCH = 128
 CNN_MODEL = {"kind": "cnn", "filters": [16, 32], "hidden_units": [32]}
 CNN_IMAGES = {"classes": 4, "per_class": 1024, "size": (32, 32)}
 CASES = {  # name -> (config overrides, epochs)
-    "mlp40k": ({"data": {"kind": "synthetic", "num_samples": 40_000}}, 8),
-    "mlp400k": ({"data": {"kind": "synthetic", "num_samples": 400_000}}, 4),
+    "mlp40k": ({"data": {"kind": "synthetic", "num_samples": 40_000}}, 16),
+    "mlp400k": ({"data": {"kind": "synthetic", "num_samples": 400_000}}, 6),
     "cnn": ({"model": CNN_MODEL, "global_batch_size": 64}, 4),
 }
 
@@ -94,8 +96,8 @@ def load_data(config: Any) -> tuple[np.ndarray, np.ndarray, int]:
     return x, y, source.num_classes
 
 
-def expert_epochs(config: Any) -> list[tuple[float, float]]:
-    """The ceiling: (wall, CPU) seconds of each epoch."""
+def expert(config: Any) -> Callable[[], tuple[float, float]]:
+    """The ceiling, built and traced: each call trains one epoch and gives its (wall, CPU) seconds."""
     from engine.core.plan import plan_devices
     from engine.train.devices import apply_plan
     from engine.train.models import build_loss_and_metric, build_model, build_optimizer
@@ -120,13 +122,15 @@ def expert_epochs(config: Any) -> list[tuple[float, float]]:
 
     train_steps = ceiling_call(strategy, model, optimizer, loss_object, (features, labels), batch)
 
-    clocks = [now()]
-    for _ in range(config.epochs):
+    def epoch() -> tuple[float, float]:
+        started = now()
         order = tf.random.shuffle(tf.range(n))
         for first in range(0, steps, STEPS_PER_CALL):
             train_steps(order, tf.constant(first), tf.constant(min(STEPS_PER_CALL, steps - first))).numpy()
-        clocks.append(now())
-    return between(clocks)
+        return between([started, now()])[0]
+
+    epoch()  # traced and warmed
+    return epoch
 
 
 def ceiling_call(
@@ -169,17 +173,35 @@ def between(clocks: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return [(b[0] - a[0], b[1] - a[1]) for a, b in zip(clocks, clocks[1:], strict=False)]
 
 
-def engine_epochs(config: Any) -> list[tuple[float, float]]:
-    """The engine: (wall, CPU) seconds between epoch ends (the first from the run's start)."""
-    return engine_run(config)
+def engine_and_ceiling(config: Any, ceiling: Callable[[], tuple[float, float]]) -> tuple[list[Any], list[Any]]:
+    """The engine's epochs 2..N, each right after one of the ceiling's, run by the engine's event sink as the
+    epoch before ends: ((wall, CPU) of each engine epoch, of each ceiling epoch). Pairs a few tens of
+    milliseconds apart see the same machine. The sink runs last, after the run directory has written the
+    epoch's events; what the engine's writer threads still do runs during the ceiling's epoch and slows it."""
+    from engine.core import events as ev
+    from engine.core.protocol.channel import StopSignal
+    from engine.train.trainer import Trainer
+
+    engine: list[tuple[float, float]] = []
+    ceilings: list[tuple[float, float]] = []
+    resumed: list[tuple[float, float]] = []  # when the engine's next epoch began
+
+    def sink(event: Any) -> None:
+        if isinstance(event, ev.EpochEnd):
+            if resumed:
+                engine.append(between([resumed[-1], now()])[0])
+            if event.epoch < config.epochs:
+                ceilings.append(ceiling())
+            resumed.append(now())
+
+    with tempfile.TemporaryDirectory() as tmp:
+        outcome = Trainer(config, Path(tmp) / "run", [sink], StopSignal()).run()
+    assert outcome.status == "completed", outcome.message
+    return engine, ceilings
 
 
 def fit_epochs(config: Any) -> list[tuple[float, float]]:
-    """The engine with the fit loop (model.fit), otherwise as `engine_epochs`."""
-    return engine_run(config.replace(loop="fit"))
-
-
-def engine_run(config: Any) -> list[tuple[float, float]]:
+    """The engine with the fit loop (model.fit): (wall, CPU) seconds of epochs 2..N, between epoch ends."""
     from engine.core import events as ev
     from engine.core.protocol.channel import StopSignal
     from engine.train.trainer import Trainer
@@ -191,28 +213,30 @@ def engine_run(config: Any) -> list[tuple[float, float]]:
             clocks.append(now())
 
     with tempfile.TemporaryDirectory() as tmp:
-        outcome = Trainer(config, Path(tmp) / "run", [sink], StopSignal()).run()
+        outcome = Trainer(config.replace(loop="fit"), Path(tmp) / "run", [sink], StopSignal()).run()
     assert outcome.status == "completed", outcome.message
-    return between(clocks)
+    return between(clocks)[1:]
 
 
-LOOPS = {"ceiling": expert_epochs, "engine": engine_epochs, "fit": fit_epochs}
+LOOPS = ("ceiling", "engine", "fit")
 
 
 def child(replicas: int, rounds: int, cases: list[str]) -> None:
-    """Every case's loops round by round, each round in another order (rotated), so a host that slows down
-    or speeds up favours none of them."""
+    """Every case round by round: the engine interleaved with the ceiling, and fit before them in odd rounds,
+    after them in even ones, so a host that slows down or speeds up favours neither."""
     with tempfile.TemporaryDirectory() as tmp:
         images = write_images(Path(tmp))
         configs = {name: case_config(name, replicas, images) for name in cases}
+        ceilings = {name: expert(config) for name, config in configs.items()}
         out: dict[str, dict[str, list[list[float]]]] = {name: {loop: [] for loop in LOOPS} for name in cases}
         for r in range(rounds):
             for name, config in configs.items():
-                names = list(LOOPS)
-                for loop in names[r % len(names) :] + names[: r % len(names)]:
-                    epochs = LOOPS[loop](config)[1:]
-                    out[name][loop].append([statistics.median(clock) for clock in zip(*epochs, strict=True)])
-                    print(name, loop, out[name][loop][-1], os.getloadavg()[0], file=sys.stderr, flush=True)
+                runs = [("fit",), ("engine", "ceiling")]
+                for loops in runs if r % 2 else runs[::-1]:
+                    epochs = [fit_epochs(config)] if loops == ("fit",) else engine_and_ceiling(config, ceilings[name])
+                    for loop, each in zip(loops, epochs, strict=True):
+                        out[name][loop].append([statistics.median(clock) for clock in zip(*each, strict=True)])
+                        print(name, loop, out[name][loop][-1], os.getloadavg()[0], file=sys.stderr, flush=True)
     print(json.dumps(out))
 
 

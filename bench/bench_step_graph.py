@@ -2,8 +2,8 @@
 
     python bench/bench_step_graph.py [--replicas 1] [--examples 400000] [--steps 200] [--rounds 40]
 
-bench_ceiling times whole epochs, and on a shared machine its rounds spread by tens of percent; this times
-one `tf.function` call of `--steps` steps of the tutorial's MLP (global batch 128), the engine's custom loop
+bench_ceiling times whole epochs of the whole Trainer; this times one `tf.function` call of `--steps`
+steps of the tutorial's MLP (global batch 128), the graph alone, the engine's custom loop
 (engine.train.loops.block_of_gathered_steps) against the ceiling's loop (bench_ceiling's, built here on the
 same model, optimizer and examples), calls interleaved round by round, CPU time and wall time per step
 (medians). "ceiling, dynamic slice" is the ceiling as first written: each replica's slice of the order cut
