@@ -57,3 +57,19 @@ def test_both_loops_measure_nothing_when_the_step_anatomy_is_off(tmp_path, write
     assert result.ok, result.failure
     assert [e.epoch for e in seen if isinstance(e, ev.EpochEnd)] == [1, 2]
     assert not [e for e in seen if isinstance(e, ev.StepAnatomy)]
+
+
+@pytest.mark.parametrize("loop", ["custom", "fit"])
+def test_an_epoch_of_one_call_is_reported_from_the_second_epoch_on(tmp_path, write_run_config, loop):
+    """8 steps an epoch, 8 a call: epoch 1's one call traces the steps and is no window's (as in the other loops),
+    and each later epoch's anatomy covers its 8 steps."""
+    seen: list[ev.Event] = []
+    config = write_run_config(strategy="parameter_server", loop=loop, epochs=3, num_samples=512, steps_per_execution=8)
+    result = launch_local_cluster(
+        config, 2, tmp_path / "run", ps=1, join_timeout_s=180, on_event=lambda task, e: seen.append(e)
+    )
+    assert result.ok, result.failure
+    anatomies = [e for e in seen if isinstance(e, ev.StepAnatomy)]
+    assert [(a.epoch, a.steps) for a in anatomies] == [(2, 8), (3, 8)], anatomies
+    for a in anatomies:
+        assert a.input_ms + a.compute_ms + a.sync_ms + a.rest_ms == pytest.approx(a.step_ms, rel=0.10), a
