@@ -197,8 +197,12 @@ class StepMeter:
         self._open(None)
         self._emitted_at = time.perf_counter()
 
-    def block_done(self, epoch: int, global_step: int, steps: int, epoch_over: bool) -> None:
-        """After each reported block of `steps` steps (epoch 1-based, global_step the last of them)."""
+    def block_done(
+        self, epoch: int, global_step: int, steps: int, epoch_over: bool, stopping: Callable[[], bool]
+    ) -> None:
+        """After each reported block of `steps` steps (epoch 1-based, global_step the last of them). A probe
+        due is not run when `stopping()` (asked only then: it is a collective across the workers, which all
+        have a probe due at the same step)."""
         now = time.perf_counter()
         self._trained += steps
         if self._warm:
@@ -207,7 +211,7 @@ class StepMeter:
             self._warm = True
             self._open(None)
         probe_s = 0.0
-        if self._trained >= self._next_probe:
+        if self._trained >= self._next_probe and not stopping():
             self._costs = self._probes.measure(max(1, min(steps, PROBE_STEPS)))
             self._next_probe = self._trained * PROBE_GROWTH
             probe_s = time.perf_counter() - now

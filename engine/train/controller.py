@@ -40,7 +40,9 @@ class StepTimer(Protocol):
 
     def epoch_begins(self) -> None: ...
 
-    def block_done(self, epoch: int, global_step: int, steps: int, epoch_over: bool) -> None: ...
+    def block_done(
+        self, epoch: int, global_step: int, steps: int, epoch_over: bool, stopping: Callable[[], bool]
+    ) -> None: ...
 
     def timed(self, call: Callable[..., Any]) -> Callable[..., Any]: ...
 
@@ -239,7 +241,9 @@ class Controller:
                 f"checkpoint is untouched."
             )
         if self.anatomy:
-            self.anatomy.block_done(self.epoch + 1, self.global_step, total_steps, self.step >= self.steps_per_epoch)
+            with self.stop.held():  # a probe cannot stop half-way; one is not started once a stop is agreed
+                over = self.step >= self.steps_per_epoch
+                self.anatomy.block_done(self.epoch + 1, self.global_step, total_steps, over, self.should_stop)
         if self.profiler and self.step < self.steps_per_epoch:
             self.profiler.between_calls()
         if time.perf_counter() - self._reported_at >= REPORT_EVERY_S:

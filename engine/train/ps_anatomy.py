@@ -214,14 +214,16 @@ class PSStepMeter(StepMeter):
     def _open(self, at: float | None) -> None:
         super()._open(time.perf_counter() if at is None else at)
 
-    def block_done(self, epoch: int, global_step: int, steps: int, epoch_over: bool) -> None:
+    def block_done(
+        self, epoch: int, global_step: int, steps: int, epoch_over: bool, stopping: Callable[[], bool]
+    ) -> None:
         """As StepMeter's, but a probe runs only at an epoch's end, when every closure has come back: the
         probe has its worker and the variables alone."""
         if epoch_over:
-            super().block_done(epoch, global_step, steps, epoch_over)
+            super().block_done(epoch, global_step, steps, epoch_over, stopping)
             return
         next_probe, self._next_probe = self._next_probe, math.inf
-        super().block_done(epoch, global_step, steps, epoch_over)
+        super().block_done(epoch, global_step, steps, epoch_over, stopping)
         self._next_probe = next_probe
 
     def closure_done(self, busy_s: float) -> None:

@@ -121,9 +121,10 @@ class _WorkerSteps:
 
 
 class PSCustomLoop:
-    """The custom loop on a coordinator: `schedule` blocks of steps over per-worker datasets."""
+    """The custom loop on a coordinator: `schedule` blocks of steps over per-worker datasets; with `anatomy`
+    it measures where the step time goes (engine.train.ps_anatomy)."""
 
-    def __init__(self, s: Session, coordinator: Any, workers: int):
+    def __init__(self, s: Session, coordinator: Any, workers: int, anatomy: bool = True):
         self.s = s
         self._coordinator = coordinator
         self._limit = in_flight_limit(workers)
@@ -146,14 +147,14 @@ class PSCustomLoop:
 
         self._iterator = iter(coordinator.create_per_worker_dataset(per_worker_dataset))
         self._steps: _WorkerSteps | None = None
-        self._probes = ps_probes(s, coordinator, lambda: self._iterator, workers)
+        self._probes = ps_probes(s, coordinator, lambda: self._iterator, workers) if anatomy else None
         self._meter: PSStepMeter | None = None  # the step anatomy's, made with the first epoch's controller
-        self._alone = True  # the run's first closure runs alone (PSStepMeter)
+        self._alone = anatomy  # the run's first closure runs alone (PSStepMeter)
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         if self._steps is None:
             self._steps = _WorkerSteps(self._workers, controller.emit)
-        if self._meter is None:
+        if self._meter is None and self._probes is not None:
             controller.anatomy = self._meter = PSStepMeter(controller.emit, self._probes, self._workers)
         in_flight: deque[tuple[Any, int]] = deque()
         ahead = 0  # steps scheduled but not yet reported
@@ -234,9 +235,10 @@ class _QueuedFitBridge(FitBridge):
 
 
 class PSFitLoop:
-    """tf-keras `model.fit` on a coordinator (Keras 3 has no fit for this strategy), one call per epoch."""
+    """tf-keras `model.fit` on a coordinator (Keras 3 has no fit for this strategy), one call per epoch; with
+    `anatomy` it measures where the step time goes (engine.train.ps_anatomy)."""
 
-    def __init__(self, s: Session, coordinator: Any, workers: int):
+    def __init__(self, s: Session, coordinator: Any, workers: int, anatomy: bool = True):
         self.s = s
         self._coordinator = coordinator
         self._workers = workers
@@ -248,12 +250,15 @@ class PSFitLoop:
                 optimizer=s.optimizer, loss=loss, metrics=[metric], steps_per_execution=s.steps_per_execution
             )
         self._timing: TimedFitSteps | None = None  # times fit's steps for the step anatomy, made with its meter
-        self._probes = ps_probes(s, coordinator, lambda: self._timing and self._timing.iterator, workers)
-        self._begun = False  # an epoch has begun: the run's first call, which traces, has run alone
+        measured = anatomy and fit_steps_timeable(s.model)
+        self._probes = (
+            ps_probes(s, coordinator, lambda: self._timing and self._timing.iterator, workers) if measured else None
+        )
+        self._begun = False  # an epoch has begun: the run's first call, which traces, has run alone when measured
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
-        first, self._begun = not self._begun, True
-        if first and fit_steps_timeable(self.s.model):
+        first, self._begun = not self._begun and self._probes is not None, True
+        if first:
             controller.anatomy = meter = PSStepMeter(controller.emit, self._probes, self._workers)
             self._timing = TimedFitSteps(self._coordinator, meter.closure_done)
         # steps_per_epoch is required with this strategy, and the data must repeat (measured: a finite

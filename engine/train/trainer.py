@@ -391,7 +391,9 @@ class Trainer:
 
         fit = self.config.loop == Loop.FIT
         if setup.coordinator:
-            return (PSFitLoop if fit else PSCustomLoop)(session, setup.coordinator, self.role.num_workers)
+            return (PSFitLoop if fit else PSCustomLoop)(
+                session, setup.coordinator, self.role.num_workers, anatomy=self.anatomy
+            )
         loop = FitLoop(session) if fit else CustomLoop(session)
         if self.anatomy:
             strategy, source = setup.strategy, setup.source

@@ -18,7 +18,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO
 
 from engine.core import events as ev
@@ -34,7 +34,8 @@ class StopSignal:
     early request goes to `on_early_stop`, which ends the process at once.
     After it, a request that training has not honoured within `grace_s` (the
     user's code blocks: a sleep in build_model, a stalled generator) goes to
-    `on_overdue`, which ends the process itself.
+    `on_overdue`, which ends the process itself. While `held`, the engine does work of its own that
+    cannot stop half-way (a step-time probe): the grace does not run out then, and starts over after it.
     `exit_code` is what the first request asked the process to exit with.
     """
 
@@ -48,6 +49,8 @@ class StopSignal:
         self.on_overdue: Callable[[str], None] | None = None
         self._grace_s = grace_s
         self._timer: threading.Timer | None = None
+        self._holds = 0
+        self._ran_out = False  # the grace ran out while held
         self._lock = threading.RLock()  # a signal handler may run while the main thread holds it
         self.reason = ""
         self.exit_code = ExitCode.OK
@@ -70,13 +73,34 @@ class StopSignal:
                 self.reason, self.exit_code = reason, exit_code
             self._event.set()
             if self._reached.is_set() and self._timer is None:
-                self._timer = threading.Timer(self._grace_s, self._overdue)
-                self._timer.daemon = True
-                self._timer.start()
+                self._start_grace()
         if not self._reached.is_set() and self._on_early_stop:
             self._on_early_stop(reason)
 
+    def _start_grace(self) -> None:
+        self._timer = threading.Timer(self._grace_s, self._overdue)
+        self._timer.daemon = True
+        self._timer.start()
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """The engine's own work, which a stop waits for: a grace that runs out inside starts over after it."""
+        with self._lock:
+            self._holds += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._holds -= 1
+                if not self._holds and self._ran_out:
+                    self._ran_out = False
+                    self._start_grace()
+
     def _overdue(self) -> None:
+        with self._lock:
+            if self._holds:
+                self._ran_out = True
+                return
         if not self._honoured.is_set() and self.on_overdue is not None:
             self.on_overdue(self.reason)
 

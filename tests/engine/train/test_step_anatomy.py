@@ -14,15 +14,18 @@ from tests.engine.train.worker_process import base_config, parse_stdout, run_pyt
 pytestmark = pytest.mark.slow
 
 
-def runs_in_one_process(runs: list[tuple[dict, bool]]) -> list[list[ev.Event]]:
-    """Each (config, anatomy on) trained in turn in one process: the events of each run."""
-    arg = json.dumps([{"config": config, "anatomy": on} for config, on in runs])
+def runs_in_one_process(runs: list[tuple[dict, bool]] | list[dict]) -> list[list[ev.Event]]:
+    """Each (config, anatomy on), or each run as tests.engine.train.anatomy_runs takes it, trained in turn in
+    one process: the events of each run, and last a {"probes": n} of the probes it ran."""
+    arg = json.dumps([run if isinstance(run, dict) else {"config": run[0], "anatomy": run[1]} for run in runs])
     done = run_python("-m", "tests.engine.train.anatomy_runs", arg)
     assert done.returncode == 0, done.stderr[-3000:]
     out: list[list[ev.Event]] = []
     for line in done.stdout.splitlines():
         if line.startswith('{"run"'):
             out.append([])
+        elif line.startswith('{"probes"'):
+            out[-1].append(json.loads(line))
         elif out:
             out[-1].extend(parse_stdout(line)[0])
     return out
@@ -90,6 +93,22 @@ def make_dataset(input_context):
     slow = batches.map(lambda x, y: (tf.ensure_shape(tf.py_function(_slowly, [x], tf.float32), x.shape), y))
     return slow.unbatch()
 '''
+
+
+def test_a_stop_as_a_probe_starts_or_before_it_ends_the_run_stopped_with_a_checkpoint():
+    """A stop asked as the first probe starts (it traces a second copy of the step, longer than the grace of
+    0.05 s) waits for the probe, which is the engine's own work, not the user's; a stop asked before the first
+    report starts no probe. Each run ends stopped, with a checkpoint, and not killed."""
+    runs = [
+        {"config": base_config(loop=loop), "anatomy": True, "stop_at": at, "grace_s": 0.05}
+        for loop, at in (("custom", "probe"), ("fit", "probe"), ("custom", "block"))
+    ]
+    events = runs_in_one_process(runs)
+    assert len(events) == len(runs), "a run was killed: its process ended"
+    for run, seen in zip(runs, events, strict=True):
+        assert [e.status for e in of(seen, ev.RunFinished)] == ["stopped"], (run, of(seen, ev.Log))
+        assert of(seen, ev.CheckpointSaved), run
+        assert seen[-1] == {"probes": 1 if run["stop_at"] == "probe" else 0}, run
 
 
 def test_a_dataset_that_sleeps_shows_as_input(tmp_path):
