@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -225,6 +226,8 @@ def test_closing_mid_cluster_run_stops_every_worker(qtbot, make_window, monkeypa
 def test_capture_profile_on_a_local_cluster_keeps_every_training_tasks_profile(
     qtbot, make_window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
+    """Capture profile sends "profile N" on the launcher's stdin (engine.core.protocol.profile); each training task
+    profiles the steps asked and writes its own session."""
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
     window = real_cluster_window(make_window, epochs=50, steps_per_execution=1, data=DataConfig(num_samples=20_000))
     window.start_run()
@@ -235,12 +238,16 @@ def test_capture_profile_on_a_local_cluster_keeps_every_training_tasks_profile(
     qtbot.waitUntil(lambda: window.log.shown_text().count("profile of steps") >= 2, timeout=120_000)
     window.stop_run()
     qtbot.waitUntil(lambda: window.runner is None, timeout=90_000)
+    assert "stopped" in window.status_labels["state"].text(), window.log.tail(60)
     (run_dir,) = (tmp_path / "runs").iterdir()
     sessions = sorted((run_dir / "tensorboard" / "plugins" / "profile").iterdir())
     assert [s.name.rpartition("-")[2] for s in sessions] == ["0", "1"], sessions
+    shown = re.findall(r"profile of steps (\d+)-(\d+) \((worker-\d)\) written to (\S+);", window.log.shown_text())
+    said = {task: (int(first), int(last), path) for first, last, task, path in shown}
     for session, task in zip(sessions, ("worker-0", "worker-1"), strict=True):
         assert session.name.endswith(task) and list(session.glob("*.xplane.pb")), list(session.iterdir())
-        assert str(session) in window.log.shown_text()
+        first, last, path = said[task]
+        assert last - first == 2 and path == str(session), said  # the 3 steps asked, in the task's own session
 
 
 # ---- parameter_server and the evaluator from the window --------------------------------------
