@@ -100,7 +100,7 @@ def test_a_killed_worker_is_lost_then_rejoins_and_the_run_completes(tmp_path, ps
             killed.append(time.monotonic())
 
     result = launch_local_cluster(
-        ps_config(epochs=40, num_samples=8192),
+        ps_config(epochs=28, num_samples=8192),
         2,
         tmp_path / "run",
         ps=1,
@@ -112,39 +112,51 @@ def test_a_killed_worker_is_lost_then_rejoins_and_the_run_completes(tmp_path, ps
     assert states["worker-1"][-4:] == [LOST, "starting", REJOINED, FINISHED]
     assert states["chief-0"][-1] == FINISHED
     epochs = [int(r["epoch"]) for r in read_metrics(tmp_path / "run" / "metrics.csv")]
-    assert epochs == list(range(1, 41))
+    assert epochs == list(range(1, 29))
 
 
 @pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL")
-@pytest.mark.parametrize("victim", ["ps-0", "chief-0"])
-def test_a_killed_ps_or_chief_fails_the_run_at_once_and_resume_continues_it(tmp_path, ps_config, victim):
+def test_a_killed_ps_or_chief_fails_the_run_at_once_and_resume_continues_it(tmp_path, ps_config):
+    """The ps killed as epoch 2's checkpoint is saved, then the chief of the resumed run at epoch 4's: each time
+    the run fails at once, naming the task, and keeps its finished epochs; a last resume completes it."""
+    run = tmp_path / "run"
+    config = ps_config(epochs=8, num_samples=8192)
+    for victim, epoch in (("ps-0", 2), ("chief-0", 4)):
+        failed, pids, killed = launch_and_kill(config, run, victim, epoch, resume=victim != "ps-0")
+        assert killed, failed.failure
+        assert time.monotonic() - killed[0] < 15  # named within seconds, every task stopped
+        assert failed.status == "failed"
+        job, index = victim.split("-")
+        assert failed.failure.startswith(f"{job} {index} (pid {pids[victim]}) failed: killed by SIGKILL")
+        assert {w.task.id: w.state for w in failed.workers}[victim] == FAILED
+        done = [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")]
+        assert done[:epoch] == list(range(1, epoch + 1)) and (run / "checkpoints").is_dir()  # finished ones kept
+        config = run / "config.json"
+
+    resumed = launch_local_cluster(config, 2, run, ps=1, join_timeout_s=180, resume=True)
+    assert resumed.ok, resumed.failure
+    assert [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")] == list(range(1, 9))
+    assert [e.start_epoch for e in read_events(run) if isinstance(e, ev.RunStarted)][-1] >= 4
+
+
+def launch_and_kill(config, run, victim: str, epoch: int, resume: bool):
+    """A local parameter-server run whose `victim` is killed with SIGKILL once the chief saved `epoch`'s checkpoint;
+    the result, every task's pid and when the kill was sent."""
     pids: dict[str, int] = {}
     killed: list[float] = []
-    run = tmp_path / "run"
 
     def on_state(status):
         pids[status.task.id] = status.pid
 
     def on_event(task, event):
-        if task.job == "chief" and isinstance(event, ev.CheckpointSaved) and event.epoch == 2 and not killed:
+        if task.job == "chief" and isinstance(event, ev.CheckpointSaved) and event.epoch == epoch and not killed:
             os.kill(pids[victim], signal.SIGKILL)
             killed.append(time.monotonic())
 
-    config = ps_config(epochs=8, num_samples=8192)
-    failed = launch_local_cluster(config, 2, run, ps=1, join_timeout_s=180, on_event=on_event, on_state=on_state)
-    assert killed, failed.failure
-    assert time.monotonic() - killed[0] < 15  # named within seconds, every task stopped
-    assert failed.status == "failed"
-    job, index = victim.split("-")
-    assert failed.failure.startswith(f"{job} {index} (pid {pids[victim]}) failed: killed by SIGKILL")
-    assert {w.task.id: w.state for w in failed.workers}[victim] == FAILED
-    done = [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")]
-    assert done[:2] == [1, 2] and (run / "checkpoints").is_dir()  # finished epochs and checkpoints kept
-
-    resumed = launch_local_cluster(run / "config.json", 2, run, ps=1, join_timeout_s=180, resume=True)
-    assert resumed.ok, resumed.failure
-    assert [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")] == list(range(1, 9))
-    assert [e.start_epoch for e in read_events(run) if isinstance(e, ev.RunStarted)][-1] >= 2
+    result = launch_local_cluster(
+        config, 2, run, ps=1, join_timeout_s=180, on_event=on_event, on_state=on_state, resume=resume
+    )
+    return result, pids, killed
 
 
 def test_an_evaluator_beside_multi_worker_mirrored_reaches_the_event_stream(tmp_path, write_run_config):
