@@ -209,36 +209,9 @@ def test_launch_events_speaks_the_worker_protocol_for_the_cluster(tmp_path, writ
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
 
 
-def test_a_stopped_cluster_run_resumes_from_its_checkpoint(tmp_path, write_run_config):
-    """Stop a 2-worker run after its first epoch, resume it with 2 workers: every epoch once."""
-    run_dir = tmp_path / "run"
-    first_epoch = threading.Event()
-
-    def on_event(task, event):
-        if task.index == 0 and isinstance(event, ev.EpochEnd):
-            first_epoch.set()
-
-    stopped = launch_local_cluster(
-        write_run_config(num_samples=4096, epochs=3),
-        2,
-        run_dir,
-        join_timeout_s=120,
-        on_event=on_event,
-        should_stop=first_epoch.is_set,
-    )
-    assert stopped.status == "stopped", stopped.failure
-    done = [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")]
-    assert 1 <= len(done) < 3
-
-    resumed = launch_local_cluster(run_dir / "config.json", 2, run_dir, join_timeout_s=120, resume=True)
-    assert resumed.status == "completed", resumed.failure
-    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
-    starts = [e for e in read_events(run_dir) if isinstance(e, ev.RunStarted)]
-    assert starts[-1].start_epoch == len(done) and starts[-1].num_workers == 2
-
-
 def test_sigterm_to_cluster_launch_checkpoints_every_worker_and_a_resume_repeats_nothing(tmp_path, write_run_config):
-    """SIGTERM (a process manager, `kill`) stops the whole cluster as Stop does: checkpoint, exit 143."""
+    """SIGTERM (a process manager, `kill`) stops the whole cluster as Stop does: checkpoint, exit 143; a resume
+    with 2 workers continues from that checkpoint and trains every epoch once."""
     run_dir = tmp_path / "run"
     config = write_run_config(num_samples=16384, epochs=3, steps_per_execution=4)
     proc = subprocess.Popen(
@@ -271,6 +244,9 @@ def test_sigterm_to_cluster_launch_checkpoints_every_worker_and_a_resume_repeats
     assert resumed.status == "completed", resumed.failure
     assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
     assert [e.epoch for e in read_events(run_dir) if isinstance(e, ev.EpochEnd)] == [1, 2, 3]
+    starts = [e for e in read_events(run_dir) if isinstance(e, ev.RunStarted)]
+    assert (starts[-1].start_epoch, starts[-1].start_step) == (saved[-1].epoch, saved[-1].step)  # from its checkpoint
+    assert starts[-1].num_workers == 2
 
 
 @pytest.mark.skipif(os.name != "posix", reason="a detached launcher forks")
