@@ -1,7 +1,7 @@
 """A local cluster's profile (tfdd cluster launch --profile-steps): every task's kept, each in its own session.
 
-A profile asked on the launcher's stdin while it trains is the window's Capture profile: tests/gui/live/
-test_local_cluster.py::test_capture_profile_on_a_local_cluster_keeps_every_training_tasks_profile."""
+A profile asked on the launcher's stdin while it trains is the window's Capture profile, tested with a real
+cluster in tests/gui/live/test_local_cluster.py."""
 
 from __future__ import annotations
 
