@@ -63,17 +63,25 @@ def test_exported_scripts_train_a_two_worker_cluster(tmp_path, write_run_config)
     assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 2  # only the chief writes the run dir
 
 
-def test_both_loops_train_two_workers_to_the_same_loss_and_accuracy(tmp_path, write_run_config):
-    """Keras fit's figures are already averaged over the workers: they match the custom loop's, not twice them."""
+def test_both_loops_train_two_workers_to_the_same_loss_and_accuracy_and_the_chief_reports_each_epochs_anatomy(
+    tmp_path, write_run_config
+):
+    """Keras fit's figures are already averaged over the workers: they match the custom loop's, not twice them.
+    Each epoch has the chief's step anatomy; its parts add up to the step, and two workers all-reduce their
+    gradients every step, so synchronising is more than nothing."""
     figures: dict[str, dict[int, list[float]]] = {}
     for loop in ("fit", "custom"):
         figures[loop] = {0: [], 1: []}
+        anatomies: list[ev.StepAnatomy] = []
 
-        def on_event(task, event, seen=figures[loop]):
+        def on_event(task, event, seen=figures[loop], anatomies=anatomies):
             if isinstance(event, ev.EpochEnd):
                 seen[task.index] += [event.loss, event.accuracy, event.val_loss, event.val_accuracy]
+            elif isinstance(event, ev.StepAnatomy) and task.index == 0:
+                anatomies.append(event)
 
-        config = write_run_config(loop=loop, validation_split=0.25)
+        # 6144 training examples: 3 calls of 32 steps an epoch, the first traces
+        config = write_run_config(loop=loop, validation_split=0.25, num_samples=8192)
         result = launch_local_cluster(config, 2, tmp_path / loop, join_timeout_s=120, on_event=on_event)
         assert result.ok, result.failure
         assert [w.state for w in result.workers] == [FINISHED, FINISHED]
@@ -84,6 +92,11 @@ def test_both_loops_train_two_workers_to_the_same_loss_and_accuracy(tmp_path, wr
             assert w.log_path.endswith(f"{w.task.id}.log") and re.search(
                 rf"^[IWE]\d{{4}} [\d:.]+\s+{w.pid} ", raw, re.M
             )
+        assert {a.epoch for a in anatomies} == {1, 2}, (loop, anatomies)
+        for a in anatomies:
+            parts = a.input_ms + a.compute_ms + a.sync_ms + a.rest_ms
+            assert parts == pytest.approx(a.step_ms, rel=0.10) and min(a.input_ms, a.compute_ms, a.rest_ms) >= 0, a
+            assert a.sync_ms > 0, a
     assert all(0 <= accuracy <= 1 for accuracy in figures["fit"][0][1::2])
     assert figures["fit"][0] == pytest.approx(figures["custom"][0], rel=1e-3)
 
