@@ -47,7 +47,7 @@ def test_the_custom_loop_trains_on_two_workers_and_the_evaluator_validates_every
     seen: dict[str, list[ev.Event]] = {}
     run = tmp_path / "run"
     result = launch_local_cluster(
-        ps_config(loop="custom", validation_split=0.2),
+        ps_config(loop="custom", validation_split=0.2, num_samples=8192),
         2,
         run,
         ps=1,
@@ -71,17 +71,43 @@ def test_the_custom_loop_trains_on_two_workers_and_the_evaluator_validates_every
     assert list((run / "tensorboard").glob("events.out.tfevents.*"))
     assert list((run / "tensorboard" / "evaluation").glob("events.out.tfevents.*"))
     assert (run / "model.keras").is_file()
+    assert_anatomy_is_the_wall_clock(chief)
 
 
 def test_fit_trains_on_two_workers(tmp_path, ps_config):
     seen: dict[str, list[ev.Event]] = {}
     result = launch_local_cluster(
-        ps_config(loop="fit"), 2, tmp_path / "run", ps=1, join_timeout_s=180, on_event=events_by_task(seen)
+        ps_config(loop="fit", num_samples=8192),
+        2,
+        tmp_path / "run",
+        ps=1,
+        join_timeout_s=180,
+        on_event=events_by_task(seen),
     )
     assert result.ok, result.failure
     epoch_losses = losses(seen["chief-0"])
     assert len(epoch_losses) == 3 and epoch_losses[-1] < epoch_losses[0]
     assert [int(r["epoch"]) for r in read_metrics(tmp_path / "run" / "metrics.csv")] == [1, 2, 3]
+    assert_anatomy_is_the_wall_clock(seen["chief-0"])
+
+
+def assert_anatomy_is_the_wall_clock(chief: list[ev.Event]) -> None:
+    """The chief's step anatomy (engine.train.ps_anatomy): the parts add up to the step; the step is the run's own
+    wall time per step (each epoch after the first, which traces and probes, is its anatomies' steps × step_ms
+    within ±10 %); a ps means round trips."""
+    anatomies = [e for e in chief if isinstance(e, ev.StepAnatomy)]
+    assert {a.epoch for a in anatomies} == {1, 2, 3}, anatomies
+    for a in anatomies:
+        parts = a.input_ms + a.compute_ms + a.sync_ms + a.rest_ms
+        assert parts == pytest.approx(a.step_ms, rel=0.10) and min(a.input_ms, a.compute_ms, a.rest_ms) >= 0, a
+        assert a.sync_ms > 0, a  # every step reads its variables from the ps and pushes its gradients there
+        assert a.rest_ms > 0, a  # the workers were busy less than the window's wall time: what ran in it counted
+    (started,) = [e for e in chief if isinstance(e, ev.RunStarted)]
+    for epoch in (e for e in chief if isinstance(e, ev.EpochEnd) and e.epoch > 1):
+        of_epoch = [a for a in anatomies if a.epoch == epoch.epoch]
+        assert sum(a.steps for a in of_epoch) == started.steps_per_epoch, of_epoch  # every step covered
+        wall = sum(a.steps * a.step_ms for a in of_epoch) / 1000
+        assert wall == pytest.approx(epoch.seconds, rel=0.10), (epoch, of_epoch)
 
 
 @pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL")
