@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -58,11 +59,19 @@ def test_devices_json_lists_the_cpu_with_details():
     assert "CPU:0" in table.stdout and table.returncode == 0
 
 
-@pytest.mark.slow
-def test_train_succeeds_with_progress_and_run_dir(tmp_path):
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
+    """`tfdd train` of a 2-replica run, once for the tests that read its output and its run folder."""
+    tmp_path = tmp_path_factory.mktemp("train")
     config = write_config(tmp_path, base_config(virtual_devices=2))
     out = cli("train", "--config", str(config), "--run-dir", str(tmp_path / "run"))
     assert out.returncode == 0, out.stderr[-2000:]
+    return out, tmp_path
+
+
+@pytest.mark.slow
+def test_train_succeeds_with_progress_and_run_dir(trained):
+    out, tmp_path = trained
     assert "2 replica(s)" in out.stderr and "epoch 2/2: loss" in out.stderr
     assert "checkpoint saved after epoch 2" in out.stderr, "one line per checkpoint"
     assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 2
@@ -72,10 +81,8 @@ def test_train_succeeds_with_progress_and_run_dir(tmp_path):
 
 
 @pytest.mark.slow
-def test_train_prints_each_epochs_step_anatomy_and_keeps_it_in_the_run_dir(tmp_path):
-    config = write_config(tmp_path, base_config(virtual_devices=2))
-    out = cli("train", "--config", str(config), "--run-dir", str(tmp_path / "run"))
-    assert out.returncode == 0, out.stderr[-2000:]
+def test_train_prints_each_epochs_step_anatomy_and_keeps_it_in_the_run_dir(trained):
+    out, tmp_path = trained
     lines = [line for line in out.stderr.replace("\r", "\n").splitlines() if line.strip() and "%|" not in line]
     for epoch in (1, 2):
         at = next(i for i, line in enumerate(lines) if line.startswith(f"epoch {epoch}/2: loss"))
