@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -101,32 +99,7 @@ def test_train_verbose_shows_tensorflow_lines_unfolded(tmp_path):
     assert "failed call to cuInit" in out.stderr and "TensorFlow: No CUDA driver" not in out.stderr
 
 
-@pytest.mark.slow
-def test_ctrl_c_stops_gracefully_with_a_checkpoint(tmp_path):
-    config = write_config(tmp_path, base_config(epochs=50, global_batch_size=32, data={"num_samples": 20000}))
-    run_dir = tmp_path / "run"
-    proc = subprocess.Popen(
-        [sys.executable, "main.py", "train", "--config", str(config), "--run-dir", str(run_dir)],
-        cwd=REPO,
-        env=env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while not any(isinstance(e, ev.BatchEnd) for e in read_events(run_dir)):
-            assert time.monotonic() < deadline and proc.poll() is None, "training never started"
-            time.sleep(0.2)
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err[-2000:]
-    events = read_events(run_dir)
-    assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
-    assert any(isinstance(e, ev.CheckpointSaved) for e in events)
-    assert "Traceback" not in err
+# Ctrl-C and SIGTERM to `tfdd train`: tests/engine/train/test_interruptions.py
 
 
 def one_error_line(out: subprocess.CompletedProcess) -> str:
