@@ -7,7 +7,7 @@ import pytest
 
 from engine.core import events as ev
 from engine.core.runs.rundir import read_metrics
-from tests.data_factory import write_image_tfrecords, write_python_data, write_python_model
+from tests.data_factory import write_image_tfrecords, write_python_data
 from tests.engine.train.worker_process import LiveWorker, base_config, run_worker, train, write_config
 
 pytestmark = pytest.mark.slow
@@ -116,20 +116,4 @@ def test_python_dataset_stopped_mid_epoch_resumes_without_repeating_steps(tmp_pa
     assert [r["epoch"] for r in read_metrics(run_dir / "metrics.csv")] == ["1", "2"]
 
 
-def test_a_saved_model_trains_on(tmp_path):
-    """model.keras of an earlier run, continued (a python model with synchronized batch norm)."""
-    from tests.data_factory import write_image_folder
-
-    images = write_image_folder(tmp_path / "images", classes=2, per_class=16, size=(8, 8))
-    data = {"kind": "image_folder", "path": str(images)}
-    model_file = write_python_model(tmp_path / "m.py")
-    first = train(
-        tmp_path,
-        base_config(data=data, global_batch_size=8, model={"kind": "python", "path": str(model_file)}),
-        "first",
-    )
-    model_path = first.of(ev.RunFinished)[0].model_path
-    again = train(
-        tmp_path, base_config(data=data, global_batch_size=8, model={"kind": "saved", "path": model_path}), "again"
-    )
-    assert epochs(again)[0].loss < epochs(first)[0].loss
+# a saved model trained on: tests/engine/train/test_kinds_equivalence.py
