@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import subprocess
 import sys
-import time
+from pathlib import Path
 
 import pytest
 
@@ -58,11 +57,19 @@ def test_devices_json_lists_the_cpu_with_details():
     assert "CPU:0" in table.stdout and table.returncode == 0
 
 
-@pytest.mark.slow
-def test_train_succeeds_with_progress_and_run_dir(tmp_path):
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
+    """`tfdd train` of a 2-replica run, once for the tests that read its output and its run folder."""
+    tmp_path = tmp_path_factory.mktemp("train")
     config = write_config(tmp_path, base_config(virtual_devices=2))
     out = cli("train", "--config", str(config), "--run-dir", str(tmp_path / "run"))
     assert out.returncode == 0, out.stderr[-2000:]
+    return out, tmp_path
+
+
+@pytest.mark.slow
+def test_train_succeeds_with_progress_and_run_dir(trained):
+    out, tmp_path = trained
     assert "2 replica(s)" in out.stderr and "epoch 2/2: loss" in out.stderr
     assert "checkpoint saved after epoch 2" in out.stderr, "one line per checkpoint"
     assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 2
@@ -72,10 +79,8 @@ def test_train_succeeds_with_progress_and_run_dir(tmp_path):
 
 
 @pytest.mark.slow
-def test_train_prints_each_epochs_step_anatomy_and_keeps_it_in_the_run_dir(tmp_path):
-    config = write_config(tmp_path, base_config(virtual_devices=2))
-    out = cli("train", "--config", str(config), "--run-dir", str(tmp_path / "run"))
-    assert out.returncode == 0, out.stderr[-2000:]
+def test_train_prints_each_epochs_step_anatomy_and_keeps_it_in_the_run_dir(trained):
+    out, tmp_path = trained
     lines = [line for line in out.stderr.replace("\r", "\n").splitlines() if line.strip() and "%|" not in line]
     for epoch in (1, 2):
         at = next(i for i, line in enumerate(lines) if line.startswith(f"epoch {epoch}/2: loss"))
@@ -94,32 +99,7 @@ def test_train_verbose_shows_tensorflow_lines_unfolded(tmp_path):
     assert "failed call to cuInit" in out.stderr and "TensorFlow: No CUDA driver" not in out.stderr
 
 
-@pytest.mark.slow
-def test_ctrl_c_stops_gracefully_with_a_checkpoint(tmp_path):
-    config = write_config(tmp_path, base_config(epochs=50, global_batch_size=32, data={"num_samples": 20000}))
-    run_dir = tmp_path / "run"
-    proc = subprocess.Popen(
-        [sys.executable, "main.py", "train", "--config", str(config), "--run-dir", str(run_dir)],
-        cwd=REPO,
-        env=env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while not any(isinstance(e, ev.BatchEnd) for e in read_events(run_dir)):
-            assert time.monotonic() < deadline and proc.poll() is None, "training never started"
-            time.sleep(0.2)
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err[-2000:]
-    events = read_events(run_dir)
-    assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
-    assert any(isinstance(e, ev.CheckpointSaved) for e in events)
-    assert "Traceback" not in err
+# Ctrl-C and SIGTERM to `tfdd train`: tests/engine/train/test_interruptions.py
 
 
 def one_error_line(out: subprocess.CompletedProcess) -> str:

@@ -63,17 +63,25 @@ def test_exported_scripts_train_a_two_worker_cluster(tmp_path, write_run_config)
     assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 2  # only the chief writes the run dir
 
 
-def test_both_loops_train_two_workers_to_the_same_loss_and_accuracy(tmp_path, write_run_config):
-    """Keras fit's figures are already averaged over the workers: they match the custom loop's, not twice them."""
+def test_both_loops_train_two_workers_to_the_same_loss_and_accuracy_and_the_chief_reports_each_epochs_anatomy(
+    tmp_path, write_run_config
+):
+    """Keras fit's figures are already averaged over the workers: they match the custom loop's, not twice them.
+    Each epoch has the chief's step anatomy; its parts add up to the step, and two workers all-reduce their
+    gradients every step, so synchronising is more than nothing."""
     figures: dict[str, dict[int, list[float]]] = {}
     for loop in ("fit", "custom"):
         figures[loop] = {0: [], 1: []}
+        anatomies: list[ev.StepAnatomy] = []
 
-        def on_event(task, event, seen=figures[loop]):
+        def on_event(task, event, seen=figures[loop], anatomies=anatomies):
             if isinstance(event, ev.EpochEnd):
                 seen[task.index] += [event.loss, event.accuracy, event.val_loss, event.val_accuracy]
+            elif isinstance(event, ev.StepAnatomy) and task.index == 0:
+                anatomies.append(event)
 
-        config = write_run_config(loop=loop, validation_split=0.25)
+        # 6144 training examples: 3 calls of 32 steps an epoch, the first traces
+        config = write_run_config(loop=loop, validation_split=0.25, num_samples=8192)
         result = launch_local_cluster(config, 2, tmp_path / loop, join_timeout_s=120, on_event=on_event)
         assert result.ok, result.failure
         assert [w.state for w in result.workers] == [FINISHED, FINISHED]
@@ -84,6 +92,11 @@ def test_both_loops_train_two_workers_to_the_same_loss_and_accuracy(tmp_path, wr
             assert w.log_path.endswith(f"{w.task.id}.log") and re.search(
                 rf"^[IWE]\d{{4}} [\d:.]+\s+{w.pid} ", raw, re.M
             )
+        assert {a.epoch for a in anatomies} == {1, 2}, (loop, anatomies)
+        for a in anatomies:
+            parts = a.input_ms + a.compute_ms + a.sync_ms + a.rest_ms
+            assert parts == pytest.approx(a.step_ms, rel=0.10) and min(a.input_ms, a.compute_ms, a.rest_ms) >= 0, a
+            assert a.sync_ms > 0, a
     assert all(0 <= accuracy <= 1 for accuracy in figures["fit"][0][1::2])
     assert figures["fit"][0] == pytest.approx(figures["custom"][0], rel=1e-3)
 
@@ -209,36 +222,9 @@ def test_launch_events_speaks_the_worker_protocol_for_the_cluster(tmp_path, writ
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
 
 
-def test_a_stopped_cluster_run_resumes_from_its_checkpoint(tmp_path, write_run_config):
-    """Stop a 2-worker run after its first epoch, resume it with 2 workers: every epoch once."""
-    run_dir = tmp_path / "run"
-    first_epoch = threading.Event()
-
-    def on_event(task, event):
-        if task.index == 0 and isinstance(event, ev.EpochEnd):
-            first_epoch.set()
-
-    stopped = launch_local_cluster(
-        write_run_config(num_samples=4096, epochs=3),
-        2,
-        run_dir,
-        join_timeout_s=120,
-        on_event=on_event,
-        should_stop=first_epoch.is_set,
-    )
-    assert stopped.status == "stopped", stopped.failure
-    done = [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")]
-    assert 1 <= len(done) < 3
-
-    resumed = launch_local_cluster(run_dir / "config.json", 2, run_dir, join_timeout_s=120, resume=True)
-    assert resumed.status == "completed", resumed.failure
-    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
-    starts = [e for e in read_events(run_dir) if isinstance(e, ev.RunStarted)]
-    assert starts[-1].start_epoch == len(done) and starts[-1].num_workers == 2
-
-
 def test_sigterm_to_cluster_launch_checkpoints_every_worker_and_a_resume_repeats_nothing(tmp_path, write_run_config):
-    """SIGTERM (a process manager, `kill`) stops the whole cluster as Stop does: checkpoint, exit 143."""
+    """SIGTERM (a process manager, `kill`) stops the whole cluster as Stop does: checkpoint, exit 143; a resume
+    with 2 workers continues from that checkpoint and trains every epoch once."""
     run_dir = tmp_path / "run"
     config = write_run_config(num_samples=16384, epochs=3, steps_per_execution=4)
     proc = subprocess.Popen(
@@ -271,6 +257,9 @@ def test_sigterm_to_cluster_launch_checkpoints_every_worker_and_a_resume_repeats
     assert resumed.status == "completed", resumed.failure
     assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]
     assert [e.epoch for e in read_events(run_dir) if isinstance(e, ev.EpochEnd)] == [1, 2, 3]
+    starts = [e for e in read_events(run_dir) if isinstance(e, ev.RunStarted)]
+    assert (starts[-1].start_epoch, starts[-1].start_step) == (saved[-1].epoch, saved[-1].step)  # from its checkpoint
+    assert starts[-1].num_workers == 2
 
 
 @pytest.mark.skipif(os.name != "posix", reason="a detached launcher forks")

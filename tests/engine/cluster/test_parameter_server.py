@@ -16,7 +16,7 @@ import time
 import pytest
 
 from engine.cluster.group import FAILED, FINISHED, LOST, REJOINED
-from engine.cluster.launcher import launch_local_cluster
+from engine.cluster.launcher import launch_cluster, launch_local_cluster, local_cluster_for
 from engine.core import events as ev
 from engine.core.runs.rundir import read_events, read_metrics
 
@@ -47,7 +47,7 @@ def test_the_custom_loop_trains_on_two_workers_and_the_evaluator_validates_every
     seen: dict[str, list[ev.Event]] = {}
     run = tmp_path / "run"
     result = launch_local_cluster(
-        ps_config(loop="custom", validation_split=0.2),
+        ps_config(loop="custom", validation_split=0.2, num_samples=8192),
         2,
         run,
         ps=1,
@@ -71,17 +71,65 @@ def test_the_custom_loop_trains_on_two_workers_and_the_evaluator_validates_every
     assert list((run / "tensorboard").glob("events.out.tfevents.*"))
     assert list((run / "tensorboard" / "evaluation").glob("events.out.tfevents.*"))
     assert (run / "model.keras").is_file()
+    assert_anatomy_is_the_wall_clock(chief)
 
 
 def test_fit_trains_on_two_workers(tmp_path, ps_config):
     seen: dict[str, list[ev.Event]] = {}
     result = launch_local_cluster(
-        ps_config(loop="fit"), 2, tmp_path / "run", ps=1, join_timeout_s=180, on_event=events_by_task(seen)
+        ps_config(loop="fit", num_samples=8192),
+        2,
+        tmp_path / "run",
+        ps=1,
+        join_timeout_s=180,
+        on_event=events_by_task(seen),
     )
     assert result.ok, result.failure
     epoch_losses = losses(seen["chief-0"])
     assert len(epoch_losses) == 3 and epoch_losses[-1] < epoch_losses[0]
     assert [int(r["epoch"]) for r in read_metrics(tmp_path / "run" / "metrics.csv")] == [1, 2, 3]
+    assert_anatomy_is_the_wall_clock(seen["chief-0"])
+
+
+@pytest.mark.parametrize("loop", ["custom", "fit"])
+def test_both_loops_measure_nothing_when_the_step_anatomy_is_off(tmp_path, ps_config, loop):
+    """Trainer(anatomy=False) on the chief: no step_anatomy event, and no probe runs (one would fail the run)."""
+    seen: list[ev.Event] = []
+    result = launch_cluster(
+        local_cluster_for("parameter_server", 2, ps=1),
+        ps_config(loop=loop, epochs=2),
+        tmp_path / "run",
+        join_timeout_s=180,
+        on_event=lambda task, e: seen.append(e),
+        command_for=lambda path, run_dir, resume: [
+            sys.executable,
+            "-m",
+            "tests.engine.cluster.task_without_anatomy",
+            *("--config", str(path), "--run-dir", str(run_dir)),
+        ],
+    )
+    assert result.ok, result.failure
+    assert [e.epoch for e in seen if isinstance(e, ev.EpochEnd)] == [1, 2]
+    assert not [e for e in seen if isinstance(e, ev.StepAnatomy)]
+
+
+def assert_anatomy_is_the_wall_clock(chief: list[ev.Event]) -> None:
+    """The chief's step anatomy (engine.train.ps_anatomy): the parts add up to the step; the step is the run's own
+    wall time per step (each epoch after the first, which traces and probes, is its anatomies' steps × step_ms
+    within ±10 %); a ps means round trips."""
+    anatomies = [e for e in chief if isinstance(e, ev.StepAnatomy)]
+    assert {a.epoch for a in anatomies} == {1, 2, 3}, anatomies
+    for a in anatomies:
+        parts = a.input_ms + a.compute_ms + a.sync_ms + a.rest_ms
+        assert parts == pytest.approx(a.step_ms, rel=0.10) and min(a.input_ms, a.compute_ms, a.rest_ms) >= 0, a
+        assert a.sync_ms > 0, a  # every step reads its variables from the ps and pushes its gradients there
+        assert a.rest_ms > 0, a  # the workers were busy less than the window's wall time: what ran in it counted
+    (started,) = [e for e in chief if isinstance(e, ev.RunStarted)]
+    for epoch in (e for e in chief if isinstance(e, ev.EpochEnd) and e.epoch > 1):
+        of_epoch = [a for a in anatomies if a.epoch == epoch.epoch]
+        assert sum(a.steps for a in of_epoch) == started.steps_per_epoch, of_epoch  # every step covered
+        wall = sum(a.steps * a.step_ms for a in of_epoch) / 1000
+        assert wall == pytest.approx(epoch.seconds, rel=0.10), (epoch, of_epoch)
 
 
 @pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL")
@@ -100,7 +148,7 @@ def test_a_killed_worker_is_lost_then_rejoins_and_the_run_completes(tmp_path, ps
             killed.append(time.monotonic())
 
     result = launch_local_cluster(
-        ps_config(epochs=40, num_samples=8192),
+        ps_config(epochs=28, num_samples=8192),
         2,
         tmp_path / "run",
         ps=1,
@@ -112,39 +160,51 @@ def test_a_killed_worker_is_lost_then_rejoins_and_the_run_completes(tmp_path, ps
     assert states["worker-1"][-4:] == [LOST, "starting", REJOINED, FINISHED]
     assert states["chief-0"][-1] == FINISHED
     epochs = [int(r["epoch"]) for r in read_metrics(tmp_path / "run" / "metrics.csv")]
-    assert epochs == list(range(1, 41))
+    assert epochs == list(range(1, 29))
 
 
 @pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL")
-@pytest.mark.parametrize("victim", ["ps-0", "chief-0"])
-def test_a_killed_ps_or_chief_fails_the_run_at_once_and_resume_continues_it(tmp_path, ps_config, victim):
+def test_a_killed_ps_or_chief_fails_the_run_at_once_and_resume_continues_it(tmp_path, ps_config):
+    """The ps killed as epoch 2's checkpoint is saved, then the chief of the resumed run at epoch 4's: each time
+    the run fails at once, naming the task, and keeps its finished epochs; a last resume completes it."""
+    run = tmp_path / "run"
+    config = ps_config(epochs=8, num_samples=8192)
+    for victim, epoch in (("ps-0", 2), ("chief-0", 4)):
+        failed, pids, killed = launch_and_kill(config, run, victim, epoch, resume=victim != "ps-0")
+        assert killed, failed.failure
+        assert time.monotonic() - killed[0] < 15  # named within seconds, every task stopped
+        assert failed.status == "failed"
+        job, index = victim.split("-")
+        assert failed.failure.startswith(f"{job} {index} (pid {pids[victim]}) failed: killed by SIGKILL")
+        assert {w.task.id: w.state for w in failed.workers}[victim] == FAILED
+        done = [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")]
+        assert done[:epoch] == list(range(1, epoch + 1)) and (run / "checkpoints").is_dir()  # finished ones kept
+        config = run / "config.json"
+
+    resumed = launch_local_cluster(config, 2, run, ps=1, join_timeout_s=180, resume=True)
+    assert resumed.ok, resumed.failure
+    assert [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")] == list(range(1, 9))
+    assert [e.start_epoch for e in read_events(run) if isinstance(e, ev.RunStarted)][-1] >= 4
+
+
+def launch_and_kill(config, run, victim: str, epoch: int, resume: bool):
+    """A local parameter-server run whose `victim` is killed with SIGKILL once the chief saved `epoch`'s checkpoint;
+    the result, every task's pid and when the kill was sent."""
     pids: dict[str, int] = {}
     killed: list[float] = []
-    run = tmp_path / "run"
 
     def on_state(status):
         pids[status.task.id] = status.pid
 
     def on_event(task, event):
-        if task.job == "chief" and isinstance(event, ev.CheckpointSaved) and event.epoch == 2 and not killed:
+        if task.job == "chief" and isinstance(event, ev.CheckpointSaved) and event.epoch == epoch and not killed:
             os.kill(pids[victim], signal.SIGKILL)
             killed.append(time.monotonic())
 
-    config = ps_config(epochs=8, num_samples=8192)
-    failed = launch_local_cluster(config, 2, run, ps=1, join_timeout_s=180, on_event=on_event, on_state=on_state)
-    assert killed, failed.failure
-    assert time.monotonic() - killed[0] < 15  # named within seconds, every task stopped
-    assert failed.status == "failed"
-    job, index = victim.split("-")
-    assert failed.failure.startswith(f"{job} {index} (pid {pids[victim]}) failed: killed by SIGKILL")
-    assert {w.task.id: w.state for w in failed.workers}[victim] == FAILED
-    done = [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")]
-    assert done[:2] == [1, 2] and (run / "checkpoints").is_dir()  # finished epochs and checkpoints kept
-
-    resumed = launch_local_cluster(run / "config.json", 2, run, ps=1, join_timeout_s=180, resume=True)
-    assert resumed.ok, resumed.failure
-    assert [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")] == list(range(1, 9))
-    assert [e.start_epoch for e in read_events(run) if isinstance(e, ev.RunStarted)][-1] >= 2
+    result = launch_local_cluster(
+        config, 2, run, ps=1, join_timeout_s=180, on_event=on_event, on_state=on_state, resume=resume
+    )
+    return result, pids, killed
 
 
 def test_an_evaluator_beside_multi_worker_mirrored_reaches_the_event_stream(tmp_path, write_run_config):

@@ -226,7 +226,7 @@ def _cmdline(pid: int) -> str:
 
 
 def test_a_parameter_server_run_goes_on_when_a_worker_host_is_killed(ssh_server, write_run_config, tmp_path):
-    config = write_run_config(strategy="parameter_server", validation_split=0.2, epochs=40, num_samples=8192)
+    config = write_run_config(strategy="parameter_server", validation_split=0.2, epochs=28, num_samples=8192)
     states: dict[str, list[str]] = {}
     killed = []
 
@@ -246,7 +246,7 @@ def test_a_parameter_server_run_goes_on_when_a_worker_host_is_killed(ssh_server,
     assert killed and result.ok, result.failure
     assert states["worker-1"][-4:] == [LOST, "starting", REJOINED, FINISHED]
     assert states["chief-0"][-1] == FINISHED
-    assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 40
+    assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 28
     no_remote_process_left(ssh_server)
 
 

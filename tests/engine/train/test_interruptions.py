@@ -83,12 +83,13 @@ def resume(run_dir: Path) -> tuple[int, str]:
 
 
 def stopped_by(tmp_path: Path, how: signal.Signals, code: int) -> Path:
-    """A run stopped by the signal `how` mid-way through epoch 2, which exited with `code`."""
+    """A run stopped by the signal `how` mid-way through epoch 2, which exited with `code` and no traceback."""
     run_dir, proc = start(tmp_path)
     wait_for(run_dir, proc, mid_epoch_two)
     proc.send_signal(how)
     rc, err = finish(proc)
     assert rc == code, err[-2000:]
+    assert "Traceback" not in err  # a graceful stop, not an interrupted program
     return run_dir
 
 

@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from engine.core import events as ev
+from engine.core.runs.rundir import read_events
 from engine.train.retire import THREAD_NAME
 from tests.data_factory import write_float_tfrecords
 from tests.engine.train.worker_process import base_config, run_python, write_config
@@ -40,13 +42,18 @@ def test_each_epochs_iterators_die_on_the_retiring_thread(tmp_path, loop):
     """Two epochs with validation on two replicas, data streamed through tf.data (TFRecord files): each
     epoch's training and validation iterator (under fit, those Keras's fit and evaluate make) destroyed
     by the retiring thread, so nothing else held a reference that would have made the training thread
-    wait for it. (Examples held in memory, images included once decoded, need no training iterator.)"""
-    files = write_float_tfrecords(tmp_path / "records", files=2, per_file=64, features=6)
+    wait for it. (Examples held in memory, images included once decoded, need no training iterator.)
+    The run is also the tfrecord kind's of float features in both loops: 240 training examples, 3 steps."""
+    files = write_float_tfrecords(tmp_path / "records", files=3, per_file=100, features=6)
     data = {"kind": "tfrecord", "path": str(files / "*.tfrecord"), "num_classes": 2, "feature_shape": [6]}
-    config = base_config(virtual_devices=2, epochs=2, validation_split=0.25, loop=loop, data=data)
+    config = base_config(virtual_devices=2, epochs=2, validation_split=0.2, loop=loop, data=data)
     died = iterators_that_died(tmp_path, config)
     assert len(died) == 4, died
     assert {thread for _, thread in died} == {THREAD_NAME}, died
+    events = read_events(tmp_path / "run")
+    ends = [e for e in events if isinstance(e, ev.EpochEnd)]
+    assert len(ends) == 2 and ends[0].val_loss is not None
+    assert [e.steps_per_epoch for e in events if isinstance(e, ev.RunStarted)] == [240 // 64]
 
 
 @pytest.mark.slow

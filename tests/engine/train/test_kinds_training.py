@@ -7,7 +7,7 @@ import pytest
 
 from engine.core import events as ev
 from engine.core.runs.rundir import read_metrics
-from tests.data_factory import write_float_tfrecords, write_image_tfrecords, write_python_data, write_python_model
+from tests.data_factory import write_image_tfrecords, write_python_data
 from tests.engine.train.worker_process import LiveWorker, base_config, run_worker, train, write_config
 
 pytestmark = pytest.mark.slow
@@ -41,13 +41,7 @@ def test_csv_streamed_gives_the_losses_of_the_same_rows_in_memory(tmp_path):
     assert [e.val_loss for e in epochs(csv)] == pytest.approx([e.val_loss for e in epochs(npz)], rel=1e-5)
 
 
-@pytest.mark.parametrize("loop", ["custom", "fit"])
-def test_tfrecord_float_features(tmp_path, loop):
-    write_float_tfrecords(tmp_path / "records", files=3, per_file=100)
-    data = {"kind": "tfrecord", "path": str(tmp_path / "records" / "*.tfrecord"), "feature_shape": [6]}
-    finished = train(tmp_path, base_config(data=data, loop=loop, validation_split=0.2, virtual_devices=2), loop)
-    assert len(epochs(finished)) == 2 and finished.of(ev.EpochEnd)[0].val_loss is not None
-    assert finished.of(ev.RunStarted)[0].steps_per_epoch == 240 // 64
+# tfrecord float features, in both loops: tests/engine/train/test_iterator_retirement.py
 
 
 def test_tfrecord_images_with_the_cnn_and_mixed_precision(tmp_path):
@@ -122,20 +116,4 @@ def test_python_dataset_stopped_mid_epoch_resumes_without_repeating_steps(tmp_pa
     assert [r["epoch"] for r in read_metrics(run_dir / "metrics.csv")] == ["1", "2"]
 
 
-def test_a_saved_model_trains_on(tmp_path):
-    """model.keras of an earlier run, continued (a python model with synchronized batch norm)."""
-    from tests.data_factory import write_image_folder
-
-    images = write_image_folder(tmp_path / "images", classes=2, per_class=16, size=(8, 8))
-    data = {"kind": "image_folder", "path": str(images)}
-    model_file = write_python_model(tmp_path / "m.py")
-    first = train(
-        tmp_path,
-        base_config(data=data, global_batch_size=8, model={"kind": "python", "path": str(model_file)}),
-        "first",
-    )
-    model_path = first.of(ev.RunFinished)[0].model_path
-    again = train(
-        tmp_path, base_config(data=data, global_batch_size=8, model={"kind": "saved", "path": model_path}), "again"
-    )
-    assert epochs(again)[0].loss < epochs(first)[0].loss
+# a saved model trained on: tests/engine/train/test_kinds_equivalence.py

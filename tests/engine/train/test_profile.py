@@ -11,7 +11,7 @@ from engine.core import events as ev
 from engine.core.arguments import parse_step_range
 from engine.core.protocol.profile import StepRange, parse_profile_line, profile_line
 from engine.core.runs.rundir import read_events
-from tests.engine.train.worker_process import LiveWorker, base_config, run_python, run_worker, train, write_config
+from tests.engine.train.worker_process import LiveWorker, base_config, run_python, run_worker, write_config
 
 
 def step_markers(session: Path) -> list[int]:
@@ -82,8 +82,6 @@ def test_fit_profile_via_tfdd_train_holds_keras_step_markers(tmp_path):
 @pytest.mark.slow
 def test_a_run_that_ends_first_keeps_what_it_profiled_and_says_so(tmp_path):
     """32 steps: a window of 31-40 is written with steps 31-32 and a warning; 50-60 is only a warning."""
-    done = train(tmp_path, base_config(steps_per_execution=1), "ends")  # a plain run: no window
-    assert not done.of(ev.ProfileSaved)
     path = write_config(tmp_path, base_config(steps_per_execution=1), "late.json")
     worker = LiveWorker(["--config", str(path), "--run-dir", str(tmp_path / "late"), "--profile-steps", "31-40"])
     assert worker.finish() == 0
@@ -110,5 +108,6 @@ def test_profile_of_the_next_steps_asked_on_stdin(tmp_path):
     saved = worker.wait_for(lambda e: isinstance(e, ev.ProfileSaved))
     assert isinstance(saved, ev.ProfileSaved) and saved.last_step - saved.first_step + 1 == 3
     assert worker.finish() == 0
+    assert worker.of(ev.ProfileSaved) == [saved], "no --profile-steps: the one profile is the one asked for"
     assert any("already being captured" in e.message for e in worker.of(ev.Log)), worker.of(ev.Log)
     assert step_markers(saved_session(saved, tmp_path / "run")) == list(range(saved.first_step, saved.last_step + 1))

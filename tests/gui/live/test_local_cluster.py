@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -207,24 +208,11 @@ def test_a_killed_worker_fails_the_run_by_name_and_the_window_stays_usable(qtbot
 
 
 @pytest.mark.slow
-def test_closing_mid_cluster_run_stops_every_worker(qtbot, make_window, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
-    window = real_cluster_window(make_window, epochs=50, data=DataConfig(num_samples=20_000))
-    window.show()
-    window.start_run()
-    qtbot.waitUntil(lambda: window.plots.plotted_points() > 0, timeout=240_000)
-    pids = [window.workers.pid(w) for w in ("worker-0", "worker-1")]
-    window.close()
-    qtbot.waitUntil(lambda: not window.isVisible(), timeout=90_000)
-    assert [window.workers.state(w) for w in ("worker-0", "worker-1")] == ["stopped", "stopped"]
-    assert "stopped" in window.status_labels["state"].text(), window.log.tail(60)
-    assert not any(alive(pid) for pid in pids)
-
-
-@pytest.mark.slow
-def test_capture_profile_on_a_local_cluster_keeps_every_training_tasks_profile(
+def test_capture_profile_on_a_local_cluster_keeps_every_training_tasks_profile_and_closing_stops_every_worker(
     qtbot, make_window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
+    """Capture profile sends "profile N" on the launcher's stdin (engine.core.protocol.profile); each training task
+    profiles the steps asked and writes its own session. Closing the window mid-run then stops every worker."""
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
     window = real_cluster_window(make_window, epochs=50, steps_per_execution=1, data=DataConfig(num_samples=20_000))
     window.start_run()
@@ -233,14 +221,21 @@ def test_capture_profile_on_a_local_cluster_keeps_every_training_tasks_profile(
     window.controls.profile_steps.setValue(3)
     qtbot.mouseClick(window.controls.profile, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.log.shown_text().count("profile of steps") >= 2, timeout=120_000)
-    window.stop_run()
-    qtbot.waitUntil(lambda: window.runner is None, timeout=90_000)
+    pids = [window.workers.pid(w) for w in ("worker-0", "worker-1")]
+    window.close()
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=90_000)
+    assert [window.workers.state(w) for w in ("worker-0", "worker-1")] == ["stopped", "stopped"]
+    assert "stopped" in window.status_labels["state"].text(), window.log.tail(60)
+    assert not any(alive(pid) for pid in pids)
     (run_dir,) = (tmp_path / "runs").iterdir()
     sessions = sorted((run_dir / "tensorboard" / "plugins" / "profile").iterdir())
     assert [s.name.rpartition("-")[2] for s in sessions] == ["0", "1"], sessions
+    shown = re.findall(r"profile of steps (\d+)-(\d+) \((worker-\d)\) written to (\S+);", window.log.shown_text())
+    said = {task: (int(first), int(last), path) for first, last, task, path in shown}
     for session, task in zip(sessions, ("worker-0", "worker-1"), strict=True):
         assert session.name.endswith(task) and list(session.glob("*.xplane.pb")), list(session.iterdir())
-        assert str(session) in window.log.shown_text()
+        first, last, path = said[task]
+        assert last - first == 2 and path == str(session), said  # the 3 steps asked, in the task's own session
 
 
 # ---- parameter_server and the evaluator from the window --------------------------------------
