@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import platform
 import statistics
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,11 +29,11 @@ from engine.core.plan import (
     ALL_REDUCE_BY_STRATEGY,
     MULTI_WORKER,
     PARAMETER_SERVER,
-    PRECISION_CPU_FEATURES,
     Strategy,
     choice_problems,
     choose_all_reduce,
     plan_notes,
+    reason_of,
 )
 from engine.core.problems import ConfigError, Problem
 from engine.core.sweep.space import apply, is_field
@@ -50,7 +50,7 @@ class Machine:
 
     gpus: int = 0  # GPUs the run trained on
     system: str = field(default_factory=platform.system)
-    cpu_bfloat16: bool = False  # the CPU computes in bfloat16 natively (else it emulates: slower)
+    cpu_features: tuple[str, ...] | None = None  # the trainer's CPU's precision features (RunStarted); None: unknown
 
 
 @dataclass(frozen=True)
@@ -71,18 +71,13 @@ class Remedy:
         return " ".join(self.arguments)
 
 
-def cpu_has_bfloat16(features: Collection[str] | None) -> bool:
-    """Whether a CPU of these precision features (engine.core.plan.precision_features) has bfloat16
-    instructions; False where they are unknown."""
-    return bool(set(PRECISION_CPU_FEATURES["bfloat16"]) & set(features or ()))
-
-
 def machine_of(started: RunStarted) -> Machine:
     """The machine a run reported at its start: its GPUs and its CPU (a cluster's chief's, on whichever
     machine it ran), and this system. A run that did not say its CPU is offered no bfloat16: it may have
     trained elsewhere (SSH hosts), so this machine's CPU says nothing about it."""
     gpus = sum("GPU" in device.upper() for device in started.devices)
-    return Machine(gpus=gpus, cpu_bfloat16=cpu_has_bfloat16(started.cpu_features))
+    features = started.cpu_features
+    return Machine(gpus=gpus, cpu_features=tuple(features) if features is not None else None)
 
 
 def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Machine) -> list[Remedy]:
@@ -92,7 +87,7 @@ def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Ma
     for remedy in _OFFERS[bound_by(anatomy)](config, replicas, machine):
         why_not = _refusals(config, remedy.changes, replicas, machine)
         if why_not:
-            refused.append((remedy.label, why_not[0].message))
+            refused.append((remedy.label, reason_of(why_not[0].message)))  # the rule's reason, not its advice
         else:
             offered.append(remedy)
     return offered or [_nothing_on_offer(refused)]
@@ -105,10 +100,9 @@ def _refusals(config: RunConfig, changes: dict[str, Any], replicas: int, machine
     if not changes:
         return []
     gpus = [f"GPU:{i}" for i in range(machine.gpus)]
-    features = PRECISION_CPU_FEATURES["bfloat16"] if machine.cpu_bfloat16 else ()
 
-    def plan_refuses(c: RunConfig) -> list[Problem]:
-        notes = [n for n in plan_notes(c, gpus, cpu_features=features) if n.field in changes]
+    def plan_refuses(c: RunConfig) -> list[Problem]:  # an unknown CPU is judged as one without the features
+        notes = [n for n in plan_notes(c, gpus, cpu_features=machine.cpu_features or ()) if n.field in changes]
         return [*choice_problems(c, machine.gpus > 0, machine.system), *notes]
 
     had = {str(p) for p in [*validate(config, replicas=replicas), *plan_refuses(config)]}

@@ -119,6 +119,7 @@ def test_when_nothing_is_offered_the_panel_says_why_in_one_line(qtbot, make_wind
     line, why = row.label.text(), row.label.toolTip()
     assert "jit_compile=true" in line and "XLA" not in line and len(line) < len(why) / 2, "the line names, the tip says"
     assert "jit_compile=true" in why and "XLA" in why, why
+    assert "只在 GPU 上用 XLA 编译训练步" in why and "关闭 jit_compile" not in why, "the reason, not the form's advice"
     for text in (line, why):
         assert not any(word in text for word in ("no change on offer", "compiles its step", "would not")), text
     window.resize(1500, 950)
