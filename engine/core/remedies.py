@@ -19,6 +19,7 @@ import platform
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine.core.anatomy import Part, bound_by
@@ -36,6 +37,7 @@ from engine.core.plan import (
     reason_of,
 )
 from engine.core.problems import ConfigError, Problem
+from engine.core.session import other_hosts
 from engine.core.sweep.space import apply, is_field
 
 FEW_STEPS_PER_CALL = 32  # a fixed steps_per_execution below this pays Python's per-call cost often
@@ -78,6 +80,19 @@ def machine_of(started: RunStarted) -> Machine:
     gpus = sum("GPU" in device.upper() for device in started.devices)
     features = started.cpu_features
     return Machine(gpus=gpus, cpu_features=tuple(features) if features is not None else None)
+
+
+def trial_refusal(run_dir: Path) -> Message | None:
+    """Why a trial of the run's changes cannot run here: the run trained on other machines, and a trial on this
+    one would measure this machine's devices, not theirs. None when it may."""
+    hosts = other_hosts(run_dir)
+    if not hosts:
+        return None
+    return msg(
+        "the run trained on other machines ({hosts}); a trial would run on this machine and measure its devices, "
+        "not theirs: apply the change and compare a new run on those machines",
+        hosts=", ".join(hosts),
+    )
 
 
 def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Machine) -> list[Remedy]:

@@ -1280,6 +1280,10 @@
         <translation>没有可提供的更改：配置已包含针对此问题的更改</translation>
     </message>
     <message>
+        <source>the run trained on other machines ({hosts}); a trial would run on this machine and measure its devices, not theirs: apply the change and compare a new run on those machines</source>
+        <translation>该运行在其他机器（{hosts}）上训练；试验会在本机运行，测的是本机的设备而不是那些机器的：请应用这项更改，在那些机器上新跑一次再比较</translation>
+    </message>
+    <message>
         <source>{first}; {rest}</source>
         <translation>{first}；{rest}</translation>
     </message>
