@@ -170,6 +170,7 @@ class _Running:
     error: str = ""
     stop_asked: float | None = None
     completed: bool = False  # its trainer said its run completed (a stop may have come after the last epoch)
+    unread: bool = False  # resumed: the epochs its run folder already holds are not reported yet (_catch_up)
 
 
 class Sweep:
@@ -259,8 +260,8 @@ class Sweep:
             return
         config_path = self.paths.trial_config(trial.number)
         config.save(config_path)
-        r = _Running(trial, slot, params, run_dir)
-        if resume and self._caught_up(r):
+        r = _Running(trial, slot, params, run_dir, unread=resume)
+        if resume and summarize(run_dir).status == RunStatus.COMPLETED:  # nothing left to train
             self._finish(r)
             return
         command = commands.trainer_resume_command(run_dir) if resume else commands.trainer_command(config_path, run_dir)
@@ -269,15 +270,15 @@ class Sweep:
         self.running.append(r)
         self._emit(trial.number, TrialStatus.RUNNING, params, devices=slot.label(), run_dir=str(run_dir))
 
-    def _caught_up(self, r: _Running) -> bool:
-        """A resumed trial's epochs already in its run folder (metrics.csv), judged as a live trial's are. True
-        when nothing is left to train: the pruner stops it at one of them, or its run completed (its trainer
-        finished as the sweep process died, before the trial was recorded)."""
+    def _catch_up(self, r: _Running, before: float = math.inf) -> None:
+        """A resumed trial's epochs before `before` that its run folder holds (metrics.csv), judged as a live
+        trial's are: read once its trainer reports its first epoch (the resume has dropped the epochs after its
+        checkpoint by then), or as it ends without one (its run was complete)."""
+        r.unread = False
         for row in read_metrics_table(RunPaths(r.run_dir).metrics).rows:
-            if r.pruned or r.error:
-                break
+            if r.pruned or r.error or row["epoch"] >= before:
+                return
             self._judge(r, int(row["epoch"]), row.get(self.space.objective))
-        return r.pruned or bool(r.error) or summarize(r.run_dir).status == RunStatus.COMPLETED
 
     def _follow(self, r: _Running) -> None:
         assert r.worker is not None  # only started trials are followed
@@ -297,7 +298,9 @@ class Sweep:
             self._finish(r)
 
     def _report(self, r: _Running, event: ev.EpochEnd) -> None:
-        if r.pruned:  # judged: epochs trained before the trainer heard the stop stay in its run folder only
+        if r.unread:
+            self._catch_up(r, before=event.epoch)
+        if r.pruned or r.error:  # judged: epochs trained before the trainer heard the stop stay in its folder only
             return
         if not self._judge(r, event.epoch, objective_of(event, self.space.objective)):
             return
@@ -339,6 +342,8 @@ class Sweep:
 
     def _finish(self, r: _Running) -> None:
         code = (r.worker.returncode if r.worker else None) or 0
+        if r.unread and code == ExitCode.OK:
+            self._catch_up(r)
         number = r.trial.number
         where = {"devices": r.slot.label(), "run_dir": str(r.run_dir), "seconds": time.monotonic() - r.started}
         if self.stopping and not r.pruned and not r.error and not r.completed:

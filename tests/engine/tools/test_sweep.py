@@ -207,6 +207,8 @@ def test_a_sweep_killed_mid_way_continues_with_resume_and_finishes_every_trial_o
     continued = [t for t in study.get_trials() if "continues" in t.user_attrs]
     assert [t.user_attrs["continues"] for t in continued] == [1]
     assert continued[0].user_attrs["run_dir"].endswith("trial-001")  # resumed from its checkpoint
+    assert set(continued[0].intermediate_values) == {1, 2, 3}, "its folder's epochs, then the resumed one, judged"
+    assert "already reported" not in done.stderr, "an epoch trained again after the checkpoint is reported once"
     assert {r["epoch"] for r in read_metrics(RunPaths(out / "trial-001").metrics)} == {"1", "2", "3"}
     assert "trial 1 interrupted" in done.stderr
     assert "trial 0 completed" in done.stderr  # the resumed sweep says first what it already holds
