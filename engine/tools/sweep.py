@@ -160,7 +160,7 @@ class _Running:
     slot: Slot
     params: dict[str, Any]
     run_dir: Path
-    worker: WorkerProcess | None = None  # None while a resumed trial's trained epochs are read from its folder
+    worker: WorkerProcess | None = None  # None for a resumed trial whose run was complete: nothing to start
     started: float = field(default_factory=time.monotonic)
     value: float | None = None
     epoch: int = 0
