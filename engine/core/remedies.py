@@ -30,6 +30,7 @@ from engine.core.plan import (
     ALL_REDUCE_BY_STRATEGY,
     MULTI_WORKER,
     PARAMETER_SERVER,
+    PRECISION_CPU_FEATURES,
     Strategy,
     choice_problems,
     choose_all_reduce,
@@ -116,15 +117,27 @@ def _refusals(config: RunConfig, changes: dict[str, Any], replicas: int, machine
         return []
     gpus = [f"GPU:{i}" for i in range(machine.gpus)]
 
-    def plan_refuses(c: RunConfig) -> list[Problem]:  # an unknown CPU is judged as one without the features
-        notes = [n for n in plan_notes(c, gpus, cpu_features=machine.cpu_features or ()) if n.field in changes]
-        return [*choice_problems(c, machine.gpus > 0, machine.system), *notes]
+    def plan_refuses(c: RunConfig) -> list[Problem]:
+        notes = [n for n in plan_notes(c, gpus, cpu_features=machine.cpu_features) if n.field in changes]
+        return [*choice_problems(c, machine.gpus > 0, machine.system), *notes, *_unknown_cpu(c, machine)]
 
     had = {str(p) for p in [*validate(config, replicas=replicas), *plan_refuses(config)]}
     problems = [p for p in changed_problems(config, changes, replicas) if str(p) not in had]
     if not problems:
         problems = [p for p in plan_refuses(apply(config, changes, check=False)) if str(p) not in had]
     return problems
+
+
+def _unknown_cpu(config: RunConfig, machine: Machine) -> list[Problem]:
+    """Mixed precision on a CPU the run did not name: whether it computes it natively is unknown (this machine's
+    CPU may not be the one that trained the run), so it is not offered."""
+    if machine.gpus or machine.cpu_features is not None or config.mixed_precision not in PRECISION_CPU_FEATURES:
+        return []
+    why = msg(
+        "the run did not say which CPU trained it, so whether that CPU computes {precision} natively is unknown",
+        precision=config.mixed_precision,
+    )
+    return [Problem("mixed_precision", config.mixed_precision, why)]
 
 
 def _nothing_on_offer(refused: list[tuple[str, Message]]) -> Remedy:

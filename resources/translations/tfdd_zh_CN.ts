@@ -1284,6 +1284,10 @@
         <translation>该运行在其他机器（{hosts}）上训练；试验会在本机运行，测的是本机的设备而不是那些机器的：请应用这项更改，在那些机器上新跑一次再比较</translation>
     </message>
     <message>
+        <source>the run did not say which CPU trained it, so whether that CPU computes {precision} natively is unknown</source>
+        <translation>该运行没有说明训练它的是哪颗 CPU，因此不知道那颗 CPU 能否原生计算 {precision}</translation>
+    </message>
+    <message>
         <source>{first}; {rest}</source>
         <translation>{first}；{rest}</translation>
     </message>

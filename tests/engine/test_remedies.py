@@ -149,6 +149,8 @@ def test_a_run_that_did_not_say_its_cpu_is_offered_no_bfloat16():
     assert isinstance(old, ev.RunStarted) and old.cpu_features is None
     assert machine_of(old).cpu_features is None
     assert {"mixed_precision": "bfloat16"} not in changes(RunConfig(), "compute", machine_of(old))
+    nothing = remedies(RunConfig(strategy="one_device", jit_compile=True), bound("compute"), 1, machine_of(old))
+    assert [r.changes for r in nothing] == [{}] and "this CPU lacks" not in nothing[0].why, "unknown, not lacking"
 
 
 def test_a_change_is_read_as_json_or_else_as_text():
