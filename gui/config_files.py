@@ -14,6 +14,7 @@ from engine.core.exports.script import export_script, script_problems
 from gui import settings
 from gui.exports import save_as
 from gui.i18n import translate
+from gui.runner import dashboard_line
 from gui.window_host import WindowHost
 
 
@@ -77,4 +78,4 @@ def restore_last_config(window: WindowHost) -> None:
             "MainWindow", "The last session's settings were not restored ({why}); the form starts from the defaults."
         ).format(why=translate(why))
         window.statusBar().showMessage(note, 30_000)
-        window.log.append_lines([f"[dashboard] {note}"])
+        window.log.append_lines([dashboard_line(note)])

@@ -54,6 +54,11 @@ def source_tag(source: str) -> str:
     return f"[{source}]"
 
 
+def dashboard_line(text: str) -> str:
+    """A line the window itself adds to the log, tagged like a worker's with the source "dashboard"."""
+    return f"{source_tag('dashboard')} {text}"
+
+
 def log_line(event: ev.Event, epochs: int = 0) -> str | None:
     """The line an event adds to the log view (a log event, a worker's state, an epoch, a checkpoint,
     an evaluation, the start and end of the run) in the window's language, or None for events the
@@ -181,7 +186,7 @@ class TrainingRunner(EventRelay):
                 said = self.tr("the trainer takes no more requests (it is stopping or gone); no profile was asked for")
             else:
                 said = self.tr("asked the trainer for a profile of its next {steps} steps").format(steps=steps)
-            logs.append(f"[dashboard] {said}")
+            logs.append(dashboard_line(said))
 
     # ---- the thread ---------------------------------------------------------
     def run(self) -> None:
@@ -236,7 +241,7 @@ class TrainingRunner(EventRelay):
                     self._stalls.ended(TRAINER_TASK)
             if kill_at is not None and interval_start > kill_at and proc.alive():
                 said = self.tr("the trainer did not stop within {seconds} s; killed it")
-                logs.append(f"[dashboard] {said.format(seconds=f'{self.grace_seconds:g}')}")
+                logs.append(dashboard_line(said.format(seconds=f"{self.grace_seconds:g}")))
                 proc.kill()
                 killed = True
             if not proc.alive():
@@ -254,7 +259,7 @@ class TrainingRunner(EventRelay):
                         raw.append(out.stderr)
                     elif out.garbage is not None:
                         said = self.tr("garbage on the event channel ignored: {line}").format(line=out.garbage)
-                        logs.append(f"[dashboard] {said}")
+                        logs.append(dashboard_line(said))
                 outputs = proc.poll(max_chunks=1) if time.monotonic() < budget_end else []
             if self._stalls is not None:
                 for stalled in self._stalls.check(lambda _task: proc.pid):

@@ -17,7 +17,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
 
-from engine.core.messages import msg
+from engine.core.messages import Message, msg
 from engine.core.problems import ConfigError, Problem
 
 
@@ -188,6 +188,20 @@ def _layout(config: DeviceFields, physical_gpus: Sequence[str]) -> tuple[tuple[i
     return gpu_indices, split, logical
 
 
+def advised(reason: Message, advice: Message) -> Message:
+    """Why a choice is refused, then what to do instead: where the refusal is quoted as the reason something
+    is not offered (engine.core.remedies), `reason_of` takes the advice off."""
+    return msg("{reason}; {advice}", reason=reason, advice=advice)
+
+
+def reason_of(message: str) -> str:
+    """An `advised` message's reason alone; any other message as it is."""
+    if not isinstance(message, Message) or not {"reason", "advice"} <= message.params.keys():
+        return message
+    reason = message.params["reason"]
+    return reason if message.template == advised(reason, message.params["advice"]).template else message
+
+
 def choice_problems(config: DeviceFields, uses_gpu: bool, system: str | None = None) -> list[Problem]:
     """Why the config's all-reduce or XLA cannot run under its strategy on these devices (a choice that
     merely cannot help is a note: plan_notes)."""
@@ -195,15 +209,21 @@ def choice_problems(config: DeviceFields, uses_gpu: bool, system: str | None = N
     if config.jit_compile is True:
         why = ""
         if config.strategy == PARAMETER_SERVER:
-            why = msg(
-                "XLA compiles a step whose variables are on its own device; parameter_server keeps them on "
-                "the ps tasks: turn jit_compile off"
+            why = advised(
+                msg(
+                    "XLA compiles a step whose variables are on its own device; parameter_server keeps them on "
+                    "the ps tasks"
+                ),
+                msg("turn jit_compile off"),
             )
         elif config.strategy in ALL_REDUCE_BY_STRATEGY and not uses_gpu:
-            why = msg(
-                "{strategy} compiles its step with XLA only on GPUs (on CPU replicas TensorFlow cannot "
-                "all-reduce inside XLA); on the CPU use one_device or default, or turn jit_compile off",
-                strategy=config.strategy,
+            why = advised(
+                msg(
+                    "{strategy} compiles its step with XLA only on GPUs (on CPU replicas TensorFlow cannot "
+                    "all-reduce inside XLA)",
+                    strategy=config.strategy,
+                ),
+                msg("on the CPU use one_device or default, or turn jit_compile off"),
             )
         if why:
             problems.append(Problem("jit_compile", True, why))

@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import platform
 import statistics
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine.core.anatomy import Part, bound_by
@@ -34,8 +35,10 @@ from engine.core.plan import (
     choice_problems,
     choose_all_reduce,
     plan_notes,
+    reason_of,
 )
 from engine.core.problems import ConfigError, Problem
+from engine.core.session import other_hosts
 from engine.core.sweep.space import apply, is_field
 
 FEW_STEPS_PER_CALL = 32  # a fixed steps_per_execution below this pays Python's per-call cost often
@@ -50,7 +53,7 @@ class Machine:
 
     gpus: int = 0  # GPUs the run trained on
     system: str = field(default_factory=platform.system)
-    cpu_bfloat16: bool = False  # the CPU computes in bfloat16 natively (else it emulates: slower)
+    cpu_features: tuple[str, ...] | None = None  # the trainer's CPU's precision features (RunStarted); None: unknown
 
 
 @dataclass(frozen=True)
@@ -71,18 +74,26 @@ class Remedy:
         return " ".join(self.arguments)
 
 
-def cpu_has_bfloat16(features: Collection[str] | None) -> bool:
-    """Whether a CPU of these precision features (engine.core.plan.precision_features) has bfloat16
-    instructions; False where they are unknown."""
-    return bool(set(PRECISION_CPU_FEATURES["bfloat16"]) & set(features or ()))
-
-
 def machine_of(started: RunStarted) -> Machine:
     """The machine a run reported at its start: its GPUs and its CPU (a cluster's chief's, on whichever
     machine it ran), and this system. A run that did not say its CPU is offered no bfloat16: it may have
     trained elsewhere (SSH hosts), so this machine's CPU says nothing about it."""
     gpus = sum("GPU" in device.upper() for device in started.devices)
-    return Machine(gpus=gpus, cpu_bfloat16=cpu_has_bfloat16(started.cpu_features))
+    features = started.cpu_features
+    return Machine(gpus=gpus, cpu_features=tuple(features) if features is not None else None)
+
+
+def trial_refusal(run_dir: Path) -> Message | None:
+    """Why a trial of the run's changes cannot run here: the run trained on other machines, and a trial on this
+    one would measure this machine's devices, not theirs. None when it may."""
+    hosts = other_hosts(run_dir)
+    if not hosts:
+        return None
+    return msg(
+        "the run trained on other machines ({hosts}); a trial would run on this machine and measure its devices, "
+        "not theirs: apply the change and compare a new run on those machines",
+        hosts=", ".join(hosts),
+    )
 
 
 def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Machine) -> list[Remedy]:
@@ -92,7 +103,7 @@ def remedies(config: RunConfig, anatomy: StepAnatomy, replicas: int, machine: Ma
     for remedy in _OFFERS[bound_by(anatomy)](config, replicas, machine):
         why_not = _refusals(config, remedy.changes, replicas, machine)
         if why_not:
-            refused.append((remedy.label, why_not[0].message))
+            refused.append((remedy.label, reason_of(why_not[0].message)))  # the rule's reason, not its advice
         else:
             offered.append(remedy)
     return offered or [_nothing_on_offer(refused)]
@@ -105,17 +116,28 @@ def _refusals(config: RunConfig, changes: dict[str, Any], replicas: int, machine
     if not changes:
         return []
     gpus = [f"GPU:{i}" for i in range(machine.gpus)]
-    features = PRECISION_CPU_FEATURES["bfloat16"] if machine.cpu_bfloat16 else ()
 
     def plan_refuses(c: RunConfig) -> list[Problem]:
-        notes = [n for n in plan_notes(c, gpus, cpu_features=features) if n.field in changes]
-        return [*choice_problems(c, machine.gpus > 0, machine.system), *notes]
+        notes = [n for n in plan_notes(c, gpus, cpu_features=machine.cpu_features) if n.field in changes]
+        return [*choice_problems(c, machine.gpus > 0, machine.system), *notes, *_unknown_cpu(c, machine)]
 
     had = {str(p) for p in [*validate(config, replicas=replicas), *plan_refuses(config)]}
     problems = [p for p in changed_problems(config, changes, replicas) if str(p) not in had]
     if not problems:
         problems = [p for p in plan_refuses(apply(config, changes, check=False)) if str(p) not in had]
     return problems
+
+
+def _unknown_cpu(config: RunConfig, machine: Machine) -> list[Problem]:
+    """Mixed precision on a CPU the run did not name: whether it computes it natively is unknown (this machine's
+    CPU may not be the one that trained the run), so it is not offered."""
+    if machine.gpus or machine.cpu_features is not None or config.mixed_precision not in PRECISION_CPU_FEATURES:
+        return []
+    why = msg(
+        "the run did not say which CPU trained it, so whether that CPU computes {precision} natively is unknown",
+        precision=config.mixed_precision,
+    )
+    return [Problem("mixed_precision", config.mixed_precision, why)]
 
 
 def _nothing_on_offer(refused: list[tuple[str, Message]]) -> Remedy:

@@ -37,6 +37,7 @@ from engine.core.tfconfig import (
     ClusterProblem,
     ClusterSpec,
     errors,
+    is_loopback,
     parse_tf_config,
     run_problems,
 )
@@ -276,13 +277,25 @@ class RunSession:
             self._scratch = None
 
 
-def launched_tasks(run_dir: Path) -> int:
-    """How many tasks a local cluster run had (its cluster.json); 0 for a run of one process."""
+def _launched_cluster(run_dir: Path) -> ClusterSpec | None:
+    """The cluster a run was launched with (its cluster.json); None for a run of one process, or unreadable."""
     path = RunPaths(run_dir).cluster
     try:
-        return len(parse_tf_config(path.read_text(encoding="utf-8")).cluster.tasks()) if path.is_file() else 0
+        return parse_tf_config(path.read_text(encoding="utf-8")).cluster if path.is_file() else None
     except (OSError, ValueError):
-        return 0
+        return None
+
+
+def launched_tasks(run_dir: Path) -> int:
+    """How many tasks a local cluster run had (its cluster.json); 0 for a run of one process."""
+    cluster = _launched_cluster(run_dir)
+    return len(cluster.tasks()) if cluster is not None else 0
+
+
+def other_hosts(run_dir: Path) -> list[str]:
+    """The hosts a cluster run's tasks trained on that are not loopback (over SSH, or started by hand there)."""
+    cluster = _launched_cluster(run_dir)
+    return sorted({t.host for t in cluster.tasks() if not is_loopback(t.host)}) if cluster is not None else []
 
 
 def cluster_blockers(cluster: ClusterSpec, config: RunConfig) -> list[ClusterProblem]:

@@ -8,7 +8,9 @@ checkpoints, like any stopped run).
 
 A sweep stopped, killed or cut by a reboot continues with `resume`: finished trials stay as they are; a
 trial that was training is marked failed as interrupted and the same parameters are queued again, to
-continue its run directory from its last checkpoint, so every parameter set finishes exactly once.
+continue its run directory from its last checkpoint, so every parameter set finishes exactly once. The epochs
+its run folder already holds are reported to Optuna first (pruning included); a run that completed as the sweep
+died is recorded from its folder, with nothing left to train.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from engine.core.protocol import commands
 from engine.core.protocol.client import WorkerProcess
 from engine.core.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus
 from engine.core.protocol.paths import RunPaths
+from engine.core.runs.history import read_metrics_table, summarize
 from engine.core.runs.runlock import RunLock, holder
 from engine.core.sweep import SweepPaths, TrialStatus, note_trial_end
 from engine.core.sweep.slots import Slot, plan_slots
@@ -157,7 +160,7 @@ class _Running:
     slot: Slot
     params: dict[str, Any]
     run_dir: Path
-    worker: WorkerProcess
+    worker: WorkerProcess | None = None  # None for a resumed trial whose run was complete: nothing to start
     started: float = field(default_factory=time.monotonic)
     value: float | None = None
     epoch: int = 0
@@ -167,6 +170,7 @@ class _Running:
     error: str = ""
     stop_asked: float | None = None
     completed: bool = False  # its trainer said its run completed (a stop may have come after the last epoch)
+    unread: bool = False  # resumed: the epochs its run folder already holds are not reported yet (_catch_up)
 
 
 class Sweep:
@@ -256,13 +260,28 @@ class Sweep:
             return
         config_path = self.paths.trial_config(trial.number)
         config.save(config_path)
+        r = _Running(trial, slot, params, run_dir, unread=resume)
+        if resume and summarize(run_dir).status == RunStatus.COMPLETED:  # nothing left to train
+            self._finish(r)
+            return
         command = commands.trainer_resume_command(run_dir) if resume else commands.trainer_command(config_path, run_dir)
-        worker = WorkerProcess(command)
-        worker.start()
-        self.running.append(_Running(trial, slot, params, run_dir, worker))
+        r.worker = WorkerProcess(command)
+        r.worker.start()
+        self.running.append(r)
         self._emit(trial.number, TrialStatus.RUNNING, params, devices=slot.label(), run_dir=str(run_dir))
 
+    def _catch_up(self, r: _Running, before: float = math.inf) -> None:
+        """A resumed trial's epochs before `before` that its run folder holds (metrics.csv), judged as a live
+        trial's are: read once its trainer reports its first epoch (the resume has dropped the epochs after its
+        checkpoint by then), or as it ends without one (its run was complete)."""
+        r.unread = False
+        for row in read_metrics_table(RunPaths(r.run_dir).metrics).rows:
+            if r.pruned or r.error or row["epoch"] >= before:
+                return
+            self._judge(r, int(row["epoch"]), row.get(self.space.objective))
+
     def _follow(self, r: _Running) -> None:
+        assert r.worker is not None  # only started trials are followed
         for out in r.worker.poll(timeout=POLL_S / max(1, len(self.running))):
             event = out.event
             if isinstance(event, ev.EpochEnd):
@@ -279,42 +298,52 @@ class Sweep:
             self._finish(r)
 
     def _report(self, r: _Running, event: ev.EpochEnd) -> None:
-        if r.pruned:  # judged: epochs trained before the trainer heard the stop stay in its run folder only
+        if r.unread:
+            self._catch_up(r, before=event.epoch)
+        if r.pruned or r.error:  # judged: epochs trained before the trainer heard the stop stay in its folder only
             return
-        value = objective_of(event, self.space.objective)
-        r.epoch = event.epoch
-        if value is None:
-            r.error = r.error or msg(
-                "the run gives no {objective}: it has no validation data", objective=self.space.objective
-            )
-            self._ask_stop(r)
+        if not self._judge(r, event.epoch, objective_of(event, self.space.objective)):
             return
-        r.value = value
-        r.values[event.epoch] = value if math.isfinite(value) else math.nan
-        r.trial.report(r.values[event.epoch], event.epoch)
-        if r.trial.should_prune():
-            r.pruned = True
-            self._ask_stop(r)  # first: the trainer goes on with its next epoch until it hears
-            r.why = why_pruned(self.study, self.space.pruner, self.space.objective, r.values, event.epoch)
-            r.trial.set_user_attr(PRUNED, to_plain(r.why))
         self._emit(
             r.trial.number,
             TrialStatus.RUNNING,
             r.params,
-            value=value,
+            value=r.value,
             epoch=r.epoch,
             devices=r.slot.label(),
             run_dir=str(r.run_dir),
             seconds=time.monotonic() - r.started,
         )
 
+    def _judge(self, r: _Running, epoch: int, value: float | None) -> bool:
+        """Report an epoch's objective to Optuna and prune the trial when it says so; False when the run gives
+        no objective (the trial fails). Either verdict asks the trainer to stop."""
+        r.epoch = epoch
+        if value is None:
+            r.error = r.error or msg(
+                "the run gives no {objective}: it has no validation data", objective=self.space.objective
+            )
+            self._ask_stop(r)
+            return False
+        r.value = value
+        r.values[epoch] = value if math.isfinite(value) else math.nan
+        r.trial.report(r.values[epoch], epoch)
+        if r.trial.should_prune():
+            r.pruned = True
+            self._ask_stop(r)  # first: the trainer goes on with its next epoch until it hears
+            r.why = why_pruned(self.study, self.space.pruner, self.space.objective, r.values, epoch)
+            r.trial.set_user_attr(PRUNED, to_plain(r.why))
+        return True
+
     def _ask_stop(self, r: _Running) -> None:
-        if r.stop_asked is None:
+        if r.stop_asked is None and r.worker is not None:
             r.stop_asked = time.monotonic()
             r.worker.request_stop()
 
     def _finish(self, r: _Running) -> None:
-        code = r.worker.returncode or 0
+        code = (r.worker.returncode if r.worker else None) or 0
+        if r.unread and code == ExitCode.OK:
+            self._catch_up(r)
         number = r.trial.number
         where = {"devices": r.slot.label(), "run_dir": str(r.run_dir), "seconds": time.monotonic() - r.started}
         if self.stopping and not r.pruned and not r.error and not r.completed:

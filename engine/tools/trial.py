@@ -33,6 +33,7 @@ from engine.core.remedies import (
     parse_change,
     speedup,
     speedup_line,
+    trial_refusal,
 )
 from engine.core.runs.rundir import claim_new_dir
 from engine.core.runs.scratch import ScratchDir
@@ -159,6 +160,9 @@ def serve(config: RunConfig, changes: dict[str, Any], root: Path, rounds: int, e
 def load_checked(config_path: str, texts: list[str]) -> tuple[RunConfig, dict[str, Any]]:
     """The config and its changes, or ConfigError with every problem (before anything starts)."""
     config = RunConfig.load(config_path)
+    elsewhere = trial_refusal(Path(config_path).parent)  # the config of a run folder: where did that run train?
+    if elsewhere:
+        raise ConfigError([Problem("--config", config_path, elsewhere)])
     changes, problems = parse_changes(texts)
     problems = problems or change_problems(config, changes)
     if problems:

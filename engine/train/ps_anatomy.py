@@ -166,12 +166,19 @@ def fit_steps_timeable(model: Any) -> bool:
     return hasattr(model, "train_tf_function")
 
 
+def steps_take_count(steps: Callable[..., Any]) -> bool:
+    """Whether fit's steps under a coordinator take the steps per execution as a second argument (tf-keras makes
+    them so unless a call is one step). Read from the public signature: inspect follows a tf.function to its
+    Python function."""
+    return len(inspect.signature(steps).parameters) == 2
+
+
 class TimedFitSteps(keras.callbacks.Callback):
     """fit's calls of steps under a coordinator, timed on their workers. As fit begins (its steps made, none
     run yet), `model.train_function`, tf-keras's schedule of its compiled steps (`model.train_tf_function`,
-    given the steps per execution when it takes them), becomes the same schedule of the same steps, timed
-    (timed_on_worker). fit gets the same logs (TimedLogs); `done(seconds)` is called as each call is fetched,
-    and `iterator` is the per-worker iterator the latest call read."""
+    given the value of the public `model.steps_per_execution` variable when it takes them), becomes the same
+    schedule of the same steps, timed (timed_on_worker). fit gets the same logs (TimedLogs); `done(seconds)`
+    is called as each call is fetched, and `iterator` is the per-worker iterator the latest call read."""
 
     def __init__(self, coordinator: Any, done: Callable[[float], None]):
         super().__init__()
@@ -186,7 +193,7 @@ class TimedFitSteps(keras.callbacks.Callback):
         steps = self.model.train_tf_function
         if steps is not self._steps:  # made again only when compile made new steps
             self._steps, self._timed = steps, tf.function(timed_on_worker(steps))
-            self._per_call = len(inspect.signature(steps.python_function).parameters) == 2
+            self._per_call = steps_take_count(steps)
         self.model.train_function = self._train_function
 
     def _train_function(self, iterator: Any) -> TimedLogs:

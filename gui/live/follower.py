@@ -18,7 +18,7 @@ from engine.core import events as ev
 from engine.core.protocol.codes import RunStatus
 from engine.core.runs.follow import RunWatch, ending_message
 from gui.i18n import event_message, translate
-from gui.runner import DECODE_BUDGET_S, EMIT_INTERVAL_S, EventRelay
+from gui.runner import DECODE_BUDGET_S, EMIT_INTERVAL_S, EventRelay, dashboard_line
 
 
 class RunFollower(EventRelay):
@@ -63,7 +63,7 @@ class RunFollower(EventRelay):
                     self._take_event(event, events, logs, last)
                 for line in read.garbage:
                     said = self.tr("a line of events.jsonl that is not an event was left out: {line}")
-                    logs.append(f"[dashboard] {said.format(line=line)}")
+                    logs.append(dashboard_line(said.format(line=line)))
                 if read.gpu:
                     self.gpu_samples.emit(read.gpu)
                 if read.end is not None or read.ending or not read.more or time.monotonic() >= budget_end:
@@ -81,6 +81,6 @@ class RunFollower(EventRelay):
             self.run_failed.emit(event_message(end.message, end.message_template), self._log_tail())
         else:
             said = translate(ending_message(ending, self.run_dir))
-            self.log_lines.emit([f"[dashboard] {said}"])
+            self.log_lines.emit([dashboard_line(said)])
             self.cut_short.emit(said)
             self.run_finished.emit(RunStatus.INTERRUPTED, str(self.run_dir))

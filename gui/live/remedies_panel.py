@@ -86,6 +86,7 @@ class RemediesPanel(QWidget):
         self.machine = Machine()
         self.part: anatomy.Part | None = None
         self.live = False  # the run trains: trials wait for its end
+        self.elsewhere: str | None = None  # why no trial can measure the run here (it trained on other machines)
         self.thread: TrainingRunner | None = None
         self.trying: RemedyRow | None = None
         self.arms: list[ev.TrialArm] = []
@@ -120,6 +121,7 @@ class RemediesPanel(QWidget):
             self.live = True
             self.replicas = max(event.num_replicas, 1)
             self.machine = remedies.machine_of(event)
+            self.elsewhere = remedies.trial_refusal(Path(event.run_dir))
             try:
                 self.config = RunConfig.load(RunPaths(Path(event.run_dir)).config, check=False)
             except ConfigError:
@@ -137,7 +139,7 @@ class RemediesPanel(QWidget):
         """A new run: its own verdict will come (a trial in flight goes on and shows its result)."""
         if self.thread is None:
             self._show([])
-        self.part, self.config, self.live = None, None, False
+        self.part, self.config, self.live, self.elsewhere = None, None, False, None
 
     def _show(self, offered: list[Remedy]) -> None:
         for row in self.rows:
@@ -151,11 +153,13 @@ class RemediesPanel(QWidget):
     def _enable(self) -> None:
         for row in self.rows:
             mine = row is self.trying
-            row.try_button.setEnabled(mine or (self.thread is None and not self.live))
+            row.try_button.setEnabled(mine or (self.thread is None and not self.live and not self.elsewhere))
             row.try_button.setText(self.tr("Cancel") if mine else self.tr("Try"))
             row.try_button.setToolTip(
                 self.tr("Stop the trial")
                 if mine
+                else translate(self.elsewhere)
+                if self.elsewhere
                 else self.tr("Trials start when the run has ended: beside a training they would measure both slower")
                 if self.live
                 else self.tr(
@@ -168,7 +172,7 @@ class RemediesPanel(QWidget):
         if row is self.trying and self.thread is not None:
             self.thread.request_stop()
             row.result.setText(self.tr("cancelling…"))
-        elif self.thread is None and self.config is not None and not self.live:
+        elif self.thread is None and self.config is not None and not self.live and not self.elsewhere:
             self._start(row)
 
     def _start(self, row: RemedyRow) -> None:

@@ -19,6 +19,7 @@ from gui.live.log_view import LogView
 from gui.live.plots import TrainingPlots
 from gui.live.watch_banner import WatchBanner
 from gui.live.workers_panel import WorkersPanel
+from gui.runner import dashboard_line
 from gui.statuses import run_status_name
 
 FOLLOWER_WAIT_MS = 5000  # a follower ends within one read of its folder
@@ -46,7 +47,7 @@ class LiveViews:
         if tasks:
             self.workers.make_room(tasks)
         self.log.begin_run(RunPaths(run_dir).stderr_log)
-        self.log.append_lines([f"[dashboard] {line}"])
+        self.log.append_lines([dashboard_line(line)])
 
     def add_events(self, events: list[ev.Event]) -> None:
         """The run's events in the plots, the controls and the tasks panel."""
@@ -105,7 +106,7 @@ class LiveWatch(QObject):
         follower.stop_following()
         follower.wait(FOLLOWER_WAIT_MS)
         said = self.tr("stopped watching {folder}; the run goes on").format(folder=follower.run_dir)
-        self.views.log.append_lines([f"[dashboard] {said}"])
+        self.views.log.append_lines([dashboard_line(said)])
         self.views.controls.set_running(False)
         self.views.on_left()
 
@@ -121,7 +122,7 @@ class LiveWatch(QObject):
             self._stopping = True
             self.views.controls.set_stopping()
             self.banner.set_state(self.tr("stopping"))
-        self.views.log.append_lines([f"[dashboard] {said}"])
+        self.views.log.append_lines([dashboard_line(said)])
 
     def _show_tasks(self, events: list) -> None:
         """A cluster's run: its tasks' table, once the launcher's states of them are read."""
@@ -134,7 +135,7 @@ class LiveWatch(QObject):
         self.banner.set_state(self.tr("following it as it grows"))
         if replaced:
             said = self.tr("the run's events.jsonl was rewritten (a resume): reading it again from its start")
-            self.views.log.append_lines([f"[dashboard] {said}"])
+            self.views.log.append_lines([dashboard_line(said)])
 
     def _on_holder(self, held: Holder | None) -> None:
         """Stop is offered for a run this machine trains; otherwise its tooltip says where the run trains."""

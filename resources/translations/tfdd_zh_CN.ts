@@ -364,12 +364,24 @@
         <translation>CPU 只算一个设备 &quot;CPU:0&quot;；请用 virtual_devices 拆分它</translation>
     </message>
     <message>
-        <source>XLA compiles a step whose variables are on its own device; parameter_server keeps them on the ps tasks: turn jit_compile off</source>
-        <translation>XLA 只能编译变量与其在同一设备上的训练步；parameter_server 把变量放在 ps 任务上：请关闭 jit_compile</translation>
+        <source>{reason}; {advice}</source>
+        <translation>{reason}；{advice}</translation>
     </message>
     <message>
-        <source>{strategy} compiles its step with XLA only on GPUs (on CPU replicas TensorFlow cannot all-reduce inside XLA); on the CPU use one_device or default, or turn jit_compile off</source>
-        <translation>{strategy} 只在 GPU 上用 XLA 编译训练步（CPU 副本上 TensorFlow 无法在 XLA 内做 all-reduce）；在 CPU 上请用 one_device 或 default，或关闭 jit_compile</translation>
+        <source>XLA compiles a step whose variables are on its own device; parameter_server keeps them on the ps tasks</source>
+        <translation>XLA 只能编译变量与其在同一设备上的训练步；parameter_server 把变量放在 ps 任务上</translation>
+    </message>
+    <message>
+        <source>turn jit_compile off</source>
+        <translation>请关闭 jit_compile</translation>
+    </message>
+    <message>
+        <source>{strategy} compiles its step with XLA only on GPUs (on CPU replicas TensorFlow cannot all-reduce inside XLA)</source>
+        <translation>{strategy} 只在 GPU 上用 XLA 编译训练步（CPU 副本上 TensorFlow 无法在 XLA 内做 all-reduce）</translation>
+    </message>
+    <message>
+        <source>on the CPU use one_device or default, or turn jit_compile off</source>
+        <translation>在 CPU 上请用 one_device 或 default，或关闭 jit_compile</translation>
     </message>
     <message>
         <source>{strategy} all-reduces with {allowed} or auto; {choice} belongs to another strategy</source>
@@ -1266,6 +1278,14 @@
     <message>
         <source>no change on offer: the config already has the changes that address this</source>
         <translation>没有可提供的更改：配置已包含针对此问题的更改</translation>
+    </message>
+    <message>
+        <source>the run trained on other machines ({hosts}); a trial would run on this machine and measure its devices, not theirs: apply the change and compare a new run on those machines</source>
+        <translation>该运行在其他机器（{hosts}）上训练；试验会在本机运行，测的是本机的设备而不是那些机器的：请应用这项更改，在那些机器上新跑一次再比较</translation>
+    </message>
+    <message>
+        <source>the run did not say which CPU trained it, so whether that CPU computes {precision} natively is unknown</source>
+        <translation>该运行没有说明训练它的是哪颗 CPU，因此不知道那颗 CPU 能否原生计算 {precision}</translation>
     </message>
     <message>
         <source>{first}; {rest}</source>

@@ -13,7 +13,6 @@ from engine.core.remedies import (
     CHANGED,
     CURRENT,
     Machine,
-    cpu_has_bfloat16,
     machine_of,
     parse_change,
     remedies,
@@ -22,7 +21,8 @@ from engine.core.remedies import (
 from engine.core.resources import resource_path
 from engine.core.sweep.space import apply
 
-LINUX_CPU = Machine(gpus=0, system="Linux", cpu_bfloat16=False)
+BF16_CPU = ("avx512_bf16",)  # precision features of a CPU that computes in bfloat16
+LINUX_CPU = Machine(gpus=0, system="Linux", cpu_features=())
 STARTED = ev.RunStarted(
     strategy="mirrored",
     num_replicas=1,
@@ -53,7 +53,7 @@ def test_every_change_offered_is_a_valid_config():
         RunConfig(strategy="multi_worker_mirrored", loop="fit"),
         RunConfig(mixed_precision="off", devices=("GPU:0", "GPU:1")),
     ]
-    machines = [LINUX_CPU, Machine(gpus=2, system="Linux"), Machine(gpus=2, system="Windows", cpu_bfloat16=True)]
+    machines = [LINUX_CPU, Machine(gpus=2, system="Linux"), Machine(gpus=2, system="Windows", cpu_features=BF16_CPU)]
     for config in configs:
         for machine in machines:
             for part in ("input", "compute", "sync", "rest"):
@@ -64,7 +64,7 @@ def test_every_change_offered_is_a_valid_config():
 def test_compute_bound_offers_xla_and_mixed_precision_only_where_it_helps():
     config = RunConfig(strategy="one_device")  # mirrored on the CPU cannot compile with XLA (the plan refuses it)
     assert changes(config, "compute") == [{"jit_compile": True}], "a CPU without bfloat16 emulates it: slower"
-    assert {"mixed_precision": "bfloat16"} in changes(config, "compute", Machine(cpu_bfloat16=True))
+    assert {"mixed_precision": "bfloat16"} in changes(config, "compute", Machine(cpu_features=BF16_CPU))
     assert {"mixed_precision": "float16"} in changes(config, "compute", Machine(gpus=1))
     assert changes(RunConfig(jit_compile=True, mixed_precision="float16"), "compute", Machine(gpus=1)) == [{}]
     one_step_a_call = RunConfig(jit_compile=True, steps_per_execution=1)
@@ -133,11 +133,10 @@ def test_the_cpu_that_trained_the_run_decides_the_bfloat16_offer_not_the_cpu_of_
     """A run on SSH hosts trains on their CPUs: run_started says what the trainer's CPU computes natively."""
     with_bf16 = cpu_features_of(tmp_path, "fpu sse avx512f avx512_bf16")
     without = cpu_features_of(tmp_path, "fpu sse avx2")
-    here = cpu_has_bfloat16(precision_features(cpu_info()))  # whatever this machine has, one case contradicts it
-    assert cpu_has_bfloat16(with_bf16) and not cpu_has_bfloat16(without) and not cpu_has_bfloat16(None)
+    here = precision_features(cpu_info())  # whatever this machine has, one case contradicts it
     for there, offered in ((with_bf16, True), (without, False)):
         machine = machine_of(dataclasses.replace(STARTED, cpu_features=there))
-        assert machine.cpu_bfloat16 is offered, (there, here)
+        assert machine.cpu_features == tuple(there), (there, here)  # the event's, kept as it said them
         assert ({"mixed_precision": "bfloat16"} in changes(RunConfig(), "compute", machine)) is offered
 
 
@@ -148,8 +147,10 @@ def test_a_run_that_did_not_say_its_cpu_is_offered_no_bfloat16():
     assert "cpu_features" not in line
     old = ev.decode(line)
     assert isinstance(old, ev.RunStarted) and old.cpu_features is None
-    assert not machine_of(old).cpu_bfloat16
+    assert machine_of(old).cpu_features is None
     assert {"mixed_precision": "bfloat16"} not in changes(RunConfig(), "compute", machine_of(old))
+    nothing = remedies(RunConfig(strategy="one_device", jit_compile=True), bound("compute"), 1, machine_of(old))
+    assert [r.changes for r in nothing] == [{}] and "this CPU lacks" not in nothing[0].why, "unknown, not lacking"
 
 
 def test_a_change_is_read_as_json_or_else_as_text():
@@ -212,7 +213,10 @@ def test_when_no_change_applies_the_one_line_says_why_from_the_rules_that_refuse
     assert only.changes == {} and only.why.startswith("no change on offer: ")
     (xla,) = choice_problems(config.replace(jit_compile=True), False, "Linux")
     (bf16,) = plan_notes(config.replace(mixed_precision="bfloat16"), [], cpu_features=[])
-    assert xla.message in only.why and bf16.message in only.why, only.why
+    assert bf16.message in only.why and "mirrored compiles its step with XLA only on GPUs" in xla.message, only.why
+    reason = xla.message.split("; on the CPU use")[0]  # the form's message goes on to advise what to do instead
+    assert only.why.endswith(f"jit_compile=true: {reason}"), only.why
+    assert "turn jit_compile off" in xla.message and "turn jit_compile off" not in only.why, "no advice to undo it"
     assert "jit_compile=true" in only.why and 'mixed_precision="bfloat16"' in only.why
     assert "\n" not in only.why
     nothing_left = remedies(

@@ -143,6 +143,38 @@ def test_a_trial_that_finished_its_epochs_as_the_sweep_stopped_counts_as_complet
     assert last.number == 0 and last.state == TrialStatus.COMPLETED
 
 
+class SweepKilled(Exception):
+    """Raised from the sweep's sink: the sweep process dies there, its trainer goes on."""
+
+
+def test_a_resumed_trial_whose_run_folder_is_complete_is_completed_with_the_objective_from_its_metrics(tmp_path):
+    """The trainer finished its last epoch but the sweep died before it recorded the trial: the resume reads the
+    objective from the run folder (a trainer would find nothing to train) and the epochs go to Optuna too."""
+    out = tmp_path / "sweep"
+    space = parse_space({**GRID, "parameters": {"learning_rate": {"choice": [0.01]}}, "trials": 1}, BASE)
+
+    def dies_at_the_last_epoch(event: ev.Event) -> None:
+        if isinstance(event, ev.SweepTrial) and event.epoch == BASE.epochs:
+            raise SweepKilled
+
+    with pytest.raises(SweepKilled):
+        sweep.start(out, BASE, space, [], on_event=dies_at_the_last_epoch)
+    deadline = time.monotonic() + 60
+    while holder(RunPaths(out / "trial-000")) is not None:  # its trainer ends its run on its own
+        assert time.monotonic() < deadline, "the trainer still holds trial 0"
+        time.sleep(0.05)
+    said: list = []
+    sweep.resume(out, [], on_event=said.append)
+    trials = [e for e in said if isinstance(e, ev.SweepTrial)]
+    assert [(e.number, e.state) for e in trials] == [(0, TrialStatus.INTERRUPTED), (1, TrialStatus.COMPLETED)]
+    rows = read_metrics(RunPaths(out / "trial-000").metrics)
+    study = optuna.load_study(study_name="sweep", storage=f"sqlite:///{SweepPaths(out).study}")
+    continued = study.get_trials()[1]
+    assert continued.state == TrialState.COMPLETE and continued.value == float(rows[-1]["val_loss"])
+    assert continued.intermediate_values == {int(r["epoch"]): float(r["val_loss"]) for r in rows}
+    assert trials[-1].value == continued.value and trials[-1].epoch == BASE.epochs
+
+
 def test_a_sweep_killed_mid_way_continues_with_resume_and_finishes_every_trial_once(tmp_path):
     base, space, out = tmp_path / "base.json", tmp_path / "space.json", tmp_path / "sweep"
     BASE.replace(epochs=3).save(base)
@@ -175,6 +207,8 @@ def test_a_sweep_killed_mid_way_continues_with_resume_and_finishes_every_trial_o
     continued = [t for t in study.get_trials() if "continues" in t.user_attrs]
     assert [t.user_attrs["continues"] for t in continued] == [1]
     assert continued[0].user_attrs["run_dir"].endswith("trial-001")  # resumed from its checkpoint
+    assert set(continued[0].intermediate_values) == {1, 2, 3}, "its folder's epochs, then the resumed one, judged"
+    assert "already reported" not in done.stderr, "an epoch trained again after the checkpoint is reported once"
     assert {r["epoch"] for r in read_metrics(RunPaths(out / "trial-001").metrics)} == {"1", "2", "3"}
     assert "trial 1 interrupted" in done.stderr
     assert "trial 0 completed" in done.stderr  # the resumed sweep says first what it already holds

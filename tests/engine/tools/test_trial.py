@@ -10,6 +10,7 @@ import pytest
 
 from engine.core import anatomy
 from engine.core import events as ev
+from engine.core.protocol.paths import RunPaths
 from engine.core.remedies import CHANGED, CURRENT, speedup
 from engine.tools import trial
 from tests.engine.train.test_step_anatomy import SLEEPY_DATA
@@ -74,6 +75,25 @@ def test_a_bad_change_asked_for_with_events_is_one_run_failed_event(tmp_path):
     code, events, _ = tfdd_events(tmp_path, "try", "--config", str(config), "--change", "foo=1")
     assert code == 2 and [type(e) for e in events] == [ev.RunFailed]
     assert "foo = 1: not a field of the run config" in events[0].message
+
+
+REMOTE_CLUSTER = {"cluster": {"worker": ["10.0.0.5:2222", "10.0.0.6:2222"]}}  # a run's cluster.json, SSH hosts
+
+
+def test_a_trial_of_a_run_that_trained_on_other_machines_is_refused_before_anything_starts(tmp_path):
+    """Its cluster.json names other hosts: a trial here would measure this machine's devices, not theirs."""
+    run = RunPaths(tmp_path / "run")
+    run.root.mkdir()
+    run.config.write_text(json.dumps(base_config()), encoding="utf-8")
+    run.cluster.write_text(json.dumps(REMOTE_CLUSTER), encoding="utf-8")
+    out = tmp_path / "trial"
+    done = tfdd("try", "--config", str(run.config), "--change", "jit_compile=true", "--out", str(out))
+    said = done.stderr.splitlines()
+    assert done.returncode == 2 and said[0] == "error: the trial cannot start:", done.stderr
+    assert "10.0.0.5, 10.0.0.6" in said[1] and "this machine" in said[1], said
+    assert not out.exists(), "nothing started"
+    run.cluster.write_text(json.dumps({"cluster": {"worker": ["127.0.0.1:2222", "localhost:2223"]}}), "utf-8")
+    assert trial.load_checked(str(run.config), ["jit_compile=true"])[1] == {"jit_compile": True}, "a local cluster"
 
 
 def test_a_trial_without_an_output_folder_leaves_nothing_behind():

@@ -64,3 +64,19 @@ def test_an_adam_without_kerass_private_slots_takes_kerass_own_step():
     variable = tf.Variable([1.0], name="w")
     fused_update_step(RenamedSlots(), tf.constant([0.5]), variable)
     assert RenamedSlots.own_steps == [variable.name]
+
+
+def test_whether_fits_steps_take_the_steps_per_call_is_read_from_their_public_signature():
+    """tf-keras's steps under a coordinator take (iterator, steps_per_execution) unless one step a call; the count
+    comes from the callable's signature (inspect follows a tf.function to its Python function), no private name."""
+    from engine.train.ps_anatomy import steps_take_count
+    from engine.train.tf_runtime import tf
+
+    def one(iterator):
+        return iterator
+
+    def several(iterator, steps_per_execution):
+        return iterator
+
+    assert steps_take_count(tf.function(several)) and not steps_take_count(tf.function(one))
+    assert steps_take_count(several) and not steps_take_count(one), "a plain function, as when run eagerly"

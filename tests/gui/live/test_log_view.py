@@ -82,3 +82,14 @@ def test_each_run_folds_on_its_own_and_the_raw_log_button_follows_the_run(qtbot,
     view.append_lines(CHATTER)
     assert sum("No CUDA driver" in line for line in view.shown_text().splitlines()) == 2
     assert view.raw_button.isEnabled() and view.raw_log == tmp_path / "second" / "stderr.log"
+
+
+def test_the_windows_own_lines_are_tagged_by_one_owner():
+    """The window's own log lines carry a source tag like a worker's ("[dashboard] ..."), spelled in one place so
+    a filter or a test that looks for them finds every one."""
+    from gui.runner import dashboard_line, source_tag
+
+    assert dashboard_line("starting run") == f"{source_tag('dashboard')} starting run" == "[dashboard] starting run"
+    gui = Path(__file__).resolve().parents[3] / "gui"
+    spelled = [p.name for p in gui.rglob("*.py") if "[dashboard]" in p.read_text(encoding="utf-8")]
+    assert spelled == [], spelled

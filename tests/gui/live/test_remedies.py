@@ -119,6 +119,7 @@ def test_when_nothing_is_offered_the_panel_says_why_in_one_line(qtbot, make_wind
     line, why = row.label.text(), row.label.toolTip()
     assert "jit_compile=true" in line and "XLA" not in line and len(line) < len(why) / 2, "the line names, the tip says"
     assert "jit_compile=true" in why and "XLA" in why, why
+    assert "只在 GPU 上用 XLA 编译训练步" in why and "关闭 jit_compile" not in why, "the reason, not the form's advice"
     for text in (line, why):
         assert not any(word in text for word in ("no change on offer", "compiles its step", "would not")), text
     window.resize(1500, 950)
@@ -187,3 +188,20 @@ def test_a_trial_is_cancelled_by_its_button(qtbot, make_window, tmp_path):
     qtbot.waitUntil(lambda: panel.thread is None, timeout=60_000)
     assert row.result.text() == "no speed-up measured" and panel.arms == []
     assert row.try_button.text() == "Try" and row.try_button.isEnabled()
+
+
+def test_a_run_that_trained_on_other_machines_offers_changes_but_no_trial_here(make_window, tmp_path, chinese):
+    """Its cluster.json names SSH hosts: a trial on this machine would measure this CPU, so Try is off and says
+    why (in the window's language); Apply still puts the change into the form."""
+    paths = a_run(tmp_path, base_config(virtual_devices=2, steps_per_execution=1))
+    paths.cluster.write_text(json.dumps({"cluster": {"worker": ["10.0.0.5:2222", "10.0.0.6:2222"]}}), "utf-8")
+    window = make_window()
+    feed(window, started(paths.root), bound(1, 2, 6, 1), finished(paths))
+    panel = window.plots.anatomy.remedies
+    assert panel.rows and all(row.remedy.changes for row in panel.rows)
+    for row in panel.rows:
+        assert not row.try_button.isEnabled(), row.label.text()
+        tip = row.try_button.toolTip()
+        assert "10.0.0.5, 10.0.0.6" in tip and "本机" in tip, tip
+    panel.toggle_trial(panel.rows[0])
+    assert panel.thread is None, "no trial starts"
