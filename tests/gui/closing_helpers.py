@@ -1,0 +1,20 @@
+"""Answering the window's closing question (gui.closing) from a test, once it shows."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QPushButton
+
+
+def answer_closing(button: str, said: list[str], tries: int = 400) -> None:
+    """Click `button` of the closing question once it shows ("" for Cancel: Escape); what it said goes to `said`."""
+    box = QApplication.activeModalWidget()
+    if box is None or box.objectName() != "closingBox":
+        if tries:
+            QTimer.singleShot(25, lambda: answer_closing(button, said, tries - 1))
+        return
+    said.append(f"{box.text()}\n{box.informativeText()}")
+    if button:
+        box.findChild(QPushButton, button).click()
+    else:
+        box.reject()
