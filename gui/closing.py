@@ -26,30 +26,28 @@ class Closing(Enum):
     CANCEL = "cancel"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Closing", text)
-
-
 def _informative(run: bool, sweeps: bool) -> str:
     """What each choice does, for the run and for the sweeps that train."""
     lines = []
     if run:
         lines.append(
-            _tr(
+            QCoreApplication.translate(
+                "Closing",
                 "Keep running: the run saves a checkpoint and goes on without the window (<code>tfdd train "
                 "--resume</code>), printing to launcher.log in its folder. Watch it live or stop it from its row "
                 "in the Runs tab.<br>Stop: the run saves a checkpoint; Resume in the Runs tab continues it later."
-                "<br>Finished epochs are kept either way."
+                "<br>Finished epochs are kept either way.",
             )
         )
     if sweeps:
         lines.append(
-            _tr(
+            QCoreApplication.translate(
+                "Closing",
                 "Keep running: the training trials save a checkpoint and the sweep goes on without the window, "
                 "printing to sweep.log in its folder. Open it again from its row in the Runs tab (or Run › Sweep › "
                 "Open a sweep…), or see it with <code>tfdd sweep --status FOLDER</code>.<br>"
                 "Stop: the training trials save a checkpoint; Continue in the sweep's view resumes it later.<br>"
-                "Finished trials are kept either way."
+                "Finished trials are kept either way.",
             )
         )
     return "<br><br>".join(lines)
@@ -61,13 +59,23 @@ def ask_about_closing(parent: QWidget, run: Path | None, sweeps: Sequence[Path])
     box = QMessageBox(parent)
     box.setObjectName("closingBox")
     box.setIcon(QMessageBox.Icon.Question)
-    box.setWindowTitle(_tr("A run is in progress") if run is not None else _tr("A sweep is running"))
+    box.setWindowTitle(
+        QCoreApplication.translate("Closing", "A run is in progress")
+        if run is not None
+        else QCoreApplication.translate("Closing", "A sweep is running")
+    )
     folders = "".join(f"<br><code>{html.escape(str(f))}</code>" for f in ([run] if run else []) + list(sweeps))
-    box.setText(_tr("Training now, in:") + folders)
+    box.setText(QCoreApplication.translate("Closing", "Training now, in:") + folders)
     box.setInformativeText(_informative(run is not None, bool(sweeps)))
-    keep = box.addButton(_tr("Keep running"), QMessageBox.ButtonRole.AcceptRole)
+    keep = box.addButton(QCoreApplication.translate("Closing", "Keep running"), QMessageBox.ButtonRole.AcceptRole)
     keep.setObjectName("keepRunningButton")
-    stop_text = _tr("Stop the sweep") if run is None else _tr("Stop the run") if not sweeps else _tr("Stop them")
+    stop_text = (
+        QCoreApplication.translate("Closing", "Stop the sweep")
+        if run is None
+        else QCoreApplication.translate("Closing", "Stop the run")
+        if not sweeps
+        else QCoreApplication.translate("Closing", "Stop them")
+    )
     stop = box.addButton(stop_text, QMessageBox.ButtonRole.DestructiveRole)
     stop.setObjectName("stopOnCloseButton")
     cancel = box.addButton(QMessageBox.StandardButton.Cancel)
