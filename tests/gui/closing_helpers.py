@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QPushButton
+
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.runlock import Holder, holder
 
 
 def answer_closing(button: str, said: list[str], tries: int = 400) -> None:
@@ -18,3 +24,13 @@ def answer_closing(button: str, said: list[str], tries: int = 400) -> None:
         box.findChild(QPushButton, button).click()
     else:
         box.reject()
+
+
+def wait_for_holder(run_dir: Path, seconds: float = 60) -> Holder | None:
+    """The process that holds the run's lock, once one does (None after `seconds`)."""
+    deadline = time.monotonic() + seconds
+    held = holder(RunPaths(run_dir))
+    while held is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+        held = holder(RunPaths(run_dir))
+    return held

@@ -5,8 +5,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import signal
-import time
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
@@ -14,8 +12,8 @@ from PySide6.QtCore import QTimer
 from engine.core.config import DataConfig, RunConfig
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.rundir import read_metrics
-from engine.core.runs.runlock import Holder, holder
-from tests.gui.closing_helpers import answer_closing
+from engine.core.runs.runlock import holder
+from tests.gui.closing_helpers import answer_closing, wait_for_holder
 from tests.gui.live.test_watch import watch_from_runs_tab
 from tests.gui.test_end_to_end import real_window
 
@@ -28,15 +26,6 @@ CONFIG = RunConfig(
     steps_per_execution=1,
     data=DataConfig(num_samples=40_000),
 )
-
-
-def wait_for_holder(run_dir: Path, seconds: float = 60) -> Holder | None:
-    deadline = time.monotonic() + seconds
-    held = holder(RunPaths(run_dir))
-    while held is None and time.monotonic() < deadline:
-        time.sleep(0.2)
-        held = holder(RunPaths(run_dir))
-    return held
 
 
 @pytest.mark.slow
