@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.runlock import Holder, holder
@@ -15,6 +15,9 @@ from engine.core.runs.runlock import Holder, holder
 def answer_closing(button: str, said: list[str], tries: int = 400) -> None:
     """Click `button` of the closing question once it shows ("" for Cancel: Escape); what it said goes to `said`."""
     box = QApplication.activeModalWidget()
+    if isinstance(box, QMessageBox) and box.objectName() != "closingBox":
+        box.reject()  # another question than the closing one: answered No, so the test fails instead of hanging
+        return
     if box is None or box.objectName() != "closingBox":
         if tries:
             QTimer.singleShot(25, lambda: answer_closing(button, said, tries - 1))
