@@ -34,6 +34,7 @@ from engine.core.protocol.paths import runs_root
 from engine.core.session import IDLE, STARTING, STOPPING, Commands, Plan, RunSession
 from engine.core.tfconfig import CLUSTER_STRATEGIES
 from gui import config_files, settings
+from gui.closing import Closing, ask_about_closing
 from gui.cluster.editor import ClusterEditor
 from gui.cluster.export_dialog import ClusterExportDialog
 from gui.exports import add_export_action
@@ -57,7 +58,6 @@ from gui.runner import TrainingRunner, source_tag
 from gui.runs.panel import RunsPanel
 from gui.runs.scaling_dialog import ScalingDialog
 from gui.statuses import run_status_name, worker_state_name
-from gui.sweep.closing import Closing, ask_about_sweeps
 from gui.sweep.setup_dialog import SweepDialog
 
 WARM_TRAINER_DELAY_MS = 500  # the warm trainer starts once the window is drawn: it never delays the window
@@ -404,29 +404,30 @@ class MainWindow(QMainWindow):
 
     # ---- closing ---------------------------------------------------------------
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self.session.active:
-            event.ignore()
-            if self.session.closing:
-                return  # already stopping; the window closes when the trainer has gone
-            answer = QMessageBox.question(
-                self,
-                self.tr("A run is in progress"),
-                self.tr("Stop the run (it saves a checkpoint) and close the window?"),
-            )
-            if answer == QMessageBox.StandardButton.Yes:
+        if not self.session.closing:  # else Stop was chosen: the window closes when the trainer has gone
+            choice = self._ask_closing()
+            if choice == Closing.CANCEL:
+                event.ignore()
+                return
+            if choice == Closing.KEEP:
+                self.run.keep_running()  # before shutdown() stops them for good
+                if self.sweep_dialog is not None:
+                    self.sweep_dialog.shutdown(keep_running=True)
+            elif self.session.active:
                 self.run.stop(closing=True)
-            return
-        sweeps = self.sweep_dialog.training_views() if self.sweep_dialog is not None else []
-        choice = ask_about_sweeps(self, sweeps) if sweeps else Closing.STOP
-        if choice == Closing.CANCEL:
+        if self.session.active and self.session.closing:
             event.ignore()
             return
-        if choice == Closing.KEEP and self.sweep_dialog is not None:
-            self.sweep_dialog.shutdown(keep_running=True)  # before shutdown() stops them for good
         self.shutdown()
         settings.save_last_config(self.form.evaluate()[0])
         settings.save_window(self.saveGeometry(), self.saveState())
         super().closeEvent(event)
+
+    def _ask_closing(self) -> Closing:
+        """Keep what trains going without the window, stop it, or stay open; nothing trains: stop (close)."""
+        run = self.session.launch.run_dir if self.session.launch is not None else None
+        sweeps = [v.sweep_dir for v in self.sweep_dialog.training_views()] if self.sweep_dialog is not None else []
+        return ask_about_closing(self, run, sweeps) if run is not None or sweeps else Closing.STOP
 
     def shutdown(self) -> None:
         """End every child process and thread now; the app's last word (aboutToQuit, close)."""

@@ -9,6 +9,7 @@ window's, in the MainWindow translation context.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,8 +20,11 @@ from engine.core import events as ev
 from engine.core.config import RunConfig
 from engine.core.logs.stall import TRAINER_TASK
 from engine.core.problems import ConfigError, RunDirError
+from engine.core.protocol.background import start_in_background
 from engine.core.protocol.codes import RunStatus
+from engine.core.protocol.commands import background_resume_command
 from engine.core.protocol.paths import RunPaths
+from engine.core.runs.history import summarize
 from engine.core.session import ClusterShape, Launch, RunSession, cluster_blockers
 from engine.core.tfconfig import TRAINING_JOBS
 from gui import settings
@@ -201,6 +205,29 @@ class RunController(QObject):
             self.window.live.controls.set_stopping()
         else:
             self.window.watching.stop_run()
+
+    def keep_running(self) -> int | None:
+        """The window is closing and the user keeps its run: stop it with its checkpoint, wait for it, and continue
+        it without the window (engine.core.protocol.background), its output in RUN_DIR/launcher.log; that
+        process's pid (None when nothing trains, or the run ended as it stopped)."""
+        if self.runner is None or self.session.launch is None:
+            return None
+        run_dir = self.session.launch.run_dir
+        self.shutdown()
+        ended = summarize(run_dir)
+        if not ended.resumable:  # completed, failed, or stopped before its first checkpoint
+            if ended.status != RunStatus.COMPLETED:
+                print(f"the run {ended.status} as it stopped and cannot go on in the background", file=sys.stderr)
+            return None
+        try:
+            return start_in_background(background_resume_command(run_dir), RunPaths(run_dir).launcher_log)
+        except OSError as exc:  # the window is going: the terminal that started it, if any, hears why
+            print(
+                f"the run could not go on in the background ({exc}); it stopped, and continues with: "
+                f"tfdd train --resume {run_dir}",
+                file=sys.stderr,
+            )
+        return None
 
     def shutdown(self) -> None:
         """End the run's process now: stopped with its grace, killed after it."""

@@ -34,14 +34,14 @@ from PySide6.QtWidgets import (
 from engine.core import events as ev
 from engine.core.config import RunConfig
 from engine.core.problems import ConfigError
+from engine.core.protocol.background import start_in_background
 from engine.core.protocol.codes import STOP_GRACE_S, RunStatus
-from engine.core.protocol.commands import sweep_resume_command, sweep_status_command
+from engine.core.protocol.commands import background_sweep_command, sweep_resume_command, sweep_status_command
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.follow import ask_to_stop, trains_here
 from engine.core.runs.history import load_curves
 from engine.core.runs.runlock import holder
-from engine.core.sweep import TrialStatus
-from engine.core.sweep.background import background_command, start_in_background
+from engine.core.sweep import SweepPaths, TrialStatus
 from engine.core.sweep.space import SweepSpace, apply
 from gui import theme
 from gui.exports import add_export_action
@@ -83,7 +83,7 @@ class SweepView(QDialog):
         grace_seconds: float = SWEEP_STOP_GRACE_S,
         resume_command_for: Callable[[Path], list[str]] = sweep_resume_command,
         status_command_for: Callable[[Path], list[str]] = sweep_status_command,
-        background_command_for: Callable[[Path], list[str]] = background_command,
+        background_command_for: Callable[[Path], list[str]] = background_sweep_command,
     ) -> None:
         """`resume_command_for` continues the sweep (Continue), `status_command_for` reads where it stands (attach),
         `background_command_for` continues it without the window (shutdown): the protocol's commands; tests inject
@@ -265,7 +265,7 @@ class SweepView(QDialog):
             self.runner.wait(int((self.grace_seconds + 5) * 1000))
         if keep_running and training:
             try:
-                return start_in_background(self.sweep_dir, self.background_command_for(self.sweep_dir))
+                return start_in_background(self.background_command_for(self.sweep_dir), SweepPaths(self.sweep_dir).log)
             except OSError as exc:  # the window is going: the terminal that started it, if any, hears why
                 print(
                     f"the sweep could not go on in the background ({exc}); it stopped, and continues with: "

@@ -1718,6 +1718,45 @@
     </message>
 </context>
 <context>
+    <name>Closing</name>
+    <message>
+        <source>Keep running: the run saves a checkpoint and goes on without the window (&lt;code&gt;tfdd train --resume&lt;/code&gt;), printing to launcher.log in its folder. Watch it live or stop it from its row in the Runs tab.&lt;br&gt;Stop: the run saves a checkpoint; Resume in the Runs tab continues it later.&lt;br&gt;Finished epochs are kept either way.</source>
+        <translation>继续运行：这次运行先保存检查点，然后在窗口关闭后继续（&lt;code&gt;tfdd train --resume&lt;/code&gt;），输出写入其文件夹中的 launcher.log。可在“运行记录”标签页中它的行上实时观看或停止它。&lt;br&gt;停止：这次运行保存检查点；之后在“运行记录”标签页中点“恢复”即可继续。&lt;br&gt;无论哪种方式，已完成的轮次都会保留。</translation>
+    </message>
+    <message>
+        <source>Keep running: the training trials save a checkpoint and the sweep goes on without the window, printing to sweep.log in its folder. Open it again from its row in the Runs tab (or Run › Sweep › Open a sweep…), or see it with &lt;code&gt;tfdd sweep --status FOLDER&lt;/code&gt;.&lt;br&gt;Stop: the training trials save a checkpoint; Continue in the sweep&apos;s view resumes it later.&lt;br&gt;Finished trials are kept either way.</source>
+        <translation>继续运行：正在训练的试验先保存检查点，扫描在窗口关闭后继续，输出写入其文件夹中的 sweep.log。可从“运行记录”标签页中它的行（或 运行 › 超参数扫描 › 打开超参数扫描…）再次打开，或用 &lt;code&gt;tfdd sweep --status FOLDER&lt;/code&gt; 查看。&lt;br&gt;停止：正在训练的试验保存检查点；之后在扫描视图中点“继续”即可恢复。&lt;br&gt;无论哪种方式，已完成的试验都会保留。</translation>
+    </message>
+    <message>
+        <source>A run is in progress</source>
+        <translation>有运行正在进行</translation>
+    </message>
+    <message>
+        <source>A sweep is running</source>
+        <translation>一个超参数扫描正在运行</translation>
+    </message>
+    <message>
+        <source>Training now, in:</source>
+        <translation>正在训练，位于：</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>Stop the sweep</source>
+        <translation>停止扫描</translation>
+    </message>
+    <message>
+        <source>Stop the run</source>
+        <translation>停止运行</translation>
+    </message>
+    <message>
+        <source>Stop them</source>
+        <translation>全部停止</translation>
+    </message>
+</context>
+<context>
     <name>ClusterEditor</name>
     <message>
         <source>Write start scripts, a README and a Kubeflow TFJob for each task, or a Slurm job</source>
@@ -2811,14 +2850,6 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>Python scripts (*.py)</source>
         <translation>Python 脚本 (*.py)</translation>
-    </message>
-    <message>
-        <source>A run is in progress</source>
-        <translation>有运行正在进行</translation>
-    </message>
-    <message>
-        <source>Stop the run (it saves a checkpoint) and close the window?</source>
-        <translation>停止运行（会保存检查点）并关闭窗口吗？</translation>
     </message>
 </context>
 <context>
@@ -4006,29 +4037,6 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>stalled</source>
         <translation>停滞</translation>
-    </message>
-</context>
-<context>
-    <name>SweepClosing</name>
-    <message>
-        <source>A sweep is running</source>
-        <translation>一个超参数扫描正在运行</translation>
-    </message>
-    <message>
-        <source>Training now, in:</source>
-        <translation>正在训练，位于：</translation>
-    </message>
-    <message>
-        <source>Keep running: the training trials save a checkpoint and the sweep goes on without the window, printing to sweep.log in its folder. Open it again from its row in the Runs tab (or Run › Sweep › Open a sweep…), or see it with &lt;code&gt;tfdd sweep --status FOLDER&lt;/code&gt;.&lt;br&gt;Stop: the training trials save a checkpoint; Continue in the sweep&apos;s view resumes it later.&lt;br&gt;Finished trials are kept either way.</source>
-        <translation>继续运行：正在训练的试验先保存检查点，扫描在窗口关闭后继续，输出写入其文件夹中的 sweep.log。可从“运行记录”标签页中它的行（或 运行 › 超参数扫描 › 打开超参数扫描…）再次打开，或用 &lt;code&gt;tfdd sweep --status FOLDER&lt;/code&gt; 查看。&lt;br&gt;停止：正在训练的试验保存检查点；之后在扫描视图中点“继续”即可恢复。&lt;br&gt;无论哪种方式，已完成的试验都会保留。</translation>
-    </message>
-    <message>
-        <source>Keep running</source>
-        <translation>继续运行</translation>
-    </message>
-    <message>
-        <source>Stop the sweep</source>
-        <translation>停止扫描</translation>
     </message>
 </context>
 <context>

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
 
 from engine.core.config import DataConfig, RunConfig
 from gui.form.device_probe import DeviceInfo, ProbeResult
@@ -47,22 +46,3 @@ def test_one_epoch_mirrored_run_on_two_virtual_cpus(qtbot, tmp_path: Path):
     assert window.status_labels["replicas"].text() == "replicas: 2"
     assert window.controls.progress_bar.value() == window.controls.progress_bar.maximum()
     assert len(list((tmp_path / "runs").iterdir())) == 1
-
-
-def test_closing_mid_run_stops_the_trainer(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
-    config = RunConfig(
-        strategy="mirrored",
-        devices=("CPU:0",),
-        virtual_devices=2,
-        loop="fit",
-        epochs=50,
-        global_batch_size=64,
-        data=DataConfig(num_samples=50_000),
-    )
-    window = real_window(qtbot, tmp_path, config)
-    window.start_run()
-    qtbot.waitUntil(lambda: window.plots.plotted_points() > 0, timeout=180_000)
-    window.close()
-    qtbot.waitUntil(lambda: not window.isVisible(), timeout=60_000)
-    assert "stopped" in window.status_labels["state"].text(), window.log.tail()

@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engine.core.config import RunConfig
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.main_window import MainWindow
+from tests.gui.closing_helpers import answer_closing
 from tests.gui.stacks_shown import assert_stacks_show
 
 OBJECT_NAMES = [
@@ -131,15 +132,16 @@ def test_stop_declined_keeps_running(qtbot, make_window, monkeypatch):
     wait_idle(qtbot, window)
 
 
-def test_closing_mid_run_asks_stops_and_leaves_no_process(qtbot, make_window, monkeypatch):
-    asked = answer(monkeypatch, QMessageBox.StandardButton.Yes)
+def test_closing_mid_run_asks_stops_and_leaves_no_process(qtbot, make_window):
     window = make_window("normal", "--epochs", "1000", "--steps", "100", "--delay", "0.01")
     window.apply_probe(CPU_ONLY)
     window.show()
     window.start_run()
     qtbot.waitUntil(lambda: window.plots.plotted_points() > 0, timeout=30_000)
+    asked: list[str] = []
+    QTimer.singleShot(0, lambda: answer_closing("stopOnCloseButton", asked))
     window.close()
-    assert asked == ["A run is in progress"]
+    assert asked, "closing did not ask"
     assert window.isVisible(), "the window waits for the trainer to stop"
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=30_000)
     assert window.runner is None

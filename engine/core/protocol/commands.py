@@ -119,6 +119,14 @@ def resume_command(run_dir: Path | str, workers: int = 1) -> list[str]:
     return trainer_resume_command(run_dir)
 
 
+def background_resume_command(run_dir: Path | str) -> list[str]:
+    """A stopped run continued without the window (engine.core.protocol.background), printing its progress: `tfdd
+    train --resume`, or for a local cluster (its cluster.json) `tfdd cluster launch --resume`."""
+    if RunPaths(Path(run_dir)).cluster.is_file():
+        return cli_command("cluster", "launch", "--resume", str(run_dir))
+    return cli_command("train", "--resume", str(run_dir))
+
+
 def scaling_command(config_path: Path | str, replicas: list[int], out_dir: Path | str) -> list[str]:
     """A scaling study whose progress arrives as events (scaling_point per replica count)."""
     counts = [str(r) for r in replicas]
@@ -145,6 +153,12 @@ def sweep_command(config_path: Path | str, space_path: Path | str, out_dir: Path
 def sweep_resume_command(sweep_dir: Path | str) -> list[str]:
     """A stopped or killed sweep continued where it was, with events."""
     return cli_command("sweep", "--resume", str(sweep_dir), "--events")
+
+
+def background_sweep_command(sweep_dir: Path | str) -> list[str]:
+    """A sweep continued without the window (engine.core.protocol.background), printing its trials (no events:
+    nobody reads them)."""
+    return cli_command("sweep", "--resume", str(sweep_dir))
 
 
 def sweep_status_command(sweep_dir: Path | str) -> list[str]:

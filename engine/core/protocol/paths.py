@@ -111,7 +111,8 @@ class RunPaths:
 
     @property
     def launcher_log(self) -> Path:
-        """What a detached cluster launcher (`cluster launch --detach`) prints."""
+        """What a run continued without a terminal or window prints: a detached cluster launcher (`cluster launch
+        --detach`), or the `tfdd` command the window's Keep running leaves (engine.core.protocol.background)."""
         return self.root / "launcher.log"
 
     @property

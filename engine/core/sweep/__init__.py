@@ -43,7 +43,7 @@ class SweepPaths:
 
     @property
     def log(self) -> Path:
-        """What a sweep continued in the background prints (engine.core.sweep.background)."""
+        """What a sweep continued in the background prints (engine.core.protocol.background)."""
         return self.root / "sweep.log"
 
     def trial_dir(self, number: int) -> Path:

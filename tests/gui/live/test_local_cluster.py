@@ -11,18 +11,22 @@ import os
 import re
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import Qt, QTimer
 
 from engine.core.config import DataConfig, RunConfig
 from engine.core.protocol.codes import CLUSTER_GRACE_S
+from engine.core.protocol.paths import RunPaths
+from engine.core.runs.rundir import read_metrics
+from engine.core.runs.runlock import holder
 from gui.form.device_probe import DeviceInfo, ProbeResult
 from gui.form.run_form import RunForm
 from gui.live.workers_panel import MESSAGE, ROLE, STEPS
 from gui.main_window import MainWindow
+from tests.gui.closing_helpers import answer_closing, wait_for_holder
 from tests.gui.stacks_shown import assert_stacks_show
 
 FAKE_CLUSTER = Path(__file__).parents[1] / "fake_cluster.py"
@@ -208,12 +212,37 @@ def test_a_killed_worker_fails_the_run_by_name_and_the_window_stays_usable(qtbot
 
 
 @pytest.mark.slow
+def test_a_cluster_kept_running_when_the_window_closes_finishes_without_it(qtbot, make_window, tmp_path: Path):
+    window = real_cluster_window(make_window, epochs=4, steps_per_execution=1, data=DataConfig(num_samples=12_000))
+    window.start_run()
+    run_dir = window.session.launch.run_dir
+    qtbot.waitUntil(lambda: window.plots.loss.plotted_points("epoch") >= 1, timeout=240_000)
+    said: list[str] = []
+    QTimer.singleShot(0, lambda: answer_closing("keepRunningButton", said))
+    window.close()
+    assert said and not window.isVisible()
+    background = wait_for_holder(run_dir)
+    try:
+        assert background is not None and background.pid != os.getpid(), "nothing continues the run"
+        assert "cluster launch" in background.command
+        deadline = time.monotonic() + 240
+        while holder(RunPaths(run_dir)) is not None and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert holder(RunPaths(run_dir)) is None, "the cluster kept running did not finish"
+    finally:
+        held = holder(RunPaths(run_dir))
+        if held is not None and held.pid and held.pid != os.getpid():
+            os.kill(held.pid, signal.SIGTERM)
+    assert [r["epoch"] for r in read_metrics(RunPaths(run_dir).metrics)] == ["1", "2", "3", "4"]
+    assert "completed" in RunPaths(run_dir).launcher_log.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
 def test_capture_profile_on_a_local_cluster_keeps_every_training_tasks_profile_and_closing_stops_every_worker(
-    qtbot, make_window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot, make_window, tmp_path: Path
 ):
     """Capture profile sends "profile N" on the launcher's stdin (engine.core.protocol.profile); each training task
     profiles the steps asked and writes its own session. Closing the window mid-run then stops every worker."""
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
     window = real_cluster_window(make_window, epochs=50, steps_per_execution=1, data=DataConfig(num_samples=20_000))
     window.start_run()
     qtbot.waitUntil(lambda: window.plots.plotted_points() > 0, timeout=240_000)
@@ -222,7 +251,10 @@ def test_capture_profile_on_a_local_cluster_keeps_every_training_tasks_profile_a
     qtbot.mouseClick(window.controls.profile, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.log.shown_text().count("profile of steps") >= 2, timeout=120_000)
     pids = [window.workers.pid(w) for w in ("worker-0", "worker-1")]
+    asked: list[str] = []
+    QTimer.singleShot(0, lambda: answer_closing("stopOnCloseButton", asked))
     window.close()
+    assert asked, "closing did not ask"
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=90_000)
     assert [window.workers.state(w) for w in ("worker-0", "worker-1")] == ["stopped", "stopped"]
     assert "stopped" in window.status_labels["state"].text(), window.log.tail(60)

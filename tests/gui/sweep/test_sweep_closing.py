@@ -14,7 +14,6 @@ import optuna
 import pytest
 from optuna.trial import TrialState
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QPushButton
 
 from engine.core.config import DataConfig, RunConfig
 from engine.core.protocol.commands import sweep_command
@@ -23,6 +22,7 @@ from engine.core.runs.rundir import read_metrics
 from engine.core.runs.runlock import holder
 from engine.core.sweep import SweepPaths
 from engine.core.sweep.space import parse_space
+from tests.gui.closing_helpers import answer_closing
 
 FAKE_SWEEP = Path(__file__).parents[1] / "fake_sweep.py"
 BASE = RunConfig(
@@ -41,17 +41,6 @@ SPACE = {
 }
 
 
-def answer_closing(button: str, said: list[str], tries: int = 400) -> None:
-    """Click `button` of the closing question once it shows; what it said goes to `said`."""
-    box = QApplication.activeModalWidget()
-    if box is None or box.objectName() != "sweepClosingBox":
-        if tries:
-            QTimer.singleShot(25, lambda: answer_closing(button, said, tries - 1))
-        return
-    said.append(f"{box.text()}\n{box.informativeText()}")
-    box.findChild(QPushButton, button).click()
-
-
 def sweep_view(window, sweep_dir: Path, command: list[str]):
     dialog = window.open_sweep()
     view = dialog._view(sweep_dir, BASE, parse_space(SPACE, BASE))
@@ -67,20 +56,11 @@ def test_closing_the_window_asks_and_cancel_keeps_it_open_and_stop_stops_the_swe
     said: list[str] = []
     cancel: list[str] = []
 
-    def click_cancel(tries: int = 400) -> None:
-        box = QApplication.activeModalWidget()
-        if box is None or box.objectName() != "sweepClosingBox":
-            if tries:
-                QTimer.singleShot(25, lambda: click_cancel(tries - 1))
-            return
-        cancel.append(box.text())
-        box.reject()  # Escape: the Cancel button
-
-    QTimer.singleShot(0, click_cancel)
+    QTimer.singleShot(0, lambda: answer_closing("", cancel))  # Escape: the Cancel button
     window.close()
     assert cancel and str(sweep_dir) in cancel[0]
     assert window.isVisible() and view.training  # still open, the sweep goes on
-    QTimer.singleShot(0, lambda: answer_closing("stopSweepOnCloseButton", said))
+    QTimer.singleShot(0, lambda: answer_closing("stopOnCloseButton", said))
     window.close()
     assert said and not window.isVisible()
     assert view.runner is None or view.runner.isFinished()  # stopped, not left behind
@@ -99,7 +79,7 @@ def test_a_sweep_kept_running_when_the_window_closes_finishes_without_it_and_los
     first = lambda: view.trials.rows.get(0)  # noqa: E731
     qtbot.waitUntil(lambda: first() is not None and first().epoch >= 1, timeout=300_000)
     said: list[str] = []
-    QTimer.singleShot(0, lambda: answer_closing("keepSweepButton", said))
+    QTimer.singleShot(0, lambda: answer_closing("keepRunningButton", said))
     window.close()
     assert said, "closing did not ask what to do with the running sweep"
     assert str(sweep_dir) in said[0] and "tfdd sweep --status" in said[0] and "sweep.log" in said[0]
