@@ -424,8 +424,10 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     def _ask_closing(self) -> Closing:
-        """Keep what trains going without the window, stop it, or stay open; nothing trains: stop (close)."""
-        run = self.session.launch.run_dir if self.session.launch is not None else None
+        """Keep what trains going without the window, stop it, or stay open; nothing trains: stop (close). A run
+        the user has asked to stop is not offered: keeping it would start it again."""
+        stopping = self.session.launch is None or self.session.state == STOPPING
+        run = None if stopping else self.session.launch.run_dir
         sweeps = [v.sweep_dir for v in self.sweep_dialog.training_views()] if self.sweep_dialog is not None else []
         return ask_about_closing(self, run, sweeps) if run is not None or sweeps else Closing.STOP
 

@@ -16,6 +16,7 @@ from engine.core.config import DataConfig, RunConfig
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.rundir import read_events, read_metrics
 from engine.core.runs.runlock import holder
+from gui.closing import Closing
 from tests.gui.closing_helpers import answer_closing, wait_for_holder
 from tests.gui.live.test_watch import watch_from_runs_tab
 from tests.gui.test_end_to_end import real_window
@@ -117,3 +118,24 @@ def test_a_run_kept_running_is_stopped_with_a_checkpoint_from_a_later_window(qtb
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
     assert RunPaths(run_dir).has_checkpoint()
     assert "stopped" in RunPaths(run_dir).launcher_log.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_closing_while_the_run_stops_asks_nothing_and_keeps_nothing_running(qtbot, tmp_path, monkeypatch):
+    """Stop, then close before the trainer has gone: the run was asked to stop, so there is nothing to keep going
+    (the question offered "Keep running", and keeping it restarted the stopped run in the background)."""
+    asked: list[Path | None] = []
+    monkeypatch.setattr("gui.main_window.ask_about_closing", lambda _, run, sweeps: asked.append(run) or Closing.KEEP)
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))  # Stop?
+    window = real_window(qtbot, tmp_path, CONFIG)
+    window.start_run()
+    run_dir = window.session.launch.run_dir
+    qtbot.waitUntil(lambda: window.plots.plotted_points() > 0, timeout=WAIT_MS)
+    qtbot.mouseClick(window.controls.stop, Qt.MouseButton.LeftButton)
+    window.close()  # in the same turn of the event loop: the trainer is still stopping
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=WAIT_MS)
+    assert asked == [], asked
+    assert holder(RunPaths(run_dir)) is None, "something continues the run the user stopped"
+    assert not RunPaths(run_dir).launcher_log.exists()
+    (finished,) = [e for e in read_events(run_dir) if isinstance(e, ev.RunFinished)]
+    assert finished.status == "stopped"
