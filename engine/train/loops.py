@@ -144,8 +144,9 @@ def _loss_object(s: Session) -> Any:
 
 def each_step(strategy: Any, global_batch: int, n: Any, step: Callable[[Any], Any]) -> tuple[Any, Any]:
     """Every step's loss and accuracy over n steps in a `tf.range` loop; `step(i)` runs step i by
-    strategy.run and gives its per-replica (loss, right answers). Each step keeps its loss, summed over the
-    replicas, and this worker's right answers; they are counted after the loop, all n steps at once."""
+    strategy.run and gives its per-replica (loss, right answers). Each step keeps its loss, summed over this
+    worker's replicas, and their right answers; the answers are counted after the loop, and both are summed
+    over the workers then: once a call, not once a step."""
     losses = tf.TensorArray(tf.float32, size=n, element_shape=[])
     rights = tf.TensorArray(tf.bool, size=n)
     for i in tf.range(n):
@@ -153,20 +154,22 @@ def each_step(strategy: Any, global_batch: int, n: Any, step: Callable[[Any], An
         losses = losses.write(i, loss)
         rights = rights.write(i, right)
     counts = tf.reduce_sum(tf.reshape(tf.cast(rights.stack(), tf.float32), [n, -1]), axis=1)
-    return losses.stack(), summed_over_workers(strategy, counts) / global_batch
+    step_losses, step_counts = summed_over_workers(strategy, [losses.stack(), counts])
+    return step_losses, step_counts / global_batch
 
 
 def step_results(strategy: Any, outputs: tuple[Any, Any]) -> tuple[Any, Any]:
-    """One step's loss summed over every replica (each is a share of the global batch's mean), and the right
-    answers of this worker's replicas side by side (their count is summed over the workers once a call)."""
-    loss, right = outputs
-    return strategy.reduce("SUM", loss, axis=None), tf.concat(strategy.experimental_local_results(right), axis=0)
+    """One step's loss summed over this worker's replicas (each is a share of the global batch's mean; the
+    replicas' losses are added as `strategy.reduce` adds them, by an AddN), and their right answers side by
+    side."""
+    losses, rights = (strategy.experimental_local_results(value) for value in outputs)
+    return tf.add_n(losses), tf.concat(rights, axis=0)
 
 
-def summed_over_workers(strategy: Any, local: Any) -> Any:
-    """`local`, a tensor of this worker's, summed over the workers of a MultiWorkerMirroredStrategy (one
-    all-reduce, to which each worker's first replica gives it and the others zeros); as it is otherwise (one
-    worker, or a parameter-server closure, whose steps are its own)."""
+def summed_over_workers(strategy: Any, local: list[Any]) -> list[Any]:
+    """`local`, tensors of this worker's, summed over the workers of a MultiWorkerMirroredStrategy (one
+    all-reduce, to which each worker's first replica gives them and the others zeros); as they are otherwise
+    (one worker, or a parameter-server closure, whose steps are its own)."""
     if not isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy):
         return local
     local_replicas = len(strategy.extended.worker_devices)
@@ -174,9 +177,9 @@ def summed_over_workers(strategy: Any, local: Any) -> Any:
     def all_reduce() -> Any:
         context = tf.distribute.get_replica_context()
         first = context.replica_id_in_sync_group % local_replicas == 0  # ids run worker by worker
-        return context.all_reduce("SUM", tf.where(first, local, tf.zeros_like(local)))
+        return context.all_reduce("SUM", [tf.where(first, t, tf.zeros_like(t)) for t in local])
 
-    return strategy.experimental_local_results(strategy.run(all_reduce))[0]
+    return list(strategy.experimental_local_results(strategy.run(all_reduce))[0])
 
 
 def block_of_steps(s: Session) -> Callable[[Any, Any], tuple[Any, Any]]:
