@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Generator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -257,6 +258,30 @@ def _run_blocks(controller: Controller, call: Callable[[int], tuple[Any, Any]]) 
         going = controller.block_done(losses, accuracies, time.perf_counter() - t0)
 
 
+class OrdersAhead:
+    """Each epoch's order of the examples held in memory (`InputSource.order`), the next epoch's made on a thread
+    while this one trains (NumPy's shuffle releases the GIL): made between two epochs, the MLP's 40,000 indices
+    took 1.3-1.9 ms of a 30 ms epoch, as TensorFlow's threads still spin after a call."""
+
+    def __init__(self, source: InputSource, epochs: int):
+        self._source, self._epochs = source, epochs
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="epoch-order")
+        self._next: tuple[int, Future[Any]] | None = None
+
+    def take(self, epoch: int) -> Any:
+        """Epoch `epoch`'s order as a tensor; the next epoch's is started."""
+        ahead, self._next = self._next, None
+        order = ahead[1].result() if ahead is not None and ahead[0] == epoch else self._make(epoch)
+        if epoch + 1 < self._epochs:
+            self._next = (epoch + 1, self._pool.submit(self._make, epoch + 1))
+        else:
+            self._pool.shutdown(wait=False)
+        return order
+
+    def _make(self, epoch: int) -> Any:
+        return tf.constant(self._source.order(epoch))
+
+
 class CustomLoop:
     """strategy.run + strategy.reduce over a distributed dataset, the tutorial done right.
 
@@ -273,15 +298,15 @@ class CustomLoop:
     def __init__(self, s: Session):
         self.s = s
         held = s.source.in_memory()
-        self._gathered = held is not None
+        self._orders = OrdersAhead(s.source, s.config.epochs) if held is not None else None
         self._train_steps = tf.function(block_of_gathered_steps(s, *held) if held else block_of_steps(s))
         self._evaluator = ValidationPass(s)
 
     def train_epoch(self, epoch: int, first_step: int, controller: Controller) -> None:
         s = self.s
         train_steps = controller.timed(self._train_steps)  # timed for the step anatomy when it is measured
-        if self._gathered:
-            order = tf.constant(s.source.order(epoch))
+        if self._orders is not None:
+            order = self._orders.take(epoch)
             _run_blocks(controller, lambda n: train_steps(order, tf.constant(controller.step), tf.constant(n)))
             return
         # destroyed here, the iterator held the epoch's end up by seconds (engine.train.retire)

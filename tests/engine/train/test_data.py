@@ -169,3 +169,15 @@ def test_examples_in_memory_train_on_a_permutation_per_epoch_and_fit_gets_the_sa
         index = orders[1][step * 8 : (step + 1) * 8]
         assert np.array_equal(x.numpy(), features.numpy()[index])
         assert np.array_equal(y.numpy(), labels.numpy()[index])
+
+
+def test_the_custom_loop_takes_each_epochs_order_made_ahead_on_a_thread():
+    """OrdersAhead gives every epoch exactly `InputSource.order(epoch)`, in turn or after a jump (a resume)."""
+    from engine.train.datasets import make_source
+    from engine.train.loops import OrdersAhead
+
+    config = RunConfig(data=DataConfig(num_samples=100), global_batch_size=8, epochs=5)
+    source = make_source(config, inspect(config), "auto", 1)
+    orders = OrdersAhead(source, config.epochs)
+    for epoch in (0, 1, 3, 4):
+        assert np.array_equal(orders.take(epoch).numpy(), source.order(epoch)), epoch
