@@ -10,12 +10,15 @@ a run's epochs are in its folder, a sweep's trials in its study.
 from __future__ import annotations
 
 import html
+import sys
 from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
+
+from engine.core.protocol.background import start_in_background
 
 
 class Closing(Enum):
@@ -84,3 +87,17 @@ def ask_about_closing(parent: QWidget, run: Path | None, sweeps: Sequence[Path])
     box.exec()
     clicked = box.clickedButton()
     return Closing.KEEP if clicked is keep else Closing.STOP if clicked is stop else Closing.CANCEL
+
+
+def continue_in_background(what: str, command: list[str], log: Path, by_hand: str) -> int | None:
+    """Start `command` (what continues `what`: "the run", "the sweep") detached, printing to `log`; its pid. When it
+    cannot start, None, and stderr says so with `by_hand`, the command that continues it: the window is going, so
+    the terminal that started it, if any, is who hears why."""
+    try:
+        return start_in_background(command, log)
+    except OSError as exc:
+        print(
+            f"{what} could not go on in the background ({exc}); it stopped, and continues with: {by_hand}",
+            file=sys.stderr,
+        )
+        return None

@@ -20,7 +20,6 @@ from engine.core import events as ev
 from engine.core.config import RunConfig
 from engine.core.logs.stall import TRAINER_TASK
 from engine.core.problems import ConfigError, RunDirError
-from engine.core.protocol.background import start_in_background
 from engine.core.protocol.codes import RunStatus
 from engine.core.protocol.commands import background_resume_command
 from engine.core.protocol.paths import RunPaths
@@ -29,6 +28,7 @@ from engine.core.session import ClusterShape, Launch, RunSession, cluster_blocke
 from engine.core.tfconfig import TRAINING_JOBS
 from gui import settings
 from gui.announce import announce
+from gui.closing import continue_in_background
 from gui.i18n import translate
 from gui.live.gpu_recorder import run_gpus
 from gui.live.stacks_view import StacksDialog
@@ -219,15 +219,8 @@ class RunController(QObject):
             if ended.status != RunStatus.COMPLETED:
                 print(f"the run {ended.status} as it stopped and cannot go on in the background", file=sys.stderr)
             return None
-        try:
-            return start_in_background(background_resume_command(run_dir), RunPaths(run_dir).launcher_log)
-        except OSError as exc:  # the window is going: the terminal that started it, if any, hears why
-            print(
-                f"the run could not go on in the background ({exc}); it stopped, and continues with: "
-                f"tfdd train --resume {run_dir}",
-                file=sys.stderr,
-            )
-        return None
+        command, log = background_resume_command(run_dir), RunPaths(run_dir).launcher_log
+        return continue_in_background("the run", command, log, f"tfdd train --resume {run_dir}")
 
     def shutdown(self) -> None:
         """End the run's process now: stopped with its grace, killed after it."""

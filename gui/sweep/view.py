@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,7 +33,6 @@ from PySide6.QtWidgets import (
 from engine.core import events as ev
 from engine.core.config import RunConfig
 from engine.core.problems import ConfigError
-from engine.core.protocol.background import start_in_background
 from engine.core.protocol.codes import STOP_GRACE_S, RunStatus
 from engine.core.protocol.commands import background_sweep_command, sweep_resume_command, sweep_status_command
 from engine.core.protocol.paths import RunPaths
@@ -44,6 +42,7 @@ from engine.core.runs.runlock import holder
 from engine.core.sweep import SweepPaths, TrialStatus
 from engine.core.sweep.space import SweepSpace, apply
 from gui import theme
+from gui.closing import continue_in_background
 from gui.exports import add_export_action
 from gui.i18n import event_message, translate
 from gui.live.controls import format_duration
@@ -264,14 +263,8 @@ class SweepView(QDialog):
             self.runner.request_stop()
             self.runner.wait(int((self.grace_seconds + 5) * 1000))
         if keep_running and training:
-            try:
-                return start_in_background(self.background_command_for(self.sweep_dir), SweepPaths(self.sweep_dir).log)
-            except OSError as exc:  # the window is going: the terminal that started it, if any, hears why
-                print(
-                    f"the sweep could not go on in the background ({exc}); it stopped, and continues with: "
-                    f"tfdd sweep --resume {self.sweep_dir}",
-                    file=sys.stderr,
-                )
+            command, log = self.background_command_for(self.sweep_dir), SweepPaths(self.sweep_dir).log
+            return continue_in_background("the sweep", command, log, f"tfdd sweep --resume {self.sweep_dir}")
         return None
 
     def _on_events(self, events: list[ev.Event]) -> None:
