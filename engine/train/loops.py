@@ -105,7 +105,7 @@ def replica_train_step(s: Session, loss_object: Any) -> Any:
 
     Returns a function (features, labels) -> (loss, right answers: `right_answers`) for `strategy.run`;
     block_of_steps runs it for both the custom loop and the parameter-server loop. The right answers are
-    counted once per call (`each_step`): counted in the step, they cost the MLP's step a tenth of its time.
+    counted once per call (`each_step`): a small model's step is short enough for their counting to show.
     """
     model, optimizer = s.model, s.optimizer
     binary, global_batch = s.source.binary, s.global_batch_size
@@ -260,8 +260,8 @@ def _run_blocks(controller: Controller, call: Callable[[int], tuple[Any, Any]]) 
 
 class OrdersAhead:
     """Each epoch's order of the examples held in memory (`InputSource.order`), the next epoch's made on a thread
-    while this one trains (NumPy's shuffle releases the GIL): made between two epochs, the MLP's 40,000 indices
-    took 1.3-1.9 ms of a 30 ms epoch, as TensorFlow's threads still spin after a call."""
+    while this one trains (NumPy's shuffle releases the GIL): made between two epochs, it was a noticeable share
+    of a small model's short epoch (BENCHMARKS.md, "Engine against the ceiling")."""
 
     def __init__(self, source: InputSource, epochs: int):
         self._source, self._epochs = source, epochs
