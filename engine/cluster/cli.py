@@ -309,6 +309,7 @@ def _detach(plan: LaunchPlan) -> None:
     sys.stderr.flush()
     pid = os.fork()
     if pid:
+        plan.lock.handed_to(pid)
         print(
             f"detached: the launcher goes on as pid {pid}, its output in {printable(str(log))}; watch the run "
             f"from the window's Runs tab (Watch live), stop it there or with `kill -TERM {pid}`",
@@ -322,7 +323,6 @@ def _detach(plan: LaunchPlan) -> None:
     os.dup2(out, 2)
     os.close(null)
     os.close(out)
-    plan.lock.moved_here()
 
 
 def print_stall(event: ev.TaskStalled, where: WorkerStatus | None = None) -> None:

@@ -168,9 +168,10 @@ class RunLock:
         # it; a stray descriptor of an unlocked file would take the lock here, which is just as good
         return cls(paths, fd, owned=False) if try_lock(fd, exclusive=True) else None
 
-    def moved_here(self) -> None:
-        """The lock names this process as its holder: after a fork that detached the launcher, the held lock
-        went along (the same open file), and a Stop must reach this process, not its gone parent."""
+    def handed_to(self, pid: int) -> None:
+        """The lock names `pid` as its holder: a fork that detaches the launcher hands the held lock to its child
+        (the same open file), and a Stop must reach the child, not its gone parent. The parent writes this before
+        it says "detached", so nobody ever reads the parent's pid there."""
         if self._fd is None:
             return
         try:
@@ -179,7 +180,7 @@ class RunLock:
         except (OSError, ValueError):
             info = {}
         with contextlib.suppress(OSError):
-            _write_info(self._fd, {**(info if isinstance(info, dict) else {}), "pid": os.getpid()})
+            _write_info(self._fd, {**(info if isinstance(info, dict) else {}), "pid": pid})
 
     @property
     def fd(self) -> int:
