@@ -62,7 +62,7 @@ class LaunchPlan:
 def launch_plan(args: argparse.Namespace) -> LaunchPlan:
     """A new run, or the run `--resume` names, on the cluster the arguments (or the run) describe."""
     from engine.cluster.capacity import local_tasks_problem
-    from engine.cluster.launcher import launched_cluster, local_cluster_for
+    from engine.cluster.launcher import local_cluster_for, relaunched_cluster
     from engine.core.runs.rundir import claim, new_run_dir
 
     if args.detach and (args.events or os.name != "posix"):
@@ -84,8 +84,8 @@ def launch_plan(args: argparse.Namespace) -> LaunchPlan:
         cluster = load_cluster(args.cluster).cluster
     elif args.workers is not None:
         cluster = local_cluster_for(config.strategy, args.workers, args.ps, args.evaluator)
-    elif args.resume and launched_cluster(run_dir) is not None:
-        cluster = launched_cluster(run_dir)
+    elif args.resume and (relaunched := relaunched_cluster(run_dir)) is not None:
+        cluster = relaunched
     else:
         raise ConfigError([Problem("--workers", None, "give --workers N (or --cluster FILE)")])
     problems = errors(run_problems(cluster, config))

@@ -24,10 +24,10 @@ from engine.cluster.group import (
 )
 from engine.core.config import RunConfig, Strategy
 from engine.core.protocol import commands
-from engine.core.protocol.paths import RunPaths
 from engine.core.protocol.profile import ProfileRequests
 from engine.core.runs.rundir import claim
 from engine.core.runs.runlock import RunLock
+from engine.core.session import launched_cluster
 from engine.core.tfconfig import (
     ClusterError,
     ClusterProblem,
@@ -37,7 +37,6 @@ from engine.core.tfconfig import (
     is_loopback,
     local_cluster,
     local_cluster_like,
-    parse_tf_config,
     port_in_use,
     run_problems,
 )
@@ -59,13 +58,11 @@ def local_cluster_for(strategy: str, workers: int, ps: int = 0, evaluator: bool 
     return local_cluster(workers, ps=ps, chief=strategy == Strategy.PARAMETER_SERVER, evaluator=evaluator)
 
 
-def launched_cluster(run_dir: Path) -> ClusterSpec | None:
-    """The cluster a local run was launched with (RUN_DIR/cluster.json), on fresh free ports; None before
-    this file existed (a run launched with --workers only)."""
-    path = RunPaths(run_dir).cluster
-    if not path.is_file():
-        return None
-    return local_cluster_like(parse_tf_config(path.read_text(encoding="utf-8")).cluster)
+def relaunched_cluster(run_dir: Path) -> ClusterSpec | None:
+    """The cluster a local run was launched with (RUN_DIR/cluster.json) on fresh free ports; None when that
+    file is missing (a run launched with --workers only) or unreadable."""
+    cluster = launched_cluster(run_dir)
+    return local_cluster_like(cluster) if cluster is not None else None
 
 
 def launch_local_cluster(

@@ -277,7 +277,7 @@ class RunSession:
             self._scratch = None
 
 
-def _launched_cluster(run_dir: Path) -> ClusterSpec | None:
+def launched_cluster(run_dir: Path) -> ClusterSpec | None:
     """The cluster a run was launched with (its cluster.json); None for a run of one process, or unreadable."""
     path = RunPaths(run_dir).cluster
     try:
@@ -288,13 +288,13 @@ def _launched_cluster(run_dir: Path) -> ClusterSpec | None:
 
 def launched_tasks(run_dir: Path) -> int:
     """How many tasks a local cluster run had (its cluster.json); 0 for a run of one process."""
-    cluster = _launched_cluster(run_dir)
+    cluster = launched_cluster(run_dir)
     return len(cluster.tasks()) if cluster is not None else 0
 
 
 def other_hosts(run_dir: Path) -> list[str]:
     """The hosts a cluster run's tasks trained on that are not loopback (over SSH, or started by hand there)."""
-    cluster = _launched_cluster(run_dir)
+    cluster = launched_cluster(run_dir)
     return sorted({t.host for t in cluster.tasks() if not is_loopback(t.host)}) if cluster is not None else []
 
 

@@ -210,10 +210,13 @@ def test_resume_relaunches_the_tasks_the_run_had_on_fresh_ports(tmp_path, write_
     assert "127.0.0.1:20101" not in plan.cluster.addresses("chief")  # the old ports may be taken now
 
 
-def test_a_run_without_a_cluster_file_needs_workers_to_resume(tmp_path, capsys):
+@pytest.mark.parametrize("cluster_file", [None, '{"cluster": {"worker": [', '{"cluster": {"chief": 3}}'])
+def test_a_run_without_a_readable_cluster_file_needs_workers_to_resume(tmp_path, capsys, cluster_file):
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     (run_dir / "config.json").write_text(json.dumps({"strategy": "multi_worker_mirrored"}))
+    if cluster_file is not None:
+        (run_dir / "cluster.json").write_text(cluster_file)
     assert main(["cluster", "launch", "--resume", str(run_dir)]) == 2
     assert "give --workers N" in capsys.readouterr().err
 
