@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from engine.core.config import RunConfig
 from engine.core.logs.stall import STALLED
+from engine.core.logs.tf_log import source_tag
 from engine.core.nvml import Nvml
 from engine.core.problems import ConfigError
 from engine.core.protocol.codes import STOP_GRACE_S
@@ -54,7 +55,7 @@ from gui.live.watching import LiveViews, LiveWatch
 from gui.live.workers_panel import WorkersPanel
 from gui.menus import build_menus
 from gui.run_controller import RunController
-from gui.runner import TrainingRunner, source_tag
+from gui.runner import TrainingRunner
 from gui.runs.panel import RunsPanel
 from gui.runs.scaling_dialog import ScalingDialog
 from gui.statuses import run_status_name, worker_state_name

@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 from engine.core import events as ev
 from engine.core.logs import event_lines
 from engine.core.logs.stall import TRAINER_TASK, StallWatch, resumed_line, stall_line
-from engine.core.logs.tf_log import without_chatter
+from engine.core.logs.tf_log import line_prefix, source_tag, without_chatter
 from engine.core.protocol.client import WorkerProcess, kill_all
 from engine.core.protocol.codes import STOP_GRACE_S, ExitCode, RunStatus, WorkerState, task_id
 from engine.core.protocol.profile import profile_line
@@ -49,11 +49,6 @@ STREAM_DRAIN_S = 2.0
 kill_live_processes = kill_all  # the window's last resort on exit paths (aboutToQuit)
 
 
-def source_tag(source: str) -> str:
-    """How the log marks a cluster worker's lines, e.g. "[worker-1]"; what a per-worker filter looks for."""
-    return f"[{source}]"
-
-
 def dashboard_line(text: str) -> str:
     """A line the window itself adds to the log, tagged like a worker's with the source "dashboard"."""
     return f"{source_tag('dashboard')} {text}"
@@ -74,7 +69,7 @@ def log_line(event: ev.Event, epochs: int = 0) -> str | None:
         return f"{source_tag(event.worker)} {translate(line)}"
     if isinstance(event, ev.Log):
         message = event_message(event.message, event.message_template)
-        return (f"{source_tag(event.source)} " if event.source else "") + f"{event.level.upper()}: {message}"
+        return f"{line_prefix(event.source)}{event.level.upper()}: {message}"
     if isinstance(event, ev.EpochEnd):
         return translate(event_lines.epoch_line(event, epochs))
     if isinstance(event, ev.CheckpointSaved):

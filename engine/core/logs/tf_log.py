@@ -20,6 +20,17 @@ _SOURCE_TAG = re.compile(r"^\[(?P<source>[\w.-]+)\] (?P<line>.*)$")
 NATIVE_LEVELS = {"I": "info", "W": "warning", "E": "error", "F": "fatal"}
 
 
+def source_tag(source: str) -> str:
+    """How a log marks a cluster task's lines, e.g. "[worker-1]" (what _SOURCE_TAG reads back); the window's
+    per-worker filter looks for it."""
+    return f"[{source}]"
+
+
+def line_prefix(source: str) -> str:
+    """A line's tag and a space, or nothing for a line of no named source."""
+    return f"{source_tag(source)} " if source else ""
+
+
 @dataclass(frozen=True)
 class Topic:
     """What a group of lines means, in words a beginner can act on."""
@@ -293,7 +304,7 @@ def _topic_line(entry: Entry) -> Message:
     detail = msg(": {note}", note=notes[-1]) if notes else ""
     return msg(
         "{tag}TensorFlow: {topic}{detail}",
-        tag=f"[{entry.source}] " if entry.source else "",
+        tag=line_prefix(entry.source),
         topic=topic.text,
         detail=detail,
     )
@@ -305,9 +316,8 @@ def _plain(line: str, bare: str, source: str) -> Entry:
     if native is None:
         return Entry(text=line, level=_level_of(bare), source=source)
     level = NATIVE_LEVELS[native["level"]]
-    tag = f"[{source}] " if source else ""
     return Entry(
-        text=f"{tag}TensorFlow {level}: {native['text']} ({native['where']})",
+        text=f"{line_prefix(source)}TensorFlow {level}: {native['text']} ({native['where']})",
         level="error" if level == "fatal" else level,
         raw=[line],
         source=source,
