@@ -19,6 +19,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engine.core.protocol.background import start_in_background
+from engine.core.protocol.commands import as_typed
 
 
 class Closing(Enum):
@@ -89,15 +90,33 @@ def ask_about_closing(parent: QWidget, run: Path | None, sweeps: Sequence[Path])
     return Closing.KEEP if clicked is keep else Closing.STOP if clicked is stop else Closing.CANCEL
 
 
-def continue_in_background(what: str, command: list[str], log: Path, by_hand: str) -> int | None:
-    """Start `command` (what continues `what`: "the run", "the sweep") detached, printing to `log`; its pid. When it
-    cannot start, None, and stderr says so with `by_hand`, the command that continues it: the window is going, so
-    the terminal that started it, if any, is who hears why."""
+def continue_in_background(parent: QWidget, command: list[str], log: Path) -> int | None:
+    """Start `command` (the `tfdd` command that continues a run or a sweep) detached, printing to `log`; its pid.
+    When it cannot start, None, and the user is told so, with that command to type later."""
     try:
         return start_in_background(command, log)
     except OSError as exc:
-        print(
-            f"{what} could not go on in the background ({exc}); it stopped, and continues with: {by_hand}",
-            file=sys.stderr,
-        )
+        reason = QCoreApplication.translate("Closing", "It could not start: %1").replace("%1", str(exc))
+        not_continued(parent, reason, as_typed(command))
         return None
+
+
+def not_continued(parent: QWidget, reason: str, by_hand: str | None) -> None:
+    """Say, before the window goes, that the work it was asked to keep running stopped instead: why, and the command
+    that continues it (`by_hand`; None when it cannot continue). Said on stderr too, for the terminal, if any."""
+    text = QCoreApplication.translate("Closing", "It stopped and was not continued in the background.")
+    lines = [reason, QCoreApplication.translate("Closing", "Nothing finished is lost.")]
+    if by_hand is not None:
+        lines.append(QCoreApplication.translate("Closing", "Continue it from a terminal with:"))
+        lines.append(f"<code>{html.escape(by_hand, quote=False)}</code>")
+    print(f"{text} {reason} {by_hand or ''}".rstrip(), file=sys.stderr)
+    box = QMessageBox(
+        QMessageBox.Icon.Warning,
+        QCoreApplication.translate("Closing", "Not kept running"),
+        text,
+        QMessageBox.StandardButton.Ok,
+        parent,
+    )
+    box.setObjectName("notContinuedBox")
+    box.setInformativeText("<br>".join(lines))
+    box.exec()

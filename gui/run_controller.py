@@ -9,7 +9,6 @@ window's, in the MainWindow translation context.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,13 +27,13 @@ from engine.core.session import ClusterShape, Launch, RunSession, cluster_blocke
 from engine.core.tfconfig import TRAINING_JOBS
 from gui import settings
 from gui.announce import announce
-from gui.closing import continue_in_background
+from gui.closing import continue_in_background, not_continued
 from gui.i18n import translate
 from gui.live.gpu_recorder import run_gpus
 from gui.live.stacks_view import StacksDialog
 from gui.live.warm_trainer import TakenTrainer, WarmTrainer
 from gui.runner import TrainingRunner, kill_live_processes
-from gui.statuses import run_status_name
+from gui.statuses import run_status_hint, run_status_name
 from gui.window_host import WindowHost
 
 
@@ -217,10 +216,12 @@ class RunController(QObject):
         ended = summarize(run_dir)
         if not ended.resumable:  # completed, failed, or stopped before its first checkpoint
             if ended.status != RunStatus.COMPLETED:
-                print(f"the run {ended.status} as it stopped and cannot go on in the background", file=sys.stderr)
+                said = QCoreApplication.translate("MainWindow", "As it stopped, the run ended %1: %2.")
+                said = said.replace("%1", run_status_name(ended.status)).replace("%2", run_status_hint(ended.status))
+                not_continued(self.window, said, None)
             return None
         command, log = background_resume_command(run_dir), RunPaths(run_dir).launcher_log
-        return continue_in_background("the run", command, log, f"tfdd train --resume {run_dir}")
+        return continue_in_background(self.window, command, log)
 
     def shutdown(self) -> None:
         """End the run's process now: stopped with its grace, killed after it."""

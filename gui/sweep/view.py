@@ -264,7 +264,7 @@ class SweepView(QDialog):
             self.runner.wait(int((self.grace_seconds + 5) * 1000))
         if keep_running and training:
             command, log = self.background_command_for(self.sweep_dir), SweepPaths(self.sweep_dir).log
-            return continue_in_background("the sweep", command, log, f"tfdd sweep --resume {self.sweep_dir}")
+            return continue_in_background(self, command, log)
         return None
 
     def _on_events(self, events: list[ev.Event]) -> None:

@@ -1755,6 +1755,26 @@
         <source>Stop them</source>
         <translation>全部停止</translation>
     </message>
+    <message>
+        <source>It could not start: %1</source>
+        <translation>无法启动：%1</translation>
+    </message>
+    <message>
+        <source>It stopped and was not continued in the background.</source>
+        <translation>它已停止，没有在后台继续运行。</translation>
+    </message>
+    <message>
+        <source>Nothing finished is lost.</source>
+        <translation>已完成的部分不会丢失。</translation>
+    </message>
+    <message>
+        <source>Continue it from a terminal with:</source>
+        <translation>可在终端中用以下命令继续：</translation>
+    </message>
+    <message>
+        <source>Not kept running</source>
+        <translation>未能继续运行</translation>
+    </message>
 </context>
 <context>
     <name>ClusterEditor</name>
@@ -2790,6 +2810,10 @@ Keys: Ctrl+Return starts a run, Esc stops it (after asking), Ctrl+1 … Ctrl+{ta
     <message>
         <source>{what} in {folder}{how}</source>
         <translation>{what}，目录 {folder}{how}</translation>
+    </message>
+    <message>
+        <source>As it stopped, the run ended %1: %2.</source>
+        <translation>停止时，该运行以“%1”结束：%2。</translation>
     </message>
     <message>
         <source>Run started</source>

@@ -29,6 +29,17 @@ def answer_closing(button: str, said: list[str], tries: int = 400) -> None:
         box.reject()
 
 
+def read_not_continued(shown: list[str]) -> None:
+    """Once the window says work was not kept running (gui.closing.not_continued), put what it said in `shown`
+    and close it."""
+    box = QApplication.activeModalWidget()
+    if not isinstance(box, QMessageBox) or box.objectName() != "notContinuedBox":
+        QTimer.singleShot(20, lambda: read_not_continued(shown))
+        return
+    shown.append(f"{box.windowTitle()}\n{box.text()}\n{box.informativeText()}")
+    box.accept()
+
+
 def wait_for_holder(run_dir: Path, seconds: float = 60) -> Holder | None:
     """The process that holds the run's lock, once one does (None after `seconds`)."""
     deadline = time.monotonic() + seconds

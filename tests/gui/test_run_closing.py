@@ -9,15 +9,16 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engine.core import events as ev
 from engine.core.config import DataConfig, RunConfig
+from engine.core.protocol.commands import background_resume_command
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.rundir import read_events, read_metrics
 from engine.core.runs.runlock import holder
-from gui.closing import Closing
-from tests.gui.closing_helpers import answer_closing, wait_for_holder
+from gui.closing import Closing, continue_in_background
+from tests.gui.closing_helpers import answer_closing, read_not_continued, wait_for_holder
 from tests.gui.live.test_watch import watch_from_runs_tab
 from tests.gui.test_end_to_end import real_window
 
@@ -139,3 +140,22 @@ def test_closing_while_the_run_stops_asks_nothing_and_keeps_nothing_running(qtbo
     assert not RunPaths(run_dir).launcher_log.exists()
     (finished,) = [e for e in read_events(run_dir) if isinstance(e, ev.RunFinished)]
     assert finished.status == "stopped"
+
+
+def test_work_that_cannot_go_on_in_the_background_is_said_in_the_window_with_the_command_that_continues_it(
+    qtbot, tmp_path
+):
+    """Keep running, but the background process cannot start (here its log is a folder): the window says so before
+    it goes, and how to continue by hand (this was only printed to stderr, which a window started from a desktop
+    icon has nowhere to show)."""
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    log = tmp_path / "launcher.log"
+    log.mkdir()
+    shown: list[str] = []
+    QTimer.singleShot(0, lambda: read_not_continued(shown))
+    run_dir = tmp_path / "a run"
+    assert continue_in_background(parent, background_resume_command(run_dir), log) is None
+    (said,) = shown
+    assert "not continued in the background" in said and "Is a directory" in said, said
+    assert f"<code>tfdd train --resume '{run_dir}'</code>" in said and "Nothing finished is lost" in said, said

@@ -10,6 +10,7 @@ here; the argument names are the ones `engine.cli` and
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -175,3 +176,8 @@ def probe_command() -> list[str]:
 def cli_command(*args: str) -> list[str]:
     """Any other headless command, e.g. ("export-script", "--config", c, "--out", p)."""
     return [python(), "-m", CLI_MODULE, *args]
+
+
+def as_typed(command: list[str]) -> str:
+    """A command as a person types it in a terminal, quoted for a POSIX shell: a `cli_command` as `tfdd ARGS`."""
+    return shlex.join(["tfdd", *command[3:]] if command[1:3] == ["-m", CLI_MODULE] else command)

@@ -22,7 +22,7 @@ from engine.core.runs.rundir import read_metrics
 from engine.core.runs.runlock import holder
 from engine.core.sweep import SweepPaths
 from engine.core.sweep.space import parse_space
-from tests.gui.closing_helpers import answer_closing
+from tests.gui.closing_helpers import answer_closing, read_not_continued
 
 FAKE_SWEEP = Path(__file__).parents[1] / "fake_sweep.py"
 BASE = RunConfig(
@@ -147,14 +147,16 @@ def test_a_sweep_kept_running_is_stopped_from_its_view_in_a_window_opened_later(
         view.follow_timer.stop()
 
 
-def test_a_sweep_that_cannot_go_on_in_the_background_says_how_to_continue_it(qtbot, tmp_path, capfd):
+def test_a_sweep_that_cannot_go_on_in_the_background_says_how_to_continue_it(qtbot, tmp_path):
     from gui.sweep.view import SweepView
 
-    view = SweepView(
-        tmp_path, BASE, parse_space(SPACE, BASE), background_command_for=lambda folder: [str(tmp_path / "missing")]
-    )
+    view = SweepView(tmp_path, BASE, parse_space(SPACE, BASE))
     qtbot.addWidget(view)
     view.start([sys.executable, str(FAKE_SWEEP), "start", str(tmp_path)])
     qtbot.waitUntil(lambda: view.summary is not None, timeout=30_000)
+    SweepPaths(tmp_path).log.mkdir()  # the background sweep's log cannot be opened: it cannot start
+    shown: list[str] = []
+    QTimer.singleShot(0, lambda: read_not_continued(shown))
     assert view.shutdown(keep_running=True) is None
-    assert f"continues with: tfdd sweep --resume {tmp_path}" in capfd.readouterr().err
+    (said,) = shown
+    assert "not continued in the background" in said and f"<code>tfdd sweep --resume {tmp_path}</code>" in said
