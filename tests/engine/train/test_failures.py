@@ -28,14 +28,22 @@ def resume(run_dir: Path):
     return run_worker(["--resume", str(run_dir)])
 
 
-@pytest.mark.parametrize("loop", ["custom", "fit"])
-def test_stop_mid_epoch_then_resume_keeps_every_epoch_once(tmp_path, loop):
+@pytest.mark.parametrize("loop, how", [("custom", "sigterm"), ("fit", "stop")], ids=["custom", "fit"])
+def test_stop_mid_epoch_then_resume_keeps_every_epoch_once(tmp_path, loop, how):
+    """Stopped from the window ("stop" on stdin, exit code 0) or by SIGTERM, how Kubernetes and process managers
+    stop a job, which the window's trainer honours too (exit code 143): a checkpoint mid-epoch, then the resume
+    trains the rest of every epoch once."""
+    import signal
+
     run_dir = tmp_path / "run"
     config = write_config(tmp_path, base_config(**LONG, loop=loop))
     worker = LiveWorker(["--config", str(config), "--run-dir", str(run_dir)])
     worker.wait_for(lambda e: isinstance(e, ev.BatchEnd) and e.epoch == 2 and e.step >= 100)
-    worker.stop()
-    assert worker.finish() == 0
+    if how == "sigterm":
+        worker.proc.send_signal(signal.SIGTERM)
+    else:
+        worker.stop()
+    assert worker.finish() == (143 if how == "sigterm" else 0)
     saved = [e for e in worker.events if isinstance(e, ev.CheckpointSaved)][-1]
     finished = worker.events[-1]
     assert isinstance(finished, ev.RunFinished) and finished.status == "stopped"
@@ -49,20 +57,6 @@ def test_stop_mid_epoch_then_resume_keeps_every_epoch_once(tmp_path, loop):
     assert again.of(ev.BatchEnd)[0].global_step > started.steps_per_epoch + saved.step - 1
     assert metric_epochs(run_dir) == [1, 2, 3]
     assert [e.status for e in read_events(run_dir) if isinstance(e, ev.RunFinished)] == ["stopped", "completed"]
-
-
-def test_sigterm_stops_the_worker_with_a_checkpoint_and_exit_code_143(tmp_path):
-    """SIGTERM is how Kubernetes and process managers stop a job; the window's trainer honours it too."""
-    import signal
-
-    run_dir = tmp_path / "run"
-    config = write_config(tmp_path, base_config(**LONG))
-    worker = LiveWorker(["--config", str(config), "--run-dir", str(run_dir)])
-    worker.wait_for(lambda e: isinstance(e, ev.BatchEnd) and e.epoch == 1 and e.step >= 50)
-    worker.proc.send_signal(signal.SIGTERM)
-    assert worker.finish() == 143
-    assert isinstance(worker.events[-1], ev.RunFinished) and worker.events[-1].status == "stopped"
-    assert worker.of(ev.CheckpointSaved)[-1].step >= 50
 
 
 def test_nan_loss_fails_the_run_and_keeps_finished_epochs(tmp_path):
