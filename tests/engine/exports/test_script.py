@@ -287,9 +287,10 @@ def run_script(tmp_path, script) -> str:
 
 @pytest.mark.slow
 def test_exported_script_reproduces_engine_losses(tmp_path):
-    """The `export-script` command's script, without validation. Two replicas with the custom loop and validation
-    are test_exported_script_reproduces_the_new_kinds[tfrecord]'s (and [python-data]'s) case."""
-    config = base_config(strategy="one_device", loop="fit", data={"num_classes": 3})
+    """The `export-script` command's script, without validation, on the default strategy with fit in float32.
+    Two replicas with the custom loop and validation are test_exported_script_reproduces_the_new_kinds[tfrecord]'s
+    (and [python-data]'s) case; fit's validation is [mirrored-fit-bfloat16-multiclass]'s and [python-model-fit]'s."""
+    config = base_config(strategy="default", loop="fit", data={"num_classes": 3})
     engine_run = train(tmp_path, config)
     assert engine_run.returncode == 0, engine_run.stderr[-2000:]
     engine_losses = [e.loss for e in engine_run.of(ev.EpochEnd)]
@@ -306,6 +307,7 @@ def test_exported_script_reproduces_engine_losses(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     stdout = run_script(tmp_path, script)
+    assert "mixed precision: off" in stdout and "XLA: off" in stdout
     script_losses, script_val_losses = script_epochs(stdout)
     assert script_losses == pytest.approx(engine_losses, rel=1e-5)  # tolerance: see test_training.py
     assert script_val_losses == [] and all(e.val_loss is None for e in engine_run.of(ev.EpochEnd))
@@ -317,10 +319,9 @@ def test_exported_script_reproduces_engine_losses(tmp_path):
     [
         {"virtual_devices": 2, "loop": "custom", "mixed_precision": "float16", "steps_per_execution": "auto"},
         {"virtual_devices": 2, "loop": "fit", "mixed_precision": "bfloat16", "data": {"num_classes": 3}},
-        {"strategy": "default", "loop": "fit"},
         {"strategy": "one_device", "loop": "custom", "jit_compile": True},
     ],
-    ids=["mirrored-custom-float16-auto", "mirrored-fit-bfloat16-multiclass", "default-fit-float32", "one-device-xla"],
+    ids=["mirrored-custom-float16-auto", "mirrored-fit-bfloat16-multiclass", "one-device-xla"],
 )
 def test_exported_script_reproduces_mixed_precision_and_validation(tmp_path, overrides):
     """Per-epoch losses and validation losses of the script are the engine's, at RTOL = 1e-5.

@@ -28,41 +28,53 @@ def resume(run_dir: Path):
     return run_worker(["--resume", str(run_dir)])
 
 
-@pytest.mark.parametrize("loop", ["custom", "fit"])
-def test_stop_mid_epoch_then_resume_keeps_every_epoch_once(tmp_path, loop):
+NOISY_TRAINER = """
+import os, sys
+from engine.train import controller
+original = controller.Controller.block_done
+def noisy(self, *args, **kwargs):
+    print('{"type": "batch_end", "epoch": "garbage"')
+    print("a user print() in the middle of training")
+    os.write(1, b"a raw write to file descriptor 1, like a C++ log line\\n")
+    return original(self, *args, **kwargs)
+controller.Controller.block_done = noisy
+from engine.train.worker import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("loop, how", [("custom", "sigterm"), ("fit", "stop")], ids=["custom", "fit"])
+def test_stop_mid_epoch_then_resume_keeps_every_epoch_once(tmp_path, loop, how):
+    """Stopped from the window ("stop" on stdin, exit code 0) or by SIGTERM, how Kubernetes and process managers
+    stop a job, which the window's trainer honours too (exit code 143): a checkpoint mid-epoch, then the resume
+    trains the rest of every epoch once. The resumed trainer prints to stdout as it trains (NOISY_TRAINER): the
+    prints go to stderr and the event stream stays whole."""
+    import signal
+
     run_dir = tmp_path / "run"
     config = write_config(tmp_path, base_config(**LONG, loop=loop))
     worker = LiveWorker(["--config", str(config), "--run-dir", str(run_dir)])
     worker.wait_for(lambda e: isinstance(e, ev.BatchEnd) and e.epoch == 2 and e.step >= 100)
-    worker.stop()
-    assert worker.finish() == 0
+    if how == "sigterm":
+        worker.proc.send_signal(signal.SIGTERM)
+    else:
+        worker.stop()
+    assert worker.finish() == (143 if how == "sigterm" else 0)
     saved = [e for e in worker.events if isinstance(e, ev.CheckpointSaved)][-1]
     finished = worker.events[-1]
     assert isinstance(finished, ev.RunFinished) and finished.status == "stopped"
     assert (saved.epoch, saved.step > 0) == (1, True)  # 0-based epoch 1 = the second, mid-way
     assert metric_epochs(run_dir) == [1]
 
-    again = resume(run_dir)
+    again = run_worker([], command=[sys.executable, "-c", NOISY_TRAINER, "--resume", str(run_dir)])
     assert again.returncode == 0, again.stderr[-2000:]
+    assert again.stdout_garbage == []
+    assert "a user print()" in again.stderr and "raw write" in again.stderr
     started = again.of(ev.RunStarted)[0]
     assert (started.start_epoch, started.start_step) == (1, saved.step)
     assert again.of(ev.BatchEnd)[0].global_step > started.steps_per_epoch + saved.step - 1
     assert metric_epochs(run_dir) == [1, 2, 3]
     assert [e.status for e in read_events(run_dir) if isinstance(e, ev.RunFinished)] == ["stopped", "completed"]
-
-
-def test_sigterm_stops_the_worker_with_a_checkpoint_and_exit_code_143(tmp_path):
-    """SIGTERM is how Kubernetes and process managers stop a job; the window's trainer honours it too."""
-    import signal
-
-    run_dir = tmp_path / "run"
-    config = write_config(tmp_path, base_config(**LONG))
-    worker = LiveWorker(["--config", str(config), "--run-dir", str(run_dir)])
-    worker.wait_for(lambda e: isinstance(e, ev.BatchEnd) and e.epoch == 1 and e.step >= 50)
-    worker.proc.send_signal(signal.SIGTERM)
-    assert worker.finish() == 143
-    assert isinstance(worker.events[-1], ev.RunFinished) and worker.events[-1].status == "stopped"
-    assert worker.of(ev.CheckpointSaved)[-1].step >= 50
 
 
 def test_nan_loss_fails_the_run_and_keeps_finished_epochs(tmp_path):
@@ -96,33 +108,6 @@ def test_nan_loss_fails_the_run_and_keeps_finished_epochs(tmp_path):
     assert failed.of(ev.RunFailed)[0].epochs_completed == 1
     assert metric_epochs(run_dir) == [1]
     assert sorted(p.name for p in (run_dir / "checkpoints").iterdir()) == checkpoints_before
-
-
-NOISY_TRAINER = """
-import os, sys
-from engine.train import controller
-original = controller.Controller.block_done
-def noisy(self, *args, **kwargs):
-    print('{"type": "batch_end", "epoch": "garbage"')
-    print("a user print() in the middle of training")
-    os.write(1, b"a raw write to file descriptor 1, like a C++ log line\\n")
-    return original(self, *args, **kwargs)
-controller.Controller.block_done = noisy
-from engine.train.worker import main
-sys.exit(main(sys.argv[1:]))
-"""
-
-
-def test_prints_during_training_do_not_corrupt_the_event_stream(tmp_path):
-    config = write_config(tmp_path, base_config())
-    finished = run_worker(
-        [], command=[sys.executable, "-c", NOISY_TRAINER, "--config", str(config), "--run-dir", str(tmp_path / "run")]
-    )
-    assert finished.returncode == 0
-    assert finished.stdout_garbage == []
-    assert "a user print()" in finished.stderr and "raw write" in finished.stderr
-    assert finished.of(ev.RunFinished)[0].status == "completed"
-    assert len(finished.of(ev.EpochEnd)) == 2
 
 
 def test_bad_config_fails_before_tensorflow_with_every_problem(tmp_path):

@@ -106,11 +106,11 @@ def interrupted(ctrl_c_run: Path, tmp_path: Path) -> Path:
     return Path(shutil.copytree(ctrl_c_run, tmp_path / "run"))
 
 
-def assert_every_epoch_once(run_dir: Path) -> None:
+def assert_every_epoch_once(run_dir: Path, epochs: int = EPOCHS) -> None:
     """The promise: epochs 1..N once each, in metrics and events, and no batch step twice."""
-    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == list(range(1, EPOCHS + 1))
+    assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == list(range(1, epochs + 1))
     events = read_events(run_dir)
-    assert [e.epoch for e in events if isinstance(e, ev.EpochEnd)] == list(range(1, EPOCHS + 1))
+    assert [e.epoch for e in events if isinstance(e, ev.EpochEnd)] == list(range(1, epochs + 1))
     steps = [e.global_step for e in events if isinstance(e, ev.BatchEnd)]
     assert steps == sorted(set(steps)), "a batch step is recorded twice"
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "completed"
@@ -128,12 +128,8 @@ def assert_rows_cover_whole_epochs(run_dir: Path, steps_per_epoch: int = STEPS_P
         assert float(row["loss"]) == pytest.approx(mean, rel=1e-4), f"epoch {epoch}'s row"
 
 
-@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
-def test_a_signal_stops_with_a_checkpoint_and_the_resume_repeats_nothing(request, tmp_path, how):
-    """SIGTERM is how Kubernetes and process managers stop a job: the same checkpoint as Ctrl-C (exit code 143
-    for SIGTERM, 130 for Ctrl-C: `stopped_by` checks it)."""
-    sigterm = how == "sigterm"
-    run_dir = stopped_by(tmp_path, signal.SIGTERM, 143) if sigterm else request.getfixturevalue("interrupted")
+def assert_stopped_where_training_stood(run_dir: Path) -> None:
+    """A run a signal stopped mid-way through epoch 2: its last checkpoint is where training stood."""
     events = read_events(run_dir)
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped", events[-3:]
     stop = [e for e in events if isinstance(e, ev.CheckpointSaved)][-1]
@@ -143,15 +139,38 @@ def test_a_signal_stops_with_a_checkpoint_and_the_resume_repeats_nothing(request
     # loaded host reads the events and sends it late: the full suite once saw (2, 0) after step 300 of epoch 2)
     stood = (last.epoch, 0) if last.step == STEPS_PER_EPOCH else (last.epoch - 1, last.step)
     assert (stop.epoch, stop.step) == stood and stood >= (1, 100)
+
+
+def test_sigterm_stops_with_a_checkpoint_and_the_resume_repeats_nothing(tmp_path):
+    """SIGTERM is how Kubernetes and process managers stop a job: the same checkpoint as Ctrl-C (exit code 143
+    for SIGTERM, 130 for Ctrl-C: `stopped_by` checks it)."""
+    run_dir = stopped_by(tmp_path, signal.SIGTERM, 143)
+    assert_stopped_where_training_stood(run_dir)
     rc, err = resume(run_dir)
     assert rc == 0, err[-2000:]
     assert_every_epoch_once(run_dir)
     assert_rows_cover_whole_epochs(run_dir)
 
 
+def test_ctrl_c_stops_with_a_checkpoint_and_of_two_resumes_at_once_one_trains_and_repeats_nothing(interrupted):
+    """The Ctrl-C run's checkpoint is where training stood; resumed twice at the same time, one resume is
+    refused (the run is in use) and the other trains the rest once."""
+    run_dir = interrupted
+    assert_stopped_where_training_stood(run_dir)
+    first, second = train("--resume", str(run_dir)), train("--resume", str(run_dir))
+    (rc1, err1), (rc2, err2) = finish(first), finish(second)
+    assert sorted([rc1, rc2]) == [0, 2], (err1[-1000:], err2[-1000:])
+    refused = err1 if rc1 == 2 else err2
+    assert "is in use by pid" in refused
+    assert_every_epoch_once(run_dir)
+    assert_rows_cover_whole_epochs(run_dir)
+    assert len([e for e in read_events(run_dir) if isinstance(e, ev.RunFinished)]) == 2  # stopped, completed
+
+
 @pytest.mark.skipif(os.name != "posix", reason="kill -9")
 def test_kill_9_then_resume_repeats_nothing_and_the_interrupted_epochs_row_is_whole(tmp_path):
-    run_dir, proc = start(tmp_path, {**CONFIG, "data": {"num_samples": 4 * 9600}})  # 1200 steps per epoch
+    # 1200 steps per epoch; two epochs: the epochs after a resumed one are the signal tests' to check
+    run_dir, proc = start(tmp_path, {**CONFIG, "epochs": 2, "data": {"num_samples": 4 * 9600}})
     wait_for(run_dir, proc, mid_epoch_two)  # batch events past the checkpoint follow: a resume must drop them
     proc.send_signal(signal.SIGKILL)
     finish(proc)
@@ -163,7 +182,7 @@ def test_kill_9_then_resume_repeats_nothing_and_the_interrupted_epochs_row_is_wh
     kept = [e for e in events[: events.index(resumed)] if isinstance(e, ev.CheckpointSaved)][-1]
     # from the newest step checkpoint, mid-epoch (one whose event the kill cut off may be newer still)
     assert resumed.start_epoch == 1 and resumed.start_step >= kept.step > 0, (resumed, kept)
-    assert_every_epoch_once(run_dir)
+    assert_every_epoch_once(run_dir, epochs=2)
     assert_rows_cover_whole_epochs(run_dir, steps_per_epoch=1200)
 
 
@@ -208,17 +227,6 @@ def test_no_readable_checkpoint_refuses_with_one_line_and_changes_nothing(interr
     assert {k: v for k, v in after.items() if k != ".tfdd-lock"} == {
         k: v for k, v in before.items() if k != ".tfdd-lock"
     }
-
-
-def test_two_resumes_at_once_train_once(interrupted):
-    run_dir = interrupted
-    first, second = train("--resume", str(run_dir)), train("--resume", str(run_dir))
-    (rc1, err1), (rc2, err2) = finish(first), finish(second)
-    assert sorted([rc1, rc2]) == [0, 2], (err1[-1000:], err2[-1000:])
-    refused = err1 if rc1 == 2 else err2
-    assert "is in use by pid" in refused
-    assert_every_epoch_once(run_dir)
-    assert len([e for e in read_events(run_dir) if isinstance(e, ev.RunFinished)]) == 2  # stopped, completed
 
 
 FULL_DISK = r"""

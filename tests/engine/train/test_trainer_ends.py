@@ -96,12 +96,22 @@ def test_os_exit_reaches_the_window_as_run_failed(tmp_path):
     assert isinstance(out.events[-1], ev.RunFailed) and "my_model.py, line 4" in out.events[-1].message
 
 
-def test_a_user_thread_that_never_ends_does_not_keep_a_completed_run_alive(tmp_path):
-    body = "    threading.Thread(target=time.sleep, args=(3600,)).start()"
-    config = write_config(tmp_path, model_config(tmp_path, body, epochs=1))
-    out = run_worker(["--config", str(config), "--run-dir", str(tmp_path / "run")], timeout=120)
-    assert out.returncode == 0
-    assert isinstance(out.events[-1], ev.RunFinished) and out.events[-1].status == "completed"
+SHORT_GRACE = (
+    "import sys\n"
+    "from engine.core.protocol import channel\n"
+    "class ShortGrace(channel.StopSignal):\n"
+    "    def __init__(self, *args, **kwargs):\n"
+    "        super().__init__(*args, **{**kwargs, 'grace_s': 1.0})\n"
+    "channel.StopSignal = ShortGrace\n"
+    "from ENTRY import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+def short_grace(entry: str, *args: str) -> list[str]:
+    """`python -m ENTRY ARGS` whose trainer ends itself 1 s after a stop training does not reach, not
+    TRAINER_STOP_GRACE_S: the same timer and the same end, waited for less."""
+    return [sys.executable, "-c", SHORT_GRACE.replace("ENTRY", entry), *args]
 
 
 @pytest.mark.parametrize("how", ["sigterm", "stop"])
@@ -109,7 +119,8 @@ def test_a_stop_while_user_code_blocks_ends_the_process_after_the_grace_period(t
     marker = tmp_path / "inside"
     body = f"    open({str(marker)!r}, 'w').close()\n    time.sleep(3600)"
     config = write_config(tmp_path, model_config(tmp_path, body))
-    worker = LiveWorker(["--config", str(config), "--run-dir", str(tmp_path / "run")])
+    args = ["--config", str(config), "--run-dir", str(tmp_path / "run")]
+    worker = LiveWorker(args, command=short_grace("engine.train.worker", *args))
     try:
         while not marker.exists():
             assert worker.proc.poll() is None, "the trainer ended before build_model"
@@ -144,15 +155,18 @@ def test_an_error_inside_graph_execution_keeps_its_cause(tmp_path, fault, words)
 
 
 def test_a_compiled_user_model_is_trained_with_a_word_that_its_compile_is_not_used(tmp_path):
+    """Its build_model also starts a thread that never ends: that thread does not keep the completed run alive."""
     body = (
+        "    threading.Thread(target=time.sleep, args=(3600,)).start()\n"
         "    inputs = keras.Input(input_shape)\n"
         "    model = keras.Model(inputs, keras.layers.Dense(1)(inputs))\n"
         "    model.compile(optimizer='sgd', loss='mse')\n"
         "    return model"
     )
     config = write_config(tmp_path, model_config(tmp_path, body, epochs=1))
-    out = run_worker(["--config", str(config), "--run-dir", str(tmp_path / "run")])
-    assert out.returncode == 0 and out.of(ev.RunFinished)[0].status == "completed"
+    out = run_worker(["--config", str(config), "--run-dir", str(tmp_path / "run")], timeout=120)
+    assert out.returncode == 0
+    assert isinstance(out.events[-1], ev.RunFinished) and out.events[-1].status == "completed"
     said = [e.message for e in out.of(ev.Log) if e.level == "warning"]
     assert any("returned a compiled model" in m and "optimizer SGD, loss mse" in m for m in said), said
 
@@ -258,7 +272,7 @@ def test_ctrl_c_while_a_generator_stalls_ends_tfdd_train_as_killed(tmp_path):
         tmp_path, base_config(global_batch_size=8, data={"kind": "python", "path": str(path), "num_samples": 64})
     )
     run_dir = tmp_path / "run"
-    command = [sys.executable, "-m", "engine.cli", "train", "--config", str(config), "--run-dir", str(run_dir)]
+    command = short_grace("engine.cli", "train", "--config", str(config), "--run-dir", str(run_dir))
     proc = subprocess.Popen(command, cwd=REPO, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
