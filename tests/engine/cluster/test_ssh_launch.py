@@ -27,6 +27,7 @@ from engine.core.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
 from engine.core.protocol.profile import ProfileRequests
 from engine.core.runs.rundir import claim, read_events, read_metrics
 from engine.core.tfconfig import local_cluster
+from tests.engine.cluster.rejoin_hold import HoldUntilRejoined
 from tests.engine.cluster.ssh_server import SSHD, SshServer, remote_processes, session_pids, sshd_processes
 
 pytestmark = [
@@ -226,27 +227,35 @@ def _cmdline(pid: int) -> str:
 
 
 def test_a_parameter_server_run_goes_on_when_a_worker_host_is_killed(ssh_server, write_run_config, tmp_path):
-    config = write_run_config(strategy="parameter_server", validation_split=0.2, epochs=28, num_samples=8192)
+    """worker-1's task killed on its host as epoch 1 ends; the chief trains on without it, held at its next epoch
+    end until the worker rejoins (rejoin_hold), so five epochs outlast the restart on any machine."""
+    config = write_run_config(strategy="parameter_server", validation_split=0.2, epochs=5, num_samples=8192)
     states: dict[str, list[str]] = {}
     killed = []
+    hold = HoldUntilRejoined("worker-1")
 
     def on_event(task, event):
         if task.job == "chief" and isinstance(event, ev.EpochEnd) and event.epoch == 1 and not killed:
             [task_there] = [p for p in remote_processes(ssh_server) if _is_remote_task(p, "worker-1")]
             os.kill(task_there, signal.SIGKILL)  # the task on its host, and with it its trainer
             killed.append(task_there)
+        hold.on_event(task, event)
 
     def on_state(status):  # a state once: a task's pid on its host comes as a change of the same state
         seen = states.setdefault(status.task.id, [])
         if not seen or seen[-1] != status.state:
             seen.append(status.state)
+        hold.on_state(status)
 
     cluster = local_cluster(2, ps=1, chief=True)
-    result = launch(ssh_server, config, tmp_path / "run", cluster, ["h2", "h3"], on_event=on_event, on_state=on_state)
+    with hold:
+        result = launch(
+            ssh_server, config, tmp_path / "run", cluster, ["h2", "h3"], on_event=on_event, on_state=on_state
+        )
     assert killed and result.ok, result.failure
     assert states["worker-1"][-4:] == [LOST, "starting", REJOINED, FINISHED]
     assert states["chief-0"][-1] == FINISHED
-    assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 28
+    assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 5
     no_remote_process_left(ssh_server)
 
 
