@@ -61,13 +61,19 @@ def launch(server: SshServer, config_path: Path, run_dir: Path, cluster, hosts, 
     return launch_remote_cluster(remote, config_path, run_dir, ssh, join_timeout_s=120, **kwargs)
 
 
-def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_hosts(
+def test_stop_stops_every_host_after_a_checkpoint_and_resume_on_the_same_hosts_completes(
     ssh_server, write_run_config, tmp_path, monkeypatch
 ):
-    monkeypatch.setattr(remote_module, "SYNC_S", 0.3)
+    """Stop: every host stops after a checkpoint, the chief's run having come back while it trained; the pids and
+    stacks are the hosts'. Each task ran in its own folder on its host; `--resume` (the command line, its hosts
+    from RUN_DIR/hosts.txt) continues the stopped run on the same hosts to its end."""
+    sync_s = remote_module.SYNC_S
+    monkeypatch.setattr(remote_module, "SYNC_S", 0.3)  # the stop's: the chief's run comes back while it trains
+    monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
+    run_dir = tmp_path / tmp_path.name  # its folders' name on the hosts, as `cluster launch` names them
     states: dict[str, str] = {}
     stop = []
-    came_back = tmp_path / "run" / "config.json"  # the chief writes it there first
+    came_back = run_dir / "config.json"  # the chief writes it there first
 
     def on_event(task, event):  # stop once the chief's run has come back while it trains (or give up waiting)
         if isinstance(event, ev.Log) and event.level == "warning":
@@ -75,7 +81,7 @@ def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_ho
         if (
             isinstance(event, ev.BatchEnd)
             and event.global_step >= 3
-            and (came_back.is_file() or event.global_step > 500)
+            and (came_back.is_file() or event.global_step > 200)
         ):
             stop.append(came_back.is_file())
 
@@ -89,11 +95,15 @@ def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_ho
     warnings: list[str] = []
     profile = ProfileRequests()
     profile.ask(3)  # the window's Capture profile: a task's profile would stay on its host, so it is refused
-    config = write_run_config(num_samples=100_000, epochs=50)
-    result = launch(
-        ssh_server, config, tmp_path / "run", local_cluster(2), ["h2", "h3"],
-        on_event=on_event, on_state=on_state, should_stop=lambda: bool(stop), profile=profile,
-    )  # fmt: skip
+    lock = claim(run_dir, resume=False, command="test")  # as `cluster launch` does
+    try:
+        config = write_run_config(epochs=3, num_samples=8192)  # 384 steps: the stop comes long before the end
+        result = launch(
+            ssh_server, config, run_dir, local_cluster(2), ["h2", "h3"],
+            on_event=on_event, on_state=on_state, should_stop=lambda: bool(stop), profile=profile, lock=lock,
+        )  # fmt: skip
+    finally:
+        lock.release()
     assert result.status == RunStatus.STOPPED, result.failure
     assert stop[0], "the chief's run came back while it trained"
     (status, cmdline), dump = stacks
@@ -101,34 +111,13 @@ def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_ho
     if "may not attach" not in dump.text:
         assert dump.ok and "engine/train/" in dump.text, dump.text
     assert states == {"worker-0": STOPPED, "worker-1": STOPPED}
-    assert list((tmp_path / "run" / "checkpoints").glob("ckpt-*.index")), "the chief's checkpoint came back"
+    assert list((run_dir / "checkpoints").glob("ckpt-*.index")), "the chief's checkpoint came back"
     assert any("not asked for one yet" in w for w in warnings), warnings
-    assert not (tmp_path / "run" / "tensorboard" / "plugins" / "profile").exists()
+    assert not (run_dir / "tensorboard" / "plugins" / "profile").exists()
+    assert len(read_metrics(run_dir / "metrics.csv")) < 3
     no_remote_process_left(ssh_server)
 
-
-def test_a_two_host_run_stopped_then_resumed_on_the_same_hosts_completes(
-    ssh_server, write_run_config, tmp_path, monkeypatch
-):
-    """Each task in its own folder on its host; the chief's run comes back here; `--resume` (the command
-    line, its hosts from RUN_DIR/hosts.txt) finishes the run on the same hosts."""
-    monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
-    run_dir = tmp_path / tmp_path.name  # its folders' name on the hosts, as `cluster launch` names them
-    lock = claim(run_dir, resume=False, command="test")  # as `cluster launch` does
-    stop = []
-
-    def on_event(task, event):
-        if isinstance(event, ev.CheckpointSaved) and event.epoch >= 1:
-            stop.append(True)
-
-    try:
-        config = write_run_config(epochs=3, num_samples=4096)
-        first = launch(ssh_server, config, run_dir, local_cluster(2), ["h2", "h3"], on_event=on_event,
-                       should_stop=lambda: bool(stop), lock=lock)  # fmt: skip
-    finally:
-        lock.release()
-    assert first.status == RunStatus.STOPPED, first.failure
-    assert len(read_metrics(run_dir / "metrics.csv")) < 3
+    monkeypatch.setattr(remote_module, "SYNC_S", sync_s)
     code = cluster_main(["cluster", "launch", "--resume", str(run_dir)])  # its hosts from RUN_DIR/hosts.txt
     assert code == 0, [p.read_text()[-2000:] for p in (run_dir / "workers").glob("*.log")]
     assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]  # the chief's run came back
