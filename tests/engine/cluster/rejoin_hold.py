@@ -18,9 +18,8 @@ from types import TracebackType
 
 from engine.cluster.group import LOST, REJOINED, WorkerStatus
 from engine.core import events as ev
+from engine.core.protocol.commands import TRAINER_MODULE
 from engine.core.tfconfig import Task
-
-TRAINER_MODULE = b"engine.train.worker"  # what a trainer's command line runs (not the ssh client or its relay)
 
 
 class HoldUntilRejoined:
@@ -48,7 +47,7 @@ class HoldUntilRejoined:
         if self.held or self.chief_pid is None:
             return
         cmdline = Path(f"/proc/{self.chief_pid}/cmdline").read_bytes()
-        assert TRAINER_MODULE in cmdline, cmdline  # the chief's trainer is held, not a link to it
+        assert TRAINER_MODULE.encode() in cmdline, cmdline  # the chief's trainer is held, not the ssh link to it
         os.kill(self.chief_pid, signal.SIGSTOP)
         self._stopped = self.chief_pid
         self.held = True
