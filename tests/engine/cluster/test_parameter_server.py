@@ -1,6 +1,6 @@
 """Real ParameterServerStrategy clusters and evaluators on 127.0.0.1: both loops, failures shown, resume.
 
-Each test starts four or five TensorFlow processes (10-20 s to start on a loaded two-core machine), so
+Each test starts three to five TensorFlow processes (10-20 s to start on a loaded two-core machine), so
 there are few of them, each about one behaviour; all are `slow`, on loopback and free ports.
 """
 
@@ -19,6 +19,7 @@ from engine.cluster.group import FAILED, FINISHED, LOST, REJOINED
 from engine.cluster.launcher import launch_cluster, launch_local_cluster, local_cluster_for
 from engine.core import events as ev
 from engine.core.runs.rundir import read_events, read_metrics
+from tests.engine.cluster.rejoin_hold import HoldUntilRejoined
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
 
@@ -43,7 +44,16 @@ def losses(events: list[ev.Event]) -> list[float]:
     return [e.loss for e in events if isinstance(e, ev.EpochEnd)]
 
 
-def test_the_custom_loop_trains_on_two_workers_and_the_evaluator_validates_every_checkpoint(tmp_path, ps_config):
+def test_the_custom_loop_trains_on_two_workers_and_the_evaluator_validates_every_checkpoint(
+    tmp_path, ps_config, monkeypatch
+):
+    """Also: no task leaves an AutoGraph file in the temporary folder. AutoGraph writes each converted function
+    to a temporary file removed at exit, which an ending parameter-server task (os._exit: its teardown is
+    skipped) never reached; here the tasks' TMPDIR is the test's own, so other runs on the machine cannot add
+    theirs."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
     seen: dict[str, list[ev.Event]] = {}
     run = tmp_path / "run"
     result = launch_local_cluster(
@@ -72,6 +82,7 @@ def test_the_custom_loop_trains_on_two_workers_and_the_evaluator_validates_every
     assert list((run / "tensorboard" / "evaluation").glob("events.out.tfevents.*"))
     assert (run / "model.keras").is_file()
     assert_anatomy_is_the_wall_clock(chief)
+    assert sorted(p.name for p in scratch.rglob("__autograph_generated_file*")) == []
 
 
 def test_fit_trains_on_two_workers(tmp_path, ps_config):
@@ -93,10 +104,11 @@ def test_fit_trains_on_two_workers(tmp_path, ps_config):
 
 @pytest.mark.parametrize("loop", ["custom", "fit"])
 def test_both_loops_measure_nothing_when_the_step_anatomy_is_off(tmp_path, ps_config, loop):
-    """Trainer(anatomy=False) on the chief: no step_anatomy event, and no probe runs (one would fail the run)."""
+    """Trainer(anatomy=False) on the chief: no step_anatomy event, and no probe runs (one would fail the run).
+    One worker: the claim is about the chief."""
     seen: list[ev.Event] = []
     result = launch_cluster(
-        local_cluster_for("parameter_server", 2, ps=1),
+        local_cluster_for("parameter_server", 1, ps=1),
         ps_config(loop=loop, epochs=2),
         tmp_path / "run",
         join_timeout_s=180,
@@ -134,42 +146,49 @@ def assert_anatomy_is_the_wall_clock(chief: list[ev.Event]) -> None:
 
 @pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL")
 def test_a_killed_worker_is_lost_then_rejoins_and_the_run_completes(tmp_path, ps_config):
+    """worker-1 killed as epoch 1 ends; the chief trains on without it, held at its next epoch end until the
+    worker's server answers again (rejoin_hold), so five epochs outlast the restart on any machine."""
     pids: dict[str, int] = {}
     states: dict[str, list[str]] = {}
     killed: list[float] = []
+    hold = HoldUntilRejoined("worker-1")
 
     def on_state(status):
         pids[status.task.id] = status.pid
         states.setdefault(status.task.id, []).append(status.state)
+        hold.on_state(status)
 
     def on_event(task, event):
         if task.job == "chief" and isinstance(event, ev.EpochEnd) and event.epoch == 1 and not killed:
             os.kill(pids["worker-1"], signal.SIGKILL)
             killed.append(time.monotonic())
+        hold.on_event(task, event)
 
-    result = launch_local_cluster(
-        ps_config(epochs=28, num_samples=8192),
-        2,
-        tmp_path / "run",
-        ps=1,
-        join_timeout_s=180,
-        on_event=on_event,
-        on_state=on_state,
-    )
+    with hold:
+        result = launch_local_cluster(
+            ps_config(epochs=5, num_samples=8192),
+            2,
+            tmp_path / "run",
+            ps=1,
+            join_timeout_s=180,
+            on_event=on_event,
+            on_state=on_state,
+        )
     assert killed and result.ok, result.failure  # training went on without it
     assert states["worker-1"][-4:] == [LOST, "starting", REJOINED, FINISHED]
     assert states["chief-0"][-1] == FINISHED
     epochs = [int(r["epoch"]) for r in read_metrics(tmp_path / "run" / "metrics.csv")]
-    assert epochs == list(range(1, 29))
+    assert epochs == list(range(1, 6))
 
 
 @pytest.mark.skipif(os.name != "posix", reason="kills with SIGKILL")
 def test_a_killed_ps_or_chief_fails_the_run_at_once_and_resume_continues_it(tmp_path, ps_config):
-    """The ps killed as epoch 2's checkpoint is saved, then the chief of the resumed run at epoch 4's: each time
-    the run fails at once, naming the task, and keeps its finished epochs; a last resume completes it."""
+    """The ps killed as epoch 1's checkpoint is saved, then the chief of the resumed run at epoch 2's: each time
+    the run fails at once, naming the task, and keeps its finished epochs; a last resume completes it. One
+    worker: the claim is about the ps and the chief."""
     run = tmp_path / "run"
-    config = ps_config(epochs=8, num_samples=8192)
-    for victim, epoch in (("ps-0", 2), ("chief-0", 4)):
+    config = ps_config(epochs=4, num_samples=8192)
+    for victim, epoch in (("ps-0", 1), ("chief-0", 2)):
         failed, pids, killed = launch_and_kill(config, run, victim, epoch, resume=victim != "ps-0")
         assert killed, failed.failure
         assert time.monotonic() - killed[0] < 15  # named within seconds, every task stopped
@@ -181,10 +200,10 @@ def test_a_killed_ps_or_chief_fails_the_run_at_once_and_resume_continues_it(tmp_
         assert done[:epoch] == list(range(1, epoch + 1)) and (run / "checkpoints").is_dir()  # finished ones kept
         config = run / "config.json"
 
-    resumed = launch_local_cluster(config, 2, run, ps=1, join_timeout_s=180, resume=True)
+    resumed = launch_local_cluster(config, 1, run, ps=1, join_timeout_s=180, resume=True)
     assert resumed.ok, resumed.failure
-    assert [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")] == list(range(1, 9))
-    assert [e.start_epoch for e in read_events(run) if isinstance(e, ev.RunStarted)][-1] >= 4
+    assert [int(r["epoch"]) for r in read_metrics(run / "metrics.csv")] == list(range(1, 5))
+    assert [e.start_epoch for e in read_events(run) if isinstance(e, ev.RunStarted)][-1] >= 2
 
 
 def launch_and_kill(config, run, victim: str, epoch: int, resume: bool):
@@ -202,13 +221,14 @@ def launch_and_kill(config, run, victim: str, epoch: int, resume: bool):
             killed.append(time.monotonic())
 
     result = launch_local_cluster(
-        config, 2, run, ps=1, join_timeout_s=180, on_event=on_event, on_state=on_state, resume=resume
+        config, 1, run, ps=1, join_timeout_s=180, on_event=on_event, on_state=on_state, resume=resume
     )
     return result, pids, killed
 
 
 def test_an_evaluator_beside_multi_worker_mirrored_reaches_the_event_stream(tmp_path, write_run_config):
-    """`cluster launch --events --evaluator`: what the window reads; validation arrives as evaluation events."""
+    """`cluster launch --events --evaluator`: what the window reads; validation arrives as evaluation events.
+    One worker: the claim is about the evaluator and the event stream."""
     command = [
         sys.executable,
         "-m",
@@ -216,7 +236,7 @@ def test_an_evaluator_beside_multi_worker_mirrored_reaches_the_event_stream(tmp_
         "cluster",
         "launch",
         "--workers",
-        "2",
+        "1",
         "--evaluator",
         "--events",
         "--config",
@@ -242,15 +262,3 @@ def test_an_evaluator_beside_multi_worker_mirrored_reaches_the_event_stream(tmp_
     evaluations = [e for e in events if isinstance(e, ev.Evaluation)]
     assert [e.epoch for e in evaluations] == [1, 2]
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "completed"
-
-
-def test_a_finished_run_leaves_no_autograph_file_in_the_temporary_folder(tmp_path, ps_config, monkeypatch):
-    """AutoGraph writes each converted function to a temporary file removed at exit, which an ending
-    parameter-server task (os._exit: its teardown is skipped) never reached; here the tasks' TMPDIR is the
-    test's own, so other runs on the machine cannot add theirs."""
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setenv("TMPDIR", str(scratch))
-    result = launch_local_cluster(ps_config(epochs=1), 1, tmp_path / "run", ps=1, join_timeout_s=180)
-    assert result.ok, result.failure
-    assert sorted(p.name for p in scratch.rglob("__autograph_generated_file*")) == []

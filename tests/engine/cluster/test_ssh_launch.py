@@ -27,6 +27,7 @@ from engine.core.protocol.codes import CLUSTER_STOP_GRACE_S, RunStatus
 from engine.core.protocol.profile import ProfileRequests
 from engine.core.runs.rundir import claim, read_events, read_metrics
 from engine.core.tfconfig import local_cluster
+from tests.engine.cluster.rejoin_hold import HoldUntilRejoined
 from tests.engine.cluster.ssh_server import SSHD, SshServer, remote_processes, session_pids, sshd_processes
 
 pytestmark = [
@@ -60,13 +61,19 @@ def launch(server: SshServer, config_path: Path, run_dir: Path, cluster, hosts, 
     return launch_remote_cluster(remote, config_path, run_dir, ssh, join_timeout_s=120, **kwargs)
 
 
-def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_hosts(
+def test_stop_stops_every_host_after_a_checkpoint_and_resume_on_the_same_hosts_completes(
     ssh_server, write_run_config, tmp_path, monkeypatch
 ):
-    monkeypatch.setattr(remote_module, "SYNC_S", 0.3)
+    """Stop: every host stops after a checkpoint, the chief's run having come back while it trained; the pids and
+    stacks are the hosts'. Each task ran in its own folder on its host; `--resume` (the command line, its hosts
+    from RUN_DIR/hosts.txt) continues the stopped run on the same hosts to its end."""
+    sync_s = remote_module.SYNC_S
+    monkeypatch.setattr(remote_module, "SYNC_S", 0.3)  # the stop's: the chief's run comes back while it trains
+    monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
+    run_dir = tmp_path / tmp_path.name  # its folders' name on the hosts, as `cluster launch` names them
     states: dict[str, str] = {}
     stop = []
-    came_back = tmp_path / "run" / "config.json"  # the chief writes it there first
+    came_back = run_dir / "config.json"  # the chief writes it there first
 
     def on_event(task, event):  # stop once the chief's run has come back while it trains (or give up waiting)
         if isinstance(event, ev.Log) and event.level == "warning":
@@ -74,7 +81,7 @@ def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_ho
         if (
             isinstance(event, ev.BatchEnd)
             and event.global_step >= 3
-            and (came_back.is_file() or event.global_step > 500)
+            and (came_back.is_file() or event.global_step > 200)
         ):
             stop.append(came_back.is_file())
 
@@ -88,11 +95,15 @@ def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_ho
     warnings: list[str] = []
     profile = ProfileRequests()
     profile.ask(3)  # the window's Capture profile: a task's profile would stay on its host, so it is refused
-    config = write_run_config(num_samples=100_000, epochs=50)
-    result = launch(
-        ssh_server, config, tmp_path / "run", local_cluster(2), ["h2", "h3"],
-        on_event=on_event, on_state=on_state, should_stop=lambda: bool(stop), profile=profile,
-    )  # fmt: skip
+    lock = claim(run_dir, resume=False, command="test")  # as `cluster launch` does
+    try:
+        config = write_run_config(epochs=3, num_samples=8192)  # 384 steps: the stop comes long before the end
+        result = launch(
+            ssh_server, config, run_dir, local_cluster(2), ["h2", "h3"],
+            on_event=on_event, on_state=on_state, should_stop=lambda: bool(stop), profile=profile, lock=lock,
+        )  # fmt: skip
+    finally:
+        lock.release()
     assert result.status == RunStatus.STOPPED, result.failure
     assert stop[0], "the chief's run came back while it trained"
     (status, cmdline), dump = stacks
@@ -100,34 +111,13 @@ def test_stop_stops_every_host_after_a_checkpoint_and_pids_and_stacks_are_the_ho
     if "may not attach" not in dump.text:
         assert dump.ok and "engine/train/" in dump.text, dump.text
     assert states == {"worker-0": STOPPED, "worker-1": STOPPED}
-    assert list((tmp_path / "run" / "checkpoints").glob("ckpt-*.index")), "the chief's checkpoint came back"
+    assert list((run_dir / "checkpoints").glob("ckpt-*.index")), "the chief's checkpoint came back"
     assert any("not asked for one yet" in w for w in warnings), warnings
-    assert not (tmp_path / "run" / "tensorboard" / "plugins" / "profile").exists()
+    assert not (run_dir / "tensorboard" / "plugins" / "profile").exists()
+    assert len(read_metrics(run_dir / "metrics.csv")) < 3
     no_remote_process_left(ssh_server)
 
-
-def test_a_two_host_run_stopped_then_resumed_on_the_same_hosts_completes(
-    ssh_server, write_run_config, tmp_path, monkeypatch
-):
-    """Each task in its own folder on its host; the chief's run comes back here; `--resume` (the command
-    line, its hosts from RUN_DIR/hosts.txt) finishes the run on the same hosts."""
-    monkeypatch.setenv(SSH_CONFIG_ENV, str(ssh_server.config))
-    run_dir = tmp_path / tmp_path.name  # its folders' name on the hosts, as `cluster launch` names them
-    lock = claim(run_dir, resume=False, command="test")  # as `cluster launch` does
-    stop = []
-
-    def on_event(task, event):
-        if isinstance(event, ev.CheckpointSaved) and event.epoch >= 1:
-            stop.append(True)
-
-    try:
-        config = write_run_config(epochs=3, num_samples=4096)
-        first = launch(ssh_server, config, run_dir, local_cluster(2), ["h2", "h3"], on_event=on_event,
-                       should_stop=lambda: bool(stop), lock=lock)  # fmt: skip
-    finally:
-        lock.release()
-    assert first.status == RunStatus.STOPPED, first.failure
-    assert len(read_metrics(run_dir / "metrics.csv")) < 3
+    monkeypatch.setattr(remote_module, "SYNC_S", sync_s)
     code = cluster_main(["cluster", "launch", "--resume", str(run_dir)])  # its hosts from RUN_DIR/hosts.txt
     assert code == 0, [p.read_text()[-2000:] for p in (run_dir / "workers").glob("*.log")]
     assert [int(r["epoch"]) for r in read_metrics(run_dir / "metrics.csv")] == [1, 2, 3]  # the chief's run came back
@@ -226,27 +216,35 @@ def _cmdline(pid: int) -> str:
 
 
 def test_a_parameter_server_run_goes_on_when_a_worker_host_is_killed(ssh_server, write_run_config, tmp_path):
-    config = write_run_config(strategy="parameter_server", validation_split=0.2, epochs=28, num_samples=8192)
+    """worker-1's task killed on its host as epoch 1 ends; the chief trains on without it, held at its next epoch
+    end until the worker rejoins (rejoin_hold), so five epochs outlast the restart on any machine."""
+    config = write_run_config(strategy="parameter_server", validation_split=0.2, epochs=5, num_samples=8192)
     states: dict[str, list[str]] = {}
     killed = []
+    hold = HoldUntilRejoined("worker-1")
 
     def on_event(task, event):
         if task.job == "chief" and isinstance(event, ev.EpochEnd) and event.epoch == 1 and not killed:
             [task_there] = [p for p in remote_processes(ssh_server) if _is_remote_task(p, "worker-1")]
             os.kill(task_there, signal.SIGKILL)  # the task on its host, and with it its trainer
             killed.append(task_there)
+        hold.on_event(task, event)
 
     def on_state(status):  # a state once: a task's pid on its host comes as a change of the same state
         seen = states.setdefault(status.task.id, [])
         if not seen or seen[-1] != status.state:
             seen.append(status.state)
+        hold.on_state(status)
 
     cluster = local_cluster(2, ps=1, chief=True)
-    result = launch(ssh_server, config, tmp_path / "run", cluster, ["h2", "h3"], on_event=on_event, on_state=on_state)
+    with hold:
+        result = launch(
+            ssh_server, config, tmp_path / "run", cluster, ["h2", "h3"], on_event=on_event, on_state=on_state
+        )
     assert killed and result.ok, result.failure
     assert states["worker-1"][-4:] == [LOST, "starting", REJOINED, FINISHED]
     assert states["chief-0"][-1] == FINISHED
-    assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 28
+    assert len(read_metrics(tmp_path / "run" / "metrics.csv")) == 5
     no_remote_process_left(ssh_server)
 
 
