@@ -14,7 +14,7 @@ import pytest
 from optuna.trial import TrialState
 
 from engine.core import events as ev
-from engine.core.config import RunConfig
+from engine.core.config import CheckpointConfig, RunConfig
 from engine.core.protocol.paths import RunPaths
 from engine.core.runs.rundir import read_metrics
 from engine.core.runs.runlock import holder
@@ -33,6 +33,7 @@ BASE = RunConfig.from_dict(
         "data": {"kind": "synthetic", "num_samples": 512, "num_features": 8},
     }
 )
+UNCONTINUED = BASE.replace(checkpoint=CheckpointConfig(every_epoch=False))  # for sweeps no test continues
 GRID = {
     "parameters": {"learning_rate": {"choice": [0.001, 0.01]}, "model.hidden_units": {"choice": [[8], [16]]}},
     "method": "grid",
@@ -49,7 +50,7 @@ def completed_params(sweep_dir) -> list[dict]:
 
 def test_a_grid_of_four_on_two_slots_gives_four_runs_and_the_best_trial(tmp_path):
     said = []
-    trials = sweep.start(tmp_path / "sweep", BASE, parse_space(GRID, BASE), [], on_event=said.append)
+    trials = sweep.start(tmp_path / "sweep", UNCONTINUED, parse_space(GRID, BASE), [], on_event=said.append)
     events = [e for e in said if isinstance(e, ev.SweepTrial)]
     assert sorted(t.state.name for t in trials) == ["COMPLETE"] * 4
     points = sorted((p["learning_rate"], p["model.hidden_units"]) for p in completed_params(tmp_path / "sweep"))
@@ -109,7 +110,7 @@ def test_a_trial_whose_learning_rate_diverges_is_pruned_once_its_first_quarter_o
         BASE,
     )
     said = []
-    trials = sweep.start(tmp_path / "sweep", BASE.replace(epochs=8), space, [], on_event=said.append)
+    trials = sweep.start(tmp_path / "sweep", UNCONTINUED.replace(epochs=8), space, [], on_event=said.append)
     by_rate = {t.params["learning_rate"]: t for t in trials}
     assert by_rate[0.01].state == by_rate[0.02].state == TrialState.COMPLETE
     diverged = by_rate[8.0]
@@ -228,7 +229,7 @@ def test_a_sweep_of_eight_with_one_diverging_trial_prunes_that_one_and_not_half_
         },
         BASE,
     )
-    trials = sweep.start(tmp_path / "sweep", BASE.replace(epochs=4), space, [])
+    trials = sweep.start(tmp_path / "sweep", UNCONTINUED.replace(epochs=4), space, [])
     by_rate = {t.params["learning_rate"]: t for t in trials}
     assert by_rate[8.0].state == TrialState.PRUNED
     pruned_good = [rate for rate in best + slower if by_rate[rate].state == TrialState.PRUNED]

@@ -153,7 +153,7 @@ def test_try_measures_the_change_with_a_real_trial(qtbot, make_window, tmp_path)
         steps_per_execution=1,
         global_batch_size=16,
         model={"hidden_units": [8]},
-        data={"num_samples": 8192, "num_features": 4},
+        data={"num_samples": 2048, "num_features": 4},
         checkpoint={"every_epoch": False},
     )
     paths = a_run(tmp_path, tiny)

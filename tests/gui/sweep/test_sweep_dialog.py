@@ -10,7 +10,7 @@ import pytest
 import shiboken6
 from PySide6.QtGui import QColor
 
-from engine.core.config import DataConfig, RunConfig
+from engine.core.config import CheckpointConfig, DataConfig, RunConfig
 from engine.core.sweep.space import DISTRIBUTIONS, METHODS, PRUNERS, parse_space
 from gui import theme
 from gui.form.device_probe import DeviceInfo, ProbeResult
@@ -96,6 +96,7 @@ def test_a_real_sweep_started_from_the_window_fills_its_view_and_its_best_config
         global_batch_size=32,
         validation_split=0.25,
         data=DataConfig(num_samples=256, num_features=8),
+        checkpoint=CheckpointConfig(every_epoch=False),  # its trials are never continued
     )
     window.form.set_config(tiny)
     dialog = window.open_sweep()
