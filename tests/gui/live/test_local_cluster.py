@@ -188,7 +188,9 @@ def test_a_real_two_worker_cluster_finishes_from_the_window(qtbot, make_window, 
 
 
 @pytest.mark.slow
-def test_a_killed_worker_fails_the_run_by_name_and_the_window_stays_usable(qtbot, make_window):
+def test_a_killed_worker_fails_the_run_by_name_the_other_stops_within_seconds_and_the_window_stays_usable(
+    qtbot, make_window
+):
     window = real_cluster_window(make_window, epochs=50, data=DataConfig(num_samples=20_000))
     window.start_run()
     qtbot.waitUntil(
@@ -196,13 +198,15 @@ def test_a_killed_worker_fails_the_run_by_name_and_the_window_stays_usable(qtbot
     )
     pids = [window.workers.pid(w) for w in ("worker-0", "worker-1")]
     os.kill(pids[1], signal.SIGKILL)
+    killed_at = time.monotonic()
     qtbot.waitUntil(lambda: window.runner is None, timeout=120_000)
+    assert time.monotonic() - killed_at < 30  # "within seconds": the launcher's grace to stop, then kill
     assert window.workers.state("worker-1") == "failed"
     assert "SIGKILL" in window.workers.cell("worker-1", MESSAGE)
-    assert window.workers.state("worker-0") in ("stopped", "failed")
+    assert window.workers.state("worker-0") == "stopped" and "worker 1" in window.workers.cell("worker-0", MESSAGE)
     assert "failed" in window.status_labels["state"].text()
     qtbot.waitUntil(lambda: window.last_dialog is not None)
-    assert f"worker 1 (pid {pids[1]}) failed" in window.last_dialog.text()
+    assert f"worker 1 (pid {pids[1]}) failed: killed by SIGKILL" in window.last_dialog.text()
     assert not any(alive(pid) for pid in pids)
     window.last_dialog.close()
     window.form.strategy.setCurrentText("mirrored")  # usable: another run starts and completes
