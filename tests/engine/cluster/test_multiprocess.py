@@ -112,13 +112,13 @@ def test_a_worker_that_never_joins_is_reported_after_the_timeout(tmp_path, write
         local_cluster(2),
         write_run_config(),
         tmp_path / "run",
-        join_timeout_s=20,
+        join_timeout_s=12,  # well above the time to import TensorFlow, which comes before its server listens
         start_only={"worker 0"},
         on_state=lambda s: states.append(s.state),
     )
     assert result.status == "failed"
     assert result.failure == (
-        f"worker 0 (pid {result.workers[0].pid}) did not start training within 20 s "
+        f"worker 0 (pid {result.workers[0].pid}) did not start training within 12 s "
         "(worker 0 waited for peers); not started by this launcher: worker 1"
     )
     assert WAITING in states  # its TensorFlow server was up, waiting for worker 1
@@ -135,7 +135,7 @@ def test_launch_events_speaks_the_worker_protocol_for_the_cluster(tmp_path, writ
         "2",
         "--events",
         "--config",
-        str(write_run_config(num_samples=20000, epochs=50)),
+        str(write_run_config(num_samples=4096, epochs=50)),  # 64 steps an epoch: the first ends soon
         "--run-dir",
         str(tmp_path / "run"),
     ]
