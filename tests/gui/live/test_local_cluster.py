@@ -382,7 +382,7 @@ def test_the_cluster_tab_runs_a_real_parameter_server_cluster_with_an_evaluator(
     window = make_window()
     window.apply_probe(CPU_ONLY)
     window.form.set_config(
-        RunConfig(strategy="parameter_server", epochs=3, validation_split=0.2, data=DataConfig(num_samples=4096))
+        RunConfig(strategy="parameter_server", epochs=2, validation_split=0.2, data=DataConfig(num_samples=4096))
     )
     ports = [f"127.0.0.1:{p}" for p in free_loopback_ports(5)]
     jobs = {"chief": ports[:1], "worker": ports[1:3], "ps": ports[3:4], "evaluator": ports[4:]}
@@ -403,5 +403,5 @@ def test_the_cluster_tab_runs_a_real_parameter_server_cluster_with_an_evaluator(
     assert {panel.state(w) for w in panel.workers()} == {"finished"}
     assert all(int(panel.cell(w, STEPS).replace(",", "")) > 0 for w in ("worker-0", "worker-1"))
     window.plots.redraw_all()
-    assert window.plots.loss.plotted_points("epoch") == 3 and window.plots.loss.plotted_points("val") == 3
+    assert window.plots.loss.plotted_points("epoch") == 2 and window.plots.loss.plotted_points("val") == 2
     assert not any(alive(panel.pid(w)) for w in panel.workers())
