@@ -85,8 +85,8 @@ def test_both_loops_train_two_workers_to_the_same_loss_and_accuracy_and_the_chie
             elif isinstance(event, ev.StepAnatomy) and task.index == 0:
                 anatomies.append(event)
 
-        # 6144 training examples: 3 calls of 32 steps an epoch, the first traces
-        config = write_run_config(loop=loop, validation_split=0.25, num_samples=8192)
+        # 3072 training examples: 3 calls of 16 steps an epoch, the first traces
+        config = write_run_config(loop=loop, validation_split=0.25, num_samples=4096, steps_per_execution=16)
         result = launch_local_cluster(config, 2, tmp_path / loop, join_timeout_s=120, on_event=on_event)
         assert result.ok, result.failure
         assert [w.state for w in result.workers] == [FINISHED, FINISHED]
@@ -206,10 +206,10 @@ def test_a_detached_cluster_stopped_through_its_lock_checkpoints_and_cluster_lau
     """A detached launcher outlives its command. Stopped through its lock, as the Runs tab's Stop does (SIGTERM,
     as a process manager or `kill` sends), it stops the whole cluster as Stop does: a checkpoint, exit 143.
     `cluster launch --resume` with 2 workers continues from that checkpoint, trains every epoch once, and
-    prints every task's states and the chief's epochs (its only), each with its step anatomy."""
+    prints every task's states and the chief's epochs (only its), each with its step anatomy."""
     run_dir = tmp_path / "run"
     paths = RunPaths(run_dir)
-    config = write_run_config(num_samples=16384, epochs=3, steps_per_execution=4)
+    config = write_run_config(num_samples=12288, epochs=3, steps_per_execution=4)
     command = cli_command("cluster", "launch", "--detach", "--workers", "2", "--config", str(config))
     with adopting_orphans():
         proc = subprocess.Popen([*command, "--run-dir", str(run_dir)], stdout=subprocess.PIPE, text=True)
@@ -231,6 +231,7 @@ def test_a_detached_cluster_stopped_through_its_lock_checkpoints_and_cluster_lau
     assert isinstance(events[-1], ev.RunFinished) and events[-1].status == "stopped"
     saved = [e for e in events if isinstance(e, ev.CheckpointSaved)]
     assert saved and (saved[-1].epoch, saved[-1].step) > (1, 0), saved  # where training stood, in epoch 2
+    assert list((run_dir / "checkpoints").glob("ckpt-*.index"))
 
     capsys.readouterr()
     code = cluster_main(["cluster", "launch", "--workers", "2", "--resume", str(run_dir), "--join-timeout", "120"])

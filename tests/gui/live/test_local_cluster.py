@@ -217,7 +217,7 @@ def test_a_killed_worker_fails_the_run_by_name_the_other_stops_within_seconds_an
 
 @pytest.mark.slow
 def test_a_cluster_kept_running_when_the_window_closes_finishes_without_it(qtbot, make_window, tmp_path: Path):
-    window = real_cluster_window(make_window, epochs=3, steps_per_execution=1, data=DataConfig(num_samples=12_000))
+    window = real_cluster_window(make_window, epochs=3, steps_per_execution=1, data=DataConfig(num_samples=8_000))
     window.start_run()
     run_dir = window.session.launch.run_dir
     qtbot.waitUntil(lambda: window.plots.loss.plotted_points("epoch") >= 1, timeout=240_000)
