@@ -71,7 +71,7 @@ def test_a_task_alone_says_what_it_waits_for_and_a_signal_ends_it_at_once(bundle
 def test_a_task_alone_gives_up_after_the_join_timeout_with_a_clear_message(bundle, tmp_path):
     folder, cluster = bundle
     log = tmp_path / "worker-1.log"
-    proc = start_task(folder, "worker-1", log, TFDD_JOIN_TIMEOUT_S="3")
+    proc = start_task(folder, "worker-1", log, TFDD_JOIN_TIMEOUT_S="1")
     try:
         code = proc.wait(timeout=120)
     finally:
@@ -81,7 +81,7 @@ def test_a_task_alone_gives_up_after_the_join_timeout_with_a_clear_message(bundl
     text = log.read_text()
     assert code == ExitCode.FAILED, text[-3000:]
     chief = cluster.training_tasks()[0]
-    assert f"worker 0 at {chief.address} did not join within 3 s" in text, text[-3000:]
+    assert f"worker 0 at {chief.address} did not join within 1 s" in text, text[-3000:]
     assert "TFDD_JOIN_TIMEOUT_S" in text
 
 

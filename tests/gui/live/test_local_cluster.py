@@ -188,7 +188,9 @@ def test_a_real_two_worker_cluster_finishes_from_the_window(qtbot, make_window, 
 
 
 @pytest.mark.slow
-def test_a_killed_worker_fails_the_run_by_name_and_the_window_stays_usable(qtbot, make_window):
+def test_a_killed_worker_fails_the_run_by_name_the_other_stops_within_seconds_and_the_window_stays_usable(
+    qtbot, make_window
+):
     window = real_cluster_window(make_window, epochs=50, data=DataConfig(num_samples=20_000))
     window.start_run()
     qtbot.waitUntil(
@@ -196,13 +198,15 @@ def test_a_killed_worker_fails_the_run_by_name_and_the_window_stays_usable(qtbot
     )
     pids = [window.workers.pid(w) for w in ("worker-0", "worker-1")]
     os.kill(pids[1], signal.SIGKILL)
+    killed_at = time.monotonic()
     qtbot.waitUntil(lambda: window.runner is None, timeout=120_000)
+    assert time.monotonic() - killed_at < 30  # "within seconds": the launcher's grace to stop, then kill
     assert window.workers.state("worker-1") == "failed"
     assert "SIGKILL" in window.workers.cell("worker-1", MESSAGE)
-    assert window.workers.state("worker-0") in ("stopped", "failed")
+    assert window.workers.state("worker-0") == "stopped" and "worker 1" in window.workers.cell("worker-0", MESSAGE)
     assert "failed" in window.status_labels["state"].text()
     qtbot.waitUntil(lambda: window.last_dialog is not None)
-    assert f"worker 1 (pid {pids[1]}) failed" in window.last_dialog.text()
+    assert f"worker 1 (pid {pids[1]}) failed: killed by SIGKILL" in window.last_dialog.text()
     assert not any(alive(pid) for pid in pids)
     window.last_dialog.close()
     window.form.strategy.setCurrentText("mirrored")  # usable: another run starts and completes
@@ -213,7 +217,7 @@ def test_a_killed_worker_fails_the_run_by_name_and_the_window_stays_usable(qtbot
 
 @pytest.mark.slow
 def test_a_cluster_kept_running_when_the_window_closes_finishes_without_it(qtbot, make_window, tmp_path: Path):
-    window = real_cluster_window(make_window, epochs=4, steps_per_execution=1, data=DataConfig(num_samples=12_000))
+    window = real_cluster_window(make_window, epochs=3, steps_per_execution=1, data=DataConfig(num_samples=8_000))
     window.start_run()
     run_dir = window.session.launch.run_dir
     qtbot.waitUntil(lambda: window.plots.loss.plotted_points("epoch") >= 1, timeout=240_000)
@@ -233,7 +237,7 @@ def test_a_cluster_kept_running_when_the_window_closes_finishes_without_it(qtbot
         held = holder(RunPaths(run_dir))
         if held is not None and held.pid and held.pid != os.getpid():
             os.kill(held.pid, signal.SIGTERM)
-    assert [r["epoch"] for r in read_metrics(RunPaths(run_dir).metrics)] == ["1", "2", "3", "4"]
+    assert [r["epoch"] for r in read_metrics(RunPaths(run_dir).metrics)] == ["1", "2", "3"]
     assert "completed" in RunPaths(run_dir).launcher_log.read_text(encoding="utf-8")
 
 
@@ -378,7 +382,7 @@ def test_the_cluster_tab_runs_a_real_parameter_server_cluster_with_an_evaluator(
     window = make_window()
     window.apply_probe(CPU_ONLY)
     window.form.set_config(
-        RunConfig(strategy="parameter_server", epochs=3, validation_split=0.2, data=DataConfig(num_samples=4096))
+        RunConfig(strategy="parameter_server", epochs=2, validation_split=0.2, data=DataConfig(num_samples=4096))
     )
     ports = [f"127.0.0.1:{p}" for p in free_loopback_ports(5)]
     jobs = {"chief": ports[:1], "worker": ports[1:3], "ps": ports[3:4], "evaluator": ports[4:]}
@@ -399,5 +403,5 @@ def test_the_cluster_tab_runs_a_real_parameter_server_cluster_with_an_evaluator(
     assert {panel.state(w) for w in panel.workers()} == {"finished"}
     assert all(int(panel.cell(w, STEPS).replace(",", "")) > 0 for w in ("worker-0", "worker-1"))
     window.plots.redraw_all()
-    assert window.plots.loss.plotted_points("epoch") == 3 and window.plots.loss.plotted_points("val") == 3
+    assert window.plots.loss.plotted_points("epoch") == 2 and window.plots.loss.plotted_points("val") == 2
     assert not any(alive(panel.pid(w)) for w in panel.workers())
