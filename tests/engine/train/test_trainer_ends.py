@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import events as ev
+from engine.core.protocol.commands import CLI_MODULE, TRAINER_MODULE
 from engine.core.runs.rundir import read_events
 from tests.engine.train.worker_process import REPO, LiveWorker, base_config, env, run_worker, write_config
 
@@ -120,7 +121,7 @@ def test_a_stop_while_user_code_blocks_ends_the_process_after_the_grace_period(t
     body = f"    open({str(marker)!r}, 'w').close()\n    time.sleep(3600)"
     config = write_config(tmp_path, model_config(tmp_path, body))
     args = ["--config", str(config), "--run-dir", str(tmp_path / "run")]
-    worker = LiveWorker(args, command=short_grace("engine.train.worker", *args))
+    worker = LiveWorker(args, command=short_grace(TRAINER_MODULE, *args))
     try:
         while not marker.exists():
             assert worker.proc.poll() is None, "the trainer ended before build_model"
@@ -272,7 +273,7 @@ def test_ctrl_c_while_a_generator_stalls_ends_tfdd_train_as_killed(tmp_path):
         tmp_path, base_config(global_batch_size=8, data={"kind": "python", "path": str(path), "num_samples": 64})
     )
     run_dir = tmp_path / "run"
-    command = short_grace("engine.cli", "train", "--config", str(config), "--run-dir", str(run_dir))
+    command = short_grace(CLI_MODULE, "train", "--config", str(config), "--run-dir", str(run_dir))
     proc = subprocess.Popen(command, cwd=REPO, env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
